@@ -1,0 +1,5 @@
+"""`python -m pikelocal` is the same as the `pikelocal` command."""
+
+from pikelocal.cli import main
+
+main()

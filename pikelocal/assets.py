@@ -1,0 +1,249 @@
+"""Locate and verify installed models (GGUF, ONNX encoder folders). Never downloads anything.
+
+The committed ``models/manifest.json`` names every artifact with its role, sources, sha256 and licence.
+Hashing a 1 GB file takes seconds, so a successful check is remembered in ``models/.verified.json``
+keyed by path, size and modification time; ``full=True`` re-hashes regardless.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pikelocal.errors import ConfigError, ModelError
+
+log = logging.getLogger(__name__)
+
+MANIFEST_NAME = "manifest.json"
+STAMP_NAME = ".verified.json"
+SUMS_NAME = "SHA256SUMS"  # written by the build for files whose hash is only known after export
+
+ArtifactState = Literal["verified", "missing", "corrupt"]
+
+
+@dataclass(frozen=True)
+class ArtifactFile:
+    path: str  # relative to the models folder
+    sha256: str | None  # None: taken from the folder's SHA256SUMS written at build time
+    size: int | None
+
+
+@dataclass(frozen=True)
+class Artifact:
+    id: str
+    role: str
+    kind: str  # "gguf" | "onnx-encoder"
+    description: str
+    path: str  # file (gguf) or folder (encoder), relative to the models folder
+    licence: str
+    files: tuple[ArtifactFile, ...]
+    spec: Mapping[str, Any]  # the raw manifest entry, for the build script
+
+
+@dataclass(frozen=True)
+class ArtifactStatus:
+    artifact: Artifact
+    state: ArtifactState
+    detail: str
+    size_bytes: int
+
+
+def default_models_dir() -> Path:
+    """``$PIKELOCAL_MODELS_DIR``, else the checkout's ``models/`` (editable install), else a user folder."""
+    env = os.environ.get("PIKELOCAL_MODELS_DIR")
+    if env:
+        return Path(env).expanduser()
+    checkout = Path(__file__).resolve().parent.parent / "models"
+    if (checkout / MANIFEST_NAME).is_file():
+        return checkout
+    return Path.home() / ".local" / "share" / "pikelocal" / "models"
+
+
+def sha256_file(path: Path, chunk_bytes: int = 8 << 20) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        while block := fh.read(chunk_bytes):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _artifact_from_spec(spec: Mapping[str, Any]) -> Artifact:
+    if spec["kind"] == "gguf":
+        files = (ArtifactFile(spec["path"], spec["sha256"], spec.get("size")),)
+    else:
+        files = tuple(
+            ArtifactFile(f"{spec['path']}/{f['path']}", f.get("sha256"), f.get("size")) for f in spec["files"]
+        )
+    return Artifact(
+        id=spec["id"],
+        role=spec["role"],
+        kind=spec["kind"],
+        description=spec.get("description", ""),
+        path=spec["path"],
+        licence=spec.get("licence", "unknown"),
+        files=files,
+        spec=spec,
+    )
+
+
+@dataclass(frozen=True)
+class Manifest:
+    folder: Path
+    artifacts: tuple[Artifact, ...]
+
+    def find(self, name: str) -> Artifact | None:
+        """Match an artifact by id, role, or role without its prefix ("default" → llm-default)."""
+        for art in self.artifacts:
+            if name in (art.id, art.role):
+                return art
+        return None
+
+
+def load_manifest(models_dir: Path | None = None) -> Manifest:
+    folder = models_dir or default_models_dir()
+    path = folder / MANIFEST_NAME
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ModelError(f"{path}: model manifest not found (set PIKELOCAL_MODELS_DIR or run `make models`)") from None
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"{path}: cannot read model manifest: {exc}") from exc
+    return Manifest(folder, tuple(_artifact_from_spec(a) for a in data["artifacts"]))
+
+
+def _read_stamps(folder: Path) -> dict[str, Any]:
+    try:
+        return json.loads((folder / STAMP_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def _write_stamps(folder: Path, stamps: Mapping[str, Any]) -> None:
+    tmp = folder / (STAMP_NAME + ".tmp")
+    try:
+        tmp.write_text(json.dumps(stamps, indent=1, sort_keys=True), encoding="utf-8")
+        tmp.replace(folder / STAMP_NAME)
+    except OSError as exc:  # a read-only models folder still works; it just re-hashes next time
+        log.debug("cannot write %s: %s", folder / STAMP_NAME, exc)
+
+
+def _read_sums(folder: Path) -> dict[str, str]:
+    sums: dict[str, str] = {}
+    try:
+        for line in (folder / SUMS_NAME).read_text(encoding="utf-8").splitlines():
+            digest, _, name = line.strip().partition("  ")
+            if digest and name:
+                sums[name] = digest
+    except OSError:
+        pass
+    return sums
+
+
+def expected_sha256(models_dir: Path, file: ArtifactFile) -> str | None:
+    if file.sha256:
+        return file.sha256
+    rel = Path(file.path)
+    return _read_sums(models_dir / rel.parent).get(rel.name)
+
+
+def verify_file(models_dir: Path, file: ArtifactFile, *, full: bool = False) -> tuple[ArtifactState, str]:
+    """Check one file against its size and sha256, using the stamp cache unless ``full``."""
+    path = models_dir / file.path
+    if not path.is_file():
+        return "missing", f"{path} is missing"
+    stat = path.stat()
+    if file.size is not None and stat.st_size != file.size:
+        return (
+            "corrupt",
+            f"{path} has {stat.st_size:,} bytes, expected {file.size:,} (truncated or wrong file)",
+        )
+    expected = expected_sha256(models_dir, file)
+    if expected is None:
+        return "corrupt", f"{path}: no checksum recorded (rebuild with `make models`)"
+    stamps = _read_stamps(models_dir)
+    stamp = stamps.get(file.path)
+    fresh = stamp and stamp.get("size") == stat.st_size and stamp.get("mtime_ns") == stat.st_mtime_ns
+    if fresh and not full and stamp.get("sha256") == expected:
+        return "verified", "ok"
+    actual = sha256_file(path)
+    if actual != expected:
+        return "corrupt", f"{path}: sha256 mismatch: expected {expected}, got {actual}"
+    stamps[file.path] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": actual}
+    _write_stamps(models_dir, stamps)
+    return "verified", "ok"
+
+
+def check_artifact(manifest: Manifest, art: Artifact, *, full: bool = False) -> ArtifactStatus:
+    size = 0
+    for file in art.files:
+        state, detail = verify_file(manifest.folder, file, full=full)
+        if state != "verified":
+            return ArtifactStatus(art, state, detail, size)
+        size += (manifest.folder / file.path).stat().st_size
+    return ArtifactStatus(art, "verified", "ok", size)
+
+
+def _require_verified(manifest: Manifest, art: Artifact) -> Path:
+    status = check_artifact(manifest, art)
+    if status.state == "missing":
+        raise ModelError(f"model '{art.id}' is not installed ({status.detail}); run `make models`")
+    if status.state != "verified":
+        raise ModelError(f"model '{art.id}' failed verification: {status.detail}; run `make models`")
+    return manifest.folder / art.path
+
+
+def resolve_gguf(spec: str, models_dir: Path | None = None) -> Path:
+    """A GGUF path from a user path, an artifact id, a role, or ``default`` / ``fast`` / ``tiny``."""
+    if spec.endswith(".gguf") or os.sep in spec:
+        path = Path(spec).expanduser()
+        if not path.is_file():
+            raise ModelError(f"{path}: GGUF model file not found")
+        return path
+    manifest = load_manifest(models_dir)
+    art = manifest.find(spec) or manifest.find(f"llm-{spec}")
+    if art is None or art.kind != "gguf":
+        names = ", ".join(a.id for a in manifest.artifacts if a.kind == "gguf")
+        raise ConfigError(f"llm.model = '{spec}': not a .gguf path nor an installed model ({names})")
+    return _require_verified(manifest, art)
+
+
+def resolve_encoder_dir(spec: str, models_dir: Path | None = None) -> Path:
+    """An encoder folder (holding encoder.json) from a user path, an artifact id, a role or an alias."""
+    if os.sep in spec or Path(spec).expanduser().is_dir():
+        path = Path(spec).expanduser()
+        if not (path / "encoder.json").is_file():
+            raise ModelError(f"{path}: not an encoder folder (needs encoder.json, an .onnx model, tokenizer.json)")
+        return path
+    manifest = load_manifest(models_dir)
+    alias = {"default": "encoder-default", "minilm": "encoder-english", "gemma": "encoder-default"}
+    art = manifest.find(alias.get(spec, spec))
+    if art is None or art.kind != "onnx-encoder":
+        names = ", ".join(a.id for a in manifest.artifacts if a.kind == "onnx-encoder")
+        raise ConfigError(f"encoder.model = '{spec}': not an encoder folder nor an installed encoder ({names})")
+    return _require_verified(manifest, art)
+
+
+@dataclass(frozen=True)
+class EncoderInfo:
+    """What a KB records about its encoder, read from encoder.json without loading the model."""
+
+    id: str
+    dim: int
+    max_tokens: int
+
+
+def read_encoder_info(folder: Path) -> EncoderInfo:
+    path = folder / "encoder.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return EncoderInfo(str(data["id"]), int(data["dim"]), int(data["max_tokens"]))
+    except FileNotFoundError:
+        raise ModelError(f"{path}: encoder description not found") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"{path}: invalid encoder description ({exc})") from None

@@ -1,0 +1,167 @@
+"""Settings: defaults < pikelocal.toml < PIKELOCAL_* environment < command-line flags.
+
+Unknown keys are rejected with a suggestion, so a typo never silently falls back to a default.
+Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_URL``) or
+``PIKELOCAL_<KEY>`` for top-level keys (``PIKELOCAL_MODELS_DIR``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from pikelocal.errors import ConfigError
+
+CONFIG_FILE = "pikelocal.toml"
+ENV_PREFIX = "PIKELOCAL_"
+ENV_NOT_SETTINGS = {"PIKELOCAL_CONFIG", "PIKELOCAL_DEBUG"}
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    backend: str = "llama_cpp"  # "llama_cpp" (in-process) or "openai" (OpenAI-compatible HTTP server)
+    model: str = "default"  # llama_cpp: default | fast | tiny | artifact id | path.gguf; openai: server model
+    n_ctx: int = 8192
+    threads: int = 0  # 0: all cores
+    gpu_layers: int = 0  # llama.cpp layers to offload; -1 = all (needs a GPU build, see README)
+    base_url: str = ""  # e.g. http://127.0.0.1:8080/v1
+    api_key: str = ""
+    timeout_s: float = 120.0
+    parallel: int = 4  # concurrent requests to an HTTP server
+
+
+@dataclass(frozen=True)
+class EncoderSettings:
+    model: str = "default"  # default (EmbeddingGemma) | minilm | artifact id | folder with encoder.json
+    threads: int = 0
+    batch_size: int = 8
+
+
+@dataclass(frozen=True)
+class Settings:
+    models_dir: str = ""  # empty: $PIKELOCAL_MODELS_DIR or the checkout's models/
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    encoder: EncoderSettings = field(default_factory=EncoderSettings)
+
+    def models_path(self) -> Path | None:
+        return Path(self.models_dir).expanduser() if self.models_dir else None
+
+
+SECTIONS: dict[str, type] = {"llm": LLMSettings, "encoder": EncoderSettings}
+TOP_LEVEL = {f.name for f in fields(Settings)} - set(SECTIONS)
+
+
+def _known_keys() -> list[str]:
+    keys = sorted(TOP_LEVEL)
+    for name, cls in SECTIONS.items():
+        keys += [f"{name}.{f.name}" for f in fields(cls)]
+    return keys
+
+
+def _unknown(key: str, where: str) -> ConfigError:
+    close = difflib.get_close_matches(key, _known_keys(), n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return ConfigError(f"{where}: unknown setting '{key}'{hint}")
+
+
+def _coerce(value: Any, target: type | str, key: str, where: str) -> Any:
+    kind = target if isinstance(target, str) else target.__name__
+    try:
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        return str(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: setting '{key}' must be {kind}, got {value!r}") from None
+
+
+def apply(settings: Settings, values: Mapping[str, Any], where: str) -> Settings:
+    """Return ``settings`` with dotted keys (``llm.model``) replaced; unknown keys raise ConfigError."""
+    top: dict[str, Any] = {}
+    sections: dict[str, dict[str, Any]] = {}
+    for key, value in values.items():
+        section, _, name = key.partition(".")
+        if not name and section in TOP_LEVEL:
+            top[section] = _coerce(value, "str", key, where)
+            continue
+        cls = SECTIONS.get(section)
+        types = {f.name: f.type for f in fields(cls)} if cls else {}
+        if name not in types:
+            raise _unknown(key, where)
+        sections.setdefault(section, {})[name] = _coerce(value, types[name], key, where)
+    updated = {name: replace(getattr(settings, name), **vals) for name, vals in sections.items()}
+    return replace(settings, **top, **updated)
+
+
+def _flatten(data: Mapping[str, Any], where: str) -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            if key not in SECTIONS:
+                raise _unknown(key, where)
+            flat.update({f"{key}.{k}": v for k, v in value.items()})
+        else:
+            flat[key] = value
+    return flat
+
+
+def from_env(environ: Mapping[str, str]) -> dict[str, tuple[str, str]]:
+    """``{variable name: (dotted key, value)}`` for every PIKELOCAL_* setting variable."""
+    values: dict[str, tuple[str, str]] = {}
+    for name, value in environ.items():
+        if not name.startswith(ENV_PREFIX) or name in ENV_NOT_SETTINGS:
+            continue
+        rest = name[len(ENV_PREFIX) :].lower()
+        if rest in TOP_LEVEL:
+            values[name] = (rest, value)
+            continue
+        section, _, key = rest.partition("_")
+        values[name] = (f"{section}.{key}", value)
+    return values
+
+
+def load_settings(
+    config_file: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Settings:
+    """Build settings from every layer. ``config_file`` defaults to ``$PIKELOCAL_CONFIG`` or ./pikelocal.toml."""
+    env = os.environ if environ is None else environ
+    settings = Settings()
+    path = config_file or (Path(env["PIKELOCAL_CONFIG"]) if env.get("PIKELOCAL_CONFIG") else None)
+    if path is None and Path(CONFIG_FILE).is_file():
+        path = Path(CONFIG_FILE)
+    if path is not None:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ConfigError(f"{path}: config file not found") from None
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        settings = apply(settings, _flatten(data, str(path)), str(path))
+    for name, (key, value) in from_env(env).items():
+        settings = apply(settings, {key: value}, f"environment variable {name}")
+    if overrides:
+        settings = apply(settings, {k: v for k, v in overrides.items() if v is not None}, "command line")
+    _validate(settings)
+    return settings
+
+
+def _validate(s: Settings) -> None:
+    if s.llm.backend not in ("llama_cpp", "openai"):
+        raise ConfigError(f"llm.backend = '{s.llm.backend}': must be 'llama_cpp' or 'openai'")
+    if s.llm.backend == "openai" and not s.llm.base_url:
+        raise ConfigError("llm.backend = 'openai' needs llm.base_url (e.g. http://127.0.0.1:8080/v1)")
+    if s.llm.parallel < 1:
+        raise ConfigError(f"llm.parallel = {s.llm.parallel}: must be at least 1")
+
+
+def as_dict(settings: Settings) -> dict[str, Any]:
+    return dataclasses.asdict(settings)

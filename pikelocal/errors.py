@@ -1,0 +1,50 @@
+"""Error tree. ``str(err)`` is always the one-line message shown to the user.
+
+The CLI turns any :class:`PikeError` into ``Error: <message>`` and the class's ``exit_code``;
+tracebacks are shown only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+
+class PikeError(Exception):
+    """Base of every error meant for the user; the message names the file, URL or setting."""
+
+    exit_code: int = 1
+
+    def __str__(self) -> str:  # keep it on one line whatever the cause said
+        return " ".join(super().__str__().split())
+
+
+class ConfigError(PikeError):
+    """A setting is unknown, malformed or contradictory."""
+
+    exit_code = 2
+
+
+class ModelError(PikeError):
+    """A model file is missing, truncated, corrupt or fails its checksum."""
+
+    exit_code = 3
+
+
+class BackendError(PikeError):
+    """An LLM backend failed: server down, timeout, garbage reply."""
+
+    exit_code = 4
+
+
+class StoreError(PikeError):
+    """The knowledge-base file cannot be used: not SQLite, a directory, wrong schema."""
+
+    exit_code = 5
+
+
+class EncoderMismatchError(StoreError):
+    """The KB was built with another encoder than the one configured."""
+
+
+class InputError(PikeError):
+    """A document or argument given by the user cannot be used."""
+
+    exit_code = 6

@@ -1,0 +1,1 @@
+"""LLM backends behind one protocol: in-process llama.cpp, OpenAI-compatible HTTP, a cache wrapper."""

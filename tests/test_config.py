@@ -1,0 +1,63 @@
+"""Settings layers and their errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pikelocal.config import load_settings
+from pikelocal.errors import ConfigError
+
+
+def test_defaults_without_any_layer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    s = load_settings(environ={})
+    assert (s.llm.backend, s.llm.model, s.encoder.model) == ("llama_cpp", "default", "default")
+
+
+def test_layers_override_in_order(tmp_path: Path) -> None:
+    cfg = tmp_path / "pikelocal.toml"
+    cfg.write_text('models_dir = "/m"\n[llm]\nmodel = "fast"\nthreads = 2\n[encoder]\nmodel = "minilm"\n')
+    s = load_settings(cfg, environ={"PIKELOCAL_LLM_MODEL": "tiny", "PIKELOCAL_ENCODER_BATCH_SIZE": "4"})
+    assert (s.models_dir, s.llm.model, s.llm.threads, s.encoder.model, s.encoder.batch_size) == (
+        "/m",
+        "tiny",
+        2,
+        "minilm",
+        4,
+    )
+    s = load_settings(cfg, overrides={"llm.model": "x.gguf", "llm.threads": None}, environ={})
+    assert (s.llm.model, s.llm.threads) == ("x.gguf", 2)  # None means "flag not given"
+
+
+def test_unknown_key_in_file_is_rejected_with_a_suggestion(tmp_path: Path) -> None:
+    cfg = tmp_path / "pikelocal.toml"
+    cfg.write_text("[llm]\nmodle = 'fast'\n")
+    with pytest.raises(
+        ConfigError, match=r"unknown setting 'llm.modle' \(did you mean 'llm.model'\?\)"
+    ) as err:
+        load_settings(cfg, environ={})
+    assert str(cfg) in str(err.value)
+
+
+def test_unknown_env_key_and_bad_type_and_bad_section(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="PIKELOCAL_LLM_TREADS: unknown setting 'llm.treads'"):
+        load_settings(environ={"PIKELOCAL_LLM_TREADS": "2"})
+    with pytest.raises(ConfigError, match="llm.threads' must be int, got 'many'"):
+        load_settings(environ={"PIKELOCAL_LLM_THREADS": "many"})
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[lm]\nmodel = 'x'\n")
+    with pytest.raises(ConfigError, match="unknown setting 'lm'"):
+        load_settings(cfg, environ={})
+
+
+def test_openai_backend_needs_a_url_and_broken_toml_names_the_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="llm.base_url"):
+        load_settings(environ={"PIKELOCAL_LLM_BACKEND": "openai"})
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[llm\n")
+    with pytest.raises(ConfigError, match="bad.toml: cannot read config"):
+        load_settings(bad, environ={})
+    with pytest.raises(ConfigError, match="missing.toml: config file not found"):
+        load_settings(tmp_path / "missing.toml", environ={})
