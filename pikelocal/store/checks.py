@@ -1,0 +1,59 @@
+"""Read-only health queries over a KB connection: row counts and an integrity / consistency check."""
+
+from __future__ import annotations
+
+import json
+
+from pikelocal.store.db import Connection, SQLError
+from pikelocal.store.schema import schema_version
+
+COUNTED = (
+    "documents",
+    "pages",
+    "chunks",
+    "questions",
+    "chunk_vectors",
+    "late_vectors",
+    "question_vectors",
+    "llm_cache",
+    "traces",
+)
+# Index tables whose rowid must be the id of a row in the owner table.
+OWNED = (
+    ("chunk_vectors", "chunks"),
+    ("late_vectors", "chunks"),
+    ("chunks_fts", "chunks"),
+    ("question_vectors", "questions"),
+    ("questions_fts", "questions"),
+)
+
+
+def counts(conn: Connection) -> dict[str, int]:
+    return {t: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in COUNTED}
+
+
+def integrity_check(conn: Connection) -> list[str]:
+    """Problems found, one line each; empty when the file is sound and consistent."""
+    problems: list[str] = []
+    rows = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
+    if rows != ["ok"]:
+        problems.extend(f"integrity_check: {r}" for r in rows)
+    for table, rowid, parent, _ in conn.execute("PRAGMA foreign_key_check").fetchall():
+        problems.append(f"{table} row {rowid} refers to a missing {parent} row")
+    version = schema_version(conn)
+    row = conn.execute("SELECT value FROM kb_meta WHERE key = 'schema_version'").fetchone()
+    if row is None or json.loads(row[0]) != version:
+        problems.append(f"kb_meta schema_version {row and row[0]} differs from user_version {version}")
+    for index, owner in OWNED:
+        try:
+            n = conn.execute(f"SELECT count(*) FROM {index} WHERE rowid NOT IN (SELECT id FROM {owner})").fetchone()[0]
+        except SQLError as e:  # a damaged virtual table: report it rather than stop the check
+            problems.append(f"{index}: {e}")
+            continue
+        if n:
+            problems.append(f"{n} rows in {index} have no matching row in {owner}")
+    for owner, fts in (("chunks", "chunks_fts"), ("questions", "questions_fts")):
+        n = conn.execute(f"SELECT count(*) FROM {owner} WHERE id NOT IN (SELECT rowid FROM {fts})").fetchone()[0]
+        if n:
+            problems.append(f"{n} {owner} have no full-text row in {fts}")
+    return problems

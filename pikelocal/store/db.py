@@ -1,0 +1,108 @@
+"""SQLite connections: the only module that imports apsw and sqlite_vec.
+
+A KB is one file. Writers run in WAL mode so a reader (the TUI, a second process) keeps working while
+ingestion writes; :func:`close` checkpoints and switches back to ``journal_mode=DELETE`` when it is the last
+user, so only the ``.kb`` file remains afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import apsw
+import sqlite_vec
+
+from pikelocal.errors import StoreError
+
+logger = logging.getLogger(__name__)
+
+Connection = apsw.Connection
+SQLError = apsw.Error  # base of every apsw error, for the other store modules to catch
+ConstraintError = apsw.ConstraintError
+BusyError = apsw.BusyError
+
+BUSY_TIMEOUT_MS = 5000  # a writer in another process holds the lock for one transaction at most
+CACHE_KIB = 32 * 1024
+
+
+def connect(path: Path, *, readonly: bool = False) -> Connection:
+    """Open ``path`` with sqlite-vec loaded and the KB PRAGMAs set; refuse files that are not a KB.
+
+    A missing file is created unless ``readonly``. A SQLite file belonging to another application is
+    refused *before* anything is written to it (switching it to WAL would already modify it).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise StoreError(f"{path} is a directory, not a knowledge-base file")
+    if readonly and not path.exists():
+        raise StoreError(f"{path} does not exist")
+    flags = apsw.SQLITE_OPEN_READONLY if readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+    try:
+        conn = apsw.Connection(str(path), flags=flags)
+    except apsw.Error as e:
+        raise _translate(e, path) from e
+    try:
+        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+        conn.enable_load_extension(True)
+        conn.load_extension(sqlite_vec.loadable_path())
+        conn.enable_load_extension(False)
+        _check_is_kb(conn, path)
+        conn.execute("PRAGMA foreign_keys=ON")
+        # The schema's triggers delete vec0 rows; SQLite allows a non-"innocuous" virtual table in a
+        # trigger only with trusted_schema on (the bundled default; pinned so a build default cannot flip it).
+        conn.execute("PRAGMA trusted_schema=ON")
+        # vec0 keeps 1024 vectors per blob (1.5 MB at 384-d); a small page cache makes writes and deletes
+        # that touch several vector tables thrash (20k-chunk delete: 29 s at 2 MiB, 4 s at 64 MiB).
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        if not readonly:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")  # in WAL a power loss may drop the last commits, never corrupt
+    except apsw.Error as e:
+        conn.close()
+        raise _translate(e, path) from e
+    except StoreError:
+        conn.close()
+        raise
+    return conn
+
+
+def close(conn: Connection, *, readonly: bool = False) -> None:
+    """Close ``conn``; if it may write and nobody else has the file open, leave one file in DELETE mode.
+
+    Leaving WAL needs an exclusive lock; when another connection (another process's reader) holds the file
+    we keep WAL rather than wait, and the last writer to close cleans up. Nothing committed is ever lost:
+    the WAL file is part of the database until it is checkpointed.
+    """
+    try:
+        if not readonly and not conn.in_transaction:
+            conn.set_busy_timeout(0)  # do not wait on readers at exit
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            mode = conn.execute("PRAGMA journal_mode=DELETE").fetchone()
+            logger.debug("closing %s, journal_mode now %s", conn.filename, mode and mode[0])
+    except apsw.Error as e:  # BusyError/LockedError: another connection still uses the file
+        logger.debug("keeping WAL for %s: %s", conn.filename, e)
+    finally:
+        conn.close()
+
+
+def _check_is_kb(conn: Connection, path: Path) -> None:
+    """Raise unless the file is empty (a new KB) or has a ``kb_meta`` table (a pikelocal KB)."""
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")}
+    if names and "kb_meta" not in names:
+        raise StoreError(f"{path} is a SQLite file but not a pikelocal knowledge base (it has no kb_meta table)")
+
+
+def _translate(e: apsw.Error, path: Path) -> StoreError:
+    """A one-line StoreError naming ``path`` for an apsw error met while opening it."""
+    if isinstance(e, apsw.NotADBError):
+        return StoreError(f"{path} is not a SQLite file")
+    if isinstance(e, apsw.CorruptError):
+        return StoreError(f"{path} is a corrupt SQLite file: {e}")
+    if isinstance(e, apsw.CantOpenError | apsw.PermissionsError | apsw.AuthError):
+        return StoreError(f"cannot open {path}: permission denied or its directory does not exist")
+    if isinstance(e, apsw.ReadOnlyError):
+        return StoreError(f"{path} is read-only; open it read-only or make it writable")
+    if isinstance(e, apsw.BusyError | apsw.LockedError):
+        return StoreError(f"{path} is locked by another process; try again when it has finished")
+    return StoreError(f"cannot use {path}: {e}")

@@ -1,0 +1,67 @@
+"""Frozen records crossing the store boundary (rows in, rows out); no SQL here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DocumentRecord:
+    id: int
+    path: str
+    sha256: str
+    title: str | None
+    summary: str | None
+    kind: str | None
+    n_pages: int | None
+    stage: str
+    error: str | None
+    added_at: str  # ISO-8601 UTC
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class NewPage:
+    page_no: int  # 1-based
+    text: str
+    char_start: int = 0  # offset of the page in the document's text
+    line_offsets: tuple[int, ...] = ()  # char offset (in the page) of each line start
+
+
+@dataclass(frozen=True)
+class NewChunk:
+    ord: int  # position in the document, 0-based
+    text: str
+    char_start: int  # [start, end) in the document's text
+    char_end: int
+    page_start: int | None = None
+    page_end: int | None = None
+    line_start: int | None = None
+    line_end: int | None = None
+    section_path: tuple[str, ...] = ()
+    header: str = ""  # contextual header (document title / section), indexed and embedded with the text
+    summary: str | None = None
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    id: int
+    doc_id: int
+    ord: int
+    text: str
+    char_start: int
+    char_end: int
+    page_start: int | None
+    page_end: int | None
+    line_start: int | None
+    line_end: int | None
+    section_path: tuple[str, ...]
+    header: str
+    summary: str | None
+
+
+@dataclass(frozen=True)
+class NewQuestion:
+    chunk_id: int
+    text: str
+    lang: str | None = None  # 'zh', 'en', ...

@@ -1,0 +1,189 @@
+"""Ordered, versioned schema migrations for a KB file.
+
+The version lives in ``PRAGMA user_version`` (read without touching any table) and is mirrored in
+``kb_meta.schema_version`` for humans and ``doctor``. Each migration runs in one ``BEGIN IMMEDIATE``
+transaction together with the version bump, so a killed process leaves the file at the old or the new
+version, never in between; two processes creating the same KB serialise on that lock. To change the
+schema, append a ``Migration`` to ``MIGRATIONS``; never edit one that has shipped.
+
+Vectors and FTS rows have no foreign keys (virtual tables cannot have them); the ``*_ad`` triggers
+delete them with their chunk or question, and deleting a document cascades to pages, chunks and
+questions, so ``DELETE FROM documents`` is enough to remove everything of a document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pikelocal.errors import StoreError
+from pikelocal.store.db import Connection
+
+# unicode61 keeps CJK runs whole; fts.py rewrites them to bigrams before indexing. Contentless tables with
+# contentless_delete (SQLite >= 3.43) keep only the index: the text lives in chunks/questions already.
+FTS_OPTIONS = "content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'"
+VECTOR_TABLES = {"chunk": "chunk_vectors", "late": "late_vectors", "question": "question_vectors"}
+FTS_TABLES = {"chunk": "chunks_fts", "question": "questions_fts"}
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    description: str
+    apply: Callable[[Connection, int], None]  # (connection, encoder dim)
+
+
+@dataclass(frozen=True)
+class NewKB:
+    """What a new KB is created with: the encoder dimension and its first ``kb_meta`` rows."""
+
+    dim: int
+    meta: Mapping[str, Any]
+
+
+def _v1(conn: Connection, dim: int) -> None:
+    conn.execute(
+        f"""
+        CREATE TABLE kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;  -- value: JSON
+        CREATE TABLE documents (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL,
+            sha256 TEXT NOT NULL UNIQUE,
+            title TEXT,
+            summary TEXT,
+            kind TEXT,                      -- 'pdf', 'docx', 'md', ... (or a MIME type)
+            n_pages INTEGER,
+            stage TEXT NOT NULL DEFAULT 'added',  -- last ingestion stage completed, for resuming
+            error TEXT,                     -- why the last stage failed, NULL when fine
+            added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        CREATE TABLE pages (
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            page_no INTEGER NOT NULL,       -- 1-based
+            char_start INTEGER NOT NULL DEFAULT 0,  -- offset of the page in the document's text
+            text TEXT NOT NULL,
+            line_offsets TEXT NOT NULL DEFAULT '[]',  -- JSON: char offset (in the page) of each line start
+            PRIMARY KEY (doc_id, page_no)
+        );
+        CREATE TABLE chunks (
+            id INTEGER PRIMARY KEY,
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            ord INTEGER NOT NULL,           -- position in the document, 0-based
+            char_start INTEGER NOT NULL,    -- [start, end) in the document's text
+            char_end INTEGER NOT NULL,
+            page_start INTEGER, page_end INTEGER,
+            line_start INTEGER, line_end INTEGER,
+            section_path TEXT NOT NULL DEFAULT '[]',  -- JSON list of headings
+            header TEXT NOT NULL DEFAULT '',  -- contextual header (document / section), embedded with text
+            text TEXT NOT NULL,
+            summary TEXT,
+            UNIQUE (doc_id, ord)
+        );
+        CREATE TABLE questions (
+            id INTEGER PRIMARY KEY,
+            chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            text TEXT NOT NULL,
+            lang TEXT
+        );
+        CREATE INDEX questions_chunk ON questions(chunk_id);
+        CREATE TABLE llm_cache (
+            key TEXT PRIMARY KEY,
+            model_id TEXT NOT NULL,
+            tag TEXT NOT NULL,
+            text TEXT NOT NULL,
+            prompt_tokens INTEGER NOT NULL,
+            completion_tokens INTEGER NOT NULL,
+            seconds REAL NOT NULL,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        CREATE TABLE traces (
+            id INTEGER PRIMARY KEY,
+            question TEXT NOT NULL,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            json TEXT NOT NULL
+        );
+        CREATE VIRTUAL TABLE chunk_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE VIRTUAL TABLE late_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE VIRTUAL TABLE question_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE VIRTUAL TABLE chunks_fts USING fts5(header, text, {FTS_OPTIONS});
+        CREATE VIRTUAL TABLE questions_fts USING fts5(text, {FTS_OPTIONS});
+        CREATE TRIGGER chunks_ad AFTER DELETE ON chunks BEGIN
+            DELETE FROM chunks_fts WHERE rowid = old.id;
+            DELETE FROM chunk_vectors WHERE rowid = old.id;
+            DELETE FROM late_vectors WHERE rowid = old.id;
+        END;
+        CREATE TRIGGER questions_ad AFTER DELETE ON questions BEGIN
+            DELETE FROM questions_fts WHERE rowid = old.id;
+            DELETE FROM question_vectors WHERE rowid = old.id;
+        END;
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [Migration(1, "initial schema", _v1)]
+LATEST_VERSION = MIGRATIONS[-1].version
+
+
+def schema_version(conn: Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def check_version(conn: Connection, path: Path) -> int:
+    """The file's schema version; refuse one newer than this code knows."""
+    version = schema_version(conn)
+    if version > LATEST_VERSION:
+        raise StoreError(
+            f"{path} has schema version {version} but this pikelocal knows versions up to {LATEST_VERSION};"
+            " upgrade pikelocal to open it"
+        )
+    return version
+
+
+def _dim_of(conn: Connection, path: Path) -> int:
+    row = conn.execute("SELECT value FROM kb_meta WHERE key = 'encoder_dim'").fetchone()
+    if row is None:
+        raise StoreError(f"{path} has no encoder_dim in kb_meta; it cannot be upgraded")
+    return int(json.loads(row[0]))
+
+
+def _has_kb_meta(conn: Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_schema WHERE name = 'kb_meta'").fetchone() is not None
+
+
+def migrate(conn: Connection, path: Path, *, new_kb: NewKB | None) -> int:
+    """Bring the file to ``LATEST_VERSION``; an empty file becomes a KB only when ``new_kb`` is given."""
+    check_version(conn, path)
+    for m in MIGRATIONS:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = check_version(conn, path)  # re-read under the lock: another process may have migrated
+            if version >= m.version:
+                conn.execute("COMMIT")
+                continue
+            if version == 0 and _has_kb_meta(conn):
+                raise StoreError(f"{path} has a kb_meta table but no schema version; it is not a usable KB")
+            if version == 0 and new_kb is None:
+                raise StoreError(f"{path} is empty, not a pikelocal knowledge base")
+            dim = new_kb.dim if version == 0 and new_kb is not None else _dim_of(conn, path)
+            m.apply(conn, dim)
+            if version == 0 and new_kb is not None:
+                conn.executemany(
+                    "INSERT INTO kb_meta(key, value) VALUES (?, ?)",
+                    [(k, json.dumps(v, ensure_ascii=False)) for k, v in new_kb.meta.items()],
+                )
+            conn.execute(f"PRAGMA user_version = {int(m.version)}")
+            conn.execute(
+                "INSERT INTO kb_meta(key, value) VALUES ('schema_version', ?)"
+                " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (json.dumps(m.version),),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:  # some errors have rolled back already
+                conn.execute("ROLLBACK")
+            raise
+    return schema_version(conn)

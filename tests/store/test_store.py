@@ -1,0 +1,160 @@
+"""Store behaviour on real KB files: encoder guard, meta, LLM cache, documents, vectors, integrity."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pikelocal.domain import CachedCompletion
+from pikelocal.errors import EncoderMismatchError, InputError, StoreError
+from pikelocal.store import db
+from pikelocal.store.records import NewChunk, NewPage, NewQuestion
+from pikelocal.store.schema import LATEST_VERSION
+from pikelocal.store.store import Store
+
+from .conftest import DIM, ENCODER
+
+
+def _completion(key: str, text: str = "答案") -> CachedCompletion:
+    return CachedCompletion(
+        key=key, model_id="qwen-test", tag="answer", text=text, prompt_tokens=12, completion_tokens=3, seconds=0.5
+    )
+
+
+def _fill(store: Store) -> tuple[int, list[int], list[int]]:
+    doc = store.add_document(path="docs/a.pdf", sha256="abc", title="A", kind="pdf", n_pages=1)
+    store.add_pages(doc, [NewPage(page_no=1, text="第一行\n第二行", line_offsets=(0, 4))])
+    chunk_ids = store.add_chunks(
+        doc,
+        [
+            NewChunk(ord=i, text=f"chunk {i} 合同", char_start=i * 10, char_end=i * 10 + 9, section_path=("一", "二"))
+            for i in range(3)
+        ],
+    )
+    q_ids = store.add_questions([NewQuestion(chunk_id=c, text=f"问题 {c}?", lang="zh") for c in chunk_ids])
+    eye = np.eye(DIM, dtype=np.float32)
+    store.put_vectors("chunk", chunk_ids, eye[:3])
+    store.put_vectors("late", chunk_ids, eye[3:6])
+    store.put_vectors("question", q_ids, eye[:3])
+    return doc, chunk_ids, q_ids
+
+
+def test_new_kb_records_encoder_and_settings(store: Store) -> None:
+    meta = store.meta()
+    assert meta["encoder_id"] == ENCODER
+    assert meta["encoder_dim"] == DIM
+    assert meta["settings"] == {"chunk_tokens": 256}
+    assert meta["schema_version"] == LATEST_VERSION
+    assert {"created_at", "pikelocal_version", "fts_normalizer"} <= meta.keys()
+    store.set_meta("note", {"a": [1, "二"]})
+    assert store.meta()["note"] == {"a": [1, "二"]}
+
+
+def test_encoder_mismatch_names_both(kb_path: Path) -> None:
+    Store.open(kb_path, encoder_id="embeddinggemma-300m-int8", dim=768).close()
+    with pytest.raises(EncoderMismatchError) as e:
+        Store.open(kb_path, encoder_id="all-minilm-l6-v2-int8", dim=384)
+    msg = str(e.value)
+    assert "embeddinggemma-300m-int8' (768-d)" in msg and "all-minilm-l6-v2-int8' (384-d)" in msg
+    assert str(kb_path) in msg and "\n" not in msg
+    with pytest.raises(EncoderMismatchError, match="768-d.*769-d"):  # same id, other dimension
+        Store.open(kb_path, encoder_id="embeddinggemma-300m-int8", dim=769)
+    with Store.open_existing(kb_path) as s:  # doctor can still read it
+        assert (s.encoder_id, s.dim) == ("embeddinggemma-300m-int8", 768)
+    assert sorted(p.name for p in kb_path.parent.iterdir()) == [kb_path.name]
+
+
+def test_cache_roundtrip_and_persistence(kb_path: Path) -> None:
+    with Store.open(kb_path, encoder_id=ENCODER, dim=DIM) as s:
+        assert s.get_cached_completion("k1") is None
+        s.put_cached_completion(_completion("k1"))
+        s.put_cached_completion(_completion("k1", "replaced"))
+        assert s.get_cached_completion("k1") == _completion("k1", "replaced")
+    with Store.open(kb_path, encoder_id=ENCODER, dim=DIM) as s:
+        assert s.get_cached_completion("k1") == _completion("k1", "replaced")
+        assert s.counts()["llm_cache"] == 1
+
+
+def test_cache_puts_from_threads(store: Store) -> None:
+    def worker(n: int) -> None:
+        for i in range(25):
+            store.put_cached_completion(_completion(f"t{n}-{i}"))
+            assert store.get_cached_completion(f"t{n}-{i}") is not None
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert store.counts()["llm_cache"] == 100
+
+
+def test_documents_chunks_roundtrip(store: Store) -> None:
+    doc, chunk_ids, _ = _fill(store)
+    (d,) = store.documents()
+    assert (d.id, d.path, d.sha256, d.kind, d.stage, d.error) == (doc, "docs/a.pdf", "abc", "pdf", "added", None)
+    assert store.document_by_sha256("abc") == d
+    store.set_document_stage(doc, "split", error="boom")
+    assert store.get_document(doc) is not None and store.get_document(doc).stage == "split"  # type: ignore[union-attr]
+    chunks = store.chunks_of(doc)
+    assert [c.id for c in chunks] == chunk_ids and chunks[1].section_path == ("一", "二")
+    assert [c.id for c in store.get_chunks([chunk_ids[2], 999, chunk_ids[0]])] == [chunk_ids[2], chunk_ids[0]]
+    with pytest.raises(InputError, match="already in the knowledge base"):
+        store.add_document(path="docs/copy.pdf", sha256="abc")
+
+
+def test_delete_document_removes_everything(store: Store) -> None:
+    doc, _, _ = _fill(store)
+    counts = store.counts()
+    assert counts == {
+        "documents": 1, "pages": 1, "chunks": 3, "questions": 3, "chunk_vectors": 3, "late_vectors": 3,
+        "question_vectors": 3, "llm_cache": 0, "traces": 0,
+    }  # fmt: skip
+    assert store.delete_document(doc) is True
+    assert set(store.counts().values()) == {0}
+    assert store.fts_search("chunk", "合同", 10) == [] and store.fts_search("question", "问题", 10) == []
+    assert store.integrity_check() == []
+    assert store.delete_document(doc) is False
+
+
+def test_knn_returns_nearest(store: Store) -> None:
+    _, chunk_ids, q_ids = _fill(store)
+    query = np.eye(DIM, dtype=np.float32)[1] + 0.1 * np.eye(DIM, dtype=np.float32)[2]
+    hits = store.knn("chunk", query, 2)
+    assert [i for i, _ in hits] == [chunk_ids[1], chunk_ids[2]]
+    assert hits[0][1] == pytest.approx(1 - 1 / np.sqrt(1.01), abs=1e-5)  # cosine distance
+    assert store.knn("late", np.eye(DIM)[4], 1)[0][0] == chunk_ids[1]
+    assert store.knn("question", np.eye(DIM)[0], 1)[0][0] == q_ids[0]
+    # re-embedding replaces instead of duplicating
+    store.put_vectors("chunk", chunk_ids[:1], np.ones((1, DIM)))
+    assert store.counts()["chunk_vectors"] == 3
+    assert store.knn("chunk", np.ones(DIM), 1) == [(chunk_ids[0], pytest.approx(0.0, abs=1e-6))]
+
+
+def test_put_vectors_validates(store: Store) -> None:
+    _, chunk_ids, _ = _fill(store)
+    with pytest.raises(ValueError, match="matrix"):
+        store.put_vectors("chunk", chunk_ids, np.zeros((3, DIM + 1)))
+    with pytest.raises(ValueError, match="no chunks with ids"):
+        store.put_vectors("chunk", [12345], np.zeros((1, DIM)))
+
+
+def test_integrity_check_reports_orphans(kb_path: Path) -> None:
+    with Store.open(kb_path, encoder_id=ENCODER, dim=DIM) as s:
+        _fill(s)
+        assert s.integrity_check() == []
+    conn = db.connect(kb_path)
+    conn.execute("INSERT INTO chunk_vectors(rowid, embedding) VALUES (777, ?)", (np.ones(DIM, np.float32).tobytes(),))
+    db.close(conn)
+    with Store.open_existing(kb_path) as s:
+        assert s.integrity_check() == ["1 rows in chunk_vectors have no matching row in chunks"]
+
+
+def test_readonly_store_refuses_writes(kb_path: Path) -> None:
+    Store.open(kb_path, encoder_id=ENCODER, dim=DIM).close()
+    with Store.open_existing(kb_path) as s, pytest.raises(StoreError, match="read-only"):
+        s.put_cached_completion(_completion("x"))
+    s.close()  # closing twice is harmless
