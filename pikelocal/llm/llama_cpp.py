@@ -1,0 +1,250 @@
+"""In-process LLM backend on llama-cpp-python: the only module that imports ``llama_cpp``.
+
+``llama_cpp`` is imported inside the constructor so that importing this module (and ``--help``)
+stays cheap. One ``Llama`` object is not thread-safe, so every call holds a lock and
+``max_parallel`` is 1.
+
+Prompt order matters for speed: llama-cpp-python keeps the KV cache of the previous call and only
+evaluates the tokens after the longest common token prefix, so callers should put the fixed part
+of a prompt (system prompt, instructions) first and the varying part last.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import os
+import threading
+import time
+from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pikelocal.errors import BackendError, ConfigError, ModelError
+from pikelocal.llm.base import Completion, GenParams, Message
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+
+log = logging.getLogger(__name__)
+
+GGUF_MAGIC = b"GGUF"
+
+
+def default_threads() -> int:
+    """CPU cores this process may use (respects affinity / container limits)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_native_log_callback: Any = None  # kept referenced: llama.cpp holds a raw pointer to it
+
+
+def _route_native_logs(llama_cpp: Any) -> None:
+    """Send llama.cpp's own log lines to ``logging`` at DEBUG instead of straight to stderr.
+
+    llama-cpp-python's default callback prints ERROR lines to stderr even with ``verbose=False``,
+    which would scribble over the TUI; our exceptions already say what went wrong.
+    """
+    global _native_log_callback
+    if _native_log_callback is not None:
+        return
+    native = logging.getLogger(f"{__name__}.native")
+
+    @llama_cpp.llama_log_callback
+    def callback(level: int, text: bytes, user_data: Any) -> None:
+        if native.isEnabledFor(logging.DEBUG):
+            native.debug("%s", text.decode("utf-8", "replace").rstrip())
+
+    llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
+    _native_log_callback = callback
+
+
+def gpu_offload_supported() -> bool:
+    """Whether this llama-cpp-python build can offload layers to a GPU (imports ``llama_cpp``)."""
+    import llama_cpp
+
+    return bool(llama_cpp.llama_supports_gpu_offload())
+
+
+def check_gguf(path: Path) -> None:
+    """Raise :class:`ModelError` unless ``path`` is a readable file that starts like a GGUF file."""
+    if not path.exists():
+        raise ModelError(f"model file {path} does not exist")
+    if not path.is_file():
+        raise ModelError(f"model path {path} is not a file")
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(GGUF_MAGIC))
+    except OSError as exc:
+        raise ModelError(f"cannot read model file {path}: {exc.strerror or exc}") from None
+    if head != GGUF_MAGIC:
+        raise ModelError(f"{path} is not a valid GGUF file (truncated or corrupt): it does not start with 'GGUF'")
+
+
+class LlamaCppLLM:
+    """A GGUF model run in this process. The chat template comes from the GGUF's metadata."""
+
+    max_parallel = 1
+
+    def __init__(
+        self,
+        model_path: Path,
+        *,
+        n_ctx: int = 8192,
+        n_threads: int | None = None,
+        n_batch: int = 512,
+        n_gpu_layers: int = 0,
+        model_id: str | None = None,
+        seed: int = 0,
+    ) -> None:
+        model_path = Path(model_path)
+        if n_ctx < 16:
+            raise ConfigError(f"n_ctx for {model_path} must be at least 16, not {n_ctx}")
+        check_gguf(model_path)
+
+        import llama_cpp  # the one place in pikelocal; heavy (loads the shared library)
+
+        _route_native_logs(llama_cpp)
+        self.gpu_offload = n_gpu_layers != 0 and gpu_offload_supported()
+        if n_gpu_layers != 0 and not self.gpu_offload:
+            log.warning(
+                "n_gpu_layers=%d asked for, but this llama-cpp-python build has no GPU support; running on CPU",
+                n_gpu_layers,
+            )
+            n_gpu_layers = 0
+        threads = n_threads or default_threads()
+        start = time.perf_counter()
+        try:
+            llama = llama_cpp.Llama(
+                model_path=str(model_path),
+                n_ctx=n_ctx,
+                n_threads=threads,
+                n_threads_batch=threads,
+                n_batch=n_batch,
+                n_gpu_layers=n_gpu_layers,
+                seed=seed,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            # verbose=False hides llama.cpp's own log, so the exception is all we know.
+            log.debug("llama.cpp failed to load %s: %r", model_path, exc)
+            if "llama_context" in str(exc):
+                raise ModelError(
+                    f"cannot allocate a {n_ctx}-token context for {model_path} (not enough memory? lower n_ctx)"
+                ) from None
+            raise ModelError(
+                f"{model_path} is not a valid GGUF file (truncated or corrupt, "
+                "or an architecture this llama.cpp build does not know)"
+            ) from None
+        log.info("loaded %s in %.1f s (%d threads)", model_path.name, time.perf_counter() - start, threads)
+
+        self.model_path = model_path
+        self.model_id = model_id or model_path.stem
+        self.context_tokens = n_ctx
+        self.n_threads = threads
+        self._llama: Llama | None = llama
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"LlamaCppLLM({str(self.model_path)!r}, n_ctx={self.context_tokens})"
+
+    @property
+    def raw(self) -> Llama:
+        """The underlying ``llama_cpp.Llama`` (for benchmarks). Not thread-safe; mind :attr:`lock`."""
+        if self._llama is None:
+            raise BackendError(f"model {self.model_path} was closed")
+        return self._llama
+
+    @property
+    def lock(self) -> threading.Lock:
+        """Held while the model works; take it when calling :attr:`raw` from several threads."""
+        return self._lock
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens ``text`` takes with this model's tokenizer (no BOS, special tokens as plain text)."""
+        # Tokenizing reads only the vocabulary, so it does not wait for a running generation.
+        return len(self.raw.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def complete(self, messages: Sequence[Message], params: GenParams) -> Completion:
+        with self._lock:
+            start = time.perf_counter()
+            reply = self._call(messages, params, stream=False)
+            seconds = time.perf_counter() - start
+        text = reply["choices"][0]["message"].get("content") or ""
+        usage = reply.get("usage") or {}
+        return Completion(
+            text=text,
+            model_id=self.model_id,
+            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            completion_tokens=int(usage.get("completion_tokens", 0)),
+            seconds=seconds,
+        )
+
+    def stream(self, messages: Sequence[Message], params: GenParams) -> Generator[str, None, Completion]:
+        """Yield text deltas; return the finished :class:`Completion`.
+
+        llama-cpp-python reports no usage when streaming, so the returned token counts are
+        estimates: completion = the text re-tokenized, prompt = tokens in the KV cache minus that.
+        The lock is held until the generator finishes or is closed.
+        """
+        with self._lock:
+            start = time.perf_counter()
+            parts: list[str] = []
+            finish_reason: str | None = None
+            for chunk in self._guard(params, self._call(messages, params, stream=True)):
+                choice = chunk["choices"][0]
+                content = choice.get("delta", {}).get("content")
+                if content:
+                    parts.append(content)
+                    yield content
+                finish_reason = choice.get("finish_reason") or finish_reason
+            seconds = time.perf_counter() - start
+            text = "".join(parts)
+            completion_tokens = self.count_tokens(text)
+            # The last sampled token is never evaluated; when it was EOS it is not part of the text.
+            in_cache = self.raw.n_tokens + (1 if finish_reason == "length" else 0)
+        return Completion(
+            text=text,
+            model_id=self.model_id,
+            prompt_tokens=max(0, in_cache - completion_tokens),
+            completion_tokens=completion_tokens,
+            seconds=seconds,
+        )
+
+    def close(self) -> None:
+        with self._lock:
+            if self._llama is not None:
+                self._llama.close()
+                self._llama = None
+
+    def _call(self, messages: Sequence[Message], params: GenParams, *, stream: bool) -> Any:
+        kwargs: dict[str, Any] = {
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": params.temperature,
+            "max_tokens": params.max_tokens,
+            "seed": params.seed,
+            "stop": list(params.stop),
+            "stream": stream,
+        }
+        if params.json_schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": dict(params.json_schema)}
+        with self._errors(params):
+            return self.raw.create_chat_completion(**kwargs)
+
+    def _guard(self, params: GenParams, chunks: Iterator[Any]) -> Iterator[Any]:
+        """Iterate a llama-cpp-python stream, whose errors only show up while iterating."""
+        with self._errors(params):
+            yield from chunks
+
+    @contextmanager
+    def _errors(self, params: GenParams) -> Iterator[None]:
+        try:
+            yield
+        except ValueError as exc:  # e.g. "Requested tokens (9000) exceed context window of 8192"
+            raise BackendError(f"model {self.model_path.name} cannot run prompt {params.tag!r}: {exc}") from None
+        except RuntimeError as exc:  # llama_decode failed, grammar could not be built
+            raise BackendError(f"model {self.model_path.name} failed on prompt {params.tag!r}: {exc}") from None

@@ -1,0 +1,284 @@
+"""LLM backend for OpenAI-compatible servers (llama-server, vLLM, Ollama) over plain ``http.client``.
+
+Standard library only: one connection per request, so the backend is thread-safe and a batch can
+fan out over ``max_parallel`` requests to a server that runs them side by side.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import re
+import socket
+import time
+from collections.abc import Generator, Iterator, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from pikelocal.errors import BackendError, ConfigError
+from pikelocal.llm.base import Completion, GenParams, Message
+
+log = logging.getLogger(__name__)
+
+_SNIPPET = 160  # how much of a bad reply goes into an error message
+
+
+def _snippet(raw: bytes | str) -> str:
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    text = " ".join(text.split())
+    return text if len(text) <= _SNIPPET else text[:_SNIPPET] + "…"
+
+
+class OpenAICompatLLM:
+    """Talks to ``POST {base_url}/chat/completions``; ``base_url`` like ``http://127.0.0.1:8080/v1``.
+
+    ``timeout_s`` bounds connecting and each wait for data (the whole reply when not streaming,
+    the gap between two chunks when streaming), not the total time of a long stream.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        timeout_s: float = 120,
+        max_parallel: int = 4,
+        context_tokens: int = 8192,
+    ) -> None:
+        parts = urlsplit(base_url.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ConfigError(f"LLM server URL {base_url!r} is not an http:// or https:// URL")
+        if max_parallel < 1:
+            raise ConfigError(f"max_parallel for {base_url} must be at least 1, not {max_parallel}")
+        self.base_url = base_url.strip().rstrip("/")
+        self.url = f"{self.base_url}/chat/completions"
+        self.model = model
+        self.model_id = f"openai:{model}"
+        self.context_tokens = context_tokens
+        self.max_parallel = max_parallel
+        self.timeout_s = timeout_s
+        self._api_key = api_key
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname
+        self._port = parts.port
+        self._path = parts.path.rstrip("/") + "/chat/completions"
+
+    def __repr__(self) -> str:  # never show the API key
+        return f"OpenAICompatLLM({self.base_url!r}, {self.model!r})"
+
+    # -- public API ----------------------------------------------------------------------------
+
+    def complete(self, messages: Sequence[Message], params: GenParams) -> Completion:
+        start = time.perf_counter()
+        conn, resp = self._post(self._body(messages, params, stream=False))
+        try:
+            raw = self._read(resp)
+        finally:
+            conn.close()
+        reply = self._parse(raw)
+        text = self._message_text(reply, raw)
+        prompt_tokens, completion_tokens = _usage(reply)
+        return Completion(text, self.model_id, prompt_tokens, completion_tokens, time.perf_counter() - start)
+
+    def stream(self, messages: Sequence[Message], params: GenParams) -> Generator[str, None, Completion]:
+        """Yield text deltas from the server's SSE stream; return the finished :class:`Completion`.
+
+        Raises :class:`BackendError` when the stream breaks off before its end (no ``[DONE]`` and no
+        ``finish_reason``), so a caller never mistakes a cut reply for a whole one.
+        """
+        start = time.perf_counter()
+        conn, resp = self._post(self._body(messages, params, stream=True))
+        parts: list[str] = []
+        usage: tuple[int, int] = (0, 0)
+        try:
+            if "text/event-stream" not in (resp.getheader("Content-Type") or ""):
+                # The server ignored "stream": true and sent one ordinary reply.
+                raw = self._read(resp)
+                reply = self._parse(raw)
+                parts.append(self._message_text(reply, raw))
+                usage = _usage(reply)
+                if parts[0]:
+                    yield parts[0]
+            else:
+                finished = False
+                for event in self._events(resp):
+                    choices = event.get("choices")
+                    if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+                        delta = choices[0].get("delta") or {}
+                        content = delta.get("content") if isinstance(delta, dict) else None
+                        if isinstance(content, str) and content:
+                            parts.append(content)
+                            yield content
+                        finished = finished or choices[0].get("finish_reason") is not None
+                    if isinstance(event.get("usage"), dict):
+                        usage = _usage(event)
+                    if event is _DONE:
+                        finished = True
+                        break
+                if not finished:
+                    raise BackendError(f"the reply stream from LLM server at {self.url} ended early")
+        finally:
+            conn.close()
+        return Completion("".join(parts), self.model_id, *usage, time.perf_counter() - start)
+
+    def close(self) -> None:
+        """Nothing to release: every request opens and closes its own connection."""
+
+    # -- request / response --------------------------------------------------------------------
+
+    def _body(self, messages: Sequence[Message], params: GenParams, *, stream: bool) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in messages],
+            "temperature": params.temperature,
+            "max_tokens": params.max_tokens,
+            "seed": params.seed,
+            "stream": stream,
+        }
+        if params.stop:
+            body["stop"] = list(params.stop)
+        if params.json_schema is not None:
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    # OpenAI allows [a-zA-Z0-9_-]{1,64} here.
+                    "name": re.sub(r"[^a-zA-Z0-9_-]", "_", params.tag)[:64] or "output",
+                    "schema": params.json_schema,
+                    "strict": True,
+                },
+            }
+        if stream:
+            body["stream_options"] = {"include_usage": True}
+        return body
+
+    def _post(self, body: dict[str, Any]) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        data = json.dumps(body, ensure_ascii=False, default=_jsonable).encode("utf-8")
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
+        conn = cls(self._host, self._port, timeout=self.timeout_s)
+        try:
+            conn.request("POST", self._path, body=data, headers=headers)
+            resp = conn.getresponse()
+        except (OSError, http.client.HTTPException) as exc:
+            conn.close()
+            raise self._transport_error(exc) from exc
+        except BaseException:
+            conn.close()
+            raise
+        if resp.status >= 400:
+            try:
+                raw = resp.read(4096)
+            except (OSError, http.client.HTTPException):
+                raw = b""
+            finally:
+                conn.close()
+            raise BackendError(f"LLM server at {self.url} answered HTTP {resp.status}: {_error_text(raw)}")
+        return conn, resp
+
+    def _transport_error(self, exc: OSError | http.client.HTTPException) -> BackendError:
+        if isinstance(exc, ConnectionRefusedError):
+            return BackendError(f"cannot reach LLM server at {self.url}: connection refused — is it running?")
+        if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError since 3.10
+            return BackendError(f"LLM server at {self.url} did not answer within {self.timeout_s:g} s")
+        if isinstance(exc, socket.gaierror):
+            return BackendError(f"cannot reach LLM server at {self.url}: unknown host {self._host!r}")
+        return BackendError(
+            f"connection to LLM server at {self.url} failed: {_snippet(str(exc) or type(exc).__name__)}"
+        )
+
+    def _read(self, resp: http.client.HTTPResponse) -> bytes:
+        try:
+            return resp.read()
+        except (OSError, http.client.HTTPException) as exc:
+            raise self._transport_error(exc) from exc
+
+    def _parse(self, raw: bytes) -> dict[str, Any]:
+        try:
+            reply = json.loads(raw)
+        except ValueError:
+            raise BackendError(f"LLM server at {self.url} sent a garbage reply (not JSON): {_snippet(raw)!r}") from None
+        if not isinstance(reply, dict):
+            raise BackendError(f"LLM server at {self.url} sent a garbage reply: {_snippet(raw)!r}")
+        if "error" in reply and "choices" not in reply:
+            raise BackendError(f"LLM server at {self.url} reported an error: {_error_text(raw)}")
+        return reply
+
+    def _message_text(self, reply: dict[str, Any], raw: bytes) -> str:
+        try:
+            content = reply["choices"][0]["message"]["content"]
+        except (KeyError, IndexError, TypeError):
+            raise BackendError(
+                f"LLM server at {self.url} sent a garbage reply (no choices[0].message): {_snippet(raw)!r}"
+            ) from None
+        if content is None:
+            return ""
+        if not isinstance(content, str):
+            raise BackendError(f"LLM server at {self.url} sent non-text content: {_snippet(raw)!r}")
+        return content
+
+    def _events(self, resp: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
+        """Parse SSE ``data:`` lines into JSON objects; ``data: [DONE]`` yields :data:`_DONE`."""
+        while True:
+            try:
+                line = resp.readline()
+            except (OSError, http.client.HTTPException) as exc:
+                raise self._transport_error(exc) from exc
+            if not line:
+                return
+            text = line.decode("utf-8", "replace").strip()
+            if not text.startswith("data:"):
+                continue  # blank separators, ": keep-alive" comments, "event:" / "id:" fields
+            payload = text[5:].strip()
+            if payload == "[DONE]":
+                yield _DONE
+                return
+            try:
+                event = json.loads(payload)
+            except ValueError:
+                raise BackendError(
+                    f"LLM server at {self.url} sent a garbage stream event (not JSON): {_snippet(payload)!r}"
+                ) from None
+            if not isinstance(event, dict):
+                raise BackendError(f"LLM server at {self.url} sent a garbage stream event: {_snippet(payload)!r}")
+            if "error" in event:
+                raise BackendError(f"LLM server at {self.url} reported an error mid-stream: {_error_text(payload)}")
+            yield event
+
+
+_DONE: dict[str, Any] = {}  # sentinel for "data: [DONE]", compared by identity
+
+
+def _usage(reply: dict[str, Any]) -> tuple[int, int]:
+    """(prompt_tokens, completion_tokens) from ``usage``; 0 where the server reports none."""
+    usage = reply.get("usage")
+    if not isinstance(usage, dict):
+        return 0, 0
+    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
+    return (
+        prompt if isinstance(prompt, int) else 0,
+        completion if isinstance(completion, int) else 0,
+    )
+
+
+def _error_text(raw: bytes | str) -> str:
+    """The server's own error message where it sent one ({"error": {"message": …}}), else the body."""
+    try:
+        error = json.loads(raw).get("error")
+    except (ValueError, AttributeError):
+        return _snippet(raw) or "(empty body)"
+    if isinstance(error, dict) and isinstance(error.get("message"), str):
+        return _snippet(error["message"])
+    if isinstance(error, str):
+        return _snippet(error)
+    return _snippet(raw)
+
+
+def _jsonable(obj: Any) -> Any:
+    # A schema given as a read-only mapping (MappingProxyType) must still serialise.
+    if hasattr(obj, "keys"):
+        return dict(obj)
+    raise TypeError(f"cannot send {type(obj).__name__} to an LLM server")

@@ -1,0 +1,73 @@
+"""complete_many: input order, callbacks, real concurrency against a server, first error wins."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from pikelocal.errors import BackendError
+from pikelocal.llm.base import Completion, GenParams, Message
+from pikelocal.llm.fake import FakeLLM
+from pikelocal.llm.openai_compat import OpenAICompatLLM
+from pikelocal.llm.parallel import complete_many
+
+from .standin_server import StandinServer
+
+
+def _request(i: int, tag: str = "q") -> tuple[tuple[Message, ...], GenParams]:
+    return (Message("system", "Answer."), Message("user", f"question {i}")), GenParams(tag=tag, max_tokens=50)
+
+
+def test_fans_out_against_a_server_in_order(standin: StandinServer) -> None:
+    standin.latency_s = 0.3
+    llm = OpenAICompatLLM(standin.url, "m", max_parallel=4, timeout_s=10)
+    done: list[int] = []
+    threads: set[str] = set()
+
+    def on_done(i: int, c: Completion) -> None:
+        done.append(i)
+        threads.add(threading.current_thread().name)
+
+    results = complete_many(llm, [_request(i) for i in range(8)], on_done=on_done)
+
+    assert [r.text for r in results] == [f"Canned reply to: question {i}" for i in range(8)]
+    assert sorted(done) == list(range(8))
+    assert threads == {threading.current_thread().name}  # callbacks run in the caller's thread
+    assert 2 <= standin.max_active <= 4
+    assert len(standin.requests) == 8
+
+
+def test_one_at_a_time_when_max_parallel_is_1() -> None:
+    active, peak = 0, 0
+    lock = threading.Lock()
+
+    def answer(messages, params) -> str:  # noqa: ANN001
+        nonlocal active, peak
+        with lock:
+            active += 1
+            peak = max(peak, active)
+        with lock:
+            active -= 1
+        return messages[-1].content.upper()
+
+    fake = FakeLLM({"q": answer}, max_parallel=1)
+    done: list[int] = []
+    results = complete_many(fake, [_request(i) for i in range(5)], on_done=lambda i, c: done.append(i))
+    assert [r.text for r in results] == [f"QUESTION {i}" for i in range(5)]
+    assert done == [0, 1, 2, 3, 4] and peak == 1
+
+
+def test_empty_batch() -> None:
+    assert complete_many(FakeLLM({}), []) == []
+
+
+def test_first_error_is_raised_and_the_rest_cancelled() -> None:
+    def boom(messages, params) -> str:  # noqa: ANN001
+        raise BackendError("LLM server at http://127.0.0.1:9/v1 did not answer within 1 s")
+
+    fake = FakeLLM({"ok": "fine", "boom": boom}, latency_s=0.05, max_parallel=2)
+    requests = [_request(0, "boom")] + [_request(i, "ok") for i in range(1, 40)]
+    with pytest.raises(BackendError, match="did not answer"):
+        complete_many(fake, requests)
+    assert len(fake.calls) < 40  # the queued requests never ran
