@@ -1,0 +1,145 @@
+"""Real-model tests of OnnxEncoder on all-MiniLM-L6-v2 (English, 384-d, 512-token window)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pikelocal.embed.base import Encoder
+from pikelocal.embed.late import pool_span, pool_spans
+
+from .helpers import MINILM_DIR, assert_offsets_cover, cos, load_encoder
+from .texts import EN_PARAGRAPHS, LongDoc, make_doc
+
+pytestmark = pytest.mark.slow
+
+PARAPHRASES = [
+    (
+        "The tenderer must submit the bid bond before the deadline.",
+        "Bidders are required to provide the bid security prior to the closing date.",
+        "The recipe calls for two cups of flour and a pinch of salt.",
+    ),
+    (
+        "How do plants turn sunlight into sugar?",
+        "Photosynthesis converts light energy into chemical energy stored in glucose.",
+        "The striker scored twice in the cup final.",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def long_tokens(minilm, en_long_doc: LongDoc):
+    return minilm.encode_tokens(en_long_doc.text)
+
+
+def test_describes_itself(minilm) -> None:
+    assert isinstance(minilm, Encoder)
+    assert (minilm.model_id, minilm.dim, minilm.max_tokens) == ("all-minilm-l6-v2-int8", 384, 512)
+    assert minilm.projection is None and "input_ids" in minilm.input_names
+
+
+@pytest.mark.parametrize(("anchor", "para", "other"), PARAPHRASES)
+def test_paraphrase_beats_unrelated(minilm, anchor: str, para: str, other: str) -> None:
+    q = minilm.encode([anchor], role="query")[0]
+    p, o = minilm.encode([para, other], role="passage")
+    assert q @ p > q @ o + 0.2
+
+
+def test_vectors_are_normalised_and_order_is_kept(minilm) -> None:
+    texts = [
+        "a much longer sentence about the tender and its bid bond " * 5,
+        "short",
+        "",
+        "medium length text here",
+    ]
+    batch = minilm.encode(texts, role="passage")
+    assert batch.shape == (4, 384) and batch.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(batch, axis=1), 1.0, rtol=1e-5)
+    one_by_one = np.stack([minilm.encode([t], role="passage")[0] for t in texts])
+    np.testing.assert_allclose(batch, one_by_one, atol=2e-5)  # padding and sorting change nothing
+
+
+def test_roles_equal_without_prompts(minilm) -> None:
+    text = ["The tenderer must submit the bid bond."]
+    np.testing.assert_array_equal(minilm.encode(text, role="query"), minilm.encode(text, role="passage"))
+
+
+def test_offsets_cover_english_and_chinese(minilm) -> None:
+    for text in ["Bid bonds (2%) are due by 5 p.m., won't they?", "投标人应当提交投标保证金。"]:
+        tv = minilm.encode_tokens(text)
+        assert len(tv.vectors) == minilm.count_tokens(text)
+        assert_offsets_cover(tv)
+
+
+def test_long_text_windows(minilm, en_long_doc: LongDoc, long_tokens) -> None:
+    n = minilm.count_tokens(en_long_doc.text)
+    assert n > 2 * minilm.text_capacity() - 100, "the test text should need at least two overlapping windows"
+    assert long_tokens.vectors.shape == (n, 384)
+    assert_offsets_cover(long_tokens)
+
+
+def test_token_vectors_are_the_raw_model_states(minilm, en_long_doc: LongDoc) -> None:
+    # Independent of the windowing code: one plain session run on the tokenizer's own encoding.
+    text = en_long_doc.text[:1500]
+    enc = minilm.tokenizer.encode(text)
+    ids = np.array([enc.ids], dtype=np.int64)
+    feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
+    (states,) = minilm.session.run(["last_hidden_state"], {k: feeds[k] for k in minilm.input_names})
+    keep = np.array(enc.special_tokens_mask) == 0
+    tv = minilm.encode_tokens(text)
+    np.testing.assert_allclose(tv.vectors, states[0][keep], atol=1e-5)
+    np.testing.assert_array_equal(tv.offsets, np.array(enc.offsets)[keep])
+
+
+def test_short_text_late_pool_matches_sentence_vector(minilm) -> None:
+    # Only [CLS]/[SEP] differ: late pooling a whole text reproduces the model's own sentence vector.
+    text = "Every tenderer must lodge a bid bond worth two percent of the contract price."
+    tv = minilm.encode_tokens(text)
+    assert cos(pool_span(tv, 0, len(text)), minilm.encode([text], role="passage")[0]) > 0.95
+
+
+def test_long_text_is_pooled_whole_not_truncated(minilm, en_long_doc: LongDoc, long_tokens) -> None:
+    # encode() of a text longer than the window pools the same windows as encode_tokens (plus [CLS]/[SEP]),
+    # so a document vector is the late-pooled vector of all its text; a truncating encoder would drift away.
+    whole = pool_span(long_tokens, 0, len(en_long_doc.text))
+    assert cos(whole, minilm.encode([en_long_doc.text], role="passage")[0]) > 0.99
+    cut = int(long_tokens.offsets[minilm.text_capacity() - 1][1])  # end of what one window holds
+    assert cos(whole, minilm.encode([en_long_doc.text[:cut]], role="passage")[0]) < 0.95
+
+
+def test_late_span_is_closest_to_its_own_chunk(minilm, en_long_doc: LongDoc, long_tokens) -> None:
+    late = pool_spans(long_tokens, en_long_doc.spans)
+    early = minilm.encode(en_long_doc.paragraphs, role="passage")
+    sims = late @ early.T
+    assert sims.argmax(axis=1).tolist() == list(range(len(en_long_doc.paragraphs)))
+
+
+@pytest.fixture(scope="module")
+def small_window():
+    """MiniLM run in 128-token windows, so a 500-token text needs several."""
+    return load_encoder(MINILM_DIR, window=128)
+
+
+def test_small_windows_take_each_token_from_its_most_central_window(small_window) -> None:
+    doc = make_doc(EN_PARAGRAPHS[:4])
+    enc = small_window
+    tv = enc.encode_tokens(doc.text)
+    ids = enc.tokenizer.encode(doc.text, add_special_tokens=False).ids
+    cap, n = enc.text_capacity(), len(ids)
+    assert (enc.window_tokens, cap) == (128, 126) and n > 3 * cap
+    # the first window is ids[:cap], the last ids[n-cap:]; tokens far from their cut come from them
+    for window, keep, start in [(ids[:cap], slice(0, 100), 0), (ids[n - cap :], slice(n - 100, n), n - cap)]:
+        states, _ = enc._run([enc._prefix + window + enc._suffix])
+        rows = np.arange(keep.start, keep.stop) - start + 1  # +1 for [CLS]
+        np.testing.assert_allclose(tv.vectors[keep], states[0, rows], atol=1e-5)
+    # and the meaning survives: each paragraph's late vector is still closest to its own chunk
+    late = pool_spans(tv, doc.spans)
+    early = enc.encode(doc.paragraphs, role="passage")
+    assert (late @ early.T).argmax(axis=1).tolist() == list(range(len(doc.paragraphs)))
+
+
+def test_empty_inputs(minilm) -> None:
+    assert minilm.encode([], role="query").shape == (0, 384)
+    tv = minilm.encode_tokens("  ")
+    assert tv.vectors.shape == (0, 384) and tv.offsets.shape == (0, 2)
+    assert minilm.count_tokens("") == 0
