@@ -188,9 +188,7 @@ def install_embeddinggemma(manifest: Manifest, art: Artifact) -> None:
     archive = art.spec["archive"]
     zip_path = CACHE / "embeddinggemma-300m.zip"
     if not (
-        zip_path.is_file()
-        and zip_path.stat().st_size == archive["size"]
-        and sha256_file(zip_path) == archive["sha256"]
+        zip_path.is_file() and zip_path.stat().st_size == archive["size"] and sha256_file(zip_path) == archive["sha256"]
     ):
         say("assembling the EmbeddingGemma archive from 25 wheels …")
         assemble(archive["sources"], zip_path, archive["size"], archive["sha256"])
@@ -219,7 +217,29 @@ def install_embeddinggemma(manifest: Manifest, art: Artifact) -> None:
 INSTALLERS = {"concat": install_gguf, "files": install_files, "export-embeddinggemma": install_embeddinggemma}
 
 
+def sync_encoder_json(manifest: Manifest, art: Artifact) -> None:
+    """The manifest's ``encoder`` block is the source of truth for a built folder's encoder.json."""
+    import json
+
+    folder = manifest.folder / art.path
+    path = folder / "encoder.json"
+    want = art.spec.get("encoder")
+    if want is None or not path.is_file():
+        return
+    try:
+        have = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:
+        have = None
+    if have != want:
+        say(f"{art.id}: updating encoder.json from the manifest")
+        path.write_text(json.dumps(want, indent=1) + "\n", encoding="utf-8")
+        recorded = (folder / SUMS_NAME).read_text().splitlines() if (folder / SUMS_NAME).is_file() else []
+        sums = {line.split("  ", 1)[1] for line in recorded if "  " in line}
+        record_sums(folder, sums | {"encoder.json"})
+
+
 def install(manifest: Manifest, art: Artifact) -> None:
+    sync_encoder_json(manifest, art)
     status = check_artifact(manifest, art)
     if status.state == "verified":
         say(f"{art.id}: installed and verified")
@@ -232,6 +252,19 @@ def install(manifest: Manifest, art: Artifact) -> None:
         if state != "verified":
             raise BuildError(detail)
     say(f"{art.id}: installed and verified in {time.monotonic() - started:.0f} s")
+    drop_source_wheels(art)
+
+
+def drop_source_wheels(art: Artifact) -> None:
+    """Once an artifact is verified its wheels are dead weight (GBs); a repair downloads them again."""
+    sources = list(art.spec.get("sources", [])) + list(art.spec.get("archive", {}).get("sources", []))
+    sources += [f["source"] for f in art.spec.get("files", []) if "source" in f]
+    for src in sources:
+        wheel = wheel_path(src["package"], src["version"])
+        if wheel is not None:
+            wheel.unlink()
+    if art.spec["assemble"] == "export-embeddinggemma":
+        (CACHE / "embeddinggemma-300m.zip").unlink(missing_ok=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -244,9 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     selected = [a for a in manifest.artifacts if not args.only or a.id in args.only or a.role in args.only]
     try:
         if args.check:
-            bad = [
-                s for s in (check_artifact(manifest, a, full=True) for a in selected) if s.state != "verified"
-            ]
+            bad = [s for s in (check_artifact(manifest, a, full=True) for a in selected) if s.state != "verified"]
             for status in bad:
                 say(f"{status.artifact.id}: {status.detail}")
             return 1 if bad else 0

@@ -186,7 +186,7 @@ def check_artifact(manifest: Manifest, art: Artifact, *, full: bool = False) -> 
         if state != "verified":
             return ArtifactStatus(art, state, detail, size)
         size += (manifest.folder / file.path).stat().st_size
-    return ArtifactStatus(art, "verified", "ok", size)
+    return ArtifactStatus(art, "verified", f"verified, {size / 1e6:,.0f} MB", size)
 
 
 def _require_verified(manifest: Manifest, art: Artifact) -> Path:
