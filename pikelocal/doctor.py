@@ -1,0 +1,147 @@
+"""Collect diagnostics for `pikelocal doctor`: versions, CPU and GPU, models, and a KB file's health."""
+
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import os
+import platform
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from pikelocal.assets import check_artifact, load_manifest
+from pikelocal.config import Settings
+from pikelocal.errors import PikeError
+
+PACKAGES = (
+    "llama-cpp-python",
+    "onnxruntime",
+    "tokenizers",
+    "apsw",
+    "sqlite-vec",
+    "textual",
+    "pypdf",
+    "numpy",
+)
+CPU_FLAGS = ("avx", "avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx_vnni", "amx_tile")
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    value: str
+    ok: bool | None = None  # None: information only
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    checks: tuple[Check, ...]
+
+    @property
+    def failed(self) -> bool:
+        return any(c.ok is False for c in self.checks)
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def versions() -> Section:
+    from pikelocal import __version__
+
+    checks = [Check("python", platform.python_version()), Check("pikelocal", __version__)]
+    checks += [Check(p, v, v != "not installed") for p in PACKAGES for v in [_version(p)]]
+    return Section("Versions", tuple(checks))
+
+
+def _cpuinfo() -> tuple[str, set[str]]:
+    model, flags = platform.processor() or platform.machine(), set()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key.strip() == "model name" and value:
+                model = value.strip()
+            elif key.strip() == "flags":
+                flags = set(value.split())
+    except OSError:
+        pass
+    return model, flags
+
+
+def hardware() -> Section:
+    model, flags = _cpuinfo()
+    checks = [
+        Check("cpu", f"{model}, {os.cpu_count()} logical cores"),
+        Check("cpu features", " ".join(f for f in CPU_FLAGS if f in flags) or "unknown"),
+    ]
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        try:
+            out = subprocess.run(
+                [smi, "--query-gpu=name,memory.total", "--format=csv,noheader"],
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        checks.append(Check("nvidia gpu", out or "nvidia-smi found but reported no GPU"))
+    else:
+        checks.append(Check("nvidia gpu", "none (nvidia-smi not found)"))
+    try:
+        from pikelocal.llm.llama_cpp import gpu_offload_supported
+
+        offload = gpu_offload_supported()
+        checks.append(Check("llama.cpp gpu offload", "built with GPU support" if offload else "CPU-only build"))
+    except Exception as exc:  # a broken llama.cpp build must not hide the rest of the report
+        checks.append(Check("llama.cpp", f"cannot load: {exc}", False))
+    try:
+        from pikelocal.embed.onnx import available_providers
+
+        checks.append(Check("onnxruntime providers", ", ".join(available_providers())))
+    except Exception as exc:
+        checks.append(Check("onnxruntime", f"cannot load: {exc}", False))
+    return Section("Hardware", tuple(checks))
+
+
+def models(settings: Settings, *, full: bool = False) -> Section:
+    try:
+        manifest = load_manifest(settings.models_path())
+    except PikeError as exc:
+        return Section("Models", (Check("manifest", str(exc), False),))
+    checks = [Check("folder", str(manifest.folder))]
+    for art in manifest.artifacts:
+        status = check_artifact(manifest, art, full=full)
+        checks.append(Check(f"{art.role} {art.id}", status.detail, status.state == "verified"))
+    return Section("Models", tuple(checks))
+
+
+def knowledge_base(path: Path) -> Section:
+    from pikelocal.store.store import Store
+
+    try:
+        with Store.open_existing(path) as store:
+            meta = store.meta()
+            problems = store.integrity_check()
+            counts = store.counts()
+    except PikeError as exc:
+        return Section(f"Knowledge base {path}", (Check("open", str(exc), False),))
+    checks = [
+        Check("encoder", f"{meta.get('encoder_id')} ({meta.get('encoder_dim')}-d)"),
+        Check("schema version", str(meta.get("schema_version"))),
+        Check("integrity", "ok" if not problems else "; ".join(problems[:5]), not problems),
+    ]
+    checks += [Check(name, f"{n:,}") for name, n in counts.items()]
+    return Section(f"Knowledge base {path}", tuple(checks))
+
+
+def run_doctor(settings: Settings, kb: Path | None = None, *, full: bool = False) -> list[Section]:
+    sections = [versions(), hardware(), models(settings, full=full)]
+    if kb is not None:
+        sections.append(knowledge_base(kb))
+    return sections

@@ -1,0 +1,130 @@
+"""CLI: help, models listing, one-line errors with exit codes and no traceback, lazy imports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pikelocal.cli import cli
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "pikelocal", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        cwd=cwd,
+        timeout=300,
+    )
+
+
+def assert_one_line_error(proc: subprocess.CompletedProcess, code: int, *fragments: str) -> None:
+    assert proc.returncode == code, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), proc.stderr
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_help_lists_the_commands() -> None:
+    result = CliRunner().invoke(cli, ["--help"])
+    assert result.exit_code == 0
+    for command in ("models", "doctor", "demo"):
+        assert command in result.output
+
+
+def test_models_lists_states_and_how_to_use_own_files(tmp_path: Path) -> None:
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "artifacts": [
+                    {
+                        "id": "toy",
+                        "role": "llm-default",
+                        "kind": "gguf",
+                        "path": "toy.gguf",
+                        "size": 4,
+                        "sha256": "0" * 64,
+                        "licence": "test",
+                        "sources": [],
+                    }
+                ],
+            }
+        )
+    )
+    proc = run_cli("models", env={"PIKELOCAL_MODELS_DIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "missing" in proc.stdout and "make models" in proc.stdout and "--llm-model /path/to/model.gguf" in proc.stdout
+    )
+
+
+def test_missing_model_file_is_one_line(tmp_path: Path) -> None:
+    proc = run_cli("--llm-model", str(tmp_path / "nope.gguf"), "demo", str(tmp_path / "d.kb"))
+    assert_one_line_error(proc, 3, "nope.gguf: GGUF model file not found")
+
+
+def test_unknown_setting_is_one_line_with_a_suggestion(tmp_path: Path) -> None:
+    proc = run_cli("models", env={"PIKELOCAL_LLM_MODLE": "x"}, cwd=tmp_path)
+    assert_one_line_error(proc, 2, "PIKELOCAL_LLM_MODLE", "did you mean 'llm.model'")
+
+
+def test_corrupt_installed_model_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "toy.gguf").write_bytes(b"GGUF....")
+    (tmp_path / "manifest.json").write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "artifacts": [
+                    {
+                        "id": "toy",
+                        "role": "llm-default",
+                        "kind": "gguf",
+                        "path": "toy.gguf",
+                        "size": 8,
+                        "sha256": "0" * 64,
+                        "licence": "test",
+                        "sources": [],
+                    }
+                ],
+            }
+        )
+    )
+    proc = run_cli("demo", str(tmp_path / "d.kb"), env={"PIKELOCAL_MODELS_DIR": str(tmp_path)})
+    assert_one_line_error(proc, 3, "model 'toy' failed verification", "sha256 mismatch")
+
+
+@pytest.mark.parametrize("kind", ["directory", "text", "random"])
+def test_doctor_reports_unusable_kb_files(tmp_path: Path, kind: str) -> None:
+    kb = tmp_path / "kb.sqlite"
+    if kind == "directory":
+        kb.mkdir()
+    elif kind == "text":
+        kb.write_text("these are not the bytes of a database\n" * 100)
+    else:
+        kb.write_bytes(os.urandom(8192))
+    proc = run_cli("doctor", str(kb))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr + proc.stdout
+    fail_lines = [line for line in proc.stdout.splitlines() if "FAIL" in line and str(kb) in line]
+    assert fail_lines, proc.stdout
+
+
+def test_importing_the_api_loads_no_heavy_library() -> None:
+    code = (
+        "import sys, pikelocal.api; heavy = {'textual', 'click', 'llama_cpp', 'onnxruntime', 'pypdf'};"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & heavy))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

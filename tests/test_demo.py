@@ -1,0 +1,31 @@
+"""The foundation demo end to end on the real default models (slow)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from pikelocal import api
+from tests.conftest import installed_model
+
+pytestmark = pytest.mark.slow
+
+
+def test_demo_on_the_default_models(tmp_path: Path) -> None:
+    installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+    installed_model("embeddinggemma-300m/model_int8.onnx")
+    lines: list[str] = []
+    kb = tmp_path / "demo.kb"
+    result = api.demo(api.load_settings(environ={}), kb, lines.append)
+    # The JSON answer follows the schema and reads the amount from the clause.
+    assert set(result.answer) == {"bid_deposit", "deadline", "performance_bond"}
+    assert re.search(r"50,?000|5万|五万|伍万", result.answer["bid_deposit"]), result.answer
+    assert "10" in result.answer["performance_bond"]
+    # Same meaning across languages is closer than an unrelated sentence.
+    assert result.similarities[0, 1] > result.similarities[0, 2] + 0.1
+    # The KB was written, read back, served the repeated call from its cache, and is one file after close.
+    assert result.cache_hit
+    assert result.kb_files == ("demo.kb",)
+    assert any("full-text search 投标保证金 → chunks [1]" in line for line in lines), lines
