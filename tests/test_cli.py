@@ -37,6 +37,21 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, code: int, *fragmen
         assert fragment in lines[0]
 
 
+def write_toy_manifest(folder: Path, *, size: int) -> None:
+    """A models folder whose one GGUF artifact has a checksum no file can match."""
+    art = {
+        "id": "toy",
+        "role": "llm-default",
+        "kind": "gguf",
+        "path": "toy.gguf",
+        "size": size,
+        "sha256": "0" * 64,
+        "licence": "test",
+        "sources": [],
+    }
+    (folder / "manifest.json").write_text(json.dumps({"format": 1, "artifacts": [art]}))
+
+
 def test_help_lists_the_commands() -> None:
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
@@ -45,25 +60,7 @@ def test_help_lists_the_commands() -> None:
 
 
 def test_models_lists_states_and_how_to_use_own_files(tmp_path: Path) -> None:
-    (tmp_path / "manifest.json").write_text(
-        json.dumps(
-            {
-                "format": 1,
-                "artifacts": [
-                    {
-                        "id": "toy",
-                        "role": "llm-default",
-                        "kind": "gguf",
-                        "path": "toy.gguf",
-                        "size": 4,
-                        "sha256": "0" * 64,
-                        "licence": "test",
-                        "sources": [],
-                    }
-                ],
-            }
-        )
-    )
+    write_toy_manifest(tmp_path, size=4)
     proc = run_cli("models", env={"PIKELOCAL_MODELS_DIR": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     assert (
@@ -83,25 +80,7 @@ def test_unknown_setting_is_one_line_with_a_suggestion(tmp_path: Path) -> None:
 
 def test_corrupt_installed_model_is_refused(tmp_path: Path) -> None:
     (tmp_path / "toy.gguf").write_bytes(b"GGUF....")
-    (tmp_path / "manifest.json").write_text(
-        json.dumps(
-            {
-                "format": 1,
-                "artifacts": [
-                    {
-                        "id": "toy",
-                        "role": "llm-default",
-                        "kind": "gguf",
-                        "path": "toy.gguf",
-                        "size": 8,
-                        "sha256": "0" * 64,
-                        "licence": "test",
-                        "sources": [],
-                    }
-                ],
-            }
-        )
-    )
+    write_toy_manifest(tmp_path, size=8)
     proc = run_cli("demo", str(tmp_path / "d.kb"), env={"PIKELOCAL_MODELS_DIR": str(tmp_path)})
     assert_one_line_error(proc, 3, "model 'toy' failed verification", "sha256 mismatch")
 
