@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_EXCEPTION, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from pikelocal.llm.base import LLM, Completion, GenParams, Message
 
@@ -45,7 +45,7 @@ def complete_many(
         }
         pending: set[Future[Completion]] = set(index)
         while pending:
-            done, pending = wait(pending, return_when=FIRST_EXCEPTION)
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)  # report each as it lands
             # Report successes before raising, in input order within this batch of finished ones.
             for future in sorted(done, key=index.__getitem__):
                 if future.exception() is None:

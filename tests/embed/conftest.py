@@ -20,7 +20,7 @@ def gemma():
 
 @pytest.fixture(scope="session")
 def en_long_doc() -> LongDoc:
-    """About 1,000 MiniLM tokens: two 512-token windows do not hold it, so windows overlap."""
+    """About 1,000 MiniLM tokens: four 256-token windows do not hold it, so windows overlap."""
     return make_doc(EN_PARAGRAPHS)
 
 

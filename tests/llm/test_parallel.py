@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 import pytest
 
@@ -71,3 +72,27 @@ def test_first_error_is_raised_and_the_rest_cancelled() -> None:
     with pytest.raises(BackendError, match="did not answer"):
         complete_many(fake, requests)
     assert len(fake.calls) < 40  # the queued requests never ran
+
+
+def test_on_done_reports_each_request_as_it_finishes() -> None:
+    """A fast request is reported while a slow one still runs (progress bars depend on it)."""
+    release = threading.Event()
+    slow_finished = threading.Event()
+
+    def answer(messages: Sequence[Message], params: GenParams) -> str:
+        if messages[-1].content == "slow":
+            release.wait(10)
+            slow_finished.set()
+        return messages[-1].content
+
+    seen: list[tuple[int, bool]] = []
+
+    def on_done(i: int, c: Completion) -> None:
+        seen.append((i, slow_finished.is_set()))
+        release.set()
+
+    fake = FakeLLM({"t": answer}, max_parallel=2)
+    requests = [([Message("user", "slow")], GenParams(tag="t")), ([Message("user", "fast")], GenParams(tag="t"))]
+    results = complete_many(fake, requests, on_done=on_done)
+    assert [c.text for c in results] == ["slow", "fast"]
+    assert seen[0] == (1, False)
