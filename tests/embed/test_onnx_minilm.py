@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -73,15 +75,15 @@ def test_offsets_cover_english_and_chinese(minilm) -> None:
 
 def test_long_text_windows(minilm, en_long_doc: LongDoc, long_tokens) -> None:
     n = minilm.count_tokens(en_long_doc.text)
-    assert n > 2 * minilm.text_capacity() - 100, "the test text should need at least two overlapping windows"
+    assert n > 2 * minilm.text_capacity(late=True), "the test text should need several overlapping windows"
     assert long_tokens.vectors.shape == (n, 384)
     assert_offsets_cover(long_tokens)
 
 
 def test_token_vectors_are_the_raw_model_states(minilm, en_long_doc: LongDoc) -> None:
     # Independent of the windowing code: one plain session run on the tokenizer's own encoding.
-    text = en_long_doc.text[:800]
-    assert minilm.count_tokens(text) <= minilm.text_capacity(), "must fit one window to compare with one plain run"
+    text = en_long_doc.text[:400]
+    assert minilm.count_tokens(text) <= minilm.text_capacity(late=True), "must fit one window, as one plain run"
     enc = minilm.tokenizer.encode(text)
     ids = np.array([enc.ids], dtype=np.int64)
     feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids), "token_type_ids": np.zeros_like(ids)}
@@ -99,13 +101,32 @@ def test_short_text_late_pool_matches_sentence_vector(minilm) -> None:
     assert cos(pool_span(tv, 0, len(text)), minilm.encode([text], role="passage")[0]) > 0.95
 
 
-def test_long_text_is_pooled_whole_not_truncated(minilm, en_long_doc: LongDoc, long_tokens) -> None:
+@pytest.fixture(scope="module")
+def minilm_same_windows(tmp_path_factory: pytest.TempPathFactory):
+    """MiniLM whose late chunking uses encode()'s own 256-token windows (encoder.json without late_window)."""
+    folder = tmp_path_factory.mktemp("minilm-same-windows")
+    config = json.loads((MINILM_DIR / "encoder.json").read_text())
+    config.pop("late_window", None)
+    (folder / "encoder.json").write_text(json.dumps(config))
+    for name in (config["onnx"], config["tokenizer"]):
+        (folder / name).symlink_to(MINILM_DIR / name)
+    return load_encoder(folder)
+
+
+def test_long_text_is_pooled_whole_not_truncated(minilm_same_windows, en_long_doc: LongDoc) -> None:
     # encode() of a text longer than the window pools the same windows as encode_tokens (plus [CLS]/[SEP]),
     # so a document vector is the late-pooled vector of all its text; a truncating encoder would drift away.
-    whole = pool_span(long_tokens, 0, len(en_long_doc.text))
-    assert cos(whole, minilm.encode([en_long_doc.text], role="passage")[0]) > 0.99
-    cut = int(long_tokens.offsets[minilm.text_capacity() - 1][1])  # end of what one window holds
-    assert cos(whole, minilm.encode([en_long_doc.text[:cut]], role="passage")[0]) < 0.95
+    enc = minilm_same_windows
+    tokens = enc.encode_tokens(en_long_doc.text)
+    whole = pool_span(tokens, 0, len(en_long_doc.text))
+    assert cos(whole, enc.encode([en_long_doc.text], role="passage")[0]) > 0.99
+    cut = int(tokens.offsets[enc.text_capacity() - 1][1])  # end of what one window holds
+    assert cos(whole, enc.encode([en_long_doc.text[:cut]], role="passage")[0]) < 0.95
+
+
+def test_late_chunking_uses_the_shorter_late_window(minilm) -> None:
+    assert (minilm.window_tokens, minilm.late_window_tokens) == (256, 128)
+    assert minilm.text_capacity(late=True) < minilm.text_capacity()
 
 
 def test_late_span_is_closest_to_its_own_chunk(minilm, en_long_doc: LongDoc, long_tokens) -> None:
