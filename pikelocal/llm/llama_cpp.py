@@ -12,6 +12,7 @@ of a prompt (system prompt, instructions) first and the varying part last.
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import logging
 import os
 import threading
@@ -85,6 +86,19 @@ def check_gguf(path: Path) -> None:
         raise ModelError(f"{path} is not a valid GGUF file (truncated or corrupt): it does not start with 'GGUF'")
 
 
+def file_fingerprint(path: Path, edge_bytes: int = 1 << 20) -> str:
+    """A cheap identity for a model file: size plus its first and last MiB (hashing 1 GB costs seconds).
+
+    It is part of every cache key, so two different files that share a name never share cached answers.
+    """
+    digest = hashlib.sha256(str(path.stat().st_size).encode())
+    with path.open("rb") as fh:
+        digest.update(fh.read(edge_bytes))
+        fh.seek(max(0, path.stat().st_size - edge_bytes))
+        digest.update(fh.read(edge_bytes))
+    return digest.hexdigest()[:12]
+
+
 class LlamaCppLLM:
     """A GGUF model run in this process. The chat template comes from the GGUF's metadata."""
 
@@ -143,7 +157,7 @@ class LlamaCppLLM:
         log.info("loaded %s in %.1f s (%d threads)", model_path.name, time.perf_counter() - start, threads)
 
         self.model_path = model_path
-        self.model_id = model_id or model_path.stem
+        self.model_id = model_id or f"{model_path.stem}@{file_fingerprint(model_path)}"
         self.context_tokens = n_ctx
         self.n_threads = threads
         self._llama: Llama | None = llama

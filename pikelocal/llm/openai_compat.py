@@ -24,6 +24,14 @@ log = logging.getLogger(__name__)
 _SNIPPET = 160  # how much of a bad reply goes into an error message
 
 
+class _StatusError(BackendError):
+    """An HTTP error status from the server (kept apart so a request can be retried in another form)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
 def _snippet(raw: bytes | str) -> str:
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     text = " ".join(text.split())
@@ -55,7 +63,7 @@ class OpenAICompatLLM:
         self.base_url = base_url.strip().rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
         self.model = model
-        self.model_id = f"openai:{model}"
+        self.model_id = f"openai:{self.base_url}#{model}"  # the URL too: "default" on two servers differs
         self.context_tokens = context_tokens
         self.max_parallel = max_parallel
         self.timeout_s = timeout_s
@@ -64,6 +72,9 @@ class OpenAICompatLLM:
         self._host = parts.hostname
         self._port = parts.port
         self._path = parts.path.rstrip("/") + "/chat/completions"
+        # vLLM, llama-server and OpenAI take "json_schema"; llama-cpp-python's server only "json_object" with a
+        # schema. Start with the standard form and switch once for good if the server rejects it.
+        self._schema_style = "json_schema"
 
     def __repr__(self) -> str:  # never show the API key
         return f"OpenAICompatLLM({self.base_url!r}, {self.model!r})"
@@ -72,7 +83,7 @@ class OpenAICompatLLM:
 
     def complete(self, messages: Sequence[Message], params: GenParams) -> Completion:
         start = time.perf_counter()
-        conn, resp = self._post(self._body(messages, params, stream=False))
+        conn, resp = self._open(messages, params, stream=False)
         try:
             raw = self._read(resp)
         finally:
@@ -89,7 +100,7 @@ class OpenAICompatLLM:
         ``finish_reason``), so a caller never mistakes a cut reply for a whole one.
         """
         start = time.perf_counter()
-        conn, resp = self._post(self._body(messages, params, stream=True))
+        conn, resp = self._open(messages, params, stream=True)
         parts: list[str] = []
         usage: tuple[int, int] = (0, 0)
         try:
@@ -139,7 +150,9 @@ class OpenAICompatLLM:
         }
         if params.stop:
             body["stop"] = list(params.stop)
-        if params.json_schema is not None:
+        if params.json_schema is not None and self._schema_style == "json_object":
+            body["response_format"] = {"type": "json_object", "schema": params.json_schema}
+        elif params.json_schema is not None:
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {
@@ -152,6 +165,20 @@ class OpenAICompatLLM:
         if stream:
             body["stream_options"] = {"include_usage": True}
         return body
+
+    def _open(
+        self, messages: Sequence[Message], params: GenParams, *, stream: bool
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        try:
+            return self._post(self._body(messages, params, stream=stream))
+        except _StatusError as exc:
+            if params.json_schema is None or exc.status not in (400, 422) or self._schema_style != "json_schema":
+                raise
+            log.info(
+                "%s rejected response_format json_schema (HTTP %d); using json_object + schema", self.url, exc.status
+            )
+            self._schema_style = "json_object"
+            return self._post(self._body(messages, params, stream=stream))
 
     def _post(self, body: dict[str, Any]) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
         data = json.dumps(body, ensure_ascii=False, default=_jsonable).encode("utf-8")
@@ -176,7 +203,7 @@ class OpenAICompatLLM:
                 raw = b""
             finally:
                 conn.close()
-            raise BackendError(f"LLM server at {self.url} answered HTTP {resp.status}: {_error_text(raw)}")
+            raise _StatusError(resp.status, f"LLM server at {self.url} answered HTTP {resp.status}: {_error_text(raw)}")
         return conn, resp
 
     def _transport_error(self, exc: OSError | http.client.HTTPException) -> BackendError:

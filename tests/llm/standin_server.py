@@ -43,6 +43,7 @@ class StandinServer:
         latency_s: float = 0.0,
         llama: Any = None,
         lifetime_s: float = 600.0,
+        json_object_only: bool = False,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
@@ -52,6 +53,9 @@ class StandinServer:
         self.latency_s = latency_s
         self.llama = llama
         self.lifetime_s = lifetime_s
+        # llama-cpp-python's own server accepts response_format {"type": "json_object", "schema": ...} only,
+        # and answers 422 to OpenAI's "json_schema" form.
+        self.json_object_only = json_object_only
         self.requests: list[dict[str, Any]] = []
         self.active = 0
         self.max_active = 0
@@ -132,6 +136,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(400, {"error": {"message": "request body is not JSON"}})
             return
         server = self.standin
+        if server.json_object_only and (body.get("response_format") or {}).get("type") == "json_schema":
+            server.requests.append(body)
+            self._send_json(422, {"detail": [{"msg": "Input should be 'text' or 'json_object'"}]})
+            return
         server.enter(body)
         try:
             if server.latency_s:
