@@ -7,7 +7,6 @@ Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_U
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import os
 import tomllib
@@ -74,6 +73,8 @@ def _coerce(value: Any, target: type | str, key: str, where: str) -> Any:
     kind = target if isinstance(target, str) else target.__name__
     try:
         if kind == "int":
+            if isinstance(value, float) or (isinstance(value, str) and not value.strip().lstrip("+-").isdigit()):
+                raise ValueError(value)  # never round 2.5 to 2 silently
             return int(value)
         if kind == "float":
             return float(value)
@@ -159,9 +160,15 @@ def _validate(s: Settings) -> None:
         raise ConfigError(f"llm.backend = '{s.llm.backend}': must be 'llama_cpp' or 'openai'")
     if s.llm.backend == "openai" and not s.llm.base_url:
         raise ConfigError("llm.backend = 'openai' needs llm.base_url (e.g. http://127.0.0.1:8080/v1)")
-    if s.llm.parallel < 1:
-        raise ConfigError(f"llm.parallel = {s.llm.parallel}: must be at least 1")
-
-
-def as_dict(settings: Settings) -> dict[str, Any]:
-    return dataclasses.asdict(settings)
+    checks = [
+        ("llm.parallel", s.llm.parallel, 1),
+        ("llm.n_ctx", s.llm.n_ctx, 256),
+        ("llm.threads", s.llm.threads, 0),
+        ("encoder.threads", s.encoder.threads, 0),
+        ("encoder.batch_size", s.encoder.batch_size, 1),
+    ]
+    for key, value, low in checks:
+        if value < low:
+            raise ConfigError(f"{key} = {value}: must be at least {low}")
+    if s.llm.timeout_s <= 0:
+        raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")

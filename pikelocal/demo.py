@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from pikelocal.assets import read_encoder_info, resolve_encoder_dir
 from pikelocal.config import Settings
 from pikelocal.embed.factory import open_encoder
 from pikelocal.embed.late import pool_span
+from pikelocal.errors import InputError, PikeError
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.factory import open_llm
@@ -54,17 +56,38 @@ class DemoResult:
     cache_hit: bool
 
 
-def run_demo(settings: Settings, kb_path: Path, emit: Emit) -> DemoResult:
-    started = time.monotonic()
-    emit("1. Loading the default LLM …")
-    llm = open_llm(settings)
-    emit(f"   {llm.model_id} (context {llm.context_tokens} tokens) in {time.monotonic() - started:.1f} s")
+def remove_previous_demo_kb(kb_path: Path) -> None:
+    """The demo starts from a fresh KB, but deletes only a KB the demo itself made; anything else is refused."""
+    if not kb_path.exists():
+        return
+    try:
+        with Store.open_existing(kb_path) as old:
+            is_demo = bool((old.meta().get("settings") or {}).get("demo"))
+    except PikeError:
+        is_demo = False
+    if not is_demo:
+        raise InputError(f"{kb_path} exists and is not a demo knowledge base; refusing to overwrite it")
+    for path in (kb_path, Path(f"{kb_path}-wal"), Path(f"{kb_path}-shm")):
+        path.unlink(missing_ok=True)
 
+
+def run_demo(settings: Settings, kb_path: Path, emit: Emit) -> DemoResult:
+    with ExitStack() as resources:  # models and the KB are closed whatever step fails
+        return _run(settings, kb_path, emit, resources)
+
+
+def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) -> DemoResult:
+    started = time.monotonic()
     encoder_dir = resolve_encoder_dir(settings.encoder.model, settings.models_path())
     info = read_encoder_info(encoder_dir)
-    if kb_path.is_file():  # the demo always starts from a fresh KB
-        kb_path.unlink()
+    remove_previous_demo_kb(kb_path)
+    emit("1. Loading the default LLM …")
+    llm = open_llm(settings)
+    resources.callback(llm.close)
+    emit(f"   {llm.model_id} (context {llm.context_tokens} tokens) in {time.monotonic() - started:.1f} s")
+
     store = Store.open(kb_path, encoder_id=info.id, dim=info.dim, settings={"demo": True})
+    resources.callback(store.close)
     cached = CachedLLM(llm, store)
 
     emit("2. Schema-constrained JSON answer from the clause:")
@@ -112,6 +135,5 @@ def run_demo(settings: Settings, kb_path: Path, emit: Emit) -> DemoResult:
         )
     files = tuple(sorted(p.name for p in kb_path.parent.glob(kb_path.name + "*")))
     emit(f"   files after close: {', '.join(files)}")
-    llm.close()
     emit(f"Done in {time.monotonic() - started:.0f} s.")
     return DemoResult(answer, sims, files, again.cached)

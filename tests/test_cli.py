@@ -52,6 +52,14 @@ def write_toy_manifest(folder: Path, *, size: int) -> None:
     (folder / "manifest.json").write_text(json.dumps({"format": 1, "artifacts": [art]}))
 
 
+def toy_encoder(folder: Path) -> str:
+    """An encoder folder that resolves (encoder.json only); enough for steps before the model loads."""
+    encoder = folder / "enc"
+    encoder.mkdir()
+    (encoder / "encoder.json").write_text('{"id": "toy", "dim": 8, "max_tokens": 16}')
+    return str(encoder)
+
+
 def test_help_lists_the_commands() -> None:
     result = CliRunner().invoke(cli, ["--help"])
     assert result.exit_code == 0
@@ -81,7 +89,8 @@ def test_unknown_setting_is_one_line_with_a_suggestion(tmp_path: Path) -> None:
 def test_corrupt_installed_model_is_refused(tmp_path: Path) -> None:
     (tmp_path / "toy.gguf").write_bytes(b"GGUF....")
     write_toy_manifest(tmp_path, size=8)
-    proc = run_cli("demo", str(tmp_path / "d.kb"), env={"PIKELOCAL_MODELS_DIR": str(tmp_path)})
+    encoder = toy_encoder(tmp_path)
+    proc = run_cli("--encoder", encoder, "demo", str(tmp_path / "d.kb"), env={"PIKELOCAL_MODELS_DIR": str(tmp_path)})
     assert_one_line_error(proc, 3, "model 'toy' failed verification", "sha256 mismatch")
 
 
@@ -107,3 +116,12 @@ def test_importing_the_api_loads_no_heavy_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_demo_refuses_to_overwrite_a_file_it_did_not_make(tmp_path: Path) -> None:
+    encoder = toy_encoder(tmp_path)
+    precious = tmp_path / "contract.pdf"
+    precious.write_bytes(b"%PDF-1.7 precious")
+    proc = run_cli("--encoder", encoder, "demo", str(precious))
+    assert_one_line_error(proc, 6, "contract.pdf exists and is not a demo knowledge base")
+    assert precious.read_bytes() == b"%PDF-1.7 precious"

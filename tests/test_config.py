@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -59,3 +60,17 @@ def test_openai_backend_needs_a_url_and_broken_toml_names_the_file(tmp_path: Pat
         load_settings(bad, environ={})
     with pytest.raises(ConfigError, match="missing.toml: config file not found"):
         load_settings(tmp_path / "missing.toml", environ={})
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("PIKELOCAL_LLM_THREADS", "2.5", "llm.threads' must be int, got '2.5'"),
+        ("PIKELOCAL_LLM_TIMEOUT_S", "0", "llm.timeout_s = 0.0: must be more than 0 seconds"),
+        ("PIKELOCAL_LLM_N_CTX", "16", "llm.n_ctx = 16: must be at least 256"),
+        ("PIKELOCAL_ENCODER_BATCH_SIZE", "0", "encoder.batch_size = 0: must be at least 1"),
+    ],
+)
+def test_impossible_values_are_refused(variable: str, value: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_settings(environ={variable: value})

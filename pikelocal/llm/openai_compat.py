@@ -56,6 +56,10 @@ class OpenAICompatLLM:
         context_tokens: int = 8192,
     ) -> None:
         parts = urlsplit(base_url.strip())
+        try:
+            port = parts.port  # raises ValueError for a port out of range or not a number
+        except ValueError:
+            raise ConfigError(f"LLM server URL {base_url!r} has an invalid port") from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ConfigError(f"LLM server URL {base_url!r} is not an http:// or https:// URL")
         if max_parallel < 1:
@@ -70,7 +74,7 @@ class OpenAICompatLLM:
         self._api_key = api_key
         self._https = parts.scheme == "https"
         self._host = parts.hostname
-        self._port = parts.port
+        self._port = port
         self._path = parts.path.rstrip("/") + "/chat/completions"
         # vLLM, llama-server and OpenAI take "json_schema"; llama-cpp-python's server only "json_object" with a
         # schema. Start with the standard form and switch once for good if the server rejects it.

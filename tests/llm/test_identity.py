@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from pikelocal.errors import ConfigError
 from pikelocal.llm.llama_cpp import file_fingerprint
 from pikelocal.llm.openai_compat import OpenAICompatLLM
 
@@ -21,3 +24,9 @@ def test_servers_with_the_same_model_name_differ() -> None:
     one = OpenAICompatLLM("http://127.0.0.1:8080/v1", "default")
     two = OpenAICompatLLM("http://127.0.0.1:9090/v1/", "default")
     assert one.model_id != two.model_id and one.model_id.startswith("openai:")
+
+
+def test_malformed_urls_are_config_errors() -> None:
+    for url in ("http://127.0.0.1:99999/v1", "http://host:port/v1", "ftp://host/v1", "localhost:8080"):
+        with pytest.raises(ConfigError, match="LLM server URL"):
+            OpenAICompatLLM(url, "m")
