@@ -52,6 +52,14 @@ class Settings:
         return Path(self.models_dir).expanduser() if self.models_dir else None
 
 
+def available_cpus() -> int:
+    """CPU cores this process may use (honours taskset / container CPU sets); the default thread count."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 SECTIONS: dict[str, type] = {"llm": LLMSettings, "encoder": EncoderSettings}
 TOP_LEVEL = {f.name for f in fields(Settings)} - set(SECTIONS)
 

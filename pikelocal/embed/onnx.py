@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -13,6 +12,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from pikelocal.config import available_cpus
 from pikelocal.embed.base import EncodeRole, TokenVectors
 from pikelocal.embed.late import assign_tokens, normalise, plan_windows
 from pikelocal.errors import ModelError
@@ -43,13 +43,6 @@ def available_providers() -> list[str]:
     import onnxruntime as ort
 
     return list(ort.get_available_providers())
-
-
-def _available_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))  # honours taskset / container CPU sets
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _read_config(model_dir: Path) -> dict[str, Any]:
@@ -129,7 +122,7 @@ class OnnxEncoder:
             self.projection = self._load_projection(proj_path)
 
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or _available_cpus()
+        opts.intra_op_num_threads = threads or available_cpus()
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
         try:

@@ -67,3 +67,12 @@ class LLM(Protocol):
     def stream(self, messages: Sequence[Message], params: GenParams) -> Iterator[str]: ...
 
     def close(self) -> None: ...
+
+
+def json_default(obj: Any) -> Any:
+    """``json.dumps(default=…)`` for what a schema may hold: read-only mappings (MappingProxyType), sets."""
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    raise TypeError(f"cannot serialise {type(obj).__name__} to JSON")

@@ -10,11 +10,11 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from pikelocal.domain import CachedCompletion
-from pikelocal.llm.base import LLM, Completion, GenParams, Message
+from pikelocal.llm.base import LLM, Completion, GenParams, Message, json_default
 
 log = logging.getLogger(__name__)
 
@@ -28,15 +28,6 @@ class CompletionCache(Protocol):
     def put_cached_completion(self, c: CachedCompletion) -> None: ...
 
 
-def _jsonable(obj: Any) -> Any:
-    # json.dumps cannot serialise MappingProxyType or other read-only mappings a schema may be.
-    if isinstance(obj, Mapping):
-        return dict(obj)
-    if isinstance(obj, (set, frozenset)):
-        return sorted(obj)
-    raise TypeError(f"cannot put {type(obj).__name__} into a cache key")
-
-
 def cache_key(model_id: str, messages: Sequence[Message], params: GenParams) -> str:
     """sha256 hex of canonical JSON of the model id, the messages and the output-changing params."""
     payload = {
@@ -44,7 +35,7 @@ def cache_key(model_id: str, messages: Sequence[Message], params: GenParams) -> 
         "messages": [{"role": m.role, "content": m.content} for m in messages],
         "params": params.cache_fields(),
     }
-    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=_jsonable)
+    canonical = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=json_default)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 

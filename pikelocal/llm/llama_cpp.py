@@ -14,7 +14,6 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import logging
-import os
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
@@ -22,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pikelocal.config import available_cpus
 from pikelocal.errors import BackendError, ConfigError, ModelError
 from pikelocal.llm.base import Completion, GenParams, Message
 
@@ -31,14 +31,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GGUF_MAGIC = b"GGUF"
-
-
-def default_threads() -> int:
-    """CPU cores this process may use (respects affinity / container limits)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
 
 
 _native_log_callback: Any = None  # kept referenced: llama.cpp holds a raw pointer to it
@@ -130,7 +122,7 @@ class LlamaCppLLM:
                 n_gpu_layers,
             )
             n_gpu_layers = 0
-        threads = n_threads or default_threads()
+        threads = n_threads or available_cpus()
         start = time.perf_counter()
         try:
             llama = llama_cpp.Llama(

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pikelocal.errors import BackendError, ConfigError
-from pikelocal.llm.base import Completion, GenParams, Message
+from pikelocal.llm.base import Completion, GenParams, Message, json_default
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ class OpenAICompatLLM:
             return self._post(self._body(messages, params, stream=stream))
 
     def _post(self, body: dict[str, Any]) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
-        data = json.dumps(body, ensure_ascii=False, default=_jsonable).encode("utf-8")
+        data = json.dumps(body, ensure_ascii=False, default=json_default).encode("utf-8")
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
@@ -306,10 +306,3 @@ def _error_text(raw: bytes | str) -> str:
     if isinstance(error, str):
         return _snippet(error)
     return _snippet(raw)
-
-
-def _jsonable(obj: Any) -> Any:
-    # A schema given as a read-only mapping (MappingProxyType) must still serialise.
-    if hasattr(obj, "keys"):
-        return dict(obj)
-    raise TypeError(f"cannot send {type(obj).__name__} to an LLM server")
