@@ -20,17 +20,21 @@ setup: deps models
 
 deps: $(DEPS)
 
+# GPU=cuda installs llama.cpp with CUDA first, bypassing pip's wheel cache (a cached CPU wheel of the same
+# version would be reused); the package install after it then finds llama-cpp-python satisfied.
+LLAMA_REQ := $(shell grep -o 'llama-cpp-python==[0-9.]*' pyproject.toml)
+
 $(DEPS): pyproject.toml
+	@case "$(GPU)" in ""|cuda) ;; *) echo "Error: GPU=$(GPU) is not supported (use GPU=cuda or leave it empty)" >&2; exit 2;; esac
+	@if [ "$(GPU)" = cuda ] && ! command -v nvcc >/dev/null; then \
+	    echo "Error: GPU=cuda needs the CUDA compiler nvcc on PATH" >&2; exit 2; fi
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
-	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 ifeq ($(GPU),cuda)
-	@command -v nvcc >/dev/null || { echo "Error: GPU=cuda needs the CUDA compiler nvcc on PATH" >&2; exit 2; }
 	CMAKE_ARGS="-DGGML_CUDA=on" CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --no-deps \
-	    --force-reinstall --no-cache-dir "$$($(PY) -c 'import importlib.metadata as m; print("llama-cpp-python==" + m.version("llama-cpp-python"))')"
-else ifneq ($(GPU),)
-	@echo "Error: GPU=$(GPU) is not supported (use GPU=cuda or leave it empty)" >&2; exit 2
+	    --force-reinstall --no-cache-dir "$(LLAMA_REQ)"
 endif
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
 	@rm -f $(VENV)/.deps-installed*
 	touch $@
 
