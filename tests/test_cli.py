@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +14,10 @@ import pytest
 from click.testing import CliRunner
 
 from pikelocal.cli import cli
+from pikelocal.store.records import NewChunk
+from pikelocal.store.store import Store
+from tests.conftest import installed_model
+from tests.llm.standin_server import StandinServer
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -125,3 +131,88 @@ def test_demo_refuses_to_overwrite_a_file_it_did_not_make(tmp_path: Path) -> Non
     proc = run_cli("--encoder", encoder, "demo", str(precious))
     assert_one_line_error(proc, 6, "contract.pdf exists and is not a demo knowledge base")
     assert precious.read_bytes() == b"%PDF-1.7 precious"
+
+
+def test_llm_server_down_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    proc = run_cli(
+        "--llm-backend",
+        "openai",
+        "--llm-url",
+        url,
+        "--llm-model",
+        "m",
+        "--encoder",
+        toy_encoder(tmp_path),
+        "demo",
+        str(tmp_path / "d.kb"),
+    )
+    assert_one_line_error(proc, 4, f"cannot reach LLM server at {url}")
+
+
+def test_llm_server_answering_garbage_is_one_line(tmp_path: Path) -> None:
+    with StandinServer(mode="garbage") as server:
+        proc = run_cli(
+            "--llm-backend",
+            "openai",
+            "--llm-url",
+            server.url,
+            "--llm-model",
+            "m",
+            "--encoder",
+            toy_encoder(tmp_path),
+            "demo",
+            str(tmp_path / "d.kb"),
+        )
+    assert_one_line_error(proc, 4, server.url)
+
+
+def test_debug_shows_the_traceback(tmp_path: Path) -> None:
+    proc = run_cli("--debug", "--llm-model", str(tmp_path / "nope.gguf"), "demo", str(tmp_path / "d.kb"))
+    assert proc.returncode != 0 and "Traceback" in proc.stderr and "ModelError" in proc.stderr
+
+
+@pytest.mark.slow
+def test_truncated_gguf_is_one_line(tmp_path: Path) -> None:
+    source = installed_model("smollm2-135m-instruct-q4_1.gguf")
+    truncated = tmp_path / "truncated.gguf"
+    with source.open("rb") as fh:
+        truncated.write_bytes(fh.read(1 << 20))
+    proc = run_cli("--llm-model", str(truncated), "--encoder", toy_encoder(tmp_path), "demo", str(tmp_path / "d.kb"))
+    assert_one_line_error(proc, 3, "truncated.gguf is not a valid GGUF file")
+
+
+def test_doctor_on_a_healthy_kb(tmp_path: Path) -> None:
+    models = tmp_path / "models"
+    models.mkdir()
+    payload = b"GGUF" + b"\0" * 60
+    (models / "toy.gguf").write_bytes(payload)
+    art = {
+        "id": "toy",
+        "role": "llm-default",
+        "kind": "gguf",
+        "path": "toy.gguf",
+        "size": len(payload),
+        "sha256": hashlib.sha256(payload).hexdigest(),
+        "licence": "test",
+        "sources": [],
+    }
+    (models / "manifest.json").write_text(json.dumps({"format": 1, "artifacts": [art]}))
+    kb = tmp_path / "kb.sqlite"
+    with Store.open(kb, encoder_id="toy-encoder", dim=8) as store:
+        doc = store.add_document(path="a.txt", sha256="a" * 64, title="A")
+        store.add_chunks(doc, [NewChunk(ord=0, text="合同金额", char_start=0, char_end=4)])
+    proc = run_cli("doctor", str(kb), env={"PIKELOCAL_MODELS_DIR": str(models)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = {}  # check name -> (mark, value); the mark is "ok", "FAIL" or "" (information)
+    for line in proc.stdout.splitlines():
+        words = line.split()
+        mark = words.pop(0) if words and words[0] in ("ok", "FAIL") else ""
+        if len(words) >= 2 and line.startswith(" "):
+            rows[words[0]] = (mark, " ".join(words[1:]))
+    assert rows["encoder"] == ("", "toy-encoder (8-d)")
+    assert rows["integrity"] == ("ok", "ok") and rows["chunks"] == ("", "1")
+    assert "llama.cpp" in proc.stdout and "cpu features" in proc.stdout
