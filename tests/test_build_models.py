@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import subprocess
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -111,3 +112,28 @@ def test_update_sum_rerecords_one_file_only(build: ModuleType, tmp_path: Path) -
     assert sums["model.onnx"] == hashlib.sha256(b"good model").hexdigest()
     assert sums["encoder.json"] == hashlib.sha256(b'{"id": "x"}').hexdigest()
     assert good != (tmp_path / build.SUMS_NAME).read_text()
+
+
+def test_many_versions_of_one_package_are_all_downloaded(
+    build: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """EmbeddingGemma's archive is 25 versions of one package; pip takes one version of a name per call."""
+    calls: list[list[str]] = []
+
+    def fake_pip(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess:
+        reqs = cmd[cmd.index("-d") + 2 :]
+        calls.append(reqs)
+        for req in reqs:
+            name, version = req.split("==")
+            make_wheel(build.WHEELS, name, version, f"{name.replace('-', '_')}/chunk.bin", req.encode())
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr(build.subprocess, "run", fake_pip)
+    sources = [{"package": "toy-archive", "version": f"0.2.{n}", "member": "toy_archive/chunk.bin"} for n in (1, 2, 3)]
+    sources.append({"package": "toy-other", "version": "1.0", "member": "toy_other/chunk.bin"})
+    expected = b"".join(f"{s['package']}=={s['version']}".encode() for s in sources)
+    target = tmp_path / "out.bin"
+    build.assemble(sources, target, len(expected), hashlib.sha256(expected).hexdigest())
+    assert target.read_bytes() == expected
+    assert all(len({r.split("==")[0] for r in reqs}) == len(reqs) for reqs in calls)  # one version per name
+    assert sorted(r for reqs in calls for r in reqs) == sorted(f"{s['package']}=={s['version']}" for s in sources)
