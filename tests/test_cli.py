@@ -133,40 +133,24 @@ def test_demo_refuses_to_overwrite_a_file_it_did_not_make(tmp_path: Path) -> Non
     assert precious.read_bytes() == b"%PDF-1.7 precious"
 
 
+def demo_against_server(url: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    """`pikelocal demo` with the HTTP backend at ``url`` (a toy encoder: the LLM call is what fails)."""
+    args = ("--llm-backend", "openai", "--llm-url", url, "--llm-model", "m", "--encoder", toy_encoder(tmp_path))
+    return run_cli(*args, "demo", str(tmp_path / "d.kb"))
+
+
 def test_llm_server_down_is_one_line(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port that was free a moment ago: nothing listens there
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}/v1"
-    proc = run_cli(
-        "--llm-backend",
-        "openai",
-        "--llm-url",
-        url,
-        "--llm-model",
-        "m",
-        "--encoder",
-        toy_encoder(tmp_path),
-        "demo",
-        str(tmp_path / "d.kb"),
-    )
+    proc = demo_against_server(url, tmp_path)
     assert_one_line_error(proc, 4, f"cannot reach LLM server at {url}")
 
 
 def test_llm_server_answering_garbage_is_one_line(tmp_path: Path) -> None:
     with StandinServer(mode="garbage") as server:
-        proc = run_cli(
-            "--llm-backend",
-            "openai",
-            "--llm-url",
-            server.url,
-            "--llm-model",
-            "m",
-            "--encoder",
-            toy_encoder(tmp_path),
-            "demo",
-            str(tmp_path / "d.kb"),
-        )
+        proc = demo_against_server(server.url, tmp_path)
     assert_one_line_error(proc, 4, server.url)
 
 
