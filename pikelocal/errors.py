@@ -48,3 +48,13 @@ class InputError(PikeError):
     """A document or argument given by the user cannot be used."""
 
     exit_code = 6
+
+
+class DocumentError(InputError):
+    """A document that cannot be ingested. ``reason`` is a short code for summaries and the KB's record:
+    encrypted, image-only, empty, corrupt, unsupported, unreadable, vanished."""
+
+    def __init__(self, path: object, reason: str, detail: str) -> None:
+        super().__init__(f"{path}: {detail}")
+        self.path = path
+        self.reason = reason

@@ -1,0 +1,1 @@
+"""Ingestion: parse documents with page and line positions (splitting, headers and embedding come next)."""

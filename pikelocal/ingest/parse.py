@@ -1,0 +1,156 @@
+"""Parse PDF, plain-text and Markdown files into pages with line positions: the only module importing pypdf.
+
+Every failure is a :class:`DocumentError` whose message is one line naming the file and the reason, so a
+batch can record it and go on. A garbled extraction is not a failure but a warning on the result.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pikelocal.errors import DocumentError
+from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
+
+log = logging.getLogger(__name__)
+
+KINDS = {".pdf": "pdf", ".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown"}
+GARBLED_WARNING_SHARE = 0.05  # a real text has next to no control or private-use characters
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class ParsedPage:
+    page_no: int  # 1-based
+    text: str
+    line_offsets: tuple[int, ...]  # character offset of each line start within ``text``
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    path: Path
+    kind: str  # "pdf" | "text" | "markdown"
+    title: str
+    pages: tuple[ParsedPage, ...]
+    encoding: str | None  # text files only
+    warnings: tuple[str, ...]
+
+
+def parse_document(path: Path, *, password: str | None = None) -> ParsedDocument:
+    """Read ``path`` into pages; raise :class:`DocumentError` with a one-line reason when it cannot be used."""
+    path = Path(path)
+    kind = KINDS.get(path.suffix.lower())
+    if kind is None:
+        shown = f"'{path.suffix}'" if path.suffix else "a file without extension"
+        raise DocumentError(path, "unsupported", f"unsupported file type {shown} (pikelocal reads .pdf, .txt, .md)")
+    data = _read(path)
+    if kind == "pdf":
+        pages, meta_title = _parse_pdf(path, data, password)
+        encoding = None
+    else:
+        text, encoding = _decode(path, data)
+        pages, meta_title = (ParsedPage(1, text, line_offsets(text)),), None
+    if not any(page.text.strip() for page in pages):
+        if kind == "pdf":
+            raise DocumentError(
+                path,
+                "image-only",
+                f"no text layer in its {len(pages)} page(s): an image-only scan? (OCR is not supported)",
+            )
+        raise DocumentError(path, "empty", "the file holds no text")
+    warnings = []
+    garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
+    if garbled:
+        shown = ", ".join(map(str, garbled[:10])) + (" …" if len(garbled) > 10 else "")
+        warnings.append(
+            f"{path}: extracted text looks garbled on {len(garbled)} of {len(pages)} page(s) ({shown}): many "
+            "control, private-use or replacement characters; the PDF's font map may be broken"
+        )
+    return ParsedDocument(path, kind, _title(path, kind, meta_title, pages), pages, encoding, tuple(warnings))
+
+
+def _read(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DocumentError(path, "vanished", "the file is gone (moved or deleted while pikelocal ran?)") from None
+    except IsADirectoryError:
+        raise DocumentError(path, "unreadable", "is a directory, not a file") from None
+    except PermissionError:
+        raise DocumentError(path, "unreadable", "cannot read the file: permission denied") from None
+    except OSError as exc:
+        raise DocumentError(path, "unreadable", f"cannot read the file: {exc.strerror or exc}") from None
+    if not data:
+        raise DocumentError(path, "empty", "the file is empty (0 bytes)")
+    return data
+
+
+def _decode(path: Path, data: bytes) -> tuple[str, str]:
+    if b"\x00" in data[:4096] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DocumentError(path, "unsupported", "binary data, not text")
+    try:
+        text, encoding = decode_text(data)
+    except UnicodeDecodeError:
+        raise DocumentError(path, "unsupported", "not text in UTF-8, GB18030 or Big5 (a binary file?)") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
+
+
+def _parse_pdf(path: Path, data: bytes, password: str | None) -> tuple[tuple[ParsedPage, ...], str | None]:
+    import pypdf  # lazily: `import pikelocal.api` must stay light
+    from pypdf.errors import PyPdfError
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        if reader.is_encrypted:
+            _decrypt(path, reader, password)
+        pages = reader.pages
+        n_pages = len(pages)
+    except DocumentError:
+        raise
+    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DocumentError(path, "corrupt", f"not a readable PDF ({detail})") from None
+    parsed = []
+    for index in range(n_pages):
+        try:
+            text = pages[index].extract_text() or ""
+        except Exception as exc:  # pypdf raises many kinds on broken content streams
+            raise DocumentError(path, "corrupt", f"page {index + 1} cannot be read ({type(exc).__name__})") from None
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        parsed.append(ParsedPage(index + 1, text, line_offsets(text)))
+    return tuple(parsed), _pdf_title(reader)
+
+
+def _decrypt(path: Path, reader: PdfReader, password: str | None) -> None:
+    if password is None:
+        if reader.decrypt(""):  # an empty user password: readable without asking
+            return
+        raise DocumentError(path, "encrypted", "the PDF is encrypted; give its password with --password")
+    if not reader.decrypt(password):
+        raise DocumentError(path, "encrypted", "the PDF is encrypted and the given password does not open it")
+
+
+def _pdf_title(reader: PdfReader) -> str | None:
+    try:
+        title = reader.metadata.title if reader.metadata else None
+    except Exception:  # broken metadata must not fail a readable document
+        return None
+    return title.strip() if isinstance(title, str) and title.strip() else None
+
+
+def _title(path: Path, kind: str, meta_title: str | None, pages: tuple[ParsedPage, ...]) -> str:
+    """PDF metadata title, else the first Markdown heading, else the file name without extension."""
+    if meta_title:
+        return meta_title
+    if kind == "markdown":
+        match = _HEADING.search(pages[0].text)
+        if match:
+            return match.group(1)
+    return path.stem

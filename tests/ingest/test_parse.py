@@ -1,0 +1,125 @@
+"""Parsing real PDFs and text files: pages, line positions, titles, and every bad-input reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pikelocal.errors import DocumentError
+from pikelocal.ingest.parse import ParsedDocument, parse_document
+from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
+
+TENDER = "zh_tender/黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
+ENCRYPTED = "edge_cases/libreoffice-writer-password.pdf"
+
+
+@pytest.fixture(scope="module")
+def pdfs(shared_data: Path) -> Path:
+    return shared_data / "pdfs"
+
+
+def reason_of(path: Path, **kwargs: str) -> DocumentError:
+    with pytest.raises(DocumentError) as err:
+        parse_document(path, **kwargs)
+    message = str(err.value)
+    assert "\n" not in message and message.startswith(str(path)), message
+    return err.value
+
+
+def assert_line_offsets_valid(doc: ParsedDocument) -> None:
+    for page in doc.pages:
+        assert page.line_offsets[0] == 0
+        assert all(page.text[i - 1] == "\n" for i in page.line_offsets[1:])
+        trailing = 1 if page.text.endswith("\n") else 0  # no empty "line" after a final newline
+        assert len(page.line_offsets) == page.text.count("\n") + 1 - trailing
+
+
+def test_chinese_tender_keeps_every_page_in_order(pdfs: Path) -> None:
+    doc = parse_document(pdfs / TENDER)
+    assert doc.kind == "pdf" and len(doc.pages) == 116
+    assert [p.page_no for p in doc.pages] == list(range(1, 117))
+    assert "招标文件" in doc.pages[0].text and not doc.warnings
+    pages_with_term = [p.page_no for p in doc.pages if "投标保证金" in p.text]
+    assert pages_with_term and pages_with_term != [1]  # the term lives on later pages, found where it is
+    assert doc.title == Path(TENDER).stem  # its PDF metadata title is empty
+    assert_line_offsets_valid(doc)
+
+
+def test_encrypted_pdf_needs_its_password(pdfs: Path) -> None:
+    assert reason_of(pdfs / ENCRYPTED).reason == "encrypted"
+    wrong = reason_of(pdfs / ENCRYPTED, password="nope")
+    assert wrong.reason == "encrypted" and "does not open it" in str(wrong)
+    doc = parse_document(pdfs / ENCRYPTED, password="openpassword")
+    assert "Lorem ipsum" in doc.pages[0].text
+
+
+def test_image_only_pdf_is_named_as_such(pdfs: Path) -> None:
+    err = reason_of(pdfs / "edge_cases" / "imagemagick-CCITTFaxDecode.pdf")
+    assert err.reason == "image-only" and "OCR" in str(err)
+
+
+def test_garbled_extraction_warns_and_clean_text_does_not(pdfs: Path) -> None:
+    garbled = parse_document(pdfs / "en_legal_au" / "Contract scope of the penalty doctrine(ANZ Bank).pdf")
+    assert len(garbled.warnings) == 1 and "garbled on 4 of 37 page(s) (2, 4, 6, 37)" in garbled.warnings[0]
+    clean = parse_document(pdfs / "en_legal_au" / "Breach of Contract.pdf")
+    assert clean.warnings == () and "HIGH COURT OF AUSTRALIA" in clean.pages[0].text
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.pdf", b"", "empty"),
+        ("junk.pdf", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8, "corrupt"),
+        ("truncated.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog", "corrupt"),
+        ("notes.docx", b"PK\x03\x04", "unsupported"),
+        ("README", b"hello", "unsupported"),
+        ("binary.txt", b"\x00\x01\x02\x03" * 100, "unsupported"),
+        ("blank.md", b"   \n\n  ", "empty"),
+    ],
+)
+def test_bad_files_get_a_one_line_reason(tmp_path: Path, name: str, content: bytes, reason: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    assert reason_of(path).reason == reason
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    assert reason_of(tmp_path / "gone.pdf").reason == "vanished"
+    folder = tmp_path / "folder.pdf"
+    folder.mkdir()
+    assert reason_of(folder).reason == "unreadable"
+
+
+@pytest.mark.parametrize(
+    ("text", "encoding"),
+    [
+        ("投标人应提交投标保证金。", "gb18030"),
+        ("投標人應提交投標保證金，並於截止日前遞交。", "big5"),
+        ("履约保证金 10%", "utf-8"),
+    ],
+)
+def test_text_files_in_chinese_encodings(tmp_path: Path, text: str, encoding: str) -> None:
+    path = tmp_path / "doc.txt"
+    path.write_bytes(text.encode(encoding))
+    doc = parse_document(path)
+    assert doc.pages[0].text == text and doc.encoding == encoding
+
+
+def test_markdown_title_and_crlf(tmp_path: Path) -> None:
+    path = tmp_path / "law.md"
+    path.write_bytes("# 中华人民共和国招标投标法\r\n\r\n## 第一章 总则\r\n第一条 为了规范招标投标活动。\r\n".encode())
+    doc = parse_document(path)
+    assert doc.title == "中华人民共和国招标投标法" and "\r" not in doc.pages[0].text
+    page = doc.pages[0]
+    lines = ["# 中华人民共和国招标投标法", "", "## 第一章 总则", "第一条 为了规范招标投标活动。"]
+    assert len(page.line_offsets) == len(lines)
+    for offset, line in zip(page.line_offsets, lines, strict=True):
+        assert page.text[offset:].split("\n", 1)[0] == line
+
+
+def test_textcheck_helpers() -> None:
+    assert line_offsets("a\nbc\n") == (0, 2) and line_offsets("") == (0,)
+    assert garbled_share("5KIPGF\x03D[\x03#WUV") > 0.1 and garbled_share("正常的中文 text") == 0.0
+    with pytest.raises(UnicodeDecodeError):
+        decode_text(b"\x80\xff")  # neither UTF-8 nor Big5 nor GB18030
