@@ -1,0 +1,140 @@
+"""Structure-aware splitting (the fast path): chunks that follow headings, clauses, paragraphs, sentences.
+
+Pure functions. Chunks never overlap and together rebuild the text exactly (segment extraction relies on
+it). Sizes are in encoder tokens via an injected counter: a chunk aims at ``target`` tokens, starts early at a
+major heading once it holds ``min_tokens``, and never exceeds ``max_tokens`` unless one unbreakable piece does
+(a piece longer than ``max_tokens`` is first cut at sentence ends, then at ``max_tokens`` boundaries).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+CountTokens = Callable[[str], int]
+
+_CN_NUM = "一二三四五六七八九十百千零〇两"
+# (level, pattern) — lower level = larger unit. The first match on a line decides.
+_MARKERS: tuple[tuple[int, re.Pattern[str]], ...] = (
+    (1, re.compile(r"^\s*(#{1,6})\s+\S")),  # Markdown: level = number of '#', adjusted below
+    (1, re.compile(rf"^\s*第[{_CN_NUM}\d]+编")),
+    (2, re.compile(rf"^\s*第[{_CN_NUM}\d]+章")),
+    (3, re.compile(rf"^\s*第[{_CN_NUM}\d]+节")),
+    (4, re.compile(rf"^\s*第[{_CN_NUM}\d]+条")),
+    (5, re.compile(rf"^\s*[{_CN_NUM}]+、")),
+    (6, re.compile(rf"^\s*[（(][{_CN_NUM}]+[）)]")),
+    (5, re.compile(r"^\s*\d{1,3}\.(?!\d)\s*\S")),  # 1. Clause
+    (6, re.compile(r"^\s*\d{1,3}\.\d{1,3}(?!\.\d)\s*\S")),  # 1.1 Clause
+    (7, re.compile(r"^\s*\d{1,3}\.\d{1,3}\.\d{1,3}\s*\S")),  # 1.1.1 Clause
+    (8, re.compile(r"^\s*[（(](?:[a-z]|\d{1,2}|[ivx]{1,4})[）)]\s*\S")),  # (a) (1) (iv)
+)
+MAJOR_LEVEL = 4  # a chunk may end early before a marker of this level or lower (编 章 节 条, #…####)
+_SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[.!?])(?=\s)")
+_LABEL_MAX = 40
+_CLAUSE_LABEL_END = re.compile(r"[，。；：,;:]")  # a clause's label is its number and words up to here
+
+
+@dataclass(frozen=True)
+class ChunkSpan:
+    start: int
+    end: int  # exclusive; the next chunk starts here
+    section_path: tuple[str, ...]
+    tokens: int
+
+
+@dataclass(frozen=True)
+class _Unit:
+    start: int
+    end: int
+    level: int | None  # marker level when the unit opens a section, else None
+    label: str | None
+    tokens: int
+
+
+def marker(line: str) -> tuple[int, str] | None:
+    """(level, label) when ``line`` opens a heading or numbered clause, else None."""
+    stripped = line.strip()
+    for level, pattern in _MARKERS:
+        match = pattern.match(line)
+        if match is None:
+            continue
+        if pattern is _MARKERS[0][1]:  # Markdown heading
+            return len(match.group(1)), stripped.lstrip("#").strip()[:_LABEL_MAX]
+        if level <= 3 and (len(stripped) > _LABEL_MAX or "。" in stripped):
+            return None  # "第三章规定的…。" is a sentence that mentions a chapter, not its heading
+        if level == 4:  # an article: its number names it; its text follows on the same line
+            return level, re.match(rf"第[{_CN_NUM}\d]+条", stripped).group(0)  # type: ignore[union-attr]
+        return level, _CLAUSE_LABEL_END.split(stripped, maxsplit=1)[0][:_LABEL_MAX]
+    return None
+
+
+def _blocks(text: str) -> list[tuple[int, int, tuple[int, str] | None]]:
+    """Paragraph blocks: a new block at every marker line and after every blank line."""
+    blocks: list[tuple[int, int, tuple[int, str] | None]] = []
+    start, mark, pos, after_blank = 0, None, 0, False
+    for line in text.splitlines(keepends=True):
+        found = marker(line)
+        if pos and (found or (after_blank and line.strip())):
+            blocks.append((start, pos, mark))
+            start, mark = pos, found
+        elif not pos:
+            mark = found
+        after_blank = not line.strip()
+        pos += len(line)
+    blocks.append((start, len(text), mark))
+    return [b for b in blocks if b[1] > b[0]]
+
+
+def _pieces(text: str, start: int, end: int, count: CountTokens, max_tokens: int) -> list[tuple[int, int, int]]:
+    """(start, end, tokens) pieces of text[start:end], each within ``max_tokens`` where possible."""
+    tokens = count(text[start:end])
+    if tokens <= max_tokens:
+        return [(start, end, tokens)]
+    cuts = [start] + [start + m.start() for m in _SENTENCE_END.finditer(text[start:end]) if m.start() > 0] + [end]
+    pieces: list[tuple[int, int, int]] = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        if b <= a:
+            continue
+        n = count(text[a:b])
+        if n <= max_tokens:
+            pieces.append((a, b, n))
+            continue
+        step = max(1, (b - a) * max_tokens // n)  # an unbreakable run: cut at character offsets
+        for c in range(a, b, step):
+            pieces.append((c, min(b, c + step), count(text[c : min(b, c + step)])))
+    return pieces
+
+
+def split_structured(
+    text: str, count: CountTokens, *, target: int = 400, min_tokens: int = 100, max_tokens: int = 600
+) -> list[ChunkSpan]:
+    if not 0 < min_tokens <= target <= max_tokens:
+        raise ValueError(f"need 0 < min_tokens <= target <= max_tokens, got {min_tokens}, {target}, {max_tokens}")
+    units: list[_Unit] = []
+    for b_start, b_end, mark in _blocks(text):
+        for i, (s, e, n) in enumerate(_pieces(text, b_start, b_end, count, max_tokens)):
+            opens = mark if i == 0 else None
+            units.append(_Unit(s, e, opens[0] if opens else None, opens[1] if opens else None, n))
+    chunks: list[ChunkSpan] = []
+    stack: list[tuple[int, str]] = []
+    cur_start, cur_tokens, cur_path = 0, 0, ()
+    for unit in units:
+        major = unit.level is not None and unit.level <= MAJOR_LEVEL
+        flush = cur_tokens > 0 and (
+            cur_tokens + unit.tokens > max_tokens
+            or (cur_tokens >= min_tokens and (major or cur_tokens + unit.tokens > target))
+        )
+        if flush:
+            chunks.append(ChunkSpan(cur_start, unit.start, cur_path, cur_tokens))
+            cur_start, cur_tokens = unit.start, 0
+        if unit.level is not None and unit.label:
+            while stack and stack[-1][0] >= unit.level:
+                stack.pop()
+            stack.append((unit.level, unit.label))
+        if cur_tokens == 0:
+            cur_path = tuple(label for _, label in stack)
+        cur_tokens += unit.tokens
+    if units:
+        chunks.append(ChunkSpan(cur_start, len(text), cur_path, cur_tokens))
+    return chunks
