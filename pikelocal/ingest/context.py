@@ -1,0 +1,29 @@
+"""Contextual chunk headers: the document title and section path put before a chunk's text.
+
+The embedded text and the BM25 text are ``header + blank line + chunk text``; the chunk text itself is stored
+unchanged, so offsets and segment extraction stay exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SECTION_SEPARATOR = " › "
+
+
+def chunk_header(title: str, section_path: Sequence[str], *, summary: str | None = None) -> str:
+    """``title › section › subsection``, then the document summary on its own line when there is one.
+
+    A section that repeats the title (a Markdown file whose first heading is its title) is not repeated.
+    """
+    parts = [title.strip()] if title.strip() else []
+    parts += [s.strip() for s in section_path if s.strip() and s.strip() != title.strip()]
+    header = SECTION_SEPARATOR.join(parts)
+    if summary and summary.strip():
+        header = f"{header}\n{summary.strip()}" if header else summary.strip()
+    return header
+
+
+def with_header(header: str, text: str) -> str:
+    """The text an encoder or the full-text index sees for a chunk."""
+    return f"{header}\n\n{text}" if header else text

@@ -1,0 +1,1 @@
+"""Query side: ranking and fusion (retrieval, decomposition and answering come in later issues)."""
