@@ -43,15 +43,15 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, code: int, *fragmen
         assert fragment in lines[0]
 
 
-def write_toy_manifest(folder: Path, *, size: int) -> None:
-    """A models folder whose one GGUF artifact has a checksum no file can match."""
+def write_toy_manifest(folder: Path, *, size: int, sha256: str = "0" * 64) -> None:
+    """A models folder with one GGUF artifact; by default its checksum matches no file."""
     art = {
         "id": "toy",
         "role": "llm-default",
         "kind": "gguf",
         "path": "toy.gguf",
         "size": size,
-        "sha256": "0" * 64,
+        "sha256": sha256,
         "licence": "test",
         "sources": [],
     }
@@ -174,17 +174,7 @@ def test_doctor_on_a_healthy_kb(tmp_path: Path) -> None:
     models.mkdir()
     payload = b"GGUF" + b"\0" * 60
     (models / "toy.gguf").write_bytes(payload)
-    art = {
-        "id": "toy",
-        "role": "llm-default",
-        "kind": "gguf",
-        "path": "toy.gguf",
-        "size": len(payload),
-        "sha256": hashlib.sha256(payload).hexdigest(),
-        "licence": "test",
-        "sources": [],
-    }
-    (models / "manifest.json").write_text(json.dumps({"format": 1, "artifacts": [art]}))
+    write_toy_manifest(models, size=len(payload), sha256=hashlib.sha256(payload).hexdigest())
     kb = tmp_path / "kb.sqlite"
     with Store.open(kb, encoder_id="toy-encoder", dim=8) as store:
         doc = store.add_document(path="a.txt", sha256="a" * 64, title="A")

@@ -165,11 +165,6 @@ class LlamaCppLLM:
             raise BackendError(f"model {self.model_path} was closed")
         return self._llama
 
-    @property
-    def lock(self) -> threading.Lock:
-        """Held while the model works; take it when calling :attr:`raw` from several threads."""
-        return self._lock
-
     def count_tokens(self, text: str) -> int:
         """Tokens ``text`` takes with this model's tokenizer (no BOS, special tokens as plain text)."""
         # Tokenizing reads only the vocabulary, so it does not wait for a running generation.
