@@ -65,3 +65,11 @@ class NewQuestion:
     chunk_id: int
     text: str
     lang: str | None = None  # 'zh', 'en', ...
+
+
+@dataclass(frozen=True)
+class FailureRecord:
+    path: str
+    reason: str  # encrypted | image-only | empty | corrupt | unsupported | unreadable | vanished | ...
+    message: str
+    at: str  # ISO-8601 UTC

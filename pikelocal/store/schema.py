@@ -124,7 +124,24 @@ def _v1(conn: Connection, dim: int) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [Migration(1, "initial schema", _v1)]
+def _v2(conn: Connection, dim: int) -> None:
+    # Files that could not be ingested, with the one-line reason, so `docs` and the TUI's library can show them.
+    # Keyed by path: a file that later ingests (or is removed) loses its row.
+    conn.execute(
+        """
+        CREATE TABLE ingest_failures (
+            path TEXT PRIMARY KEY,
+            reason TEXT NOT NULL,           -- encrypted | image-only | empty | corrupt | unsupported | ...
+            message TEXT NOT NULL,          -- the one-line message shown to the user
+            at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        ) WITHOUT ROWID;
+        CREATE INDEX documents_path ON documents(path);
+        CREATE INDEX documents_stage ON documents(stage);
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [Migration(1, "initial schema", _v1), Migration(2, "ingest failures", _v2)]
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

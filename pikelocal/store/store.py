@@ -26,7 +26,7 @@ from pikelocal.domain import CachedCompletion
 from pikelocal.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.store import checks, db, schema, vectors
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, normalize_for_index
-from pikelocal.store.records import ChunkRecord, DocumentRecord, NewChunk, NewPage, NewQuestion
+from pikelocal.store.records import ChunkRecord, DocumentRecord, FailureRecord, NewChunk, NewPage, NewQuestion
 
 logger = logging.getLogger(__name__)
 
@@ -236,6 +236,13 @@ class Store:
                 (stage, error, doc_id),
             )
 
+    def set_document_path(self, doc_id: int, path: str) -> None:
+        with self.transaction():
+            self._conn.execute(
+                "UPDATE documents SET path = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                (path, doc_id),
+            )
+
     def delete_document(self, doc_id: int) -> bool:
         """Remove a document with its pages, chunks, questions, vectors and FTS rows.
 
@@ -247,6 +254,80 @@ class Store:
                 self._conn.execute(sql, (doc_id,))
             self._conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
             return self._conn.changes() > 0
+
+    def document_by_path(self, path: str) -> list[DocumentRecord]:
+        return [DocumentRecord(*r) for r in self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE path = ?", (path,))]
+
+    def documents_in_stage(self, *stages: str) -> list[DocumentRecord]:
+        marks = ", ".join("?" * len(stages))
+        rows = self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE stage IN ({marks}) ORDER BY id", stages)
+        return [DocumentRecord(*r) for r in rows]
+
+    def add_parsed_document(
+        self,
+        *,
+        path: str,
+        sha256: str,
+        title: str,
+        kind: str,
+        pages: Sequence[NewPage],
+        chunks: Sequence[NewChunk],
+        stage: str,
+    ) -> tuple[int, list[int]]:
+        """Insert a document with its pages, chunks and FTS rows in one transaction.
+
+        Older versions of the same path (other content) are removed in the same transaction, and so is a
+        recorded failure for the path: a crash leaves either the old state or the new one.
+        """
+        with self.transaction():
+            for old in self.document_by_path(path):
+                if old.sha256 != sha256:
+                    self.delete_document(old.id)
+            self._conn.execute("DELETE FROM ingest_failures WHERE path = ?", (path,))
+            doc_id = self.add_document(
+                path=path, sha256=sha256, title=title, kind=kind, n_pages=len(pages), stage=stage
+            )
+            self.add_pages(doc_id, pages)
+            ids = self.add_chunks(doc_id, chunks)
+        return doc_id, ids
+
+    def chunk_counts(self) -> dict[int, int]:
+        """Number of chunks per document id."""
+        return {int(d): int(n) for d, n in self._rows("SELECT doc_id, count(*) FROM chunks GROUP BY doc_id")}
+
+    def chunk_owners(self) -> dict[int, int]:
+        """chunk id → document id, for every chunk."""
+        return {int(c): int(d) for c, d in self._rows("SELECT id, doc_id FROM chunks")}
+
+    def chunk_ids_without(self, table: VectorTable, doc_id: int) -> list[int]:
+        """Chunk ids of a document that have no row yet in vector table ``table`` (for resuming)."""
+        name = schema.VECTOR_TABLES[table]
+        rows = self._rows(
+            f"SELECT id FROM chunks WHERE doc_id = ? AND NOT EXISTS (SELECT 1 FROM {name} v WHERE v.rowid = chunks.id)"
+            " ORDER BY ord",
+            (doc_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    # --- failures ------------------------------------------------------------------------------------
+
+    def record_failure(self, path: str, reason: str, message: str) -> None:
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO ingest_failures(path, reason, message) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE"
+                " SET reason = excluded.reason, message = excluded.message, at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
+                (path, reason, message),
+            )
+
+    def clear_failure(self, path: str) -> bool:
+        with self.transaction():
+            self._conn.execute("DELETE FROM ingest_failures WHERE path = ?", (path,))
+            return self._conn.changes() > 0
+
+    def failures(self) -> list[FailureRecord]:
+        return [
+            FailureRecord(*r) for r in self._rows("SELECT path, reason, message, at FROM ingest_failures ORDER BY path")
+        ]
 
     def add_pages(self, doc_id: int, pages: Sequence[NewPage]) -> None:
         with self.transaction():

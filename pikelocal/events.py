@@ -1,0 +1,44 @@
+"""Events long-running work reports to its caller (CLI progress bars, the TUI): no printing in library code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class StageStarted:
+    stage: str  # "parse", "embed", "late", ...
+    total: int  # units of work (see ``unit``); 0 when there is nothing to do
+    unit: str  # "files", "chunks", "tokens"
+
+
+@dataclass(frozen=True)
+class StageAdvanced:
+    stage: str
+    done: int  # units finished in this stage so far
+    total: int
+    detail: str = ""  # e.g. the file being read
+
+
+@dataclass(frozen=True)
+class StageFinished:
+    stage: str
+    done: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A one-line message worth showing now: a failed file, a warning about garbled text."""
+
+    level: str  # "warning" | "error" | "info"
+    message: str
+
+
+Event = StageStarted | StageAdvanced | StageFinished | Notice
+EventSink = Callable[[Event], None]
+
+
+def ignore(_: Event) -> None:
+    """An EventSink that drops everything."""
