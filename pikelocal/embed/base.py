@@ -30,6 +30,7 @@ class Encoder(Protocol):
     model_id: str
     dim: int
     max_tokens: int
+    late_window_tokens: int  # window of encode_tokens: how much context late chunking gives a chunk
 
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
         """L2-normalised sentence vectors, shape (len(texts), dim)."""

@@ -11,4 +11,9 @@ def open_encoder(settings: Settings) -> Encoder:
     from pikelocal.embed.onnx import OnnxEncoder
 
     folder = resolve_encoder_dir(settings.encoder.model, settings.models_path())
-    return OnnxEncoder(folder, threads=settings.encoder.threads or None, batch_size=settings.encoder.batch_size)
+    return OnnxEncoder(
+        folder,
+        threads=settings.encoder.threads or None,
+        batch_size=settings.encoder.batch_size,
+        late_window=settings.encoder.late_window or None,
+    )

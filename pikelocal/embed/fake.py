@@ -55,6 +55,7 @@ class HashEncoder:
         self.dim = dim
         self.model_id = model_id
         self.max_tokens = max_tokens
+        self.late_window_tokens = max_tokens
 
     def _token_vector(self, token: str, next_token: str | None) -> NDArray[np.float32]:
         v = np.zeros(self.dim, dtype=np.float32)

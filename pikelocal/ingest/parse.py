@@ -43,14 +43,19 @@ class ParsedDocument:
     warnings: tuple[str, ...]
 
 
-def parse_document(path: Path, *, password: str | None = None) -> ParsedDocument:
-    """Read ``path`` into pages; raise :class:`DocumentError` with a one-line reason when it cannot be used."""
+def parse_document(path: Path, *, password: str | None = None, data: bytes | None = None) -> ParsedDocument:
+    """Read ``path`` into pages; raise :class:`DocumentError` with a one-line reason when it cannot be used.
+
+    ``data`` is the file's content when the caller has read it already (to hash it), so it is read once.
+    """
     path = Path(path)
     kind = KINDS.get(path.suffix.lower())
     if kind is None:
         shown = f"'{path.suffix}'" if path.suffix else "a file without extension"
         raise DocumentError(path, "unsupported", f"unsupported file type {shown} (pikelocal reads .pdf, .txt, .md)")
-    data = _read(path)
+    data = read_file(path) if data is None else data
+    if not data:
+        raise DocumentError(path, "empty", "the file is empty (0 bytes)")
     if kind == "pdf":
         pages, meta_title = _parse_pdf(path, data, password)
         encoding = None
@@ -76,7 +81,8 @@ def parse_document(path: Path, *, password: str | None = None) -> ParsedDocument
     return ParsedDocument(path, kind, _title(path, kind, meta_title, pages), pages, encoding, tuple(warnings))
 
 
-def _read(path: Path) -> bytes:
+def read_file(path: Path) -> bytes:
+    """The file's bytes, or a DocumentError saying why they cannot be had (vanished, unreadable, empty)."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:

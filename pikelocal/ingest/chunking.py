@@ -1,0 +1,70 @@
+"""From a parsed document to the rows the store keeps: pages at their offsets, chunks with spans and headers."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pikelocal.ingest.context import chunk_header
+from pikelocal.ingest.parse import ParsedDocument
+from pikelocal.ingest.positions import DocumentText
+from pikelocal.ingest.split_struct import ChunkSpan, CountTokens, split_structured
+from pikelocal.store.records import NewChunk, NewPage
+
+
+@dataclass(frozen=True)
+class SplitOptions:
+    target: int = 400  # encoder tokens
+    min_tokens: int = 100
+    max_tokens: int = 600
+
+
+@dataclass(frozen=True)
+class ChunkedDocument:
+    text: DocumentText
+    pages: tuple[NewPage, ...]
+    chunks: tuple[NewChunk, ...]
+
+
+def merge_blank_spans(spans: list[ChunkSpan], text: str) -> list[ChunkSpan]:
+    """Fold chunks that hold only whitespace into a neighbour: they have nothing to embed or cite."""
+    out: list[ChunkSpan] = []
+    for span in spans:
+        if text[span.start : span.end].strip() or not out:
+            out.append(span)
+        else:
+            prev = out[-1]
+            out[-1] = ChunkSpan(prev.start, span.end, prev.section_path, prev.tokens + span.tokens)
+    if len(out) > 1 and not text[out[0].start : out[0].end].strip():  # a blank first chunk joins the next one
+        first, second = out[0], out[1]
+        out[:2] = [ChunkSpan(first.start, second.end, second.section_path, first.tokens + second.tokens)]
+    return out
+
+
+def chunk_document(doc: ParsedDocument, count: CountTokens, options: SplitOptions = SplitOptions()) -> ChunkedDocument:
+    """Split ``doc`` with the structure-aware splitter; every chunk knows its page and line span and header."""
+    dt = DocumentText.from_pages(doc.pages)
+    pages = tuple(
+        NewPage(page_no=p.page_no, text=p.text, char_start=start, line_offsets=p.line_offsets)
+        for p, start in zip(doc.pages, dt.page_starts, strict=True)
+    )
+    spans = split_structured(
+        dt.text, count, target=options.target, min_tokens=options.min_tokens, max_tokens=options.max_tokens
+    )
+    chunks = []
+    for ord_, span in enumerate(merge_blank_spans(spans, dt.text)):
+        first, last = dt.span(span.start, span.end)
+        chunks.append(
+            NewChunk(
+                ord=ord_,
+                text=dt.text[span.start : span.end],
+                char_start=span.start,
+                char_end=span.end,
+                page_start=first.page_no,
+                page_end=last.page_no,
+                line_start=first.line_no,
+                line_end=last.line_no,
+                section_path=span.section_path,
+                header=chunk_header(doc.title, span.section_path),
+            )
+        )
+    return ChunkedDocument(dt, pages, tuple(chunks))

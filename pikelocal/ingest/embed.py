@@ -1,0 +1,83 @@
+"""Vectors for chunks: early (each chunk with its header, on its own) and late-chunked (pooled in context).
+
+Late chunking runs the encoder over long stretches of the document and mean-pools the token vectors inside
+each chunk's span, so a chunk's vector carries what the text around it says ("the bidder" → which one).
+A document is handled in groups of consecutive chunks (bounded memory, and a commit point for resuming);
+each group's text is widened by a margin on both sides so its first and last chunks also have context.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pikelocal.embed.base import Encoder
+from pikelocal.embed.late import pool_span
+from pikelocal.ingest.context import with_header
+from pikelocal.store.records import ChunkRecord
+
+GROUP_WINDOWS = 4  # a group holds up to this many late windows of chunk text
+MARGIN_SHARE = 0.25  # context added on each side of a group, as a share of one late window
+
+
+def early_text(chunk: ChunkRecord) -> str:
+    """What the encoder (and BM25) sees for a chunk: header, blank line, text."""
+    return with_header(chunk.header, chunk.text)
+
+
+@dataclass(frozen=True)
+class LateGroup:
+    chunks: tuple[ChunkRecord, ...]
+    start: int  # character span of the encoded text (the chunks plus margins) in the document's text
+    end: int
+
+
+def document_text(chunks: Sequence[ChunkRecord]) -> str:
+    """Rebuild a document's text from all its chunks (they tile it exactly, in order)."""
+    pos = 0
+    for c in chunks:
+        if c.char_start != pos or c.char_end != pos + len(c.text):
+            raise ValueError(f"chunk {c.id} (ord {c.ord}) does not continue the text at offset {pos}")
+        pos = c.char_end
+    return "".join(c.text for c in chunks)
+
+
+def plan_late_groups(
+    chunks: Sequence[ChunkRecord], tokens: Sequence[int], window: int, text_len: int
+) -> list[LateGroup]:
+    """Consecutive chunks in groups of at most ``GROUP_WINDOWS * window`` tokens, each widened by a margin."""
+    groups: list[list[int]] = []
+    budget = GROUP_WINDOWS * window
+    size = 0
+    for i, n in enumerate(tokens):
+        if groups and size + n <= budget:
+            groups[-1].append(i)
+            size += n
+        else:
+            groups.append([i])
+            size = n
+    out = []
+    for g in groups:
+        first, last = chunks[g[0]], chunks[g[-1]]
+        chars = last.char_end - first.char_start
+        per_token = chars / max(1, sum(tokens[i] for i in g))
+        margin = math.ceil(MARGIN_SHARE * window * per_token)
+        start, end = max(0, first.char_start - margin), min(text_len, last.char_end + margin)
+        out.append(LateGroup(tuple(chunks[i] for i in g), start, end))
+    return out
+
+
+def late_vectors(encoder: Encoder, text: str, group: LateGroup) -> NDArray[np.float32]:
+    """One late-chunked vector per chunk of ``group``: its span pooled from token vectors of the widened text."""
+    tv = encoder.encode_tokens(text[group.start : group.end])
+    out = np.zeros((len(group.chunks), encoder.dim), dtype=np.float32)
+    for row, c in enumerate(group.chunks):
+        try:
+            out[row] = pool_span(tv, c.char_start - group.start, c.char_end - group.start)
+        except ValueError:  # no token in the span (only spaces or control characters): fall back to its own text
+            out[row] = encoder.encode([early_text(c)], role="passage")[0]
+    return out

@@ -1,0 +1,255 @@
+"""Ingestion fast path: files → parse → split + headers → store (pages, chunks, FTS) → early → late vectors.
+
+Each document's progress is recorded in ``documents.stage`` ('parsed' → 'embedded' → 'ready'); parsing
+writes a document whole in one transaction, and vectors are committed batch by batch. A run killed at any
+point and started again picks up the pending documents and embeds only the chunks that have no vector yet, so
+the end state equals an uninterrupted run. Files are identified by content (sha256): an unchanged file is
+skipped, a changed one replaces its older version. One bad file is recorded and skipped, never the end of
+the batch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from pikelocal.embed.base import Encoder
+from pikelocal.errors import DocumentError
+from pikelocal.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.ingest.chunking import SplitOptions, chunk_document
+from pikelocal.ingest.discover import discover
+from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
+from pikelocal.ingest.parse import ParsedDocument, ParsedPage, parse_document, read_file
+from pikelocal.ingest.textcheck import line_offsets
+from pikelocal.store.records import DocumentRecord
+from pikelocal.store.store import Store
+
+log = logging.getLogger(__name__)
+
+STAGE_PARSED, STAGE_EMBEDDED, STAGE_READY = "parsed", "embedded", "ready"
+Status = Literal["ingested", "replaced", "resumed", "unchanged", "duplicate", "failed"]
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A document given as text rather than a file (evaluation corpora); ``key`` is stored as its path."""
+
+    key: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class FileOutcome:
+    path: str
+    status: Status
+    message: str = ""  # the one-line reason of a failure, or what was skipped and why
+    reason: str | None = None  # failure code: encrypted, image-only, empty, corrupt, unsupported, ...
+    doc_id: int | None = None
+    pages: int = 0
+    chunks: int = 0
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass
+class IngestReport:
+    outcomes: list[FileOutcome] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # per stage
+    units: dict[str, int] = field(default_factory=dict)  # per stage: files, chunks embedded, chunks late-pooled
+
+    def count(self, *statuses: Status) -> int:
+        return sum(1 for o in self.outcomes if o.status in statuses)
+
+    @property
+    def failed(self) -> list[FileOutcome]:
+        return [o for o in self.outcomes if o.status == "failed"]
+
+
+@dataclass(frozen=True)
+class IngestOptions:
+    split: SplitOptions = SplitOptions()
+    late: bool = True
+    password: str | None = None
+    embed_batch: int = 32  # chunks per encoder call and commit
+
+
+class _Stage:
+    """Times a stage and reports its progress to the sink."""
+
+    def __init__(self, sink: EventSink, report: IngestReport, name: str, total: int, unit: str) -> None:
+        self.sink, self.report, self.name, self.total = sink, report, name, total
+        self.done = 0
+        self.t0 = time.perf_counter()
+        sink(StageStarted(name, total, unit))
+
+    def advance(self, n: int = 1, detail: str = "") -> None:
+        self.done += n
+        self.sink(StageAdvanced(self.name, self.done, self.total, detail))
+
+    def finish(self) -> None:
+        seconds = time.perf_counter() - self.t0
+        self.report.seconds[self.name] = self.report.seconds.get(self.name, 0.0) + seconds
+        self.report.units[self.name] = self.report.units.get(self.name, 0) + self.done
+        self.sink(StageFinished(self.name, self.done, seconds))
+
+
+class Ingestor:
+    def __init__(
+        self, store: Store, encoder: Encoder, options: IngestOptions = IngestOptions(), sink: EventSink = ignore
+    ) -> None:
+        self.store, self.encoder, self.options, self.sink = store, encoder, options, sink
+
+    # --- entry points --------------------------------------------------------------------------------
+
+    def ingest_paths(self, paths: Sequence[Path]) -> IngestReport:
+        """Ingest files and folders; finish any document an earlier run left half done."""
+        report = IngestReport()
+        files, missing = discover(paths)
+        for err in missing:
+            report.outcomes.append(self._failed(str(Path(str(err.path)).resolve()), err))
+        stage = _Stage(self.sink, report, "parse", len(files), "files")
+        for path in files:
+            report.outcomes.append(self._ingest_file(path))
+            stage.advance(detail=path.name)
+        stage.finish()
+        self.finish_pending(report)
+        return report
+
+    def ingest_texts(self, items: Iterable[SourceText], total: int = 0) -> IngestReport:
+        """Ingest in-memory documents (same stages as files; ``total`` only sizes the progress bar)."""
+        report = IngestReport()
+        stage = _Stage(self.sink, report, "parse", total, "docs")
+        for item in items:
+            data = f"{item.key}\0{item.text}".encode()  # the key is the identity: equal texts stay apart
+            page = ParsedPage(1, item.text, line_offsets(item.text))
+            parsed = ParsedDocument(Path(item.key), "text", item.title, (page,), "utf-8", ())
+            report.outcomes.append(self._store_parsed(item.key, hashlib.sha256(data).hexdigest(), parsed))
+            stage.advance()
+        stage.finish()
+        self.finish_pending(report)
+        return report
+
+    def finish_pending(self, report: IngestReport | None = None) -> IngestReport:
+        """Embed (and late-pool) every document not yet ready, including ones a killed run left behind."""
+        report = report or IngestReport()
+        self._embed(report)
+        if self.options.late:
+            self._late(report)
+        return report
+
+    # --- parse ---------------------------------------------------------------------------------------
+
+    def _failed(self, key: str, err: DocumentError) -> FileOutcome:
+        message = str(err)
+        self.store.record_failure(key, err.reason, message)
+        self.sink(Notice("error", message))
+        return FileOutcome(key, "failed", message, err.reason)
+
+    def _ingest_file(self, path: Path) -> FileOutcome:
+        key = str(path.resolve())
+        try:
+            data = read_file(path)
+            sha = hashlib.sha256(data).hexdigest()
+            known = self._known(key, sha)
+            if known is not None:
+                return known
+            parsed = parse_document(path, password=self.options.password, data=data)
+        except DocumentError as err:
+            return self._failed(key, err)
+        return self._store_parsed(key, sha, parsed)
+
+    def _known(self, key: str, sha: str) -> FileOutcome | None:
+        """The outcome for content already in the KB, or None when it must be parsed."""
+        doc = self.store.document_by_sha256(sha)
+        if doc is None:
+            return None
+        if doc.path != key:
+            if not doc.path.startswith("/") or Path(doc.path).exists():
+                return FileOutcome(key, "duplicate", f"same content as {doc.path}, already in the KB", doc_id=doc.id)
+            self.store.set_document_path(doc.id, key)  # moved or renamed: cite the file where it is now
+            return FileOutcome(key, "unchanged", f"moved from {doc.path}; its path is updated", doc_id=doc.id)
+        if doc.stage == STAGE_READY:
+            return FileOutcome(key, "unchanged", "unchanged since it was ingested", doc_id=doc.id)
+        return FileOutcome(key, "resumed", f"continuing from stage '{doc.stage}'", doc_id=doc.id)
+
+    def _store_parsed(self, key: str, sha: str, parsed: ParsedDocument) -> FileOutcome:
+        known = self._known(key, sha)
+        if known is not None:
+            return known
+        for warning in parsed.warnings:
+            self.sink(Notice("warning", warning))
+        chunked = chunk_document(parsed, self.encoder.count_tokens, self.options.split)
+        replaced = bool(self.store.document_by_path(key))
+        doc_id, ids = self.store.add_parsed_document(
+            path=key,
+            sha256=sha,
+            title=parsed.title,
+            kind=parsed.kind,
+            pages=chunked.pages,
+            chunks=chunked.chunks,
+            stage=STAGE_PARSED,
+        )
+        status: Status = "replaced" if replaced else "ingested"
+        return FileOutcome(
+            key, status, doc_id=doc_id, pages=len(chunked.pages), chunks=len(ids), warnings=parsed.warnings
+        )
+
+    # --- vectors -------------------------------------------------------------------------------------
+
+    def _embed(self, report: IngestReport) -> None:
+        docs = self.store.documents_in_stage(STAGE_PARSED)
+        todo = [(doc, self.store.chunk_ids_without("chunk", doc.id)) for doc in docs]
+        stage = _Stage(self.sink, report, "embed", sum(len(ids) for _, ids in todo), "chunks")
+        after = STAGE_EMBEDDED if self.options.late else STAGE_READY
+        batch: list[int] = []
+        waiting: list[DocumentRecord] = []  # documents whose last chunks are in ``batch``
+        for doc, ids in todo:
+            for cid in ids:
+                batch.append(cid)
+                if len(batch) >= self.options.embed_batch:
+                    self._embed_batch(batch, stage)
+                    batch = []
+                    self._advance_docs(waiting, after)
+                    waiting = []
+            waiting.append(doc)
+        if batch:
+            self._embed_batch(batch, stage)
+        self._advance_docs(waiting, after)
+        stage.finish()
+
+    def _embed_batch(self, ids: list[int], stage: _Stage) -> None:
+        chunks = self.store.get_chunks(ids)
+        vectors = self.encoder.encode([early_text(c) for c in chunks], role="passage")
+        self.store.put_vectors("chunk", [c.id for c in chunks], vectors)
+        stage.advance(len(chunks))
+
+    def _advance_docs(self, docs: Sequence[DocumentRecord], stage: str) -> None:
+        for doc in docs:
+            self.store.set_document_stage(doc.id, stage)
+
+    def _late(self, report: IngestReport) -> None:
+        docs = self.store.documents_in_stage(STAGE_EMBEDDED)
+        work = []
+        for doc in docs:
+            chunks = self.store.chunks_of(doc.id)
+            missing = set(self.store.chunk_ids_without("late", doc.id))
+            if not missing:
+                work.append((doc, "", []))
+                continue
+            text = document_text(chunks)
+            tokens = [self.encoder.count_tokens(c.text) for c in chunks]
+            groups = plan_late_groups(chunks, tokens, self.encoder.late_window_tokens, len(text))
+            work.append((doc, text, [g for g in groups if missing.intersection(c.id for c in g.chunks)]))
+        stage = _Stage(self.sink, report, "late", sum(len(g.chunks) for _, _, gs in work for g in gs), "chunks")
+        for doc, text, groups in work:
+            for group in groups:
+                vectors = late_vectors(self.encoder, text, group)
+                self.store.put_vectors("late", [c.id for c in group.chunks], vectors)
+                stage.advance(len(group.chunks), detail=Path(doc.path).name)
+            self.store.set_document_stage(doc.id, STAGE_READY)
+        stage.finish()
