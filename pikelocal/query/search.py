@@ -1,0 +1,97 @@
+"""Chunk search: BM25 (FTS5), early dense, late dense, and their reciprocal rank fusion (hybrid)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from pikelocal.embed.base import Encoder
+from pikelocal.errors import InputError
+from pikelocal.query.fusion import reciprocal_rank_fusion
+from pikelocal.query.snippet import Snippet, make_snippet
+from pikelocal.store.records import ChunkRecord, DocumentRecord
+from pikelocal.store.store import Store
+
+Mode = Literal["bm25", "dense", "late", "hybrid"]
+MODES: tuple[str, ...] = get_args(Mode)
+SOURCES = ("bm25", "dense", "late")  # the rankings hybrid fuses
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk: ChunkRecord
+    document: DocumentRecord
+    score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; hybrid: fused RRF score
+    ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it
+    snippet: Snippet
+
+
+def hybrid_sources(weights: Mapping[str, float] | None) -> tuple[str, ...]:
+    """The rankings hybrid fuses: every source whose weight is not zero."""
+    return tuple(s for s in SOURCES if (weights or {}).get(s, 1.0) > 0)
+
+
+def rankings(
+    store: Store, encoder: Encoder | None, query: str, sources: tuple[str, ...], n: int
+) -> dict[str, list[tuple[int, float]]]:
+    """Each named source's ranking of chunk ids with its own score, best first."""
+    out: dict[str, list[tuple[int, float]]] = {}
+    if "bm25" in sources:
+        out["bm25"] = store.fts_search("chunk", query, n)
+    dense = [s for s in sources if s in ("dense", "late")]
+    if dense:
+        if encoder is None:
+            raise InputError("dense search needs an encoder")
+        q = encoder.encode([query], role="query")[0]
+        for name in dense:
+            table = "chunk" if name == "dense" else "late"
+            out[name] = [(cid, 1.0 - dist) for cid, dist in store.knn(table, q, n)]
+    return out
+
+
+def search(
+    store: Store,
+    encoder: Encoder | None,
+    query: str,
+    *,
+    mode: Mode = "hybrid",
+    k: int = 10,
+    weights: Mapping[str, float] | None = None,
+    candidates: int = 50,
+) -> list[Hit]:
+    """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense and late rankings by weighted RRF."""
+    if mode not in MODES:
+        raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(MODES)})")
+    if not query.strip():
+        raise InputError("the query is empty")
+    if k < 1:
+        raise InputError(f"k must be at least 1, got {k}")
+    unknown = set(weights or {}) - set(SOURCES)
+    if unknown:
+        raise InputError(f"unknown fusion weight(s) {sorted(unknown)} (use {', '.join(SOURCES)})")
+    sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
+    ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k)
+    ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
+    if mode == "hybrid":
+        fused = reciprocal_rank_fusion(
+            {name: [cid for cid, _ in lst] for name, lst in ranked.items()},
+            weights={s: w for s, w in (weights or {}).items() if s in ranked},
+        )[:k]
+    else:
+        fused = ranked[mode][:k]
+    chunks = {c.id: c for c in store.get_chunks([cid for cid, _ in fused])}
+    docs: dict[int, DocumentRecord] = {}
+    hits = []
+    for cid, score in fused:
+        chunk = chunks.get(cid)
+        if chunk is None:  # deleted between the ranking and the fetch (another process removing a document)
+            continue
+        if chunk.doc_id not in docs:
+            doc = store.get_document(chunk.doc_id)
+            if doc is None:
+                continue
+            docs[chunk.doc_id] = doc
+        per_source = {name: r[cid] for name, r in ranks.items() if cid in r}
+        hits.append(Hit(chunk, docs[chunk.doc_id], score, per_source, make_snippet(chunk.text, query)))
+    return hits
