@@ -1,0 +1,151 @@
+"""Retrieval evaluation: build a KB from a corpus, run every query in every mode, score the rankings.
+
+Rankings are over chunks; a corpus document is retrieved at the rank of its best chunk (duplicates dropped),
+so a corpus split into several chunks per document is scored per document. The Chinese law set is scored per
+article: a hit is a chunk of the right law file that holds the article's opening line.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pikelocal.embed.base import Encoder
+from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
+from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
+from pikelocal.events import EventSink, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
+from pikelocal.query.fusion import reciprocal_rank_fusion
+from pikelocal.query.search import SOURCES, hybrid_sources, rankings
+from pikelocal.store.store import Store
+
+EVAL_KEY = "eval:"  # path prefix of corpus documents in an evaluation KB
+MODES = ("bm25", "dense", "late", "hybrid")
+
+
+@dataclass(frozen=True)
+class ModeScores:
+    mode: str
+    queries: int
+    ndcg10: float
+    recall: Mapping[int, float]  # k → mean Recall@k
+    mrr: float
+
+
+def ingest_corpus(
+    store: Store, encoder: Encoder, evalset: EvalSet, options: IngestOptions, sink: EventSink = ignore
+) -> None:
+    """Put every corpus document in the KB (already present ones are skipped, so a stopped build resumes)."""
+    items = (SourceText(f"{EVAL_KEY}{d.doc_id}", d.title, d.text) for d in evalset.docs)
+    Ingestor(store, encoder, options, sink).ingest_texts(items, total=len(evalset.docs))
+
+
+def chunk_doc_keys(store: Store) -> dict[int, tuple[str, ...]]:
+    """chunk id → (corpus document id,), for an evaluation KB."""
+    docs = {d.id: d.path.removeprefix(EVAL_KEY) for d in store.documents()}
+    return {cid: (docs[doc_id],) for cid, doc_id in store.chunk_owners().items()}
+
+
+def ranked_by_mode(
+    store: Store, encoder: Encoder, query: str, modes: Sequence[str], depth: int, weights: Mapping[str, float]
+) -> dict[str, list[int]]:
+    """Chunk ids ranked by each mode, from one query encoding."""
+    fused = hybrid_sources(weights) if "hybrid" in modes else ()
+    sources = tuple(s for s in SOURCES if s in modes or s in fused)
+    lists = {name: [cid for cid, _ in hits] for name, hits in rankings(store, encoder, query, sources, depth).items()}
+    out = {m: lists[m] for m in modes if m != "hybrid"}
+    if "hybrid" in modes:
+        ranked = reciprocal_rank_fusion(
+            {s: lists[s] for s in fused}, weights={s: w for s, w in weights.items() if s in fused}
+        )
+        out["hybrid"] = [cid for cid, _ in ranked[:depth]]
+    return out
+
+
+def evaluate(
+    store: Store,
+    encoder: Encoder,
+    queries: Sequence[EvalQuery],
+    *,
+    modes: Sequence[str] = MODES,
+    ks: Sequence[int] = (1, 5, 10, 100),
+    weights: Mapping[str, float] | None = None,
+    key_of: Mapping[int, Sequence[str]] | None = None,
+    hit_only: bool = False,
+    sink: EventSink = ignore,
+) -> list[ModeScores]:
+    """Mean nDCG@10, Recall@k and MRR@max(k) of each mode over ``queries``.
+
+    ``key_of`` maps a chunk id to the keys ``EvalQuery.relevant`` uses (default: its corpus document id); a
+    chunk with several keys (two articles in one chunk) puts them all at its rank.
+    ``hit_only`` scores Recall@k as 1 when any relevant key is in the top k (one right answer is enough).
+    """
+    key_of = chunk_doc_keys(store) if key_of is None else key_of
+    depth = max(max(ks), 10)
+    per_mode: dict[str, list[tuple[float, dict[int, float], float]]] = {m: [] for m in modes}
+    started = time.perf_counter()
+    sink(StageStarted("queries", len(queries), "queries"))
+    for n, q in enumerate(queries, start=1):
+        for mode, chunk_ids in ranked_by_mode(store, encoder, q.text, modes, depth * 3, weights or {}).items():
+            relevant = {k for k, g in q.relevant.items() if g > 0}
+            ranked = dedupe([_key_for(key_of[c], relevant) for c in chunk_ids if key_of.get(c)])[:depth]
+            recalls = {
+                k: (1.0 if relevant & set(ranked[:k]) else 0.0) if hit_only else recall_at_k(ranked, relevant, k)
+                for k in ks
+            }
+            per_mode[mode].append((ndcg_at_k(ranked, q.relevant, 10), recalls, mrr_at_k(ranked, relevant, depth)))
+        sink(StageAdvanced("queries", n, len(queries)))
+    sink(StageFinished("queries", len(queries), time.perf_counter() - started))
+    return [
+        ModeScores(
+            mode,
+            len(rows),
+            mean([r[0] for r in rows]),
+            {k: mean([r[1][k] for r in rows]) for k in ks},
+            mean([r[2] for r in rows]),
+        )
+        for mode, rows in per_mode.items()
+    ]
+
+
+def _key_for(keys: Sequence[str], relevant: set[str]) -> str:
+    """A chunk's key for one query: a relevant one when it has one (so ranks count chunks, not keys)."""
+    return next((k for k in keys if k in relevant), keys[0])
+
+
+def article_pattern(article: str) -> re.Pattern[str]:
+    """The article's opening: its label at the start of a line, then a space or its text."""
+    return re.compile(rf"(?m)^\s*{re.escape(article)}(?![一二三四五六七八九十百千零〇\d之])")
+
+
+def law_relevance(
+    store: Store, questions: Sequence[tuple[str, LawArticle]], law_root: Path
+) -> tuple[list[EvalQuery], dict[int, tuple[str, ...]]]:
+    """Queries whose relevant keys are ``file#article``, and chunk id → every such key the chunk opens."""
+    root = str(law_root.resolve())
+    docs = {d.id: d.path for d in store.documents()}
+    wanted: dict[str, set[str]] = {}
+    for _, art in questions:
+        wanted.setdefault(str(Path(root, art.file)), set()).add(art.article)
+    key_of: dict[int, tuple[str, ...]] = {}
+    for doc_id, path in docs.items():
+        for c in store.chunks_of(doc_id):
+            rel = str(Path(path).relative_to(root)) if path.startswith(root) else path
+            opened = sorted(a for a in wanted.get(path, ()) if article_pattern(a).search(c.text))
+            # a chunk that opens no wanted article still ranks (as a miss), under a key of its own
+            key_of[c.id] = tuple(f"{rel}#{a}" for a in opened) or (f"{rel}#chunk{c.id}",)
+    queries = [EvalQuery(f"q{i}", text, {f"{art.file}#{art.article}": 1}) for i, (text, art) in enumerate(questions)]
+    return queries, key_of
+
+
+def format_table(title: str, scores: Sequence[ModeScores], ks: Sequence[int]) -> str:
+    """A Markdown table: one row per mode."""
+    head = ["mode", "queries", "nDCG@10", *[f"R@{k}" for k in ks], "MRR"]
+    lines = [f"**{title}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for s in scores:
+        cells = [s.mode, str(s.queries), f"{s.ndcg10:.3f}", *[f"{s.recall[k]:.3f}" for k in ks], f"{s.mrr:.3f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
