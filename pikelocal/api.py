@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,8 +12,23 @@ from pikelocal.doctor import Section, run_doctor
 
 if TYPE_CHECKING:
     from pikelocal.demo import DemoResult
+    from pikelocal.events import EventSink
+    from pikelocal.ingest.pipeline import IngestReport
+    from pikelocal.library import Library
+    from pikelocal.query.search import Hit, Mode
+    from pikelocal.store.records import DocumentRecord, FailureRecord
 
-__all__ = ["Settings", "load_settings", "model_statuses", "doctor", "demo"]
+__all__ = [
+    "Settings",
+    "load_settings",
+    "model_statuses",
+    "doctor",
+    "demo",
+    "ingest",
+    "library",
+    "remove",
+    "search",
+]
 
 
 def model_statuses(settings: Settings, *, full: bool = False) -> tuple[Manifest, list[ArtifactStatus]]:
@@ -31,3 +46,40 @@ def demo(settings: Settings, kb_path: Path, emit: Callable[[str], None]) -> Demo
     from pikelocal.demo import run_demo
 
     return run_demo(settings, kb_path, emit)
+
+
+def ingest(
+    settings: Settings,
+    kb_path: Path,
+    paths: Sequence[Path],
+    *,
+    password: str | None = None,
+    late: bool | None = None,
+    sink: EventSink | None = None,
+) -> IngestReport:
+    """Parse, split, embed and index files and folders into the KB (created when missing)."""
+    from pikelocal import library as lib
+    from pikelocal.events import ignore
+
+    return lib.ingest(settings, kb_path, paths, password=password, late=late, sink=sink or ignore)
+
+
+def library(kb_path: Path) -> Library:
+    """Documents with their stage and chunk count, and the files that failed with their reasons."""
+    from pikelocal import library as lib
+
+    return lib.library(kb_path)
+
+
+def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:
+    """Remove a document (by id, path, file name or sha256 prefix) with all its rows and vectors."""
+    from pikelocal import library as lib
+
+    return lib.remove(kb_path, ref)
+
+
+def search(settings: Settings, kb_path: Path, query: str, *, mode: Mode = "hybrid", k: int | None = None) -> list[Hit]:
+    """Ranked chunks for ``query`` by BM25, dense, late-chunked or hybrid (RRF) retrieval."""
+    from pikelocal import library as lib
+
+    return lib.search_kb(settings, kb_path, query, mode=mode, k=k)

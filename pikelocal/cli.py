@@ -111,6 +111,192 @@ def demo(ctx: click.Context, kb: Path) -> None:
     api.demo(_settings(ctx), kb, click.echo)
 
 
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--password", help="Password for encrypted PDFs.")
+@click.option("--late/--no-late", default=None, help="Compute late-chunked vectors (default: on; ingest.late).")
+@click.pass_context
+def ingest(ctx: click.Context, kb: Path, paths: tuple[Path, ...], password: str | None, late: bool | None) -> None:
+    """Add files and folders (PDF, .txt, .md; recursively) to the knowledge base KB (created if missing).
+
+    Unchanged files are skipped, changed files replace their old version, and a run that was interrupted
+    continues where it stopped. Exits with 1 when any file failed.
+    """
+    from pikelocal.progress import ProgressPrinter
+
+    report = api.ingest(_settings(ctx), kb, list(paths), password=password, late=late, sink=ProgressPrinter())
+    done = report.count("ingested", "replaced", "resumed")
+    chunks = sum(o.chunks for o in report.outcomes if o.status in ("ingested", "replaced"))
+    skipped = report.count("unchanged", "duplicate")
+    click.echo(
+        f"Ingested {done} file(s) ({chunks:,} new chunks), skipped {skipped} unchanged,"
+        f" failed {len(report.failed)}. Knowledge base: {kb}"
+    )
+    for o in report.outcomes:
+        if o.status == "duplicate":
+            click.echo(f"  skipped {o.path}: {o.message}")
+    for o in report.failed:
+        click.echo(f"  failed  [{o.reason}] {o.message}")
+    if report.failed:
+        ctx.exit(1)
+
+
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def docs(kb: Path, as_json: bool) -> None:
+    """List the documents of KB with their stage, and the files that failed with their reasons."""
+    lib = api.library(kb)
+    if as_json:
+        import dataclasses
+        import json
+
+        data = {
+            "documents": [dataclasses.asdict(d.record) | {"chunks": d.chunks} for d in lib.documents],
+            "failures": [dataclasses.asdict(f) for f in lib.failures],
+        }
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    if not lib.documents and not lib.failures:
+        click.echo(f"{kb} holds no documents yet: pikelocal ingest {kb} FILES…")
+    if lib.documents:
+        click.echo(f"{'id':>4}  {'stage':<9} {'pages':>5} {'chunks':>6}  title / path")
+    for d in lib.documents:
+        r = d.record
+        click.echo(f"{r.id:>4}  {r.stage:<9} {r.n_pages or 0:>5} {d.chunks:>6}  {r.title}")
+        click.echo(f"{'':>35}{r.path}")
+    if lib.failures:
+        click.echo(click.style(f"{len(lib.failures)} file(s) failed:", fg="red"))
+        for f in lib.failures:
+            click.echo(f"  [{f.reason}] {f.message}")
+
+
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("doc")
+def rm(kb: Path, doc: str) -> None:
+    """Remove document DOC (id, path, file name or sha256 prefix) from KB with all its chunks and vectors."""
+    removed = api.remove(kb, doc)
+    if hasattr(removed, "sha256"):
+        click.echo(f"Removed document {removed.id}: {removed.path}")  # type: ignore[union-attr]
+    else:
+        click.echo(f"Forgot the failure recorded for {removed.path}")
+
+
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("query")
+@click.option("--mode", type=click.Choice(["bm25", "dense", "late", "hybrid"]), default="hybrid", show_default=True)
+@click.option("-k", "k", type=click.IntRange(1, 1000), help="Number of results (default: search.k = 10).")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def search(ctx: click.Context, kb: Path, query: str, mode: str, k: int | None, as_json: bool) -> None:
+    """Search KB: ranked chunks with document, page and a snippet with the matched terms marked."""
+    from pikelocal.query.snippet import render
+
+    hits = api.search(_settings(ctx), kb, query, mode=mode, k=k)  # type: ignore[arg-type]
+    if as_json:
+        import json
+
+        rows = [
+            {
+                "rank": i,
+                "score": h.score,
+                "ranks": dict(h.ranks),
+                "chunk_id": h.chunk.id,
+                "document": h.document.path,
+                "title": h.document.title,
+                "pages": [h.chunk.page_start, h.chunk.page_end],
+                "lines": [h.chunk.line_start, h.chunk.line_end],
+                "section": list(h.chunk.section_path),
+                "snippet": h.snippet.text,
+                "marks": [list(m) for m in h.snippet.marks],
+            }
+            for i, h in enumerate(hits, start=1)
+        ]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not hits:
+        click.echo("No results.")
+    color = sys.stdout.isatty()
+    for i, h in enumerate(hits, start=1):
+        c = h.chunk
+        pages = f"p. {c.page_start}" if c.page_start == c.page_end else f"pp. {c.page_start}–{c.page_end}"
+        where = f"{Path(h.document.path).name}, {pages}, lines {c.line_start}–{c.line_end}"
+        click.echo(click.style(f"[{i}] {where}", bold=True) + f"  score {h.score:.4g}")
+        if c.section_path:
+            click.echo("    " + " › ".join(c.section_path))
+        opening, closing = ("\x1b[1;33m", "\x1b[0m") if color else ("[", "]")
+        click.echo("    " + render(h.snippet, opening, closing))
+
+
+@cli.group(name="eval")
+def eval_group() -> None:
+    """Measure retrieval quality on benchmark data."""
+
+
+def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[int, ...]:
+    try:
+        ks = tuple(int(v) for v in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"expected comma-separated numbers, got {value!r}") from None
+    if not ks or min(ks) < 1:
+        raise click.BadParameter("every k must be at least 1")
+    return ks
+
+
+@eval_group.command(name="retrieval")
+@click.argument("data", type=click.Path(exists=True, path_type=Path))
+@click.option("--set", "which", type=click.Choice(["hotpotqa", "2wiki"]), help="Which set of a multi-hop folder.")
+@click.option("--kb", type=click.Path(path_type=Path), help="KB file to build or reuse (default: eval-<set>-….kb).")
+@click.option("--modes", default="bm25,dense,late,hybrid", show_default=True, help="Comma-separated modes.")
+@click.option("--k", "ks", default="1,2,5,10,100", show_default=True, callback=_int_list, help="Recall@k cut-offs.")
+@click.option("--limit", type=int, help="Evaluate a seeded random subset of this many queries.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--chunk-tokens", type=int, help="Override ingest.chunk_tokens (small chunks show late chunking).")
+@click.option("--out", type=click.Path(path_type=Path), help="Append the Markdown table to this file.")
+@click.pass_context
+def eval_retrieval(
+    ctx: click.Context,
+    data: Path,
+    which: str | None,
+    kb: Path | None,
+    modes: str,
+    ks: tuple[int, ...],
+    limit: int | None,
+    seed: int,
+    chunk_tokens: int | None,
+    out: Path | None,
+) -> None:
+    """nDCG@10, Recall@k and MRR per mode over DATA.
+
+    DATA is a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), a pooled multi-hop folder or
+    *_corpus.json file (with --set), or a legal_zh folder (law_articles.jsonl + lawbench/1-1.json: article
+    retrieval for LawBench 1-1's questions). The KB is built once and reused by later runs.
+    """
+    from pikelocal.eval.retrieval import format_table
+    from pikelocal.eval.runner import run_retrieval
+    from pikelocal.progress import ProgressPrinter
+
+    chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
+    bad = [m for m in chosen if m not in ("bm25", "dense", "late", "hybrid")]
+    if bad or not chosen:
+        raise click.BadParameter(f"unknown mode(s) {bad}; use bm25, dense, late, hybrid", param_hint="--modes")
+    run = run_retrieval(
+        _settings(ctx), data, which=which, kb=kb, modes=chosen, ks=ks, limit=limit, seed=seed,
+        chunk_tokens=chunk_tokens, sink=ProgressPrinter(),
+    )  # fmt: skip
+    table = format_table(run.title, run.scores, run.ks)
+    click.echo(table)
+    for note in run.notes:
+        click.echo(f"note: {note}")
+    click.echo(f"KB: {run.kb}")
+    if out is not None:
+        with out.open("a", encoding="utf-8") as fh:
+            fh.write(table + "\n" + "".join(f"\n_{n}_" for n in run.notes) + "\n\n")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or bool(os.environ.get("PIKELOCAL_DEBUG"))

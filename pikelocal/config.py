@@ -8,6 +8,7 @@ Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_U
 from __future__ import annotations
 
 import difflib
+import math
 import os
 import tomllib
 from collections.abc import Mapping
@@ -40,6 +41,26 @@ class EncoderSettings:
     model: str = "default"  # default (EmbeddingGemma) | minilm | artifact id | folder with encoder.json
     threads: int = 0
     batch_size: int = 8
+    # Late-chunking window in tokens (0: the model's own, 2,048 for EmbeddingGemma). 1,024 gives each chunk
+    # ~500 tokens of context on each side at 1.6x the speed of 2,048 on 2 cores (docs/BENCHMARKS.md).
+    late_window: int = 1024
+
+
+@dataclass(frozen=True)
+class IngestSettings:
+    chunk_tokens: int = 400  # target chunk size in encoder tokens (structure-aware splitter)
+    min_tokens: int = 100  # a chunk may end early at a heading once it holds this many
+    max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
+    late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    k: int = 10
+    bm25_weight: float = 1.0  # reciprocal rank fusion weights of the hybrid mode
+    dense_weight: float = 1.0
+    late_weight: float = 1.0
+    candidates: int = 50  # hits taken from each ranking before fusion
 
 
 @dataclass(frozen=True)
@@ -47,6 +68,8 @@ class Settings:
     models_dir: str = ""  # empty: $PIKELOCAL_MODELS_DIR or the checkout's models/
     llm: LLMSettings = field(default_factory=LLMSettings)
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
+    ingest: IngestSettings = field(default_factory=IngestSettings)
+    search: SearchSettings = field(default_factory=SearchSettings)
 
     def models_path(self) -> Path | None:
         return Path(self.models_dir).expanduser() if self.models_dir else None
@@ -60,7 +83,13 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-SECTIONS: dict[str, type] = {"llm": LLMSettings, "encoder": EncoderSettings}
+SECTIONS: dict[str, type] = {
+    "llm": LLMSettings,
+    "encoder": EncoderSettings,
+    "ingest": IngestSettings,
+    "search": SearchSettings,
+}
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 TOP_LEVEL = {f.name for f in fields(Settings)} - set(SECTIONS)
 
 
@@ -81,11 +110,18 @@ def _coerce(value: Any, target: type | str, key: str, where: str) -> Any:
     kind = target if isinstance(target, str) else target.__name__
     try:
         if kind == "int":
-            if isinstance(value, float) or (isinstance(value, str) and not value.strip().lstrip("+-").isdigit()):
+            if isinstance(value, bool | float) or (isinstance(value, str) and not value.strip().lstrip("+-").isdigit()):
                 raise ValueError(value)  # never round 2.5 to 2 silently
             return int(value)
         if kind == "float":
             return float(value)
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            word = str(value).strip().lower()
+            if word not in _TRUE | _FALSE:
+                raise ValueError(value)
+            return word in _TRUE
         return str(value)
     except (TypeError, ValueError):
         raise ConfigError(f"{where}: setting '{key}' must be {kind}, got {value!r}") from None
@@ -174,9 +210,24 @@ def _validate(s: Settings) -> None:
         ("llm.threads", s.llm.threads, 0),
         ("encoder.threads", s.encoder.threads, 0),
         ("encoder.batch_size", s.encoder.batch_size, 1),
+        ("encoder.late_window", s.encoder.late_window, 0),
+        ("ingest.min_tokens", s.ingest.min_tokens, 1),
+        ("search.k", s.search.k, 1),
+        ("search.candidates", s.search.candidates, 1),
     ]
     for key, value, low in checks:
         if value < low:
             raise ConfigError(f"{key} = {value}: must be at least {low}")
+    if not s.ingest.min_tokens <= s.ingest.chunk_tokens <= s.ingest.max_tokens:
+        raise ConfigError(
+            f"ingest: need min_tokens <= chunk_tokens <= max_tokens, got {s.ingest.min_tokens},"
+            f" {s.ingest.chunk_tokens}, {s.ingest.max_tokens}"
+        )
+    weights = (s.search.bm25_weight, s.search.dense_weight, s.search.late_weight)
+    for name, w in zip(("bm25_weight", "dense_weight", "late_weight"), weights, strict=True):
+        if not math.isfinite(w) or w < 0:
+            raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
+    if max(weights) == 0:
+        raise ConfigError("search: bm25_weight, dense_weight and late_weight cannot all be 0")
     if s.llm.timeout_s <= 0:
         raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")

@@ -1,0 +1,144 @@
+"""Knowledge-base operations behind the API: open a KB with the right encoder, ingest, list, remove, search."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pikelocal.assets import load_manifest
+from pikelocal.config import Settings
+from pikelocal.embed.base import Encoder
+from pikelocal.embed.factory import open_encoder
+from pikelocal.errors import ConfigError, InputError, ModelError
+from pikelocal.events import EventSink, ignore
+from pikelocal.ingest.chunking import SplitOptions
+from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
+from pikelocal.query.search import Hit, Mode, search
+from pikelocal.store.records import DocumentRecord, FailureRecord
+from pikelocal.store.store import Store
+
+log = logging.getLogger(__name__)
+
+
+def encoder_settings_for(settings: Settings, kb_path: Path) -> Settings:
+    """Settings whose encoder is the one ``kb_path`` was built with, when the user did not choose one.
+
+    A KB built with MiniLM is searched with MiniLM without ``--encoder minilm``; an explicit choice that
+    differs is left alone, so opening the KB reports the mismatch.
+    """
+    if settings.encoder.model != "default" or not kb_path.exists() or kb_path.stat().st_size == 0:
+        return settings
+    try:
+        with Store.open_existing(kb_path) as store:
+            kb_encoder = store.encoder_id
+    except Exception as exc:  # not a KB yet, or unreadable: Store.open reports it properly later
+        log.debug("cannot read the encoder of %s: %s", kb_path, exc)
+        return settings
+    art = load_manifest(settings.models_path()).find(kb_encoder) if kb_encoder else None
+    if art is None or art.kind != "onnx-encoder":
+        return settings
+    return replace(settings, encoder=replace(settings.encoder, model=art.id))
+
+
+def ingest_options(settings: Settings, *, password: str | None = None, late: bool | None = None) -> IngestOptions:
+    s = settings.ingest
+    split = SplitOptions(target=s.chunk_tokens, min_tokens=s.min_tokens, max_tokens=s.max_tokens)
+    return IngestOptions(split=split, late=s.late if late is None else late, password=password)
+
+
+def ingest(
+    settings: Settings,
+    kb_path: Path,
+    paths: Sequence[Path],
+    *,
+    password: str | None = None,
+    late: bool | None = None,
+    sink: EventSink = ignore,
+    encoder: Encoder | None = None,
+) -> IngestReport:
+    """Ingest files and folders into ``kb_path`` (created when missing)."""
+    if not paths:
+        raise InputError("nothing to ingest: give files or folders")
+    settings = encoder_settings_for(settings, kb_path)
+    encoder = encoder or open_encoder(settings)
+    with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim) as store:
+        return Ingestor(store, encoder, ingest_options(settings, password=password, late=late), sink).ingest_paths(
+            list(paths)
+        )
+
+
+@dataclass(frozen=True)
+class DocumentStatus:
+    record: DocumentRecord
+    chunks: int
+
+
+@dataclass(frozen=True)
+class Library:
+    documents: list[DocumentStatus]
+    failures: list[FailureRecord]
+
+
+def library(kb_path: Path) -> Library:
+    with Store.open_existing(kb_path) as store:
+        per_doc = store.chunk_counts()
+        docs = [DocumentStatus(d, per_doc.get(d.id, 0)) for d in store.documents()]
+        return Library(docs, store.failures())
+
+
+def find_document(docs: Sequence[DocumentRecord], ref: str) -> DocumentRecord:
+    """A document by id, full path, file name or sha256 prefix (>= 6 characters); ambiguity is an error."""
+    ref = ref.strip()
+    if ref.isdigit():
+        match = [d for d in docs if d.id == int(ref)]
+    else:
+        full = str(Path(ref).expanduser().resolve()) if ref else ""
+        match = [d for d in docs if d.path in (ref, full)]
+        match = match or [d for d in docs if Path(d.path).name == ref]
+        if not match and len(ref) >= 6:
+            match = [d for d in docs if d.sha256.startswith(ref.lower())]
+    if not match:
+        raise InputError(f"no document '{ref}' in the knowledge base (see `pikelocal docs`)")
+    if len(match) > 1:
+        ids = ", ".join(f"{d.id} ({d.path})" for d in match[:5])
+        raise InputError(f"'{ref}' matches {len(match)} documents: {ids}; give the id")
+    return match[0]
+
+
+def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:
+    """Remove a document with all its rows and vectors (or forget a recorded failure for that path)."""
+    with Store.open_existing(kb_path, readonly=False) as store:
+        docs = store.documents()
+        try:
+            doc = find_document(docs, ref)
+        except InputError:
+            full = str(Path(ref).expanduser().resolve())
+            for failure in store.failures():
+                if failure.path in (ref, full) or Path(failure.path).name == ref:
+                    store.clear_failure(failure.path)
+                    return failure
+            raise
+        store.delete_document(doc.id)
+        return doc
+
+
+def search_kb(
+    settings: Settings, kb_path: Path, query: str, *, mode: Mode = "hybrid", k: int | None = None
+) -> list[Hit]:
+    settings = encoder_settings_for(settings, kb_path)
+    with Store.open_existing(kb_path) as store:
+        encoder = None
+        if mode != "bm25":
+            try:
+                encoder = open_encoder(settings)
+            except (ModelError, ConfigError) as exc:
+                raise ModelError(f"{exc}; `--mode bm25` works without an encoder") from exc
+            if (encoder.model_id, encoder.dim) != (store.encoder_id, store.dim):
+                raise InputError(
+                    f"{kb_path} was built with encoder '{store.encoder_id}' but '{encoder.model_id}' is configured"
+                )
+        s = settings.search
+        weights = {"bm25": s.bm25_weight, "dense": s.dense_weight, "late": s.late_weight}
+        return search(store, encoder, query, mode=mode, k=k or s.k, weights=weights, candidates=s.candidates)
