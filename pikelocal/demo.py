@@ -1,6 +1,6 @@
-"""The foundation demo: both default models, a schema-constrained answer, embeddings, a KB file round trip.
+"""`make demo`: both default models, a schema-constrained answer, then the bundled samples ingested and searched.
 
-`make demo` runs this until ingestion exists. Every step uses the real components the product uses.
+Every step uses the real components the product uses; the KB file it writes can be explored with the CLI.
 """
 
 from __future__ import annotations
@@ -16,12 +16,15 @@ import numpy as np
 from pikelocal.assets import read_encoder_info, resolve_encoder_dir
 from pikelocal.config import Settings
 from pikelocal.embed.factory import open_encoder
-from pikelocal.embed.late import pool_span
 from pikelocal.errors import InputError, PikeError
+from pikelocal.events import Event, EventSink, Notice
+from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.library import ingest_options
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.factory import open_llm
-from pikelocal.store.records import NewChunk
+from pikelocal.query.search import Hit, search
+from pikelocal.query.snippet import render
 from pikelocal.store.store import Store
 
 Emit = Callable[[str], None]
@@ -41,6 +44,8 @@ SCHEMA = {
     },
     "required": ["bid_deposit", "deadline", "performance_bond"],
 }
+SAMPLES = Path(__file__).parent / "samples"  # bundled sample documents (fictitious)
+SEARCHES = ("投标保证金是多少？什么时候提交？", "When may the buyer terminate the agreement?")
 SENTENCES = (
     ("en", "The bidder must pay a bid deposit of 50,000 yuan."),
     ("zh", "投标人须缴纳人民币五万元投标保证金。"),
@@ -54,6 +59,15 @@ class DemoResult:
     similarities: np.ndarray
     kb_files: tuple[str, ...]
     cache_hit: bool
+    hits: tuple[Hit, ...]  # the top hit of each of SEARCHES
+
+
+def _notices(emit: Emit) -> EventSink:
+    def sink(event: Event) -> None:
+        if isinstance(event, Notice):
+            emit(f"   {event.level}: {event.message}")
+
+    return sink
 
 
 def remove_previous_demo_kb(kb_path: Path) -> None:
@@ -111,23 +125,25 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
         emit(f"   [{i}] {lang} {text}")
     emit(f"   cosine [0]~[1] (same meaning, EN~ZH) = {sims[0, 1]:.3f};  [0]~[2] (unrelated) = {sims[0, 2]:.3f}")
 
-    emit(f"4. Writing the knowledge base {kb_path} …")
-    doc_id = store.add_document(path="demo/clause-10.txt", sha256="demo", title="第十条 投标保证金")
-    (chunk_id,) = store.add_chunks(doc_id, [NewChunk(ord=0, text=CLAUSE, char_start=0, char_end=len(CLAUSE))])
-    store.put_vectors("chunk", [chunk_id], encoder.encode([CLAUSE], role="passage"))
-    tokens = encoder.encode_tokens(CLAUSE)
-    store.put_vectors("late", [chunk_id], pool_span(tokens, 0, len(CLAUSE))[None, :])
+    emit(f"4. Ingesting the bundled sample documents into {kb_path} …")
+    report = Ingestor(store, encoder, ingest_options(settings), _notices(emit)).ingest_paths([SAMPLES])
+    for outcome in report.outcomes:
+        emit(f"   {outcome.status:<9} {Path(outcome.path).name}: {outcome.chunks} chunks {outcome.message}")
+    emit("   " + ", ".join(f"{stage} {secs:.1f} s" for stage, secs in report.seconds.items()))
     store.close()
 
-    emit("5. Reading it back …")
+    emit("5. Reading it back and searching (hybrid: BM25 + dense + late-chunked, fused) …")
     with Store.open(kb_path, encoder_id=info.id, dim=info.dim) as reread:
         counts = reread.counts()
         emit("   " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
-        query = encoder.encode([QUESTION], role="query")[0]
-        knn = reread.knn("chunk", query, 1)
-        emit(f"   nearest chunk to the English question: #{knn[0][0]} (cosine distance {knn[0][1]:.3f})")
-        fts = reread.fts_search("chunk", "投标保证金", 5)
-        emit(f"   full-text search 投标保证金 → chunks {[rowid for rowid, _ in fts]}")
+        top_hits = []
+        for query in SEARCHES:
+            hits = search(reread, encoder, query, mode="hybrid", k=1)
+            top_hits.append(hits[0])
+            c = hits[0].chunk
+            emit(f"   {query}")
+            emit(f"     → {Path(hits[0].document.path).name}, p. {c.page_start}, lines {c.line_start}–{c.line_end}")
+            emit(f"       {render(hits[0].snippet)[:110]}")
         again = CachedLLM(llm, reread).complete(messages, params)
         emit(
             f"   the same LLM call again: served from the KB's cache = {again.cached}, text identical = "
@@ -136,4 +152,4 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
     files = tuple(sorted(p.name for p in kb_path.parent.glob(kb_path.name + "*")))
     emit(f"   files after close: {', '.join(files)}")
     emit(f"Done in {time.monotonic() - started:.0f} s.")
-    return DemoResult(answer, sims, files, again.cached)
+    return DemoResult(answer, sims, files, again.cached, tuple(top_hits))

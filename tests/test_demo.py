@@ -28,4 +28,8 @@ def test_demo_on_the_default_models(tmp_path: Path) -> None:
     # The KB was written, read back, served the repeated call from its cache, and is one file after close.
     assert result.cache_hit
     assert result.kb_files == ("demo.kb",)
-    assert any("full-text search 投标保证金 → chunks [1]" in line for line in lines), lines
+    # The bundled samples were ingested and the top hybrid hit of each search is the clause that answers it.
+    deposit, termination = result.hits
+    assert "招标文件" in Path(deposit.document.path).name and "投标保证金" in deposit.chunk.text
+    assert "伍万元" in deposit.chunk.text and deposit.chunk.page_start == 1
+    assert "supply-agreement" in Path(termination.document.path).name and "terminate" in termination.chunk.text
