@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import platform
+import re
 import statistics
 import sys
 import tempfile
@@ -287,6 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     print("[bench] KNN …", flush=True)
     out += bench_knn([int(s) for s in args.knn_sizes.split(",")], 768, args.queries)
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    # Sections other scripts write between <!-- name:begin --> / <!-- name:end --> markers are kept.
+    old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
+    kept = re.findall(r"<!-- (\w+):begin -->.*?<!-- \1:end -->", old, flags=re.S)
+    blocks = [re.search(rf"<!-- {name}:begin -->.*?<!-- {name}:end -->", old, flags=re.S) for name in kept]
+    out += [""] + [b.group(0) + "\n" for b in blocks if b]
     args.out.write_text("\n".join(out) + "\n", encoding="utf-8")
     print("\n".join(out))
     return 0

@@ -314,7 +314,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         exc.show()
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
-        click.echo("Interrupted.", err=True)
+        click.echo("Interrupted. Finished work is kept: run the same command again to continue.", err=True)
         sys.exit(130)
     except Exception as exc:  # last resort: one line, never a traceback without --debug
         if debug:

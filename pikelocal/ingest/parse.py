@@ -148,7 +148,32 @@ def _pdf_title(reader: PdfReader) -> str | None:
         title = reader.metadata.title if reader.metadata else None
     except Exception:  # broken metadata must not fail a readable document
         return None
-    return title.strip() if isinstance(title, str) and title.strip() else None
+    return clean_pdf_title(title) if isinstance(title, str) else None
+
+
+_HEX_TITLE = re.compile(r"^<([0-9A-Fa-f\s]+)>$")
+_EDITOR_PREFIX = re.compile(r"^(?:Microsoft (?:Word|PowerPoint|Excel) - |Word - )", re.IGNORECASE)
+_OFFICE_SUFFIX = re.compile(r"\.(?:docx?|xlsx?|pptx?|wps|rtf|pdf)$", re.IGNORECASE)
+
+
+def clean_pdf_title(raw: str) -> str | None:
+    """A usable title from PDF metadata, or None for junk.
+
+    Some producers store the title as an undecoded hex string (``<4D6963…>``, often GBK bytes) or as
+    "Microsoft Word - file.doc"; control characters and replacement characters mean it is not worth showing.
+    """
+    title = raw.strip().strip("\x00").strip()
+    hex_match = _HEX_TITLE.match(title)
+    if hex_match:
+        data = bytes.fromhex(re.sub(r"\s", "", hex_match.group(1)))
+        try:
+            title = decode_text(data)[0] if not data.startswith((b"\xfe\xff", b"\xff\xfe")) else data.decode("utf-16")
+        except (UnicodeDecodeError, ValueError):
+            return None
+    title = _OFFICE_SUFFIX.sub("", _EDITOR_PREFIX.sub("", title.strip())).strip()
+    if len(title) < 2 or any(ch == "\ufffd" or (ord(ch) < 32) for ch in title) or title.lower() == "untitled":
+        return None
+    return title
 
 
 def _title(path: Path, kind: str, meta_title: str | None, pages: tuple[ParsedPage, ...]) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.errors import DocumentError
-from pikelocal.ingest.parse import ParsedDocument, parse_document
+from pikelocal.ingest.parse import ParsedDocument, clean_pdf_title, parse_document
 from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
 
 TENDER = "zh_tender/黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
@@ -123,3 +123,28 @@ def test_textcheck_helpers() -> None:
     assert garbled_share("5KIPGF\x03D[\x03#WUV") > 0.1 and garbled_share("正常的中文 text") == 0.0
     with pytest.raises(UnicodeDecodeError):
         decode_text(b"\x80\xff")  # neither UTF-8 nor Big5 nor GB18030
+
+
+CIVIL_CODE_HEX_TITLE = "<4D6963726F736F667420576F7264202D20D6D0BBAAC8CBC3F1B9B2BACDB9FAC3F1B7A8B5E42E646F63>"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        # GBK bytes of "Microsoft Word - 中华人民共和国民法典.doc" as pypdf returns them (the real 民法典 PDF)
+        (CIVIL_CODE_HEX_TITLE, "中华人民共和国民法典"),
+        ("Microsoft Word - Tender Notice.docx", "Tender Notice"),
+        ("imagemagick-CCITTFaxDecode\x00", "imagemagick-CCITTFaxDecode"),
+        ("PDF Example Document", "PDF Example Document"),
+        ("  ", None),
+        ("untitled", None),
+        ("bad\ufffdtitle", None),
+    ],
+)
+def test_pdf_metadata_titles_are_cleaned(raw: str, expected: str | None) -> None:
+    assert clean_pdf_title(raw) == expected
+
+
+def test_the_civil_code_pdf_gets_its_real_title(shared_data: Path) -> None:
+    doc = parse_document(shared_data / "pdfs" / "zh_law" / "中华人民共和国民法典.pdf")
+    assert doc.title == "中华人民共和国民法典"
