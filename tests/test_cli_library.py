@@ -13,6 +13,7 @@ from tests.conftest import installed_model
 from tests.test_cli import assert_one_line_error, run_cli
 
 SAMPLES = Path(__file__).resolve().parent.parent / "pikelocal" / "samples"
+pytestmark = pytest.mark.slow  # loads the real MiniLM encoder in each subprocess
 
 
 @pytest.fixture(scope="module")

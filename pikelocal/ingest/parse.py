@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 KINDS = {".pdf": "pdf", ".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown"}
 GARBLED_WARNING_SHARE = 0.05  # a real text has next to no control or private-use characters
+GARBLED_LINE_MIN = 8  # characters; shorter lines (a lone bullet glyph) are not judged
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -72,13 +73,30 @@ def parse_document(path: Path, *, password: str | None = None, data: bytes | Non
         raise DocumentError(path, "empty", "the file holds no text")
     warnings = []
     garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
-    if garbled:
-        shown = ", ".join(map(str, garbled[:10])) + (" …" if len(garbled) > 10 else "")
+    # A broken font in a stamp or running header garbles one line per page: too little to flag the page.
+    # One such line on a page or two is a formula in a symbol font: not worth a warning.
+    with_lines = [page.page_no for page in pages if page.page_no not in garbled and _has_garbled_line(page.text)]
+    if len(with_lines) < max(2, len(pages) // 10):
+        with_lines = []
+    if garbled or with_lines:
+        parts = []
+        if garbled:
+            parts.append(f"on {len(garbled)} of {len(pages)} page(s) ({_pages(garbled)})")
+        if with_lines:
+            parts.append(f"in some lines of {len(with_lines)} more page(s) ({_pages(with_lines)})")
         warnings.append(
-            f"{path}: extracted text looks garbled on {len(garbled)} of {len(pages)} page(s) ({shown}): many "
-            "control, private-use or replacement characters; the PDF's font map may be broken"
+            f"{path}: extracted text looks garbled {' and '.join(parts)}: control, private-use or replacement "
+            "characters; the PDF's font map may be broken"
         )
     return ParsedDocument(path, kind, _title(path, kind, meta_title, pages), pages, encoding, tuple(warnings))
+
+
+def _pages(numbers: list[int]) -> str:
+    return ", ".join(map(str, numbers[:10])) + (" …" if len(numbers) > 10 else "")
+
+
+def _has_garbled_line(text: str) -> bool:
+    return any(len(line.strip()) >= GARBLED_LINE_MIN and garbled_share(line) > 0.2 for line in text.splitlines())
 
 
 def read_file(path: Path) -> bytes:

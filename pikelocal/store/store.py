@@ -405,6 +405,11 @@ class Store:
                 [(int(i), vectors.float32_blob(row)) for i, row in zip(ids, mat, strict=True)],
             )
 
+    def vector(self, table: VectorTable, row_id: int) -> np.ndarray | None:
+        """The stored vector of a chunk (chunk, late) or question, or None when it has none."""
+        rows = self._rows(f"SELECT embedding FROM {schema.VECTOR_TABLES[table]} WHERE rowid = ?", (row_id,))
+        return np.frombuffer(rows[0][0], dtype=np.float32).copy() if rows else None
+
     def knn(self, table: VectorTable, query_vector: ArrayLike, k: int) -> list[tuple[int, float]]:
         """The ``k`` nearest ids by cosine distance (0 = same direction), nearest first."""
         q = np.asarray(query_vector, dtype=np.float32)

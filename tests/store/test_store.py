@@ -134,6 +134,14 @@ def test_knn_returns_nearest(store: Store) -> None:
     assert store.knn("chunk", np.ones(DIM), 1) == [(chunk_ids[0], pytest.approx(0.0, abs=1e-6))]
 
 
+def test_vector_reads_back_what_was_stored(store: Store) -> None:
+    _, chunk_ids, _ = _fill(store)
+    v = np.arange(DIM, dtype=np.float32) / DIM
+    store.put_vectors("late", chunk_ids[2:3], v[None, :])
+    assert np.array_equal(store.vector("late", chunk_ids[2]), v)
+    assert store.vector("late", 999_999) is None
+
+
 def test_put_vectors_validates(store: Store) -> None:
     _, chunk_ids, _ = _fill(store)
     with pytest.raises(ValueError, match="matrix"):
