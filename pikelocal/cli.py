@@ -14,6 +14,7 @@ import click
 from pikelocal import __version__, api
 from pikelocal.errors import PikeError
 
+SEARCH_MODES = ("bm25", "dense", "late", "hybrid")  # pikelocal.query.search.MODES, without importing numpy
 OWN_MODELS_HELP = """\
 Use your own models (nothing is ever downloaded):
   GGUF LLM     pikelocal --llm-model /path/to/model.gguf …      or  PIKELOCAL_LLM_MODEL=/path/to/model.gguf
@@ -187,7 +188,7 @@ def rm(kb: Path, doc: str) -> None:
 @cli.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("query")
-@click.option("--mode", type=click.Choice(["bm25", "dense", "late", "hybrid"]), default="hybrid", show_default=True)
+@click.option("--mode", type=click.Choice(SEARCH_MODES), default="hybrid", show_default=True)
 @click.option("-k", "k", type=click.IntRange(1, 1000), help="Number of results (default: search.k = 10).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
@@ -254,7 +255,7 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[i
 @click.option("--k", "ks", default="1,2,5,10,100", show_default=True, callback=_int_list, help="Recall@k cut-offs.")
 @click.option("--limit", type=int, help="Evaluate a seeded random subset of this many queries.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--chunk-tokens", type=int, help="Override ingest.chunk_tokens (small chunks show late chunking).")
+@click.option("--chunk-tokens", type=click.IntRange(8, 4096), help="Override ingest.chunk_tokens (e.g. 48).")
 @click.option("--out", type=click.Path(path_type=Path), help="Append the Markdown table to this file.")
 @click.pass_context
 def eval_retrieval(
@@ -280,7 +281,7 @@ def eval_retrieval(
     from pikelocal.progress import ProgressPrinter
 
     chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
-    bad = [m for m in chosen if m not in ("bm25", "dense", "late", "hybrid")]
+    bad = [m for m in chosen if m not in SEARCH_MODES]
     if bad or not chosen:
         raise click.BadParameter(f"unknown mode(s) {bad}; use bm25, dense, late, hybrid", param_hint="--modes")
     run = run_retrieval(

@@ -62,6 +62,10 @@ class SearchSettings:
     late_weight: float = 1.0
     candidates: int = 50  # hits taken from each ranking before fusion
 
+    def weights(self) -> dict[str, float]:
+        """Fusion weight per ranking, keyed as the search code names them."""
+        return {"bm25": self.bm25_weight, "dense": self.dense_weight, "late": self.late_weight}
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -218,6 +222,8 @@ def _validate(s: Settings) -> None:
     for key, value, low in checks:
         if value < low:
             raise ConfigError(f"{key} = {value}: must be at least {low}")
+    if 0 < s.encoder.late_window < 32:
+        raise ConfigError(f"encoder.late_window = {s.encoder.late_window}: use 0 (the model's own) or at least 32")
     if not s.ingest.min_tokens <= s.ingest.chunk_tokens <= s.ingest.max_tokens:
         raise ConfigError(
             f"ingest: need min_tokens <= chunk_tokens <= max_tokens, got {s.ingest.min_tokens},"

@@ -11,7 +11,7 @@ from pikelocal.assets import load_manifest
 from pikelocal.config import Settings
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
-from pikelocal.errors import ConfigError, InputError, ModelError
+from pikelocal.errors import ConfigError, EncoderMismatchError, InputError, ModelError
 from pikelocal.events import EventSink, ignore
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
@@ -136,9 +136,8 @@ def search_kb(
             except (ModelError, ConfigError) as exc:
                 raise ModelError(f"{exc}; `--mode bm25` works without an encoder") from exc
             if (encoder.model_id, encoder.dim) != (store.encoder_id, store.dim):
-                raise InputError(
+                raise EncoderMismatchError(
                     f"{kb_path} was built with encoder '{store.encoder_id}' but '{encoder.model_id}' is configured"
                 )
         s = settings.search
-        weights = {"bm25": s.bm25_weight, "dense": s.dense_weight, "late": s.late_weight}
-        return search(store, encoder, query, mode=mode, k=k or s.k, weights=weights, candidates=s.candidates)
+        return search(store, encoder, query, mode=mode, k=k or s.k, weights=s.weights(), candidates=s.candidates)

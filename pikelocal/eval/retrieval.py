@@ -18,8 +18,7 @@ from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
 from pikelocal.events import EventSink, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
-from pikelocal.query.fusion import reciprocal_rank_fusion
-from pikelocal.query.search import SOURCES, hybrid_sources, rankings
+from pikelocal.query.search import SOURCES, fuse, hybrid_sources, rankings
 from pikelocal.store.store import Store
 
 EVAL_KEY = "eval:"  # path prefix of corpus documents in an evaluation KB
@@ -39,7 +38,8 @@ def ingest_corpus(
     store: Store, encoder: Encoder, evalset: EvalSet, options: IngestOptions, sink: EventSink = ignore
 ) -> None:
     """Put every corpus document in the KB (already present ones are skipped, so a stopped build resumes)."""
-    items = (SourceText(f"{EVAL_KEY}{d.doc_id}", d.title, d.text) for d in evalset.docs)
+    # a document with a title but no text is its title (as BEIR scores it), not an unretrievable empty one
+    items = (SourceText(f"{EVAL_KEY}{d.doc_id}", d.title, d.text if d.text.strip() else d.title) for d in evalset.docs)
     Ingestor(store, encoder, options, sink).ingest_texts(items, total=len(evalset.docs))
 
 
@@ -50,18 +50,22 @@ def chunk_doc_keys(store: Store) -> dict[int, tuple[str, ...]]:
 
 
 def ranked_by_mode(
-    store: Store, encoder: Encoder, query: str, modes: Sequence[str], depth: int, weights: Mapping[str, float]
+    store: Store,
+    encoder: Encoder,
+    query: str,
+    modes: Sequence[str],
+    depth: int,
+    weights: Mapping[str, float],
+    candidates: int | None = None,
 ) -> dict[str, list[int]]:
-    """Chunk ids ranked by each mode, from one query encoding."""
+    """Chunk ids ranked by each mode, from one query encoding; hybrid fuses as ``search`` does."""
     fused = hybrid_sources(weights) if "hybrid" in modes else ()
     sources = tuple(s for s in SOURCES if s in modes or s in fused)
-    lists = {name: [cid for cid, _ in hits] for name, hits in rankings(store, encoder, query, sources, depth).items()}
-    out = {m: lists[m] for m in modes if m != "hybrid"}
+    n = max(depth, candidates or 0)
+    lists = {name: [cid for cid, _ in hits] for name, hits in rankings(store, encoder, query, sources, n).items()}
+    out = {m: lists[m][:depth] for m in modes if m != "hybrid"}
     if "hybrid" in modes:
-        ranked = reciprocal_rank_fusion(
-            {s: lists[s] for s in fused}, weights={s: w for s, w in weights.items() if s in fused}
-        )
-        out["hybrid"] = [cid for cid, _ in ranked[:depth]]
+        out["hybrid"] = [cid for cid, _ in fuse(lists, weights, n)[:depth]]  # = search(…, k=depth)
     return out
 
 

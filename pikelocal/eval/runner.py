@@ -64,8 +64,7 @@ def run_retrieval(
     layout = layout_of(data)
     notes: list[str] = []
     suffix = f"{encoder.model_id}-c{settings.ingest.chunk_tokens}"
-    s = settings.search
-    weights = {"bm25": s.bm25_weight, "dense": s.dense_weight, "late": s.late_weight}
+    weights = settings.search.weights()
     options = ingest_options(settings)
     if layout == "law":
         articles = ds.load_law_articles(data / LAW_ARTICLES)

@@ -16,14 +16,18 @@ def _ignored(path: Path, root: Path) -> bool:
     return path.name in IGNORED_NAMES or any(part.startswith(".") for part in rel) or path.name.startswith("~$")
 
 
-def discover(paths: Sequence[Path]) -> tuple[list[Path], list[DocumentError]]:
+def discover(paths: Sequence[Path], *, exclude: Path | None = None) -> tuple[list[Path], list[DocumentError]]:
     """Files under ``paths`` (folders walked recursively, hidden entries skipped) and the paths that do not exist.
 
     A file named explicitly is always returned, whatever its type, so an unsupported one gets its own error line.
+    ``exclude`` is the KB file itself: it and its -wal/-shm/-journal files are never documents.
     """
     files: list[Path] = []
     missing: list[DocumentError] = []
     seen: set[Path] = set()
+    if exclude is not None:
+        kb = exclude.resolve()
+        seen.update({kb, *(kb.with_name(kb.name + s) for s in ("-wal", "-shm", "-journal"))})
 
     def add(f: Path) -> None:
         key = f.resolve()

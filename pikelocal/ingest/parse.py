@@ -166,7 +166,11 @@ def _pdf_title(reader: PdfReader) -> str | None:
         title = reader.metadata.title if reader.metadata else None
     except Exception:  # broken metadata must not fail a readable document
         return None
-    return clean_pdf_title(title) if isinstance(title, str) else None
+    try:
+        return clean_pdf_title(title) if isinstance(title, str) else None
+    except Exception:  # a title is a nicety: whatever is wrong with it, the document stays readable
+        log.debug("unusable PDF title %r", title)
+        return None
 
 
 _HEX_TITLE = re.compile(r"^<([0-9A-Fa-f\s]+)>$")
@@ -183,13 +187,15 @@ def clean_pdf_title(raw: str) -> str | None:
     title = raw.strip().strip("\x00").strip()
     hex_match = _HEX_TITLE.match(title)
     if hex_match:
-        data = bytes.fromhex(re.sub(r"\s", "", hex_match.group(1)))
         try:
+            data = bytes.fromhex(re.sub(r"\s", "", hex_match.group(1)))
             title = decode_text(data)[0] if not data.startswith((b"\xfe\xff", b"\xff\xfe")) else data.decode("utf-16")
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError):  # odd digit count, or bytes in no known encoding
             return None
     title = _OFFICE_SUFFIX.sub("", _EDITOR_PREFIX.sub("", title.strip())).strip()
-    if len(title) < 2 or any(ch == "\ufffd" or (ord(ch) < 32) for ch in title) or title.lower() == "untitled":
+    if len(title) < 2 or not any(ch.isalnum() for ch in title) or title.lower() == "untitled":
+        return None
+    if any(ch == "\ufffd" or ord(ch) < 32 for ch in title):
         return None
     return title
 

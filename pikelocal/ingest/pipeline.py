@@ -109,7 +109,7 @@ class Ingestor:
     def ingest_paths(self, paths: Sequence[Path]) -> IngestReport:
         """Ingest files and folders; finish any document an earlier run left half done."""
         report = IngestReport()
-        files, missing = discover(paths)
+        files, missing = discover(paths, exclude=self.store.path)
         for err in missing:
             report.outcomes.append(self._failed(str(Path(str(err.path)).resolve()), err))
         stage = _Stage(self.sink, report, "parse", len(files), "files")
@@ -140,6 +140,8 @@ class Ingestor:
         self._embed(report)
         if self.options.late:
             self._late(report)
+        else:  # documents a run with late chunking left half done are finished without it
+            self._advance_docs(self.store.documents_in_stage(STAGE_EMBEDDED), STAGE_READY)
         return report
 
     # --- parse ---------------------------------------------------------------------------------------
@@ -168,7 +170,10 @@ class Ingestor:
         doc = self.store.document_by_sha256(sha)
         if doc is None:
             return None
+        self.store.clear_failure(key)
         if doc.path != key:
+            # this path's content is now that of another document: its own older version must go
+            self.store.delete_other_versions(key, sha)
             if not doc.path.startswith("/") or Path(doc.path).exists():
                 return FileOutcome(key, "duplicate", f"same content as {doc.path}, already in the KB", doc_id=doc.id)
             self.store.set_document_path(doc.id, key)  # moved or renamed: cite the file where it is now
@@ -225,7 +230,7 @@ class Ingestor:
     def _embed_batch(self, ids: list[int], stage: _Stage) -> None:
         chunks = self.store.get_chunks(ids)
         vectors = self.encoder.encode([early_text(c) for c in chunks], role="passage")
-        self.store.put_vectors("chunk", [c.id for c in chunks], vectors)
+        self.store.put_vectors("chunk", [c.id for c in chunks], vectors, skip_missing=True)
         stage.advance(len(chunks))
 
     def _advance_docs(self, docs: Sequence[DocumentRecord], stage: str) -> None:
@@ -233,23 +238,29 @@ class Ingestor:
             self.store.set_document_stage(doc.id, stage)
 
     def _late(self, report: IngestReport) -> None:
-        docs = self.store.documents_in_stage(STAGE_EMBEDDED)
-        work = []
+        """Late vectors for documents that lack some: those just embedded, and ready ones ingested without late
+        chunking. One document at a time, so memory holds one document's text."""
+        embedded = {d.id: d for d in self.store.documents_in_stage(STAGE_EMBEDDED)}
+        lacking = {d.id: d for d in self.store.documents_missing("late") if d.stage == STAGE_READY}
+        docs = sorted({**embedded, **lacking}.values(), key=lambda d: d.id)
+        missing = {d.id: set(self.store.chunk_ids_without("late", d.id)) for d in docs}
+        stage = _Stage(self.sink, report, "late", sum(len(m) for m in missing.values()), "chunks")
         for doc in docs:
-            chunks = self.store.chunks_of(doc.id)
-            missing = set(self.store.chunk_ids_without("late", doc.id))
-            if not missing:
-                work.append((doc, "", []))
-                continue
-            text = document_text(chunks)
-            tokens = [self.encoder.count_tokens(c.text) for c in chunks]
-            groups = plan_late_groups(chunks, tokens, self.encoder.late_window_tokens, len(text))
-            work.append((doc, text, [g for g in groups if missing.intersection(c.id for c in g.chunks)]))
-        stage = _Stage(self.sink, report, "late", sum(len(g.chunks) for _, _, gs in work for g in gs), "chunks")
-        for doc, text, groups in work:
-            for group in groups:
-                vectors = late_vectors(self.encoder, text, group)
-                self.store.put_vectors("late", [c.id for c in group.chunks], vectors)
-                stage.advance(len(group.chunks), detail=Path(doc.path).name)
-            self.store.set_document_stage(doc.id, STAGE_READY)
+            if missing[doc.id]:
+                self._late_document(doc, missing[doc.id], stage)
+            if doc.stage != STAGE_READY:
+                self.store.set_document_stage(doc.id, STAGE_READY)
         stage.finish()
+
+    def _late_document(self, doc: DocumentRecord, missing: set[int], stage: _Stage) -> None:
+        chunks = self.store.chunks_of(doc.id)
+        if not chunks:  # removed by another process meanwhile
+            return
+        text = document_text(chunks)
+        tokens = [self.encoder.count_tokens(c.text) for c in chunks]
+        for group in plan_late_groups(chunks, tokens, self.encoder.late_window_tokens, len(text)):
+            todo = missing.intersection(c.id for c in group.chunks)
+            if todo:
+                vectors = late_vectors(self.encoder, text, group)
+                self.store.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
+                stage.advance(len(todo), detail=Path(doc.path).name)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -70,14 +70,35 @@ def search(
     unknown = set(weights or {}) - set(SOURCES)
     if unknown:
         raise InputError(f"unknown fusion weight(s) {sorted(unknown)} (use {', '.join(SOURCES)})")
+    with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
+        return _search(store, encoder, query, mode, k, weights, candidates)
+
+
+def fuse(
+    lists: Mapping[str, Sequence[int]], weights: Mapping[str, float] | None, candidates: int
+) -> list[tuple[int, float]]:
+    """The hybrid ranking: weighted RRF of the first ``candidates`` ids of each non-zero-weighted list."""
+    used = [s for s in hybrid_sources(weights) if s in lists]
+    return reciprocal_rank_fusion(
+        {s: list(lists[s])[:candidates] for s in used}, weights={s: (weights or {}).get(s, 1.0) for s in used}
+    )
+
+
+def _search(
+    store: Store,
+    encoder: Encoder | None,
+    query: str,
+    mode: Mode,
+    k: int,
+    weights: Mapping[str, float] | None,
+    candidates: int,
+) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
     ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k)
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
     if mode == "hybrid":
-        fused = reciprocal_rank_fusion(
-            {name: [cid for cid, _ in lst] for name, lst in ranked.items()},
-            weights={s: w for s, w in (weights or {}).items() if s in ranked},
-        )[:k]
+        lists = {name: [cid for cid, _ in lst] for name, lst in ranked.items()}
+        fused = fuse(lists, weights, max(k, candidates))[:k]
     else:
         fused = ranked[mode][:k]
     chunks = {c.id: c for c in store.get_chunks([cid for cid, _ in fused])}

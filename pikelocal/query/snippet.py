@@ -6,15 +6,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from pikelocal.store.fts import CJK_CHARS
+from pikelocal.store.fts import CJK_CHARS, STOPWORDS
 
 _WORD = re.compile(rf"[^\W_{CJK_CHARS}]+|[{CJK_CHARS}]+")
 _IS_CJK = re.compile(rf"[{CJK_CHARS}]")
-_STOP_WORDS = (
-    "a an and are as at be by do does for from how in is it of on or the this that to was what when where which who"
-    " why with 的 是 了 在 和 与 及 或 吗 什么 哪些 如何 多少"
-)
-_STOP = frozenset(_STOP_WORDS.split(" "))
+_STOP = STOPWORDS | frozenset(["的", "是", "了", "在", "和", "与", "及", "或", "吗", "什么", "哪些", "如何", "多少"])
 
 
 @dataclass(frozen=True)

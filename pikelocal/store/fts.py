@@ -44,6 +44,7 @@ _STOPWORDS = frozenset(
      "with")
 )  # fmt: skip
 CJK_CHARS = _CJK  # for other modules (snippets) that must treat CJK text the same way
+STOPWORDS = _STOPWORDS  # for snippets, which must skip the same words
 MAX_TERMS = 64  # bounds the cost of a query built from a long text
 
 FTS_NORMALIZER_VERSION = 1  # stored in kb_meta; bump when the index-time text changes (re-index needed)

@@ -119,6 +119,10 @@ class Store:
                 raise StoreError(f"{path} is empty, not a pikelocal knowledge base")
             if not readonly:
                 schema.migrate(conn, path, new_kb=None)
+            elif version < schema.LATEST_VERSION:  # an older KB: upgrade it once, then read it as asked
+                db.close(conn, readonly=True)
+                cls.open_existing(path, readonly=False).close()
+                conn = db.connect(path, readonly=True)
             return cls(conn, path, readonly=readonly)
         except BaseException:
             db.close(conn, readonly=readonly)
@@ -160,6 +164,20 @@ class Store:
                 raise
             self._depth -= 1
             self._conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads inside see one consistent state of the file, whatever another process commits meanwhile."""
+        with self._lock:
+            if self._conn.in_transaction:  # already inside a transaction: that is the snapshot
+                yield
+                return
+            self._conn.execute("BEGIN")
+            try:
+                yield
+            finally:
+                if self._conn.in_transaction:
+                    self._conn.execute("COMMIT")
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:  # fetch everything under the lock: apsw cursors are lazy
@@ -236,6 +254,14 @@ class Store:
                 (stage, error, doc_id),
             )
 
+    def delete_other_versions(self, path: str, sha256: str) -> int:
+        """Delete documents stored at ``path`` whose content is not ``sha256`` (the file has changed)."""
+        with self.transaction():
+            old = [d.id for d in self.document_by_path(path) if d.sha256 != sha256]
+            for doc_id in old:
+                self.delete_document(doc_id)
+            return len(old)
+
     def set_document_path(self, doc_id: int, path: str) -> None:
         with self.transaction():
             self._conn.execute(
@@ -257,6 +283,15 @@ class Store:
 
     def document_by_path(self, path: str) -> list[DocumentRecord]:
         return [DocumentRecord(*r) for r in self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE path = ?", (path,))]
+
+    def documents_missing(self, table: VectorTable) -> list[DocumentRecord]:
+        """Documents with at least one chunk that has no row in vector table ``table``."""
+        name = schema.VECTOR_TABLES[table]
+        rows = self._rows(
+            f"SELECT {_DOC_COLS} FROM documents WHERE id IN (SELECT doc_id FROM chunks WHERE NOT EXISTS"
+            f" (SELECT 1 FROM {name} v WHERE v.rowid = chunks.id)) ORDER BY id"
+        )
+        return [DocumentRecord(*r) for r in rows]
 
     def documents_in_stage(self, *stages: str) -> list[DocumentRecord]:
         marks = ", ".join("?" * len(stages))
@@ -280,9 +315,7 @@ class Store:
         recorded failure for the path: a crash leaves either the old state or the new one.
         """
         with self.transaction():
-            for old in self.document_by_path(path):
-                if old.sha256 != sha256:
-                    self.delete_document(old.id)
+            self.delete_other_versions(path, sha256)
             self._conn.execute("DELETE FROM ingest_failures WHERE path = ?", (path,))
             doc_id = self.add_document(
                 path=path, sha256=sha256, title=title, kind=kind, n_pages=len(pages), stage=stage
@@ -384,8 +417,14 @@ class Store:
 
     # --- vectors and full text -----------------------------------------------------------------------
 
-    def put_vectors(self, table: VectorTable, ids: Sequence[int], matrix: ArrayLike) -> None:
-        """Store (or replace) one vector per id; ``ids`` are chunk ids (chunk, late) or question ids."""
+    def put_vectors(
+        self, table: VectorTable, ids: Sequence[int], matrix: ArrayLike, *, skip_missing: bool = False
+    ) -> None:
+        """Store (or replace) one vector per id; ``ids`` are chunk ids (chunk, late) or question ids.
+
+        An id with no chunk/question is an error, unless ``skip_missing`` (ingestion: another process may
+        have removed the document while its vectors were being computed).
+        """
         name = schema.VECTOR_TABLES[table]
         mat = np.asarray(matrix, dtype=np.float32)
         if mat.ndim != 2 or mat.shape != (len(ids), self.dim):
@@ -396,8 +435,11 @@ class Store:
                 f"SELECT value FROM json_each(?) WHERE value NOT IN (SELECT id FROM {owner})",
                 (json.dumps([int(i) for i in ids]),),
             ).fetchall()
-            if missing:
+            if missing and not skip_missing:
                 raise ValueError(f"no {owner} with ids {[m[0] for m in missing[:5]]}")
+            gone = {int(m[0]) for m in missing}
+            keep = [k for k, i in enumerate(ids) if int(i) not in gone]
+            ids, mat = [ids[k] for k in keep], mat[keep]
             # vec0 has no upsert: delete first so re-embedding replaces.
             self._conn.executemany(f"DELETE FROM {name} WHERE rowid = ?", [(int(i),) for i in ids])
             self._conn.executemany(

@@ -142,6 +142,8 @@ CIVIL_CODE_HEX_TITLE = "<4D6963726F736F667420576F7264202D20D6D0BBAAC8CBC3F1B9B2B
         ("  ", None),
         ("untitled", None),
         ("bad\ufffdtitle", None),
+        ("<ABC>", None),  # odd number of hex digits
+        ("<>", None),
     ],
 )
 def test_pdf_metadata_titles_are_cleaned(raw: str, expected: str | None) -> None:

@@ -480,3 +480,86 @@ def test_a_moved_file_keeps_its_rows_and_gets_its_new_path(tmp_path: Path) -> No
         (moved,) = store.documents()
         assert moved.id == doc.id and moved.path == str(new.resolve())
         assert store.counts() == before
+
+
+def _texts(store: Store) -> dict[str, str]:
+    return {Path(d.path).name: "".join(c.text for c in store.chunks_of(d.id)) for d in store.documents()}
+
+
+def test_a_file_edited_to_equal_another_loses_its_old_version(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Apples are delivered on Monday.\n")
+    (folder / "b.txt").write_text("Bananas are delivered on Friday.\n")
+    with open_kb(tmp_path / "kb.kb") as store:
+        ingest(store, [folder])
+        (folder / "a.txt").write_text("Bananas are delivered on Friday.\n")
+        outcomes = {Path(o.path).name: o.status for o in ingest(store, [folder]).outcomes}
+        assert outcomes == {"a.txt": "duplicate", "b.txt": "unchanged"}
+        assert _texts(store) == {"b.txt": "Bananas are delivered on Friday.\n"}  # the apples version is gone
+        assert store.fts_search("chunk", "apples", 5) == []
+        assert_consistent(store)
+
+
+def test_a_file_moved_over_another_replaces_it(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Apples are delivered on Monday.\n")
+    (folder / "b.txt").write_text("Bananas are delivered on Friday.\n")
+    with open_kb(tmp_path / "kb.kb") as store:
+        ingest(store, [folder])
+        (folder / "a.txt").rename(folder / "b.txt")
+        (outcome,) = ingest(store, [folder]).outcomes
+        assert outcome.status == "unchanged" and "moved from" in outcome.message
+        assert _texts(store) == {"b.txt": "Apples are delivered on Monday.\n"}
+        assert [d.path for d in store.documents()] == [str((folder / "b.txt").resolve())]
+        assert_consistent(store)
+
+
+def test_the_kb_file_inside_the_ingested_folder_is_not_a_document(tmp_path: Path) -> None:
+    (tmp_path / "note.txt").write_text("A note about the tender.\n")
+    with open_kb(tmp_path / "kb.kb") as store:
+        report = ingest(store, [tmp_path])
+        assert [(Path(o.path).name, o.status) for o in report.outcomes] == [("note.txt", "ingested")]
+        assert store.failures() == []
+
+
+def test_late_vectors_follow_the_setting_across_runs(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.md").write_text("# Title\n\n" + "Clause text about delivery and payment. " * 40 + "\n")
+    with open_kb(tmp_path / "kb.kb") as store:
+        ingest(store, [folder], late=False)
+        assert {d.stage for d in store.documents()} == {"ready"}
+        assert store.counts()["late_vectors"] == 0
+        report = ingest(store, [folder], late=True)  # the file is unchanged, but its late vectors are missing
+        assert [o.status for o in report.outcomes] == ["unchanged"]
+        counts = store.counts()
+        assert counts["late_vectors"] == counts["chunks"] > 1
+        assert report.units["late"] == counts["chunks"]
+        assert_consistent(store)
+
+
+def test_a_document_left_embedded_finishes_without_late_chunking(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Some text to embed.\n")
+    with open_kb(tmp_path / "kb.kb") as store:
+        ingest(store, [folder])
+        (doc,) = store.documents()
+        store.set_document_stage(doc.id, "embedded")  # as a run killed before its late stage leaves it
+        ingest(store, [folder], late=False)
+        assert store.get_document(doc.id).stage == "ready"  # type: ignore[union-attr]
+
+
+def test_a_failure_clears_when_the_file_comes_back_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "a.txt"
+    path.write_text("The pumps arrive in June.\n")
+    with open_kb(tmp_path / "kb.kb") as store:
+        ingest(store, [path])
+        moved = path.rename(tmp_path / "elsewhere.bin")
+        (gone,) = ingest(store, [path]).outcomes
+        assert gone.status == "failed" and [f.reason for f in store.failures()] == ["vanished"]
+        moved.rename(path)
+        (back,) = ingest(store, [path]).outcomes
+        assert back.status == "unchanged" and store.failures() == []

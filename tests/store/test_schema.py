@@ -98,3 +98,14 @@ def test_failed_migration_rolls_back(kb_path: Path, monkeypatch: pytest.MonkeyPa
     assert "half_done" not in _tables(kb_path)
     assert _user_version(kb_path) == nxt - 1
     assert sorted(p.name for p in kb_path.parent.iterdir()) == [kb_path.name]
+
+
+def test_a_read_only_open_upgrades_an_older_kb_first(kb_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with monkeypatch.context() as m:  # build a KB at schema version 1
+        m.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:1])
+        m.setattr(schema, "LATEST_VERSION", 1)
+        Store.open(kb_path, encoder_id="enc", dim=4).close()
+    assert _user_version(kb_path) == 1
+    with Store.open_existing(kb_path) as s:  # read-only, as `pikelocal docs` opens it
+        assert s.readonly and s.failures() == []
+    assert _user_version(kb_path) == schema.LATEST_VERSION

@@ -166,3 +166,13 @@ def test_readonly_store_refuses_writes(kb_path: Path) -> None:
     with Store.open_existing(kb_path) as s, pytest.raises(StoreError, match="read-only"):
         s.put_cached_completion(_completion("x"))
     s.close()  # closing twice is harmless
+
+
+def test_put_vectors_can_skip_rows_removed_meanwhile(store: Store) -> None:
+    _, chunk_ids, _ = _fill(store)
+    before = store.counts()["late_vectors"]
+    had = store.vector("late", chunk_ids[0]) is not None
+    store.put_vectors("late", [chunk_ids[0], 424242], np.ones((2, DIM)), skip_missing=True)
+    assert store.counts()["late_vectors"] == before + (0 if had else 1)
+    assert np.allclose(store.vector("late", chunk_ids[0]), np.ones(DIM))
+    assert store.vector("late", 424242) is None
