@@ -126,6 +126,15 @@ def _tokens_each(term: str) -> list[str]:
     return out
 
 
+SENTENCE_RUN = 6  # a CJK run this long is a phrase-less sentence (投标保证金是多少), not one term
+
+
+def is_cjk_sentence(query: str) -> bool:
+    """True when the query holds a CJK run of ``SENTENCE_RUN`` or more characters: Chinese questions are written
+    without spaces, so matching the run as one exact phrase would find nothing; its bigrams are searched instead."""
+    return any(len(m.group()) >= SENTENCE_RUN for m in _CJK_RUN.finditer(_basic(query)))
+
+
 def build_match_query(query: str, *, require_all: bool = False, exact_phrases: bool = True) -> str | None:
     """An FTS5 MATCH expression for free user text, or None when it holds nothing searchable.
 

@@ -25,7 +25,7 @@ from pikelocal import __version__
 from pikelocal.domain import CachedCompletion
 from pikelocal.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.store import checks, db, schema, vectors
-from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, normalize_for_index
+from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, is_cjk_sentence, normalize_for_index
 from pikelocal.store.records import ChunkRecord, DocumentRecord, FailureRecord, NewChunk, NewPage, NewQuestion
 
 logger = logging.getLogger(__name__)
@@ -461,12 +461,21 @@ class Store:
             return vectors.knn(self._conn, schema.VECTOR_TABLES[table], q, k)
 
     def fts_search(
-        self, table: FtsTable, query: str, k: int, *, require_all: bool = False, exact_phrases: bool = True
+        self,
+        table: FtsTable,
+        query: str,
+        k: int,
+        *,
+        require_all: bool = False,
+        exact_phrases: bool | None = None,
     ) -> list[tuple[int, float]]:
         """Full-text hits as (id, score), best first; score = -bm25, so higher is better.
 
-        See :func:`pikelocal.store.fts.build_match_query` for ``require_all`` and ``exact_phrases``.
+        See :func:`pikelocal.store.fts.build_match_query` for ``require_all`` and ``exact_phrases``; None
+        chooses: exact phrases for terms, bigrams for a Chinese sentence (:func:`is_cjk_sentence`).
         """
+        if exact_phrases is None:
+            exact_phrases = not is_cjk_sentence(query)
         match = build_match_query(query, require_all=require_all, exact_phrases=exact_phrases)
         if match is None or k <= 0:
             return []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.store.fts import build_match_query, normalize_for_index
+from pikelocal.store.fts import build_match_query, is_cjk_sentence, normalize_for_index
 from pikelocal.store.records import NewChunk, NewQuestion
 from pikelocal.store.store import Store
 
@@ -142,3 +142,20 @@ def test_fts_header_is_searchable_and_questions_index(store: Store) -> None:
     (qid,) = store.add_questions([NewQuestion(chunk_id=cid, text="付款期限是多少天？", lang="zh")])
     assert [i for i, _ in store.fts_search("question", "付款期限", 5)] == [qid]
     assert store.fts_search("question", "退款", 5) == []
+
+
+def test_a_chinese_question_searches_its_bigrams_by_default(fts_store: tuple[Store, dict[str, int]]) -> None:
+    store, ids = fts_store
+    assert store.fts_search("chunk", "投标保证金是多少？", 5, exact_phrases=True) == []  # the sentence is nowhere
+    hits = store.fts_search("chunk", "投标保证金是多少？", 5)  # default: a CJK sentence is a bag of bigrams
+    assert hits and hits[0][0] == ids["bond"]
+    # a short term keeps its exact-phrase meaning: 履约保证金 must not match the bid bond
+    assert store.fts_search("chunk", "履约保证金", 5) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "sentence"),
+    [("投标保证金", False), ("投标保证金是多少", True), ("合同 金额 期限", False), ("What is 投标保证金?", False)],
+)
+def test_is_cjk_sentence(query: str, sentence: bool) -> None:
+    assert is_cjk_sentence(query) is sentence
