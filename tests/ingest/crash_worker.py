@@ -44,10 +44,10 @@ class SlowEncoder(HashEncoder):
         finally:
             self._nested = False
 
-    def encode_tokens(self, text: str) -> TokenVectors:
+    def encode_tokens(self, text: str, **kw: str) -> TokenVectors:
         if not self._nested:
             time.sleep(self.delay)
-        return super().encode_tokens(text)
+        return super().encode_tokens(text, **kw)
 
 
 def main(argv: Sequence[str]) -> int:

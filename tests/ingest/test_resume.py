@@ -97,11 +97,11 @@ class CountingEncoder(HashEncoder):
         self.texts += len(texts)
         return out
 
-    def encode_tokens(self, text: str) -> TokenVectors:
+    def encode_tokens(self, text: str, **kw: str) -> TokenVectors:
         if self._nested:
-            return super().encode_tokens(text)
+            return super().encode_tokens(text, **kw)
         self._count("encode_tokens", 1)
-        out = super().encode_tokens(text)
+        out = super().encode_tokens(text, **kw)
         self.token_calls += 1
         return out
 
