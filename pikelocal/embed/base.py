@@ -36,12 +36,8 @@ class Encoder(Protocol):
         """L2-normalised sentence vectors, shape (len(texts), dim)."""
         ...
 
-    def encode_tokens(self, text: str, *, title: str = "") -> TokenVectors:
-        """Token vectors of a passage of any length (long texts go through overlapping windows).
-
-        ``title`` (the document's) is context every window sees, so a chunk far from the document's start still
-        knows what document it is in; its own tokens are not returned.
-        """
+    def encode_tokens(self, text: str) -> TokenVectors:
+        """Token vectors of a passage of any length (long texts go through overlapping windows)."""
         ...
 
     def count_tokens(self, text: str) -> int: ...

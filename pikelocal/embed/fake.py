@@ -64,7 +64,7 @@ class HashEncoder:
             v[idx] += sign
         return v
 
-    def encode_tokens(self, text: str, *, title: str = "") -> TokenVectors:  # the title is ignored
+    def encode_tokens(self, text: str) -> TokenVectors:
         toks = tokenize(text)
         vectors = np.zeros((len(toks), self.dim), dtype=np.float32)
         for i, (tok, _, _) in enumerate(toks):

@@ -272,26 +272,12 @@ class OnnxEncoder:
         assert first is not None and last is not None
         return text_vecs, np.concatenate([first, last], axis=0)
 
-    def titled_prompt(self, title: str) -> str:
-        """The passage prompt carrying a document title: EmbeddingGemma's own ``title: … | text: `` slot where the
-        prompt has one, else the title and a blank line before the text."""
-        title = " ".join(title.split())
-        if not title:
-            return self.passage_prompt
-        if "title: none" in self.passage_prompt:
-            return self.passage_prompt.replace("title: none", f"title: {title}", 1)
-        return f"{self.passage_prompt}{title}\n\n"
-
-    def encode_tokens(self, text: str, *, title: str = "") -> TokenVectors:
-        """Projected (not normalised) vectors of the text's own tokens, offsets in ``text``'s characters.
-
-        Every window starts with the passage prompt, with ``title`` in it when given (see :meth:`titled_prompt`).
-        """
-        prompt = self.titled_prompt(title)
-        tok = self._tokenize([text], prompt)[0]
+    def encode_tokens(self, text: str) -> TokenVectors:
+        """Projected (not normalised) vectors of the text's own tokens, offsets in ``text``'s characters."""
+        tok = self._tokenize([text], self.passage_prompt)[0]
         if not tok.ids:
             return TokenVectors(text, np.zeros((0, self.dim), np.float32), np.zeros((0, 2), np.int64))
-        vectors, _ = self._window_states(tok, prompt, self.late_window_tokens)
+        vectors, _ = self._window_states(tok, self.passage_prompt, self.late_window_tokens)
         return TokenVectors(text=text, vectors=vectors, offsets=tok.offsets)
 
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:

@@ -71,13 +71,9 @@ def plan_late_groups(
     return out
 
 
-def late_vectors(encoder: Encoder, text: str, group: LateGroup, title: str = "") -> NDArray[np.float32]:
-    """One late-chunked vector per chunk of ``group``: its span pooled from token vectors of the widened text.
-
-    The document title goes to every encoder window as context: a long document's later windows would otherwise
-    never see which document (which law, which contract) they belong to.
-    """
-    tv = encoder.encode_tokens(text[group.start : group.end], title=title)
+def late_vectors(encoder: Encoder, text: str, group: LateGroup) -> NDArray[np.float32]:
+    """One late-chunked vector per chunk of ``group``: its span pooled from token vectors of the widened text."""
+    tv = encoder.encode_tokens(text[group.start : group.end])
     out = np.zeros((len(group.chunks), encoder.dim), dtype=np.float32)
     for row, c in enumerate(group.chunks):
         try:

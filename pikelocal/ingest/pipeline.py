@@ -261,6 +261,6 @@ class Ingestor:
         for group in plan_late_groups(chunks, tokens, self.encoder.late_window_tokens, len(text)):
             todo = missing.intersection(c.id for c in group.chunks)
             if todo:
-                vectors = late_vectors(self.encoder, text, group, doc.title or "")
+                vectors = late_vectors(self.encoder, text, group)
                 self.store.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
                 stage.advance(len(todo), detail=Path(doc.path).name)

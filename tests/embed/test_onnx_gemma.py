@@ -142,15 +142,3 @@ def test_every_window_starts_with_the_prompt(gemma_512) -> None:
     per_token = (ref * got).sum(1) / (np.linalg.norm(ref, axis=1) * np.linalg.norm(got, axis=1))
     assert np.median(per_token) > 0.98 and np.quantile(per_token, 0.05) > 0.9
     assert_offsets_cover(tv)
-
-
-def test_a_title_fills_gemmas_title_slot_and_reaches_every_window(gemma) -> None:
-    assert gemma.titled_prompt("民法典") == "title: 民法典 | text: "
-    assert gemma.titled_prompt("") == gemma.passage_prompt
-    text = "第三十三条　本社设理事长一名，可以设理事会。" * 2
-    plain, titled = gemma.encode_tokens(text), gemma.encode_tokens(text, title="中华人民共和国农民专业合作社法")
-    assert np.array_equal(plain.offsets, titled.offsets)  # the title's own tokens are not returned
-    law = gemma.encode(["中华人民共和国农民专业合作社法"], role="query")[0]
-    span = (0, len(text))
-    # pooled with the title as context, the text's vector moves towards what the title says
-    assert cos(pool_span(titled, *span), law) > cos(pool_span(plain, *span), law) + 0.02
