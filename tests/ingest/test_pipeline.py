@@ -14,6 +14,7 @@ from pikelocal.events import Event, Notice, StageAdvanced, ignore
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
+from tests.ingest.encoders import CountingEncoder
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 ENCRYPTED = "edge_cases/libreoffice-writer-password.pdf"
@@ -90,29 +91,6 @@ def write_corpus(root: Path) -> Path:
 
 
 # --- helpers ---------------------------------------------------------------------------------------------
-
-
-class CountingEncoder(HashEncoder):
-    """A HashEncoder that counts the texts it embeds and its late (token) calls."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts = 0
-        self.token_calls = 0
-        self._nested = False
-
-    def encode(self, texts: Sequence[str], *, role):  # type: ignore[no-untyped-def]
-        self.texts += len(texts)
-        self._nested = True  # HashEncoder.encode goes through encode_tokens
-        try:
-            return super().encode(texts, role=role)
-        finally:
-            self._nested = False
-
-    def encode_tokens(self, text: str):  # type: ignore[no-untyped-def]
-        if not self._nested:
-            self.token_calls += 1
-        return super().encode_tokens(text)
 
 
 def open_kb(path: Path) -> Store:

@@ -12,13 +12,12 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from pikelocal.embed.base import EncodeRole, TokenVectors
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.errors import StoreError
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
@@ -27,6 +26,7 @@ from pikelocal.store.db import SQLError
 from pikelocal.store.store import Store
 from tests.ingest.crash_worker import OPTIONS as WORKER_OPTIONS
 from tests.ingest.crash_worker import SPLIT
+from tests.ingest.encoders import CountingEncoder
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).resolve().parent / "crash_worker.py"
@@ -73,37 +73,6 @@ def write_corpus(folder: Path) -> Path:
     # sorted first, so late pooling starts with it and a crash can stop it between its two groups
     (folder / "a_long.txt").write_text(_document(rng, 2300, False, "long"), encoding="utf-8")
     return folder
-
-
-class CountingEncoder(HashEncoder):
-    """Counts the texts it embeds (``encode``) and its top-level ``encode_tokens`` calls (one per late group)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.texts = 0
-        self.token_calls = 0
-        self._nested = False
-
-    def _count(self, site: str, n: int) -> None:
-        """Called before the work of a top-level call; the crashing subclass raises here."""
-
-    def encode(self, texts: Sequence[str], *, role: EncodeRole):  # type: ignore[no-untyped-def]
-        self._count("encode", len(texts))
-        self._nested = True  # HashEncoder.encode goes through encode_tokens: not a late call
-        try:
-            out = super().encode(texts, role=role)
-        finally:
-            self._nested = False
-        self.texts += len(texts)
-        return out
-
-    def encode_tokens(self, text: str) -> TokenVectors:
-        if self._nested:
-            return super().encode_tokens(text)
-        self._count("encode_tokens", 1)
-        out = super().encode_tokens(text)
-        self.token_calls += 1
-        return out
 
 
 class SimulatedCrash(Exception):
