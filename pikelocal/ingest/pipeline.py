@@ -128,7 +128,8 @@ class Ingestor:
             data = f"{item.key}\0{item.text}".encode()  # the key is the identity: equal texts stay apart
             page = ParsedPage(1, item.text, line_offsets(item.text))
             parsed = ParsedDocument(Path(item.key), "text", item.title, (page,), "utf-8", ())
-            report.outcomes.append(self._store_parsed(item.key, hashlib.sha256(data).hexdigest(), parsed))
+            sha = hashlib.sha256(data).hexdigest()
+            report.outcomes.append(self._known(item.key, sha) or self._store_parsed(item.key, sha, parsed))
             stage.advance()
         stage.finish()
         self.finish_pending(report)
@@ -183,9 +184,7 @@ class Ingestor:
         return FileOutcome(key, "resumed", f"continuing from stage '{doc.stage}'", doc_id=doc.id)
 
     def _store_parsed(self, key: str, sha: str, parsed: ParsedDocument) -> FileOutcome:
-        known = self._known(key, sha)
-        if known is not None:
-            return known
+        """Chunk and store a document whose content is new to the KB (callers have checked :meth:`_known`)."""
         for warning in parsed.warnings:
             self.sink(Notice("warning", warning))
         chunked = chunk_document(parsed, self.encoder.count_tokens, self.options.split)
