@@ -13,6 +13,7 @@ from pikelocal.doctor import Section, run_doctor
 if TYPE_CHECKING:
     from pikelocal.demo import DemoResult
     from pikelocal.events import EventSink
+    from pikelocal.ingest.enrich import EnrichReport
     from pikelocal.ingest.pipeline import IngestReport
     from pikelocal.library import Library
     from pikelocal.query.search import Hit, Mode
@@ -25,6 +26,7 @@ __all__ = [
     "doctor",
     "demo",
     "ingest",
+    "enrich",
     "library",
     "remove",
     "search",
@@ -62,6 +64,21 @@ def ingest(
     from pikelocal.events import ignore
 
     return lib.ingest(settings, kb_path, paths, password=password, late=late, sink=sink or ignore)
+
+
+def enrich(
+    settings: Settings,
+    kb_path: Path,
+    *,
+    docs: Sequence[str] = (),
+    limit: int | None = None,
+    sink: EventSink | None = None,
+) -> EnrichReport:
+    """Run the LLM over what is not yet enriched: document summaries, then each chunk's atomic questions."""
+    from pikelocal import library as lib
+    from pikelocal.events import ignore
+
+    return lib.enrich(settings, kb_path, docs=docs, limit=limit, sink=sink or ignore)
 
 
 def library(kb_path: Path) -> Library:

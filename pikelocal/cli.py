@@ -14,7 +14,7 @@ import click
 from pikelocal import __version__, api
 from pikelocal.errors import PikeError
 
-SEARCH_MODES = ("bm25", "dense", "late", "hybrid")  # pikelocal.query.search.MODES, without importing numpy
+SEARCH_MODES = ("bm25", "dense", "late", "questions", "hybrid")  # pikelocal.query.search.MODES, without importing numpy
 OWN_MODELS_HELP = """\
 Use your own models (nothing is ever downloaded):
   GGUF LLM     pikelocal --llm-model /path/to/model.gguf …      or  PIKELOCAL_LLM_MODEL=/path/to/model.gguf
@@ -117,8 +117,11 @@ def demo(ctx: click.Context, kb: Path) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--password", help="Password for encrypted PDFs.")
 @click.option("--late/--no-late", default=None, help="Compute late-chunked vectors (default: on; ingest.late).")
+@click.option("--enrich", "then_enrich", is_flag=True, help="Then run `enrich` (LLM summaries and questions).")
 @click.pass_context
-def ingest(ctx: click.Context, kb: Path, paths: tuple[Path, ...], password: str | None, late: bool | None) -> None:
+def ingest(
+    ctx: click.Context, kb: Path, paths: tuple[Path, ...], password: str | None, late: bool | None, then_enrich: bool
+) -> None:
     """Add files and folders (PDF, .txt, .md; recursively) to the knowledge base KB (created if missing).
 
     Unchanged files are skipped, changed files replace their old version, and a run that was interrupted
@@ -139,8 +142,42 @@ def ingest(ctx: click.Context, kb: Path, paths: tuple[Path, ...], password: str 
             click.echo(f"  skipped {o.path}: {o.message}")
     for o in report.failed:
         click.echo(f"  failed  [{o.reason}] {o.message}")
+    if then_enrich:
+        _enrich(ctx, kb, (), None)
     if report.failed:
         ctx.exit(1)
+
+
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
+@click.option("--limit", type=click.IntRange(1), help="Enrich at most this many chunks in this run.")
+@click.pass_context
+def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | None) -> None:
+    """Let the LLM write document summaries and each chunk's atomic questions (what is not done yet).
+
+    Slow on a CPU (seconds per chunk); Ctrl-C stops it and keeps everything finished, and running it again
+    continues. The KB stays searchable meanwhile, from other processes too.
+    """
+    _enrich(ctx, kb, docs, limit)
+
+
+def _enrich(ctx: click.Context, kb: Path, docs: Sequence[str], limit: int | None) -> None:
+    from pikelocal.progress import ProgressPrinter
+
+    report = api.enrich(_settings(ctx), kb, docs=docs, limit=limit, sink=ProgressPrinter())
+    q = report.costs.get("questions")
+    click.echo(
+        f"Enriched: {report.summarized} document summaries, {report.atomized} chunks with {report.questions}"
+        f" questions ({report.dropped} refused by the checks); {len(report.failures)} failed."
+    )
+    if q is not None and q.calls:
+        click.echo(
+            f"  LLM: {q.calls} calls for questions ({q.cached} from the cache), {q.prompt_tokens:,} prompt and"
+            f" {q.completion_tokens:,} output tokens, {q.seconds:.0f} s"
+        )
+    for line in report.failures:
+        click.echo(f"  failed  {line}")
 
 
 @cli.command()
@@ -251,11 +288,17 @@ def _int_list(ctx: click.Context, param: click.Parameter, value: str) -> tuple[i
 @click.argument("data", type=click.Path(exists=True, path_type=Path))
 @click.option("--set", "which", type=click.Choice(["hotpotqa", "2wiki"]), help="Which set of a multi-hop folder.")
 @click.option("--kb", type=click.Path(path_type=Path), help="KB file to build or reuse (default: eval-<set>-….kb).")
-@click.option("--modes", default="bm25,dense,late,hybrid", show_default=True, help="Comma-separated modes.")
+@click.option(
+    "--modes",
+    default="bm25,dense,late,hybrid",
+    show_default=True,
+    help="Comma-separated: bm25, dense, late, questions, hybrid; chunks = hybrid without questions.",
+)
 @click.option("--k", "ks", default="1,2,5,10,100", show_default=True, callback=_int_list, help="Recall@k cut-offs.")
 @click.option("--limit", type=int, help="Evaluate a seeded random subset of this many queries.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--chunk-tokens", type=click.IntRange(8, 4096), help="Override ingest.chunk_tokens (e.g. 48).")
+@click.option("--pool", is_flag=True, help="Multi-hop sets: the corpus is only the chosen questions' paragraphs.")
 @click.option("--out", type=click.Path(path_type=Path), help="Append the Markdown table to this file.")
 @click.pass_context
 def eval_retrieval(
@@ -268,6 +311,7 @@ def eval_retrieval(
     limit: int | None,
     seed: int,
     chunk_tokens: int | None,
+    pool: bool,
     out: Path | None,
 ) -> None:
     """nDCG@10, Recall@k and MRR per mode over DATA.
@@ -281,12 +325,13 @@ def eval_retrieval(
     from pikelocal.progress import ProgressPrinter
 
     chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
-    bad = [m for m in chosen if m not in SEARCH_MODES]
+    known = (*SEARCH_MODES, "chunks")
+    bad = [m for m in chosen if m not in known]
     if bad or not chosen:
-        raise click.BadParameter(f"unknown mode(s) {bad}; use bm25, dense, late, hybrid", param_hint="--modes")
+        raise click.BadParameter(f"unknown mode(s) {bad}; use {', '.join(known)}", param_hint="--modes")
     run = run_retrieval(
         _settings(ctx), data, which=which, kb=kb, modes=chosen, ks=ks, limit=limit, seed=seed,
-        chunk_tokens=chunk_tokens, sink=ProgressPrinter(),
+        chunk_tokens=chunk_tokens, pool=pool, sink=ProgressPrinter(),
     )  # fmt: skip
     table = format_table(run.title, run.scores, run.ks)
     click.echo(table)

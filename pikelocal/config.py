@@ -55,6 +55,12 @@ class IngestSettings:
 
 
 @dataclass(frozen=True)
+class EnrichSettings:
+    questions: int = 5  # atomic questions asked for per chunk (at most)
+    summaries: bool = True  # document summaries (and titles for documents without one) in the chunk headers
+
+
+@dataclass(frozen=True)
 class SearchSettings:
     k: int = 10
     # Reciprocal rank fusion weights of the hybrid mode. With EmbeddingGemma the early dense ranking beats BM25
@@ -63,11 +69,17 @@ class SearchSettings:
     bm25_weight: float = 0.3
     dense_weight: float = 1.0
     late_weight: float = 0.3
+    questions_weight: float = 1.0  # the atomic-question path (chunks ranked by their best-matching question)
     candidates: int = 50  # hits taken from each ranking before fusion
 
     def weights(self) -> dict[str, float]:
         """Fusion weight per ranking, keyed as the search code names them."""
-        return {"bm25": self.bm25_weight, "dense": self.dense_weight, "late": self.late_weight}
+        return {
+            "bm25": self.bm25_weight,
+            "dense": self.dense_weight,
+            "late": self.late_weight,
+            "questions": self.questions_weight,
+        }
 
 
 @dataclass(frozen=True)
@@ -76,6 +88,7 @@ class Settings:
     llm: LLMSettings = field(default_factory=LLMSettings)
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
     ingest: IngestSettings = field(default_factory=IngestSettings)
+    enrich: EnrichSettings = field(default_factory=EnrichSettings)
     search: SearchSettings = field(default_factory=SearchSettings)
 
     def models_path(self) -> Path | None:
@@ -94,6 +107,7 @@ SECTIONS: dict[str, type] = {
     "llm": LLMSettings,
     "encoder": EncoderSettings,
     "ingest": IngestSettings,
+    "enrich": EnrichSettings,
     "search": SearchSettings,
 }
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
@@ -219,6 +233,7 @@ def _validate(s: Settings) -> None:
         ("encoder.batch_size", s.encoder.batch_size, 1),
         ("encoder.late_window", s.encoder.late_window, 0),
         ("ingest.min_tokens", s.ingest.min_tokens, 1),
+        ("enrich.questions", s.enrich.questions, 1),
         ("search.k", s.search.k, 1),
         ("search.candidates", s.search.candidates, 1),
     ]
@@ -232,11 +247,11 @@ def _validate(s: Settings) -> None:
             f"ingest: need min_tokens <= chunk_tokens <= max_tokens, got {s.ingest.min_tokens},"
             f" {s.ingest.chunk_tokens}, {s.ingest.max_tokens}"
         )
-    weights = (s.search.bm25_weight, s.search.dense_weight, s.search.late_weight)
-    for name, w in zip(("bm25_weight", "dense_weight", "late_weight"), weights, strict=True):
+    weights = tuple(s.search.weights().values())
+    for name, w in zip(("bm25_weight", "dense_weight", "late_weight", "questions_weight"), weights, strict=True):
         if not math.isfinite(w) or w < 0:
             raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
     if max(weights) == 0:
-        raise ConfigError("search: bm25_weight, dense_weight and late_weight cannot all be 0")
+        raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
     if s.llm.timeout_s <= 0:
         raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pikelocal.assets import load_manifest
 from pikelocal.config import Settings
@@ -15,9 +16,14 @@ from pikelocal.errors import ConfigError, EncoderMismatchError, InputError, Mode
 from pikelocal.events import EventSink, ignore
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
+from pikelocal.llm.base import LLM
 from pikelocal.query.search import Hit, Mode, search
 from pikelocal.store.records import DocumentRecord, FailureRecord
 from pikelocal.store.store import Store
+
+if TYPE_CHECKING:
+    from pikelocal.ingest.enrich import EnrichReport
+    from pikelocal.llm.cached import CachedLLM
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +128,48 @@ def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:
             raise
         store.delete_document(doc.id)
         return doc
+
+
+def open_cached_llm(settings: Settings, store: Store) -> CachedLLM:
+    """The configured LLM behind the KB's completion cache (so a rerun repeats no finished call)."""
+    from pikelocal.llm.cached import CachedLLM
+    from pikelocal.llm.factory import open_llm
+
+    return CachedLLM(open_llm(settings), store)
+
+
+def enrich(
+    settings: Settings,
+    kb_path: Path,
+    *,
+    docs: Sequence[str] = (),
+    limit: int | None = None,
+    sink: EventSink = ignore,
+    encoder: Encoder | None = None,
+    llm: LLM | None = None,
+) -> EnrichReport:
+    """Summaries and atomic questions for whatever in ``kb_path`` is not yet enriched."""
+    from pikelocal.ingest.enrich import Enricher, EnrichOptions
+
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    settings = encoder_settings_for(settings, kb_path)
+    encoder = encoder or open_encoder(settings)
+    with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
+        known = store.documents()
+        doc_ids = tuple(find_document(known, ref).id for ref in docs) if docs else None
+        model = llm if llm is not None else open_cached_llm(settings, store)
+        try:
+            options = EnrichOptions(
+                max_questions=settings.enrich.questions,
+                summaries=settings.enrich.summaries,
+                doc_ids=doc_ids,
+                limit=limit,
+            )
+            return Enricher(store, encoder, model, options, sink).run()
+        finally:
+            if llm is None:
+                model.close()
 
 
 def search_kb(

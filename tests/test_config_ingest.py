@@ -167,7 +167,7 @@ def test_equal_token_sizes_are_fine(tmp_path: Path) -> None:
     [
         ("[search]\nbm25_weight = -0.5", "search.bm25_weight"),
         ("[search]\nlate_weight = -1", "search.late_weight"),
-        ("[search]\nbm25_weight = 0\ndense_weight = 0\nlate_weight = 0", "cannot all be 0"),
+        ("[search]\nbm25_weight = 0\ndense_weight = 0\nlate_weight = 0\nquestions_weight = 0", "cannot all be 0"),
     ],
 )
 def test_bad_fusion_weights(tmp_path: Path, toml: str, named: str) -> None:

@@ -43,6 +43,7 @@ class EvalQuery:
     query_id: str
     text: str
     relevant: dict[str, int]
+    pool: tuple[str, ...] = ()  # multi-hop sets: the paragraphs given with this question (gold + distractors)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +256,8 @@ def load_multihop(corpus_json: Path, questions_json: Path, name: str | None = No
         if not gold:
             log.warning("%s: question %s has no gold documents (skipped)", questions_json, query_id)
             continue
-        queries.append(EvalQuery(query_id, text, dict.fromkeys(gold, 1)))
+        pool = tuple(str(d) for d in record.get("context_doc_ids") or ())
+        queries.append(EvalQuery(query_id, text, dict.fromkeys(gold, 1), pool))
     return EvalSet(name or corpus_json.stem.removesuffix("_corpus"), tuple(docs.values()), tuple(queries))
 
 
@@ -298,6 +300,15 @@ def subset(queries: Sequence[T], limit: int | None, seed: int = 0) -> list[T]:
         raise InputError(f"the query limit must be 0 or more, got {limit}")
     picked = sorted(random.Random(seed).sample(range(len(queries)), limit))
     return [queries[i] for i in picked]
+
+
+def pooled(evalset: EvalSet, queries: Sequence[EvalQuery]) -> EvalSet:
+    """``evalset`` cut down to the paragraphs pooled for ``queries`` (their gold and distractor paragraphs)."""
+    keep: dict[str, None] = {}
+    for q in queries:
+        keep.update(dict.fromkeys(q.pool or q.relevant))
+    docs = {d.doc_id: d for d in evalset.docs}
+    return EvalSet(f"{evalset.name}-pooled{len(queries)}", tuple(docs[k] for k in keep if k in docs), tuple(queries))
 
 
 # --- LawBench 1-1: statute recitation → article retrieval ------------------------------------------------------

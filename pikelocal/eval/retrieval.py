@@ -23,6 +23,7 @@ from pikelocal.store.store import Store
 
 EVAL_KEY = "eval:"  # path prefix of corpus documents in an evaluation KB
 MODES = ("bm25", "dense", "late", "hybrid")
+CHUNKS_ONLY = "chunks"  # hybrid without the atomic-question path, to measure what the questions add
 
 
 @dataclass(frozen=True)
@@ -59,13 +60,17 @@ def ranked_by_mode(
     candidates: int | None = None,
 ) -> dict[str, list[int]]:
     """Chunk ids ranked by each mode, from one query encoding; hybrid fuses as ``search`` does."""
+    no_questions = {**weights, "questions": 0.0}
     fused = hybrid_sources(weights) if "hybrid" in modes else ()
+    fused += hybrid_sources(no_questions) if CHUNKS_ONLY in modes else ()
     sources = tuple(s for s in SOURCES if s in modes or s in fused)
     n = max(depth, candidates or 0)
     lists = {name: [cid for cid, _ in hits] for name, hits in rankings(store, encoder, query, sources, n).items()}
-    out = {m: lists[m][:depth] for m in modes if m != "hybrid"}
+    out = {m: lists[m][:depth] for m in modes if m not in ("hybrid", CHUNKS_ONLY)}
     if "hybrid" in modes:
         out["hybrid"] = [cid for cid, _ in fuse(lists, weights, n)[:depth]]  # = search(…, k=depth)
+    if CHUNKS_ONLY in modes:
+        out[CHUNKS_ONLY] = [cid for cid, _ in fuse(lists, no_questions, n)[:depth]]
     return out
 
 

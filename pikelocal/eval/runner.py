@@ -53,6 +53,7 @@ def run_retrieval(
     limit: int | None = None,
     seed: int = 0,
     chunk_tokens: int | None = None,
+    pool: bool = False,
     sink: EventSink = ignore,
 ) -> RetrievalRun:
     data = Path(data)
@@ -91,8 +92,10 @@ def run_retrieval(
     else:
         corpus, questions_json = _multihop_files(data, which)
         evalset = ds.load_multihop(corpus, questions_json)
-    kb = kb or Path(f"eval-{evalset.name}-{suffix}.kb")
     queries = ds.subset(evalset.queries, limit, seed)
+    if pool:
+        evalset = ds.pooled(evalset, queries)
+    kb = kb or Path(f"eval-{evalset.name}-{suffix}.kb")
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim) as store:
         ingest_corpus(store, encoder, evalset, options, sink)
         scores = evaluate(store, encoder, queries, modes=modes, ks=ks, weights=weights, sink=sink)

@@ -6,6 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+import numpy as np
+from numpy.typing import NDArray
+
 from pikelocal.embed.base import Encoder
 from pikelocal.errors import InputError
 from pikelocal.query.fusion import reciprocal_rank_fusion
@@ -13,16 +16,17 @@ from pikelocal.query.snippet import Snippet, make_snippet
 from pikelocal.store.records import ChunkRecord, DocumentRecord
 from pikelocal.store.store import Store
 
-Mode = Literal["bm25", "dense", "late", "hybrid"]
+Mode = Literal["bm25", "dense", "late", "questions", "hybrid"]
 MODES: tuple[str, ...] = get_args(Mode)
-SOURCES = ("bm25", "dense", "late")  # the rankings hybrid fuses
+SOURCES = ("bm25", "dense", "late", "questions")  # the rankings hybrid fuses
+QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense leads, BM25 adds exact terms
 
 
 @dataclass(frozen=True)
 class Hit:
     chunk: ChunkRecord
     document: DocumentRecord
-    score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; hybrid: fused RRF score
+    score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; questions, hybrid: RRF score
     ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it
     snippet: Snippet
 
@@ -39,15 +43,36 @@ def rankings(
     out: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in sources:
         out["bm25"] = store.fts_search("chunk", query, n)
-    dense = [s for s in sources if s in ("dense", "late")]
+    dense = [s for s in sources if s in ("dense", "late", "questions")]
     if dense:
         if encoder is None:
             raise InputError("dense search needs an encoder")
         q = encoder.encode([query], role="query")[0]
         for name in dense:
-            table = "chunk" if name == "dense" else "late"
-            out[name] = [(cid, 1.0 - dist) for cid, dist in store.knn(table, q, n)]
+            if name == "questions":
+                out[name] = question_ranking(store, q, query, n)
+            else:
+                table = "chunk" if name == "dense" else "late"
+                out[name] = [(cid, 1.0 - dist) for cid, dist in store.knn(table, q, n)]
     return out
+
+
+def question_ranking(store: Store, query_vector: NDArray[np.float32], query: str, n: int) -> list[tuple[int, float]]:
+    """PIKE-RAG's path via atomic questions: the query matched against every chunk's questions (dense and
+    BM25, fused by RRF), each chunk ranked by its best question; empty when the KB has no questions yet."""
+    wide = 3 * n  # a chunk has several questions
+    lists = {
+        "dense": [qid for qid, _ in store.knn("question", query_vector, wide)],
+        "bm25": [qid for qid, _ in store.fts_search("question", query, wide)],
+    }
+    fused = reciprocal_rank_fusion(lists, weights={"bm25": QUESTION_BM25_WEIGHT})
+    owner = store.question_chunks([qid for qid, _ in fused])
+    best: dict[int, float] = {}
+    for qid, score in fused:
+        cid = owner.get(qid)
+        if cid is not None and cid not in best:
+            best[cid] = score
+    return list(best.items())[:n]
 
 
 def search(

@@ -141,7 +141,26 @@ def _v2(conn: Connection, dim: int) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [Migration(1, "initial schema", _v1), Migration(2, "ingest failures", _v2)]
+def _v3(conn: Connection, dim: int) -> None:
+    # LLM enrichment progress, on the rows it belongs to (so removing a document removes it too).
+    # NULL = still to do; 'done', 'skipped' (a document too short to need a summary) or 'failed' with the reason.
+    conn.execute(
+        """
+        ALTER TABLE documents ADD COLUMN summary_status TEXT;
+        ALTER TABLE documents ADD COLUMN enrich_error TEXT;
+        ALTER TABLE chunks ADD COLUMN atoms_status TEXT;
+        ALTER TABLE chunks ADD COLUMN enrich_error TEXT;
+        CREATE INDEX chunks_atoms_status ON chunks(atoms_status);
+        CREATE INDEX llm_cache_tag ON llm_cache(tag);
+        """
+    )
+
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "initial schema", _v1),
+    Migration(2, "ingest failures", _v2),
+    Migration(3, "enrichment progress", _v3),
+]
 LATEST_VERSION = MIGRATIONS[-1].version
 
 

@@ -102,7 +102,16 @@ def build_kb(root: Path) -> tuple[Path, Path]:
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         report = Ingestor(store, ENC, OPTIONS).ingest_paths([folder])
         assert report.count("ingested") == len(DOCS) + 1 and not report.failed
+        add_stand_in_questions(store)
     return kb, folder
+
+
+def add_stand_in_questions(store: Store) -> None:
+    """Atomic questions without an LLM: each chunk's first two non-blank lines, so the question path has rows."""
+    for doc in store.documents():
+        for c in store.chunks_of(doc.id):
+            lines = [line.strip() for line in c.text.splitlines() if line.strip()][:2]
+            store.save_atoms(c.id, status="done", questions=lines, vectors=ENC.encode(lines, role="query"))
 
 
 @pytest.fixture(scope="module")
@@ -205,10 +214,11 @@ def test_hybrid_ranks_show_that_only_bm25_missed_the_other_documents(store: Stor
     termination = doc_named(store, "termination.md").id
     for h in hits:
         if h.document.id == termination:
-            assert set(h.ranks) == {"bm25", "dense", "late"}
+            assert set(h.ranks) == {"bm25", "dense", "late", "questions"}
         else:  # the word occurs in no other document: only the vector rankings reach them
-            assert set(h.ranks) == {"dense", "late"}
-    assert hits[0].document.id == termination and hits[0].ranks == {"bm25": 1, "dense": 1, "late": 1}
+            assert set(h.ranks) == {"dense", "late", "questions"}
+    top = hits[0]
+    assert top.document.id == termination and (top.ranks["bm25"], top.ranks["dense"], top.ranks["late"]) == (1, 1, 1)
 
 
 def test_hybrid_k_cuts_the_fusion_of_all_candidates(store: Store) -> None:
@@ -239,7 +249,7 @@ def test_a_zero_weight_drops_its_source(store: Store, zeroed: tuple[str, ...]) -
 
 
 def test_only_bm25_left_gives_the_bm25_hits(store: Store) -> None:
-    hits = search(store, ENC, "termination", mode="hybrid", k=50, weights={"dense": 0, "late": 0})
+    hits = search(store, ENC, "termination", mode="hybrid", k=50, weights={"dense": 0, "late": 0, "questions": 0})
     bm25 = search(store, ENC, "termination", mode="bm25", k=50)
     assert [h.chunk.id for h in hits] == [h.chunk.id for h in bm25]
     assert [h.score for h in hits] == pytest.approx([1 / (RRF_K + r) for r in range(1, len(hits) + 1)])
@@ -256,7 +266,7 @@ def test_weights_scale_each_source(store: Store) -> None:
 
 
 def test_all_weights_zero_finds_nothing(store: Store) -> None:
-    assert search(store, ENC, "保证金", mode="hybrid", weights={"bm25": 0, "dense": 0, "late": 0}) == []
+    assert search(store, ENC, "保证金", mode="hybrid", weights={"bm25": 0, "dense": 0, "late": 0, "questions": 0}) == []
 
 
 # --- k, hit fields -----------------------------------------------------------------------------------------

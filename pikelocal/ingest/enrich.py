@@ -1,0 +1,232 @@
+"""LLM enrichment of a KB: document summaries (into every chunk's header), then atomic questions per chunk.
+
+Runs over whatever is not yet enriched, so a stopped run continues where it was: every LLM reply is stored in
+the KB's cache the moment it arrives (a rerun asks for nothing twice), and every document summary or chunk's
+questions is committed in one transaction of its own, outside any LLM call, so searches from another process
+keep working and see each chunk improve as it is done. A reply that cannot be used after one retry is recorded
+as that chunk's failure; it never stops the run.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pikelocal.embed.base import Encoder
+from pikelocal.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.ingest.context import SECTION_SEPARATOR, chunk_header, with_header
+from pikelocal.ingest.embed import document_text
+from pikelocal.llm.base import LLM
+from pikelocal.prompts.atomize import Atoms, atomize_prompt, wants_summary
+from pikelocal.prompts.base import PromptJob, PromptResult, run_prompts
+from pikelocal.prompts.lang import Lang, detect_lang
+from pikelocal.prompts.summarize import EXCERPT_CHARS, SUMMARIZE_DOCUMENT, DocumentSummary
+from pikelocal.store.enrichment import DONE, FAILED, SKIPPED
+from pikelocal.store.records import ChunkRecord, DocumentRecord
+from pikelocal.store.store import Store
+
+log = logging.getLogger(__name__)
+
+BATCH = 32  # chunks fetched and handed to the LLM fan-out at a time
+
+
+@dataclass(frozen=True)
+class EnrichOptions:
+    max_questions: int = 5
+    summaries: bool = True  # document summaries (and titles); off: straight to the questions
+    doc_ids: tuple[int, ...] | None = None  # only these documents
+    limit: int | None = None  # at most this many chunks this run
+
+
+@dataclass
+class StageCost:
+    items: int = 0
+    calls: int = 0  # completions asked of the model (retries included)
+    cached: int = 0  # of those, answered from the KB's LLM cache
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    llm_seconds: float = 0.0  # time in the model for the calls that ran now
+    seconds: float = 0.0  # wall time of the stage
+
+    def add(self, result: PromptResult[object]) -> None:
+        self.items += 1
+        for c in result.completions:
+            self.calls += 1
+            self.cached += c.cached
+            self.prompt_tokens += c.prompt_tokens
+            self.completion_tokens += c.completion_tokens
+            self.llm_seconds += 0.0 if c.cached else c.seconds
+
+
+@dataclass
+class EnrichReport:
+    summarized: int = 0
+    skipped: int = 0  # documents too short to need a summary
+    atomized: int = 0  # chunks
+    questions: int = 0
+    dropped: int = 0  # questions the parser refused (wrong language, vague reference, duplicate)
+    failures: list[str] = field(default_factory=list)  # one line each: the document (and chunk) and why
+    costs: dict[str, StageCost] = field(default_factory=dict)  # 'summaries', 'questions'
+
+
+def has_own_title(doc: DocumentRecord) -> bool:
+    """False when the title is only the file name (the parser's last resort)."""
+    return bool(doc.title) and doc.title not in (Path(doc.path).stem, Path(doc.path).name)
+
+
+class Enricher:
+    def __init__(
+        self,
+        store: Store,
+        encoder: Encoder,
+        llm: LLM,
+        options: EnrichOptions = EnrichOptions(),
+        sink: EventSink = ignore,
+    ) -> None:
+        self.store, self.encoder, self.llm, self.options, self.sink = store, encoder, llm, options, sink
+
+    def run(self) -> EnrichReport:
+        report = EnrichReport()
+        if self.options.summaries:
+            self._summaries(report)
+        else:  # the questions wait for the summary step: mark it skipped
+            for doc in self.store.documents_to_summarize(self.options.doc_ids):
+                self.store.save_document_summary(doc.id, status=SKIPPED)
+        self._atoms(report)
+        return report
+
+    # --- document summaries -----------------------------------------------------------------------
+
+    def _summaries(self, report: EnrichReport) -> None:
+        docs = []
+        for doc in self.store.documents_to_summarize(self.options.doc_ids):
+            chunks = self.store.chunks_of(doc.id)
+            if len(chunks) <= 1 and has_own_title(doc):  # the one chunk is the document: nothing to add
+                self.store.save_document_summary(doc.id, status=SKIPPED)
+                report.skipped += 1
+            elif chunks:
+                docs.append((doc, chunks))
+        cost = report.costs.setdefault("summaries", StageCost())
+        t0 = time.perf_counter()
+        self.sink(StageStarted("summaries", len(docs), "docs"))
+        jobs = [self._summary_job(doc, chunks) for doc, chunks in docs]
+
+        def done(i: int, result: PromptResult[DocumentSummary]) -> None:
+            doc, chunks = docs[i]
+            cost.add(result)
+            self._save_summary(doc, chunks, result, report)
+            self.sink(StageAdvanced("summaries", cost.items, len(docs), Path(doc.path).name))
+
+        run_prompts(self.llm, jobs, done)
+        cost.seconds += time.perf_counter() - t0
+        self.sink(StageFinished("summaries", cost.items, time.perf_counter() - t0))
+
+    def _summary_job(self, doc: DocumentRecord, chunks: Sequence[ChunkRecord]) -> PromptJob[DocumentSummary]:
+        text = document_text(chunks)
+        lang = detect_lang(text[:4000])
+        fields = {
+            "file_name": Path(doc.path).name,
+            "title": doc.title if has_own_title(doc) else "—",
+            "text": text[: EXCERPT_CHARS[lang]].strip(),
+        }
+        return PromptJob(SUMMARIZE_DOCUMENT, lang, fields)
+
+    def _save_summary(
+        self,
+        doc: DocumentRecord,
+        chunks: Sequence[ChunkRecord],
+        result: PromptResult[DocumentSummary],
+        report: EnrichReport,
+    ) -> None:
+        if result.value is None:
+            message = f"{Path(doc.path).name}: document summary failed: {result.error}"
+            self.store.save_document_summary(doc.id, status=FAILED, error=result.error)
+            report.failures.append(message)
+            self.sink(Notice("warning", message))
+            return
+        title = doc.title if has_own_title(doc) or not result.value.title else result.value.title
+        headers = {c.id: chunk_header(title or "", c.section_path, summary=result.value.summary) for c in chunks}
+        texts = [with_header(headers[c.id], c.text) for c in chunks]
+        vectors = self.encoder.encode(texts, role="passage")  # the embedded text changed: embed it again
+        self.store.save_document_summary(
+            doc.id,
+            status=DONE,
+            title=None if has_own_title(doc) else title,
+            summary=result.value.summary,
+            headers=headers,
+            header_vectors=vectors,
+        )
+        report.summarized += 1
+
+    # --- atomic questions -------------------------------------------------------------------------
+
+    def _atoms(self, report: EnrichReport) -> None:
+        ids = self.store.chunk_ids_to_atomize(self.options.doc_ids, self.options.limit)
+        cost = report.costs.setdefault("questions", StageCost())
+        t0 = time.perf_counter()
+        self.sink(StageStarted("questions", len(ids), "chunks"))
+        docs: dict[int, DocumentRecord | None] = {}
+        for start in range(0, len(ids), BATCH):
+            chunks = self.store.get_chunks(ids[start : start + BATCH])
+            for c in chunks:
+                if c.doc_id not in docs:
+                    docs[c.doc_id] = self.store.get_document(c.doc_id)
+            live = [(c, doc) for c in chunks if (doc := docs[c.doc_id]) is not None]  # not removed meanwhile
+            self._atoms_batch(live, cost, len(ids), report)
+        cost.seconds += time.perf_counter() - t0
+        self.sink(StageFinished("questions", cost.items, time.perf_counter() - t0))
+
+    def _atoms_batch(
+        self, chunks: list[tuple[ChunkRecord, DocumentRecord]], cost: StageCost, total: int, report: EnrichReport
+    ) -> None:
+        jobs = [self._atoms_job(c, doc) for c, doc in chunks]
+
+        def done(i: int, result: PromptResult[Atoms]) -> None:
+            cost.add(result)
+            chunk, doc = chunks[i]
+            self._save_atoms(chunk, doc, jobs[i].lang, result, report)
+            self.sink(StageAdvanced("questions", cost.items, total))
+
+        run_prompts(self.llm, jobs, done)
+
+    def _atoms_job(self, chunk: ChunkRecord, doc: DocumentRecord) -> PromptJob[Atoms]:
+        lang = detect_lang(chunk.text)
+        context = ""
+        if doc.summary:
+            context = ("摘要：" if lang == "zh" else "Summary: ") + doc.summary + "\n"
+        fields = {
+            "max_q": self.options.max_questions,
+            "title": doc.title or Path(doc.path).name,
+            "section": SECTION_SEPARATOR.join(chunk.section_path) or "—",
+            "context": context,
+            "text": chunk.text.strip(),
+        }
+        prompt = atomize_prompt(self.options.max_questions, wants_summary(chunk.text, lang))
+        return PromptJob(prompt, lang, fields)
+
+    def _save_atoms(
+        self,
+        chunk: ChunkRecord,
+        doc: DocumentRecord,
+        lang: Lang,
+        result: PromptResult[Atoms],
+        report: EnrichReport,
+    ) -> None:
+        if result.value is None:
+            where = f"{Path(doc.path).name} chunk {chunk.ord}"
+            message = f"{where}: questions failed: {result.error}"
+            self.store.save_atoms(chunk.id, status=FAILED, error=result.error)
+            report.failures.append(message)
+            self.sink(Notice("warning", message))
+            return
+        atoms = result.value
+        vectors = self.encoder.encode(list(atoms.questions), role="query")
+        self.store.save_atoms(
+            chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors, summary=atoms.summary
+        )
+        report.atomized += 1
+        report.questions += len(atoms.questions)
+        report.dropped += len(atoms.dropped)

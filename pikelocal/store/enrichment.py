@@ -1,0 +1,206 @@
+"""The store's side of LLM enrichment: what is still to do, and writing each result in one transaction.
+
+A mixin of :class:`~pikelocal.store.store.Store` (kept apart so each file stays readable). Every write here
+commits one document's summary or one chunk's atoms whole, so a reader in another process sees a chunk
+either before or after its enrichment, and a killed run loses at most the result it was writing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from pikelocal.store.fts import normalize_for_index
+from pikelocal.store.records import ChunkRecord, DocumentRecord
+
+if TYPE_CHECKING:
+    from pikelocal.store import db
+
+DONE, SKIPPED, FAILED = "done", "skipped", "failed"
+_READY = "ready"  # documents.stage once the fast path is finished (ingest.pipeline.STAGE_READY)
+
+
+@dataclass(frozen=True)
+class EnrichmentCounts:
+    documents: int
+    summaries: Mapping[str, int]  # status ('done', 'skipped', 'failed', 'pending', 'not ready') → documents
+    chunks: int
+    atoms: Mapping[str, int]  # status ('done', 'failed', 'pending', 'not ready') → chunks
+    questions: int
+
+
+@dataclass(frozen=True)
+class LLMUsage:
+    tag: str  # the prompt's name
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float  # time the calls took when they ran (cache hits cost nothing again)
+
+
+@dataclass(frozen=True)
+class EnrichFailure:
+    path: str
+    chunk_ord: int | None  # None: the document summary failed
+    message: str
+
+
+class EnrichmentMixin:
+    if TYPE_CHECKING:
+        _conn: db.Connection
+
+        def transaction(self) -> AbstractContextManager[None]: ...
+        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+        def put_vectors(
+            self, table: Any, ids: Sequence[int], matrix: ArrayLike, *, skip_missing: bool = False
+        ) -> None: ...
+        def documents_in_stage(self, *stages: str) -> list[DocumentRecord]: ...
+        def get_chunks(self, ids: Sequence[int]) -> list[ChunkRecord]: ...
+
+    # --- what is left -----------------------------------------------------------------------------
+
+    def documents_to_summarize(self, doc_ids: Sequence[int] | None = None) -> list[DocumentRecord]:
+        """Ready documents whose summary step has not run (nor been skipped)."""
+        pending = {r[0] for r in self._rows("SELECT id FROM documents WHERE summary_status IS NULL")}
+        return [d for d in self.documents_in_stage(_READY) if d.id in pending and (doc_ids is None or d.id in doc_ids)]
+
+    def chunk_ids_to_atomize(self, doc_ids: Sequence[int] | None = None, limit: int | None = None) -> list[int]:
+        """Chunks without atoms, of ready documents whose summary step is over; in document order."""
+        sql = (
+            "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.atoms_status IS NULL"
+            f" AND d.stage = '{_READY}' AND d.summary_status IS NOT NULL"
+        )
+        params: list[Any] = []
+        if doc_ids is not None:
+            sql += " AND d.id IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(doc_ids)))
+        sql += " ORDER BY d.id, c.ord"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(int(limit))
+        return [int(r[0]) for r in self._rows(sql, params)]
+
+    def enrichment_counts(self) -> EnrichmentCounts:
+        summaries = dict.fromkeys((DONE, SKIPPED, FAILED, "pending", "not ready"), 0)
+        for status, stage, n in self._rows(
+            "SELECT summary_status, stage, count(*) FROM documents GROUP BY summary_status, stage"
+        ):
+            key = status or ("pending" if stage == _READY else "not ready")
+            summaries[key] += int(n)
+        atoms = dict.fromkeys((DONE, FAILED, "pending", "not ready"), 0)
+        for status, stage, n in self._rows(
+            "SELECT c.atoms_status, d.stage, count(*) FROM chunks c JOIN documents d ON d.id = c.doc_id"
+            " GROUP BY c.atoms_status, d.stage"
+        ):
+            key = status or ("pending" if stage == _READY else "not ready")
+            atoms[key] += int(n)
+        questions = int(self._rows("SELECT count(*) FROM questions")[0][0])
+        return EnrichmentCounts(sum(summaries.values()), summaries, sum(atoms.values()), atoms, questions)
+
+    def llm_usage(self) -> list[LLMUsage]:
+        """Per prompt: calls, tokens and seconds of every completion the KB has stored (its LLM cache)."""
+        rows = self._rows(
+            "SELECT tag, count(*), sum(prompt_tokens), sum(completion_tokens), sum(seconds) FROM llm_cache"
+            " GROUP BY tag ORDER BY tag"
+        )
+        return [LLMUsage(str(t), int(n), int(p or 0), int(c or 0), float(s or 0.0)) for t, n, p, c, s in rows]
+
+    def enrich_failures(self) -> list[EnrichFailure]:
+        rows = self._rows(
+            "SELECT path, NULL, enrich_error FROM documents WHERE summary_status = 'failed' UNION ALL"
+            " SELECT d.path, c.ord, c.enrich_error FROM chunks c JOIN documents d ON d.id = c.doc_id"
+            " WHERE c.atoms_status = 'failed' ORDER BY 1, 2"
+        )
+        return [EnrichFailure(p, None if o is None else int(o), str(m or "")) for p, o, m in rows]
+
+    # --- results ----------------------------------------------------------------------------------
+
+    def save_document_summary(
+        self,
+        doc_id: int,
+        *,
+        status: str,
+        title: str | None = None,
+        summary: str | None = None,
+        error: str | None = None,
+        headers: Mapping[int, str] | None = None,
+        header_vectors: ArrayLike | None = None,
+    ) -> None:
+        """Record a document's summary step; new chunk ``headers`` replace the old ones with their FTS rows
+        and early vectors (``header_vectors``, one row per header, in the mapping's order)."""
+        headers = dict(headers or {})
+        with self.transaction():
+            self._conn.execute(
+                "UPDATE documents SET summary_status = ?, enrich_error = ?, summary = coalesce(?, summary),"
+                " title = coalesce(?, title), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+                (status, error, summary, title, doc_id),
+            )
+            if not headers:
+                return
+            live = {c.id: c for c in self.get_chunks(list(headers)) if c.doc_id == doc_id}
+            for cid, header in headers.items():
+                chunk = live.get(cid)
+                if chunk is None:
+                    continue
+                self._conn.execute("UPDATE chunks SET header = ? WHERE id = ?", (header, cid))
+                self._conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (cid,))
+                self._conn.execute(
+                    "INSERT INTO chunks_fts(rowid, header, text) VALUES (?, ?, ?)",
+                    (cid, normalize_for_index(header), normalize_for_index(chunk.text)),
+                )
+            if header_vectors is not None:
+                self.put_vectors("chunk", list(headers), np.asarray(header_vectors), skip_missing=True)
+
+    def save_atoms(
+        self,
+        chunk_id: int,
+        *,
+        status: str,
+        questions: Sequence[str] = (),
+        lang: str | None = None,
+        vectors: ArrayLike | None = None,
+        summary: str | None = None,
+        error: str | None = None,
+    ) -> list[int]:
+        """Replace a chunk's atomic questions (with FTS rows and vectors) and record its status; returns the
+        question ids. A summary the chunk already has (from the LLM splitter) is kept."""
+        with self.transaction():
+            if not self._rows("SELECT 1 FROM chunks WHERE id = ?", (chunk_id,)):
+                return []  # its document was removed meanwhile
+            old = [r[0] for r in self._rows("SELECT id FROM questions WHERE chunk_id = ?", (chunk_id,))]
+            for qid in old:
+                self._conn.execute("DELETE FROM questions_fts WHERE rowid = ?", (qid,))
+                self._conn.execute("DELETE FROM question_vectors WHERE rowid = ?", (qid,))
+            self._conn.execute("DELETE FROM questions WHERE chunk_id = ?", (chunk_id,))
+            ids: list[int] = []
+            for q in questions:
+                self._conn.execute("INSERT INTO questions(chunk_id, text, lang) VALUES (?, ?, ?)", (chunk_id, q, lang))
+                qid = int(self._conn.last_insert_rowid())
+                self._conn.execute(
+                    "INSERT INTO questions_fts(rowid, text) VALUES (?, ?)", (qid, normalize_for_index(q))
+                )
+                ids.append(qid)
+            if ids and vectors is not None:
+                self.put_vectors("question", ids, np.asarray(vectors))
+            self._conn.execute(
+                "UPDATE chunks SET atoms_status = ?, enrich_error = ?, summary = coalesce(summary, ?) WHERE id = ?",
+                (status, error, summary, chunk_id),
+            )
+            return ids
+
+    def questions_of(self, chunk_id: int) -> list[str]:
+        return [r[0] for r in self._rows("SELECT text FROM questions WHERE chunk_id = ? ORDER BY id", (chunk_id,))]
+
+    def question_chunks(self, question_ids: Sequence[int]) -> dict[int, int]:
+        """question id → chunk id."""
+        rows = self._rows(
+            "SELECT id, chunk_id FROM questions WHERE id IN (SELECT value FROM json_each(?))",
+            (json.dumps([int(i) for i in question_ids]),),
+        )
+        return {int(q): int(c) for q, c in rows}
