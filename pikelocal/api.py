@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from pikelocal.events import EventSink
     from pikelocal.ingest.enrich import EnrichReport
     from pikelocal.ingest.pipeline import IngestReport
-    from pikelocal.library import Library
+    from pikelocal.library import KBStats, Library
     from pikelocal.query.search import Hit, Mode
     from pikelocal.store.records import DocumentRecord, FailureRecord
 
@@ -28,6 +28,7 @@ __all__ = [
     "ingest",
     "enrich",
     "library",
+    "stats",
     "remove",
     "search",
 ]
@@ -86,6 +87,13 @@ def library(kb_path: Path) -> Library:
     from pikelocal import library as lib
 
     return lib.library(kb_path)
+
+
+def stats(kb_path: Path) -> KBStats:
+    """Counts, enrichment progress, LLM tokens and time per prompt, and failures of a KB."""
+    from pikelocal import library as lib
+
+    return lib.stats(kb_path)
 
 
 def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -212,6 +214,44 @@ def docs(kb: Path, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+def stats(kb: Path, as_json: bool) -> None:
+    """Enrichment progress, LLM tokens and time per prompt, what remains, and failures."""
+    import dataclasses
+    import json
+
+    st = api.stats(kb)
+    if as_json:
+        data = dataclasses.asdict(st) | {"path": str(st.path), "seconds_per_chunk": st.seconds_per_chunk()}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    c = st.counts
+    click.echo(f"KB: {kb}")
+    click.echo(f"Documents: {c.documents:,}  summaries: " + _statuses(c.summaries))
+    click.echo(f"Chunks: {c.chunks:,}  questions: " + _statuses(c.atoms) + f"; {c.questions:,} atomic questions")
+    if st.usage:
+        click.echo(f"{'LLM prompt':<20}{'calls':>7}{'tokens in':>11}{'tokens out':>11}{'seconds':>9}{'s/call':>8}")
+        for u in st.usage:
+            click.echo(
+                f"{u.tag:<20}{u.calls:>7,}{u.prompt_tokens:>11,}{u.completion_tokens:>11,}{u.seconds:>9.0f}"
+                f"{u.seconds / u.calls:>8.1f}"
+            )
+    pending = c.atoms.get("pending", 0)
+    per_chunk = st.seconds_per_chunk()
+    if pending:
+        eta = f", about {pending * per_chunk / 60:,.0f} min at {per_chunk:.1f} s per chunk" if per_chunk else ""
+        click.echo(f"Remaining: {pending:,} chunks to enrich{eta} (run `pikelocal enrich {kb}`)")
+    for f in st.failures:
+        where = "summary" if f.chunk_ord is None else f"chunk {f.chunk_ord}"
+        click.echo(f"  failed  {Path(f.path).name} {where}: {f.message}")
+
+
+def _statuses(counts: dict[str, int] | Any) -> str:
+    return ", ".join(f"{n:,} {status}" for status, n in counts.items() if n) or "none"
+
+
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("doc")
 def rm(kb: Path, doc: str) -> None:
     """Remove document DOC (id, path, file name or sha256 prefix) from KB with all its chunks and vectors."""
@@ -343,9 +383,16 @@ def eval_retrieval(
             fh.write(table + "\n" + "".join(f"\n_{n}_" for n in run.notes) + "\n\n")
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    """`kill` (SIGTERM) stops like Ctrl-C: the running write rolls back and finished work is kept."""
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     debug = "--debug" in args or bool(os.environ.get("PIKELOCAL_DEBUG"))
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
         code = cli.main(args=args, prog_name="pikelocal", standalone_mode=False)
     except PikeError as exc:

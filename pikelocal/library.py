@@ -18,6 +18,7 @@ from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
 from pikelocal.llm.base import LLM
 from pikelocal.query.search import Hit, Mode, search
+from pikelocal.store.enrichment import EnrichFailure, EnrichmentCounts, LLMUsage
 from pikelocal.store.records import DocumentRecord, FailureRecord
 from pikelocal.store.store import Store
 
@@ -170,6 +171,27 @@ def enrich(
         finally:
             if llm is None:
                 model.close()
+
+
+@dataclass(frozen=True)
+class KBStats:
+    path: Path
+    counts: EnrichmentCounts
+    usage: list[LLMUsage]
+    failures: list[EnrichFailure]
+
+    def seconds_per_chunk(self) -> float | None:
+        """Mean model time of one chunk's questions so far (retries included), or None before the first."""
+        rows = [u for u in self.usage if u.tag.startswith("atomize")]
+        calls = sum(u.calls for u in rows)
+        done = self.counts.atoms.get("done", 0) + self.counts.atoms.get("failed", 0)
+        return sum(u.seconds for u in rows) / done if calls and done else None
+
+
+def stats(kb_path: Path) -> KBStats:
+    """What the KB holds, what enrichment has cost (tokens and time per prompt) and what remains."""
+    with Store.open_existing(kb_path) as store:
+        return KBStats(kb_path, store.enrichment_counts(), store.llm_usage(), store.enrich_failures())
 
 
 def search_kb(
