@@ -60,6 +60,7 @@ lint: deps
 bench: setup
 	$(PY) build/bench.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_ingest.py --out docs/BENCHMARKS.md
+	$(PY) build/bench_enrich.py --out docs/BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) build/.venv-export build/cache

@@ -400,8 +400,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             raise
         click.echo(f"Error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("Aborted.", err=True)
+    except click.exceptions.Abort:  # click's form of Ctrl-C (and of SIGTERM, see _stop_on_sigterm)
+        click.echo("Interrupted. Finished work is kept: run the same command again to continue.", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()

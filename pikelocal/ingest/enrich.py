@@ -102,8 +102,13 @@ class Enricher:
 
     def _summaries(self, report: EnrichReport) -> None:
         docs = []
+        budget = self.options.limit  # with --limit, summarize only the documents whose chunks this run reaches
         for doc in self.store.documents_to_summarize(self.options.doc_ids):
+            if budget is not None and budget <= 0:
+                break
             chunks = self.store.chunks_of(doc.id)
+            if budget is not None:
+                budget -= len(chunks)
             if len(chunks) <= 1 and has_own_title(doc):  # the one chunk is the document: nothing to add
                 self.store.save_document_summary(doc.id, status=SKIPPED)
                 report.skipped += 1
@@ -143,7 +148,8 @@ class Enricher:
     ) -> None:
         if result.value is None:
             message = f"{Path(doc.path).name}: document summary failed: {result.error}"
-            self.store.save_document_summary(doc.id, status=FAILED, error=result.error)
+            if not self.store.save_document_summary(doc.id, status=FAILED, error=result.error):
+                return  # removed meanwhile: nothing to report
             report.failures.append(message)
             self.sink(Notice("warning", message))
             return
@@ -151,7 +157,7 @@ class Enricher:
         headers = {c.id: chunk_header(title or "", c.section_path, summary=result.value.summary) for c in chunks}
         texts = [with_header(headers[c.id], c.text) for c in chunks]
         vectors = self.encoder.encode(texts, role="passage")  # the embedded text changed: embed it again
-        self.store.save_document_summary(
+        saved = self.store.save_document_summary(
             doc.id,
             status=DONE,
             title=None if has_own_title(doc) else title,
@@ -159,7 +165,7 @@ class Enricher:
             headers=headers,
             header_vectors=vectors,
         )
-        report.summarized += 1
+        report.summarized += saved
 
     # --- atomic questions -------------------------------------------------------------------------
 
@@ -218,15 +224,18 @@ class Enricher:
         if result.value is None:
             where = f"{Path(doc.path).name} chunk {chunk.ord}"
             message = f"{where}: questions failed: {result.error}"
-            self.store.save_atoms(chunk.id, status=FAILED, error=result.error)
+            if self.store.save_atoms(chunk.id, status=FAILED, error=result.error) is None:
+                return  # removed meanwhile: nothing to report
             report.failures.append(message)
             self.sink(Notice("warning", message))
             return
         atoms = result.value
         vectors = self.encoder.encode(list(atoms.questions), role="query")
-        self.store.save_atoms(
+        saved = self.store.save_atoms(
             chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors, summary=atoms.summary
         )
+        if saved is None:
+            return
         report.atomized += 1
         report.questions += len(atoms.questions)
         report.dropped += len(atoms.dropped)

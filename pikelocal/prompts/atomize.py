@@ -24,13 +24,17 @@ SUMMARY_MIN_CHARS: Mapping[Lang, int] = {"zh": 250, "en": 700}
 
 # Bare references a reader of the question alone could not resolve. 应该/活该 are verbs, not 该 + noun.
 _VAGUE: Mapping[Lang, re.Pattern[str]] = {
+    # 本法 / 本公司 are vague only as words of their own, not inside a name (基本法, 日本公司): after a non-Chinese
+    # character or one of the function words that introduce them.
     "zh": re.compile(
-        r"它|(?<![应活])该(?![死])|本(?:项目|公司|合同|协议|文件|条|章|节|法|办法|规定|次|单位)|上述|此项|这个|这些"
+        r"它|(?<![应活])该(?![死])|上述|此项|这个|这些"
+        r"|(?:(?<![\u3400-\u9fff])|(?<=[的在按依照据对从]))本(?:项目|公司|合同|协议|文件|条|章|节|法|办法|规定|次|单位)"
     ),
+    # Pronouns in any case except all capitals ("IT services" names something).
     "en": re.compile(
-        r"\b(?:it|they|them|this|these|the above|the aforementioned|the (?:project|company|document|agreement|"
-        r"contract|text|passage|section|clause))\b",
-        re.IGNORECASE,
+        r"\b(?:[Ii]t|[Ii]ts|[Tt]hey|[Tt]hem|[Tt]heir|[Tt]heirs|[Tt]his|[Tt]hese|[Tt]hose)\b"
+        r"|(?i:\bthe (?:above|aforementioned|project|company|document|agreement|contract|text|passage|section"
+        r"|clause)\b)"
     ),
 }
 

@@ -131,9 +131,10 @@ class EnrichmentMixin:
         error: str | None = None,
         headers: Mapping[int, str] | None = None,
         header_vectors: ArrayLike | None = None,
-    ) -> None:
+    ) -> bool:
         """Record a document's summary step; new chunk ``headers`` replace the old ones with their FTS rows
-        and early vectors (``header_vectors``, one row per header, in the mapping's order)."""
+        and early vectors (``header_vectors``, one row per header, in the mapping's order). False when the
+        document is gone (removed by another process meanwhile)."""
         headers = dict(headers or {})
         with self.transaction():
             self._conn.execute(
@@ -141,8 +142,10 @@ class EnrichmentMixin:
                 " title = coalesce(?, title), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                 (status, error, summary, title, doc_id),
             )
+            if self._conn.changes() == 0:
+                return False
             if not headers:
-                return
+                return True
             live = {c.id: c for c in self.get_chunks(list(headers)) if c.doc_id == doc_id}
             for cid, header in headers.items():
                 chunk = live.get(cid)
@@ -156,6 +159,7 @@ class EnrichmentMixin:
                 )
             if header_vectors is not None:
                 self.put_vectors("chunk", list(headers), np.asarray(header_vectors), skip_missing=True)
+            return True
 
     def save_atoms(
         self,
@@ -167,12 +171,13 @@ class EnrichmentMixin:
         vectors: ArrayLike | None = None,
         summary: str | None = None,
         error: str | None = None,
-    ) -> list[int]:
+    ) -> list[int] | None:
         """Replace a chunk's atomic questions (with FTS rows and vectors) and record its status; returns the
-        question ids. A summary the chunk already has (from the LLM splitter) is kept."""
+        question ids, or None when the chunk is gone (its document removed meanwhile). A summary the chunk
+        already has (from the LLM splitter) is kept."""
         with self.transaction():
             if not self._rows("SELECT 1 FROM chunks WHERE id = ?", (chunk_id,)):
-                return []  # its document was removed meanwhile
+                return None
             old = [r[0] for r in self._rows("SELECT id FROM questions WHERE chunk_id = ?", (chunk_id,))]
             for qid in old:
                 self._conn.execute("DELETE FROM questions_fts WHERE rowid = ?", (qid,))

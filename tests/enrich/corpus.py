@@ -20,6 +20,7 @@ from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.lang import detect_lang
+from pikelocal.store import db
 from pikelocal.store.store import Store
 
 SPLIT = SplitOptions(target=40, min_tokens=10, max_tokens=60)
@@ -155,3 +156,21 @@ SCRIPT: dict[str, Callable[[Sequence[Message], GenParams], str]] = {
 
 def scripted_llm(**kwargs: object) -> FakeLLM:
     return FakeLLM(SCRIPT, **kwargs)  # type: ignore[arg-type]
+
+
+def chunk_status(kb: Path) -> dict[int, tuple[str | None, str | None]]:
+    """chunk id → (atoms_status, enrich_error), read through a connection of its own."""
+    conn = db.connect(kb, readonly=True)
+    try:
+        return {int(i): (s, e) for i, s, e in conn.execute("SELECT id, atoms_status, enrich_error FROM chunks")}
+    finally:
+        db.close(conn, readonly=True)
+
+
+def question_rows(kb: Path) -> list[tuple[int, int, str, str | None]]:
+    """Every stored question as (id, chunk id, text, lang), by id."""
+    conn = db.connect(kb, readonly=True)
+    try:
+        return [(int(i), int(c), str(t), lang) for i, c, t, lang in conn.execute("SELECT * FROM questions ORDER BY id")]
+    finally:
+        db.close(conn, readonly=True)

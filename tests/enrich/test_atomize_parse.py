@@ -10,7 +10,14 @@ from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich import Enricher, EnrichOptions
 from pikelocal.ingest.pipeline import Ingestor, SourceText
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.atomize import atomize_prompt, parse_atoms, question_key, vague_reference, wants_summary
+from pikelocal.prompts.atomize import (
+    SUMMARY_MIN_CHARS,
+    atomize_prompt,
+    parse_atoms,
+    question_key,
+    vague_reference,
+    wants_summary,
+)
 from pikelocal.prompts.base import ReplyError, run_prompt
 from pikelocal.prompts.lang import detect_lang
 from tests.enrich.corpus import INGEST, open_kb
@@ -79,7 +86,12 @@ def test_english_questions_for_a_chinese_chunk_are_refused_and_the_retry_says_wh
 
 
 def test_summary_only_for_long_chunks() -> None:
-    assert not wants_summary(ZH_CHUNK, "zh") and wants_summary(ZH_CHUNK * 6, "zh")
+    zh_long = ("x" * SUMMARY_MIN_CHARS["zh"]).replace("x", "投")
+    assert wants_summary(zh_long, "zh") and not wants_summary(zh_long[1:], "zh")
+    assert wants_summary("a" * SUMMARY_MIN_CHARS["en"], "en") and not wants_summary(
+        "a" * (SUMMARY_MIN_CHARS["en"] - 1), "en"
+    )
+    assert not wants_summary(ZH_CHUNK, "zh") and wants_summary(ZH_CHUNK * 7, "zh")
     assert not wants_summary(EN_CHUNK * 7, "en") and wants_summary(EN_CHUNK * 8, "en")
     assert atomize_prompt(5, True).name == "atomize+summary" and atomize_prompt(5, False).name == "atomize"
     assert "summary" in atomize_prompt(5, True).schema["properties"]

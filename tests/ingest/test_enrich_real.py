@@ -1,0 +1,72 @@
+"""Enrichment on the real default LLM (Qwen2.5 1.5B GGUF) and a real ONNX encoder over the Chinese tender PDF (slow)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pikelocal import api
+from pikelocal.eval.atoms import check_atoms, shared_terms
+from pikelocal.prompts.lang import is_chinese
+from pikelocal.query.search import search
+from pikelocal.store.store import Store
+from tests.conftest import installed_model
+
+pytestmark = pytest.mark.slow
+CHUNKS = 3
+
+
+@pytest.fixture(scope="module")
+def tender_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    installed_model("minilm-l6-v2/model.onnx")
+    pdf = next((shared_data / "pdfs" / "zh_tender").glob("*.pdf"))
+    kb = tmp_path_factory.mktemp("enrich") / "tender.kb"
+    settings = api.load_settings(environ={}, overrides={"encoder.model": "minilm", "ingest.late": False})
+    api.ingest(settings, kb, [pdf])
+    report = api.enrich(settings, kb, limit=CHUNKS)
+    assert report.summarized == 1 and report.atomized + len(report.failures) == CHUNKS
+    return kb
+
+
+def test_the_summary_is_chinese_and_in_every_header(tender_kb: Path) -> None:
+    with Store.open_existing(tender_kb) as store:
+        (doc,) = store.documents()
+        assert doc.summary and is_chinese(doc.summary)
+        chunks = store.chunks_of(doc.id)
+        assert all(doc.summary in c.header for c in chunks)
+        assert store.integrity_check() == []
+
+
+def test_questions_are_chinese_and_share_key_terms_with_their_chunk(tender_kb: Path) -> None:
+    with Store.open_existing(tender_kb) as store:
+        check = check_atoms(store)
+        assert check.chunks + check.failed_chunks == CHUNKS and check.questions >= CHUNKS
+        assert check.chinese == check.questions
+        for doc in store.documents():
+            for chunk in store.chunks_of(doc.id):
+                for q in store.questions_of(chunk.id):
+                    assert shared_terms(q, chunk.text), f"{q!r} shares no key term with chunk {chunk.ord}"
+
+
+def test_a_stored_question_finds_its_chunk_by_the_question_path(tender_kb: Path) -> None:
+    settings = api.load_settings(environ={}, overrides={"encoder.model": "minilm"})
+    from pikelocal.embed.factory import open_encoder
+
+    encoder = open_encoder(settings)
+    with Store.open_existing(tender_kb) as store:
+        (doc,) = store.documents()
+        asked = [(c.id, q) for c in store.chunks_of(doc.id) for q in store.questions_of(c.id)]
+        assert asked
+        for chunk_id, question in asked:
+            hits = search(store, encoder, question, mode="questions", k=3)
+            assert chunk_id in [h.chunk.id for h in hits]
+
+
+def test_stats_count_the_calls_and_what_remains(tender_kb: Path) -> None:
+    st = api.stats(tender_kb)
+    tags = {u.tag: u for u in st.usage}
+    assert tags["summarize_document"].calls == 1
+    assert sum(u.calls for t, u in tags.items() if t.startswith("atomize")) >= CHUNKS
+    assert st.counts.atoms["pending"] == st.counts.chunks - CHUNKS
+    assert st.seconds_per_chunk() is not None and st.seconds_per_chunk() > 0
