@@ -120,9 +120,20 @@ def demo(ctx: click.Context, kb: Path) -> None:
 @click.option("--password", help="Password for encrypted PDFs.")
 @click.option("--late/--no-late", default=None, help="Compute late-chunked vectors (default: on; ingest.late).")
 @click.option("--enrich", "then_enrich", is_flag=True, help="Then run `enrich` (LLM summaries and questions).")
+@click.option(
+    "--splitter",
+    type=click.Choice(["structure", "llm"]),
+    help="structure (fast, default) or llm: PIKE-RAG's LLM-guided splitter (an LLM call per chunk).",
+)
 @click.pass_context
 def ingest(
-    ctx: click.Context, kb: Path, paths: tuple[Path, ...], password: str | None, late: bool | None, then_enrich: bool
+    ctx: click.Context,
+    kb: Path,
+    paths: tuple[Path, ...],
+    password: str | None,
+    late: bool | None,
+    then_enrich: bool,
+    splitter: str | None,
 ) -> None:
     """Add files and folders (PDF, .txt, .md; recursively) to the knowledge base KB (created if missing).
 
@@ -131,7 +142,12 @@ def ingest(
     """
     from pikelocal.progress import ProgressPrinter
 
-    report = api.ingest(_settings(ctx), kb, list(paths), password=password, late=late, sink=ProgressPrinter())
+    settings = _settings(ctx)
+    if splitter is not None:
+        settings = api.load_settings(
+            ctx.obj.get("config"), {**(ctx.obj.get("overrides") or {}), "ingest.splitter": splitter}
+        )
+    report = api.ingest(settings, kb, list(paths), password=password, late=late, sink=ProgressPrinter())
     done = report.count("ingested", "replaced", "resumed")
     chunks = sum(o.chunks for o in report.outcomes if o.status in ("ingested", "replaced"))
     skipped = report.count("unchanged", "duplicate")

@@ -52,6 +52,7 @@ class IngestSettings:
     min_tokens: int = 100  # a chunk may end early at a heading once it holds this many
     max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
     late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
+    splitter: str = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
 
 
 @dataclass(frozen=True)
@@ -253,5 +254,7 @@ def _validate(s: Settings) -> None:
             raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
     if max(weights) == 0:
         raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
+    if s.ingest.splitter not in ("structure", "llm"):
+        raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be 'structure' or 'llm'")
     if s.llm.timeout_s <= 0:
         raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pikelocal.assets import load_manifest
 from pikelocal.config import Settings
@@ -49,10 +49,15 @@ def encoder_settings_for(settings: Settings, kb_path: Path) -> Settings:
     return replace(settings, encoder=replace(settings.encoder, model=art.id))
 
 
-def ingest_options(settings: Settings, *, password: str | None = None, late: bool | None = None) -> IngestOptions:
+def ingest_options(
+    settings: Settings, *, password: str | None = None, late: bool | None = None, llm: LLM | None = None
+) -> IngestOptions:
     s = settings.ingest
     split = SplitOptions(target=s.chunk_tokens, min_tokens=s.min_tokens, max_tokens=s.max_tokens)
-    return IngestOptions(split=split, late=s.late if late is None else late, password=password)
+    splitter: Literal["structure", "llm"] = "llm" if s.splitter == "llm" else "structure"
+    return IngestOptions(
+        split=split, splitter=splitter, llm=llm, late=s.late if late is None else late, password=password
+    )
 
 
 def ingest(
@@ -71,9 +76,13 @@ def ingest(
     settings = encoder_settings_for(settings, kb_path)
     encoder = encoder or open_encoder(settings)
     with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim) as store:
-        return Ingestor(store, encoder, ingest_options(settings, password=password, late=late), sink).ingest_paths(
-            list(paths)
-        )
+        llm = open_cached_llm(settings, store) if settings.ingest.splitter == "llm" else None
+        try:
+            options = ingest_options(settings, password=password, late=late, llm=llm)
+            return Ingestor(store, encoder, options, sink).ingest_paths(list(paths))
+        finally:
+            if llm is not None:
+                llm.close()
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pikelocal.ingest.context import chunk_header
 from pikelocal.ingest.parse import ParsedDocument
 from pikelocal.ingest.positions import DocumentText
 from pikelocal.ingest.split_struct import ChunkSpan, CountTokens, split_structured
 from pikelocal.store.records import NewChunk, NewPage
+
+if TYPE_CHECKING:
+    from pikelocal.ingest.split_llm import LLMSplit, LLMSplitter
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,7 @@ class ChunkedDocument:
     text: DocumentText
     pages: tuple[NewPage, ...]
     chunks: tuple[NewChunk, ...]
+    llm_split: LLMSplit | None = None  # the LLM splitter's figures (calls, fallbacks) when it split the text
 
 
 def merge_blank_spans(spans: list[ChunkSpan], text: str) -> list[ChunkSpan]:
@@ -40,18 +45,34 @@ def merge_blank_spans(spans: list[ChunkSpan], text: str) -> list[ChunkSpan]:
     return out
 
 
-def chunk_document(doc: ParsedDocument, count: CountTokens, options: SplitOptions = SplitOptions()) -> ChunkedDocument:
-    """Split ``doc`` with the structure-aware splitter; every chunk knows its page and line span and header."""
+def chunk_document(
+    doc: ParsedDocument,
+    count: CountTokens,
+    options: SplitOptions = SplitOptions(),
+    llm_splitter: LLMSplitter | None = None,
+) -> ChunkedDocument:
+    """Split ``doc`` (structure-aware, or with ``llm_splitter``); every chunk knows its page and line span and header.
+
+    With the LLM splitter each chunk also gets the model's summary (None where the structure split stood in).
+    """
     dt = DocumentText.from_pages(doc.pages)
     pages = tuple(
         NewPage(page_no=p.page_no, text=p.text, char_start=start, line_offsets=p.line_offsets)
         for p, start in zip(doc.pages, dt.page_starts, strict=True)
     )
-    spans = split_structured(
-        dt.text, count, target=options.target, min_tokens=options.min_tokens, max_tokens=options.max_tokens
-    )
+    llm_split: LLMSplit | None = None
+    if llm_splitter is None:
+        spans = split_structured(
+            dt.text, count, target=options.target, min_tokens=options.min_tokens, max_tokens=options.max_tokens
+        )
+        spans = merge_blank_spans(spans, dt.text)
+        summaries: list[str | None] = [None] * len(spans)
+    else:  # its chunks never hold only whitespace (blank lines join the line before)
+        llm_split = llm_splitter.split(dt.text, count, options, title=doc.title)
+        spans = [c.span for c in llm_split.chunks]
+        summaries = [c.summary for c in llm_split.chunks]
     chunks = []
-    for ord_, span in enumerate(merge_blank_spans(spans, dt.text)):
+    for ord_, (span, summary) in enumerate(zip(spans, summaries, strict=True)):
         first, last = dt.span(span.start, span.end)
         chunks.append(
             NewChunk(
@@ -65,6 +86,7 @@ def chunk_document(doc: ParsedDocument, count: CountTokens, options: SplitOption
                 line_end=last.line_no,
                 section_path=span.section_path,
                 header=chunk_header(doc.title, span.section_path),
+                summary=summary,
             )
         )
-    return ChunkedDocument(dt, pages, tuple(chunks))
+    return ChunkedDocument(dt, pages, tuple(chunks), llm_split)

@@ -210,7 +210,8 @@ class Enricher:
             "context": context,
             "text": chunk.text.strip(),
         }
-        prompt = atomize_prompt(self.options.max_questions, wants_summary(chunk.text, lang))
+        # a chunk the LLM splitter summarized already needs no second summary
+        prompt = atomize_prompt(self.options.max_questions, wants_summary(chunk.text, lang) and not chunk.summary)
         return PromptJob(prompt, lang, fields)
 
     def _save_atoms(

@@ -19,13 +19,15 @@ from pathlib import Path
 from typing import Literal
 
 from pikelocal.embed.base import Encoder
-from pikelocal.errors import DocumentError
+from pikelocal.errors import ConfigError, DocumentError
 from pikelocal.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.ingest.chunking import SplitOptions, chunk_document
 from pikelocal.ingest.discover import discover
 from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
 from pikelocal.ingest.parse import ParsedDocument, ParsedPage, parse_document, read_file
+from pikelocal.ingest.split_llm import LLMSplitter
 from pikelocal.ingest.textcheck import line_offsets
+from pikelocal.llm.base import LLM
 from pikelocal.store.records import DocumentRecord
 from pikelocal.store.store import Store
 
@@ -73,6 +75,10 @@ class IngestReport:
 @dataclass(frozen=True)
 class IngestOptions:
     split: SplitOptions = SplitOptions()
+    splitter: Literal["structure", "llm"] = "structure"
+    llm: LLM | None = field(
+        default=None, compare=False
+    )  # for the LLM splitter: a CachedLLM, so reruns ask nothing twice
     late: bool = True
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit
@@ -103,6 +109,8 @@ class Ingestor:
         self, store: Store, encoder: Encoder, options: IngestOptions = IngestOptions(), sink: EventSink = ignore
     ) -> None:
         self.store, self.encoder, self.options, self.sink = store, encoder, options, sink
+        if options.splitter == "llm" and options.llm is None:
+            raise ConfigError("the LLM splitter needs an LLM")
 
     # --- entry points --------------------------------------------------------------------------------
 
@@ -187,7 +195,16 @@ class Ingestor:
         """Chunk and store a document whose content is new to the KB (callers have checked :meth:`_known`)."""
         for warning in parsed.warnings:
             self.sink(Notice("warning", warning))
-        chunked = chunk_document(parsed, self.encoder.count_tokens, self.options.split)
+        splitter = LLMSplitter(self.options.llm) if self.options.splitter == "llm" and self.options.llm else None
+        chunked = chunk_document(parsed, self.encoder.count_tokens, self.options.split, llm_splitter=splitter)
+        if (split := chunked.llm_split) is not None and split.fallbacks:
+            self.sink(
+                Notice(
+                    "warning",
+                    f"{Path(key).name}: {split.fallbacks} of {split.windows} windows split by structure"
+                    f" (the LLM's reply was unusable: {split.errors[-1]})",
+                )
+            )
         replaced = bool(self.store.document_by_path(key))
         doc_id, ids = self.store.add_parsed_document(
             path=key,
