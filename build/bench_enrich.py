@@ -23,6 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from sections import write_section  # noqa: E402
+
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
@@ -133,6 +135,10 @@ def main() -> int:
         f"| LLM calls / retries | {q.calls} / {q.calls - q.items} |",
         f"| our wall time / the model's time for the same calls | {wall:.1f} s / {model_seconds:.1f} s"
         f" = {wall / model_seconds:.3f} (overhead {100 * (wall / model_seconds - 1):.1f} %) |",
+        f"| questions stage: wall / model time | {q.seconds:.1f} s / {q.llm_seconds:.1f} s"
+        f" (overhead {100 * (q.seconds / q.llm_seconds - 1):.1f} %) |",
+        f"| summary stage: wall / model time (wall includes re-embedding every chunk under its new header) |"
+        f" {s.seconds:.1f} s / {s.llm_seconds:.1f} s |",
         f"| questions stored | {report.questions} ({report.dropped} refused by the checks) |",
         f"| Chinese questions | {atoms.chinese} / {atoms.questions} |",
         f"| questions sharing a key term with their chunk | {atoms.sharing} / {atoms.questions} |",
@@ -146,12 +152,7 @@ def main() -> int:
         END,
     ]
     section = "\n".join(lines)
-    text = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-    if BEGIN in text and END in text:
-        text = text.split(BEGIN)[0] + section + text.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    args.out.write_text(text, encoding="utf-8")
+    write_section(args.out, BEGIN, END, section)
     print(section)
     return 0
 

@@ -20,6 +20,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from sections import write_section  # noqa: E402
+
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.ingest.embed import early_text  # noqa: E402
@@ -156,12 +158,7 @@ def main() -> int:
         "  wired into search yet.",
     ]
     section = "\n".join(head + lines + notes + [END])
-    text = args.out.read_text(encoding="utf-8") if args.out.exists() else "# Benchmarks\n"
-    if BEGIN in text:
-        text = text.split(BEGIN)[0] + section + text.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    args.out.write_text(text, encoding="utf-8")
+    write_section(args.out, BEGIN, END, section)
     print(section)
     return 0
 
