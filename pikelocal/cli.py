@@ -312,7 +312,8 @@ def search(ctx: click.Context, kb: Path, query: str, mode: str, k: int | None, a
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not hits:
-        click.echo("No results.")
+        hint = f" (this mode needs atomic questions: run `pikelocal enrich {kb}`)" if mode == "questions" else ""
+        click.echo(f"No results.{hint}")
     color = sys.stdout.isatty()
     for i, h in enumerate(hits, start=1):
         c = h.chunk
