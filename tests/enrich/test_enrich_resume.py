@@ -12,9 +12,8 @@ import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,10 +26,10 @@ from pikelocal.ingest.enrich import Enricher, EnrichOptions
 from pikelocal.llm.cached import CachedLLM, cache_key
 from pikelocal.store import db
 from pikelocal.store.store import Store
+from tests.conftest import PythonWorkers
 from tests.enrich.corpus import build_kb, open_kb, write_corpus
 from tests.enrich.enrich_worker import MODEL_ID, checked_llm
 
-REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).resolve().parent / "enrich_worker.py"
 LATENCY_S = 0.05
 PARALLEL = 2
@@ -131,26 +130,8 @@ def cache_rows(kb: Path) -> int:
 
 
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[Callable[[Path, Path], subprocess.Popen[bytes]]]:
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(kb: Path, log: Path) -> subprocess.Popen[bytes]:
-        err = (tmp_path / f"worker{len(procs)}.err").open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, str(WORKER), str(kb), str(log), str(LATENCY_S), str(PARALLEL)],
-            cwd=REPO,
-            stdout=subprocess.DEVNULL,
-            stderr=err,
-        )
-        err.close()
-        procs.append(proc)
-        return proc
-
-    yield start
-    for proc in procs:  # never leave a worker behind, whatever failed
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+def worker(python_workers: PythonWorkers) -> Callable[[Path, Path], subprocess.Popen[bytes]]:
+    return lambda kb, log: python_workers.start(WORKER, kb, log, LATENCY_S, PARALLEL)
 
 
 def test_sigkill_at_random_points_then_resume_equals_clean_run(

@@ -10,9 +10,8 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,11 +23,11 @@ from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
 from pikelocal.query.search import search
 from pikelocal.store.db import SQLError
 from pikelocal.store.store import Store
+from tests.conftest import PythonWorkers
 from tests.ingest.crash_worker import OPTIONS as WORKER_OPTIONS
 from tests.ingest.crash_worker import SPLIT
 from tests.ingest.encoders import CountingEncoder
 
-REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).resolve().parent / "crash_worker.py"
 IN_PROCESS = IngestOptions(split=SPLIT, embed_batch=4)
 WAIT_S = 30.0
@@ -241,23 +240,8 @@ def read_once(kb: Path, reads: Reads, query: str = "") -> dict[str, int] | None:
 
 
 @pytest.fixture
-def worker(tmp_path: Path) -> Iterator[Callable[[Path, Path], subprocess.Popen[bytes]]]:
-    procs: list[subprocess.Popen[bytes]] = []
-
-    def start(kb: Path, folder: Path) -> subprocess.Popen[bytes]:
-        err = (tmp_path / f"worker{len(procs)}.err").open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, str(WORKER), str(kb), str(folder)], cwd=REPO, stdout=subprocess.DEVNULL, stderr=err
-        )
-        err.close()
-        procs.append(proc)
-        return proc
-
-    yield start
-    for proc in procs:  # never leave a worker behind, whatever failed
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+def worker(python_workers: PythonWorkers) -> Callable[[Path, Path], subprocess.Popen[bytes]]:
+    return lambda kb, folder: python_workers.start(WORKER, kb, folder)
 
 
 def wait_for(
