@@ -16,7 +16,9 @@ if TYPE_CHECKING:
     from pikelocal.ingest.enrich import EnrichReport
     from pikelocal.ingest.pipeline import IngestReport
     from pikelocal.library import KBStats, Library
+    from pikelocal.query.records import QueryTrace
     from pikelocal.query.search import Hit, Mode
+    from pikelocal.store.answers import TraceSummary
     from pikelocal.store.records import DocumentRecord, FailureRecord
 
 __all__ = [
@@ -31,6 +33,9 @@ __all__ = [
     "stats",
     "remove",
     "search",
+    "ask",
+    "trace",
+    "history",
 ]
 
 
@@ -108,3 +113,37 @@ def search(settings: Settings, kb_path: Path, query: str, *, mode: Mode = "hybri
     from pikelocal import library as lib
 
     return lib.search_kb(settings, kb_path, query, mode=mode, k=k)
+
+
+def ask(
+    settings: Settings,
+    kb_path: Path,
+    question: str,
+    *,
+    mode: str | None = None,
+    rounds: int | None = None,
+    sink: EventSink | None = None,
+) -> QueryTrace:
+    """Answer a question from the KB with cited sources (naive, hier or decompose); the trace is stored.
+
+    The answer text arrives through ``sink`` as :class:`~pikelocal.events.AnswerDelta` events while it is
+    generated, the decomposition rounds as :class:`~pikelocal.events.ReasoningStep` events.
+    """
+    from pikelocal import answers
+    from pikelocal.events import ignore
+
+    return answers.ask_kb(settings, kb_path, question, mode=mode, rounds=rounds, sink=sink or ignore)
+
+
+def trace(kb_path: Path, trace_id: int | None = None) -> QueryTrace:
+    """A stored question trace: rounds, sources, answer, LLM calls and timings (the newest without an id)."""
+    from pikelocal import answers
+
+    return answers.get_trace(kb_path, trace_id)
+
+
+def history(kb_path: Path, limit: int = 20) -> list[TraceSummary]:
+    """Past questions asked of the KB, newest first."""
+    from pikelocal import answers
+
+    return answers.history(kb_path, limit)

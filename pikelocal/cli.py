@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from pikelocal import __version__, api
+from pikelocal import __version__, api, cli_ask
 from pikelocal.errors import PikeError
 
 SEARCH_MODES = ("bm25", "dense", "late", "questions", "hybrid")  # pikelocal.query.search.MODES, without importing numpy
@@ -398,6 +398,9 @@ def eval_retrieval(
     if out is not None:
         with out.open("a", encoding="utf-8") as fh:
             fh.write(table + "\n" + "".join(f"\n_{n}_" for n in run.notes) + "\n\n")
+
+
+cli_ask.register(cli)
 
 
 def _stop_on_sigterm(signum: int, frame: object) -> None:

@@ -84,6 +84,19 @@ class SearchSettings:
 
 
 @dataclass(frozen=True)
+class AnswerSettings:
+    mode: str = "decompose"  # naive | hier | decompose (PIKE-RAG Algorithm 1)
+    rounds: int = 5  # decomposition rounds at most
+    proposals: int = 3  # sub-questions the LLM may propose per round
+    atoms_k: int = 4  # atomic questions retrieved per sub-question
+    threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
+    k: int = 6  # chunks retrieved by naive and hier (each path)
+    neighbours: int = 1  # chunks added on each side of a gathered chunk, budget permitting
+    context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
+    max_tokens: int = 512  # of the answer
+
+
+@dataclass(frozen=True)
 class Settings:
     models_dir: str = ""  # empty: $PIKELOCAL_MODELS_DIR or the checkout's models/
     llm: LLMSettings = field(default_factory=LLMSettings)
@@ -91,6 +104,7 @@ class Settings:
     ingest: IngestSettings = field(default_factory=IngestSettings)
     enrich: EnrichSettings = field(default_factory=EnrichSettings)
     search: SearchSettings = field(default_factory=SearchSettings)
+    answer: AnswerSettings = field(default_factory=AnswerSettings)
 
     def models_path(self) -> Path | None:
         return Path(self.models_dir).expanduser() if self.models_dir else None
@@ -110,6 +124,7 @@ SECTIONS: dict[str, type] = {
     "ingest": IngestSettings,
     "enrich": EnrichSettings,
     "search": SearchSettings,
+    "answer": AnswerSettings,
 }
 _TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 TOP_LEVEL = {f.name for f in fields(Settings)} - set(SECTIONS)
@@ -237,6 +252,13 @@ def _validate(s: Settings) -> None:
         ("enrich.questions", s.enrich.questions, 1),
         ("search.k", s.search.k, 1),
         ("search.candidates", s.search.candidates, 1),
+        ("answer.rounds", s.answer.rounds, 1),
+        ("answer.proposals", s.answer.proposals, 1),
+        ("answer.atoms_k", s.answer.atoms_k, 1),
+        ("answer.k", s.answer.k, 1),
+        ("answer.neighbours", s.answer.neighbours, 0),
+        ("answer.context_tokens", s.answer.context_tokens, 256),
+        ("answer.max_tokens", s.answer.max_tokens, 16),
     ]
     for key, value, low in checks:
         if value < low:
@@ -256,5 +278,9 @@ def _validate(s: Settings) -> None:
         raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
     if s.ingest.splitter not in ("structure", "llm"):
         raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be 'structure' or 'llm'")
+    if s.answer.mode not in ("naive", "hier", "decompose"):
+        raise ConfigError(f"answer.mode = '{s.answer.mode}': must be 'naive', 'hier' or 'decompose'")
+    if not -1.0 <= s.answer.threshold <= 1.0:
+        raise ConfigError(f"answer.threshold = {s.answer.threshold}: a cosine similarity, from -1 to 1")
     if s.llm.timeout_s <= 0:
         raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")

@@ -36,7 +36,23 @@ class Notice:
     message: str
 
 
-Event = StageStarted | StageAdvanced | StageFinished | Notice
+@dataclass(frozen=True)
+class ReasoningStep:
+    """One step of the decomposition loop, as it happens (for a live reasoning view)."""
+
+    round: int
+    kind: str  # "propose" | "backup" | "pick" | "stop"
+    text: str
+
+
+@dataclass(frozen=True)
+class AnswerDelta:
+    """A piece of the answer text as it is generated (citation markers already checked)."""
+
+    text: str
+
+
+Event = StageStarted | StageAdvanced | StageFinished | Notice | ReasoningStep | AnswerDelta
 EventSink = Callable[[Event], None]
 
 

@@ -1,0 +1,238 @@
+"""`pikelocal eval qa`: answer benchmark questions in each mode, score them, and keep every answer as it comes.
+
+Each (question, mode) result is appended to a JSONL file the moment it is scored, and every LLM call is in the
+KB's cache, so a stopped run continues where it stopped. Questions are taken one at a time with every mode in
+turn, so a partial run still compares the modes on the same questions.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from pikelocal.answers import ask_options, open_for_answers
+from pikelocal.config import Settings
+from pikelocal.embed.base import Encoder
+from pikelocal.errors import InputError
+from pikelocal.eval import datasets as ds
+from pikelocal.eval.qa_data import QAItem, detect_qa_layout, load_qa
+from pikelocal.eval.qa_metrics import Score, mean_scores, score_item
+from pikelocal.eval.retrieval import ingest_corpus
+from pikelocal.events import EventSink, ignore
+from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.library import ingest_options, open_cached_llm
+from pikelocal.llm.base import LLM
+from pikelocal.prompts.answer import AnswerStyle
+from pikelocal.query.ask import ask
+from pikelocal.query.citations import strip_citations
+from pikelocal.store.store import Store
+
+# What each task asks of the answer, on top of the answering rules (LawBench items bring their own).
+TASK_INSTRUCTIONS = {
+    "tf": "Begin the answer with True or False.",
+    "mcq": "Begin the answer with the letter(s) of the correct option(s), e.g. B or A, C.",
+}
+
+
+@dataclass(frozen=True)
+class QAResult:
+    item_id: str
+    mode: str
+    task: str
+    hops: int
+    prediction: str  # the answer without citation markers
+    gold: tuple[str, ...]
+    em: float
+    f1: float
+    precision: float
+    recall: float
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    first_token_s: float | None
+    total_s: float
+    cached: bool  # every LLM call came from the cache (timings are then not this run's)
+    trace_id: int | None
+
+
+@dataclass(frozen=True)
+class QARun:
+    title: str
+    kb: Path
+    results_file: Path
+    modes: tuple[str, ...]
+    results: list[QAResult]
+    notes: tuple[str, ...] = ()
+
+
+def style_for(item: QAItem) -> tuple[AnswerStyle, str]:
+    if item.instruction:  # LawBench: the benchmark's own instruction
+        return "full", item.instruction
+    return "short", TASK_INSTRUCTIONS.get(item.task, "")
+
+
+def load_results(path: Path) -> dict[tuple[str, str], QAResult]:
+    """Finished (item, mode) results of earlier runs; a torn last line (killed mid-write) is ignored."""
+    done: dict[tuple[str, str], QAResult] = {}
+    if not path.exists():
+        return done
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row = json.loads(line)
+            row["gold"] = tuple(row["gold"])
+            result = QAResult(**row)
+        except (ValueError, TypeError, KeyError):
+            continue
+        done[(result.item_id, result.mode)] = result
+    return done
+
+
+def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path, sink: EventSink) -> list[str]:
+    """Build the KB the questions are asked of when it does not exist yet; notes on what was built."""
+    if kb.exists():
+        return []
+    layout = detect_qa_layout(data)
+    from pikelocal.embed.factory import open_encoder
+
+    encoder = open_encoder(settings)
+    options = ingest_options(settings)
+    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim) as store:
+        if layout == "multihop":
+            corpus = data.with_name(data.name.replace("_questions.json", "_corpus.json"))
+            evalset = ds.load_multihop(corpus, data)
+            wanted = {i.item_id for i in items}
+            evalset = ds.pooled(evalset, [q for q in evalset.queries if q.query_id in wanted])
+            ingest_corpus(store, encoder, evalset, options, sink)
+            return [f"KB built from the {len(evalset.docs)} paragraphs pooled for these questions"]
+        if layout == "auslaw":
+            root = data.parent.parent  # source_pdf paths are relative to the data folder
+            pdfs = sorted({root / line for line in _auslaw_pdfs(data)})
+            Ingestor(store, encoder, options, sink).ingest_paths(pdfs)
+            return [f"KB built from the {len(pdfs)} PDFs the questions are about"]
+    kb.unlink(missing_ok=True)
+    raise InputError(
+        f"{kb}: no such KB; LawBench questions are asked of the law KB that"
+        " `pikelocal eval retrieval ../shared/data/legal_zh --kb KB` builds"
+    )
+
+
+def _auslaw_pdfs(data: Path) -> set[str]:
+    return {json.loads(line)["source_pdf"] for line in data.read_text(encoding="utf-8").splitlines() if line.strip()}
+
+
+def run_qa(
+    settings: Settings,
+    data: Path,
+    kb: Path,
+    *,
+    modes: Sequence[str] = ("naive", "hier", "decompose"),
+    limit: int | None = None,
+    seed: int = 0,
+    take: int | None = None,
+    rounds: int | None = None,
+    results_file: Path | None = None,
+    sink: EventSink = ignore,
+    on_result: Callable[[QAResult], None] | None = None,
+    encoder: Encoder | None = None,
+    llm: LLM | None = None,
+) -> QARun:
+    data = Path(data)
+    items = ds.subset(load_qa(data), limit, seed)
+    notes = prepare_kb(settings, data, items, kb, sink)
+    if take is not None:  # answer only the first questions of the subset now (a later run can take more)
+        items = items[:take]
+    results_file = results_file or kb.with_name(f"{kb.stem}.qa-{data.stem}.jsonl")
+    done = load_results(results_file)
+    store, encoder = open_for_answers(settings, kb, encoder)
+    with store:
+        model = llm if llm is not None else open_cached_llm(settings, store)
+        try:
+            with results_file.open("a", encoding="utf-8") as out:
+                for item in items:
+                    for mode in modes:
+                        if (item.item_id, mode) in done:
+                            continue
+                        result = _answer_one(settings, store, encoder, model, item, mode, rounds)
+                        out.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+                        out.flush()
+                        done[(item.item_id, mode)] = result
+                        if on_result:
+                            on_result(result)
+        finally:
+            if llm is None:
+                model.close()
+    wanted = {i.item_id for i in items}
+    results = [r for (item_id, _), r in done.items() if item_id in wanted and r.mode in modes]
+    title = f"{data.name}: {len(items)} questions (seed {seed}), model {getattr(model, 'model_id', '?')}"
+    return QARun(title, kb, results_file, tuple(modes), results, tuple(notes))
+
+
+def _answer_one(
+    settings: Settings, store: Store, encoder: Encoder, llm: LLM, item: QAItem, mode: str, rounds: int | None
+) -> QAResult:
+    style, instruction = style_for(item)
+    options = ask_options(settings, mode=mode, rounds=rounds, style=style, instruction=instruction)
+    trace = ask(store, encoder, llm, item.question, options)
+    prediction = strip_citations(trace.answer.text)
+    score: Score = score_item(item.task, prediction, item.answers)
+    return QAResult(
+        item_id=item.item_id,
+        mode=mode,
+        task=item.task,
+        hops=item.hops,
+        prediction=prediction,
+        gold=item.answers,
+        em=score.em,
+        f1=score.f1,
+        precision=score.precision,
+        recall=score.recall,
+        calls=len(trace.calls),
+        prompt_tokens=trace.prompt_tokens,
+        completion_tokens=trace.completion_tokens,
+        first_token_s=trace.first_token_s,
+        total_s=trace.total_s,
+        cached=all(c.cached for c in trace.calls),
+        trace_id=trace.id,
+    )
+
+
+def complete_items(run: QARun) -> set[str]:
+    """Questions answered in every mode (the fair basis of a side-by-side table)."""
+    by_item: dict[str, set[str]] = {}
+    for r in run.results:
+        by_item.setdefault(r.item_id, set()).add(r.mode)
+    return {i for i, ms in by_item.items() if set(run.modes) <= ms}
+
+
+def format_table(run: QARun) -> str:
+    """Per mode: EM, F1, P, R, mean calls / tokens / seconds, median time to first token and in total."""
+    items = complete_items(run)
+    head = "| mode | questions | EM | F1 | P | R | LLM calls | prompt tok | output tok | first token s (median)"
+    lines = [f"**{run.title}**", "", head + " | total s (median) |", "|---" * 11 + "|"]
+    for mode in run.modes:
+        rows = [r for r in run.results if r.mode == mode and r.item_id in items]
+        if not rows:
+            continue
+        s = mean_scores([Score(r.em, r.f1, r.precision, r.recall) for r in rows])
+        ttft = [r.first_token_s for r in rows if r.first_token_s is not None]
+        first = statistics.median(ttft) if ttft else float("nan")
+        lines.append(
+            f"| {mode} | {len(rows)} | {s.em:.3f} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f}"
+            f" | {statistics.mean(r.calls for r in rows):.1f} | {statistics.mean(r.prompt_tokens for r in rows):,.0f}"
+            f" | {statistics.mean(r.completion_tokens for r in rows):,.0f}"
+            f" | {first:.1f} | {statistics.median(r.total_s for r in rows):.1f} |"
+        )
+    hops = sorted({r.hops for r in run.results if r.item_id in items})
+    if len(hops) > 1:
+        lines += ["", "F1 by number of supporting paragraphs (hops):", "", "| mode | " + " | ".join(
+            f"{h} hops" for h in hops) + " |", "|---" * (len(hops) + 1) + "|"]  # fmt: skip
+        for mode in run.modes:
+            cells = []
+            for h in hops:
+                rows = [r for r in run.results if r.mode == mode and r.hops == h and r.item_id in items]
+                cells.append(f"{statistics.mean(r.f1 for r in rows):.3f} ({len(rows)})" if rows else "-")
+            lines.append(f"| {mode} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

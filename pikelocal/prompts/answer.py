@@ -1,0 +1,82 @@
+"""The answering prompt: numbered sources, cite them as [n], say plainly when the documents do not state it.
+
+Free text (streamed), not JSON. The fixed instructions come before the sources so the model's KV cache of the
+prefix is reused from one question to the next.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from pikelocal.llm.base import GenParams, Message
+from pikelocal.prompts.lang import Lang
+
+AnswerStyle = Literal["full", "short"]
+ANSWER_TAG = "answer"
+
+# What the answer says when the sources do not hold it; the model is told to begin with these words.
+NOT_STATED: Mapping[Lang, str] = {"zh": "文档中没有说明", "en": "The documents do not state"}
+NO_SOURCES: Mapping[Lang, str] = {
+    "zh": "文档中没有说明这个问题：知识库里没有找到相关内容。",
+    "en": "The documents do not state this: nothing relevant was found in the knowledge base.",
+}
+_NOT_STATED_RE = re.compile(
+    r"(?:文档|资料|文件)(?:中|里)?(?:并)?(?:没有|未|均未|没)(?:说明|提及|提到|记载|规定|涉及|包含|给出)"
+    r"|(?i:\b(?:documents?|sources?) (?:do|does) not (?:state|say|mention|contain|specify|include)\b)"
+)
+
+_SYSTEM: Mapping[Lang, str] = {
+    "zh": "你是严谨的文档问答助手：只根据给出的资料回答，不使用资料以外的知识，不猜测。",
+    "en": "You answer questions strictly from the sources given: no outside knowledge, no guessing.",
+}
+_RULES: Mapping[Lang, str] = {
+    "zh": (
+        "要求：\n"
+        "1. 只根据资料回答，用中文。\n"
+        "2. 每个事实后面用方括号标出资料编号，只能引用下面列出的编号。格式示例：某事实 [1]。另一事实 [2][3]。\n"
+        "3. 如果资料中没有答案，只回答“文档中没有说明……”并写出缺少什么，不要猜测。\n"
+    ),
+    "en": (
+        "Rules:\n"
+        "1. Answer only from the sources, in English.\n"
+        "2. After each fact cite its source number in brackets, citing only the numbers listed. Format example:"
+        " One fact [1]. Another fact [2][3].\n"
+        '3. If the sources do not contain the answer, reply only "The documents do not state …" naming what is '
+        "missing; do not guess.\n"
+    ),
+}
+_SHORT: Mapping[Lang, str] = {
+    "zh": "4. 先给出最简短的答案（一个名称、日期、数字或短语），再标出处，不要解释。\n",
+    "en": "4. Give the shortest possible answer (a name, date, number or short phrase), then its citation; "
+    "no explanation.\n",
+}
+_LABELS: Mapping[Lang, tuple[str, str, str]] = {"zh": ("资料", "问题", "回答"), "en": ("Sources", "Question", "Answer")}
+
+
+def answer_messages(
+    question: str,
+    lang: Lang,
+    sources: Sequence[tuple[int, str, str]],
+    *,
+    style: AnswerStyle = "full",
+    instruction: str = "",
+) -> list[Message]:
+    """``sources`` are (number, heading, text). ``instruction`` (a benchmark's own) is added to the rules."""
+    rules = _RULES[lang] + (_SHORT[lang] if style == "short" else "")
+    if instruction:
+        rules += instruction.strip() + "\n"
+    src_label, q_label, a_label = _LABELS[lang]
+    blocks = "\n\n".join(f"[{n}] {heading}\n{text}" for n, heading, text in sources)
+    user = f"{rules}\n{src_label}:\n{blocks}\n\n{q_label}: {question}\n{a_label}:"
+    return [Message("system", _SYSTEM[lang]), Message("user", user)]
+
+
+def answer_params(max_tokens: int) -> GenParams:
+    return GenParams(tag=ANSWER_TAG, max_tokens=max_tokens)
+
+
+def says_not_stated(text: str) -> bool:
+    """True when the answer declares the documents silent (in either language)."""
+    return _NOT_STATED_RE.search(text) is not None

@@ -1,0 +1,117 @@
+"""Answer a question in one of three modes and record how: naive, hier (direct + via atomic questions), decompose.
+
+naive     top-k chunks by hybrid search over the chunks themselves (the paper's Naive RAG w/ R)
+hier      those chunks plus the chunks reached through their atomic questions, interleaved (Naive RAG w/ H-R)
+decompose Algorithm 1 (``query.decompose``); when it gathers nothing, the naive chunks are used instead
+Then every mode assembles the same way (neighbours within a token budget) and answers with citations.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from pikelocal.embed.base import Encoder
+from pikelocal.events import AnswerDelta, EventSink, ReasoningStep, ignore
+from pikelocal.llm.base import LLM
+from pikelocal.prompts.answer import AnswerStyle
+from pikelocal.prompts.lang import detect_lang
+from pikelocal.query.answer import AnswerRequest, CallLog, RecordingLLM, generate_answer
+from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
+from pikelocal.query.expand import Budget, assemble
+from pikelocal.query.records import AnswerMode, QueryTrace
+from pikelocal.query.search import search
+from pikelocal.store.store import Store
+
+CHUNKS_ONLY = {"questions": 0.0}
+PROMPT_OVERHEAD_TOKENS = 500  # rules, question and headings around the sources
+
+
+@dataclass(frozen=True)
+class AskOptions:
+    mode: AnswerMode = "decompose"
+    k: int = 6  # chunks retrieved by naive (and by each path of hier)
+    decompose: DecomposeOptions = field(default_factory=DecomposeOptions)
+    neighbours: int = 1
+    context_tokens: int = 2000  # for the sources; also capped by the model's context window
+    max_tokens: int = 512  # of the answer
+    style: AnswerStyle = "full"
+    instruction: str = ""
+    weights: dict[str, float] | None = None  # hybrid fusion weights (settings.search)
+
+
+def context_budget(options: AskOptions, llm: LLM) -> Budget:
+    room = llm.context_tokens - options.max_tokens - PROMPT_OVERHEAD_TOKENS
+    return Budget(max(256, min(options.context_tokens, room)), options.neighbours)
+
+
+def ask(
+    store: Store,
+    encoder: Encoder,
+    llm: LLM,
+    question: str,
+    options: AskOptions,
+    sink: EventSink = ignore,
+    *,
+    save: bool = True,
+) -> QueryTrace:
+    """Answer ``question`` from the KB; stream deltas and reasoning steps to ``sink``; store the trace."""
+    question = " ".join(question.split())
+    start = time.perf_counter()
+    log = CallLog()
+    model = RecordingLLM(llm, log)
+    lang = detect_lang(question)
+    decomposition = Decomposition((), (), ())
+    weights = {**(options.weights or {}), **CHUNKS_ONLY}
+    if options.mode == "decompose":
+        step: Callable[[int, str, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
+        decomposition = decompose(question, lang, store, encoder, model, options.decompose, step)
+        priority = list(decomposition.chunk_ids)
+        if not priority:
+            priority = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
+            note = "no chunk was picked: answered from the top search results"
+            decomposition = replace(decomposition, notes=(*decomposition.notes, note))
+    else:
+        priority = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
+        if options.mode == "hier":
+            via = search(store, encoder, question, mode="questions", k=options.k)
+            priority = _interleave(priority, [h.chunk.id for h in via])
+    sources = assemble(store, priority, context_budget(options, llm))
+    first_token: list[float] = []
+
+    def on_delta(text: str) -> None:
+        if not first_token:
+            first_token.append(time.perf_counter() - start)
+        sink(AnswerDelta(text))
+
+    request = AnswerRequest(question, lang, options.mode, options.style, options.instruction, options.max_tokens)
+    answer = generate_answer(model, request, sources, on_delta)
+    trace = QueryTrace(
+        question=question,
+        mode=options.mode,
+        rounds=decomposition.rounds,
+        answer=answer,
+        calls=tuple(log.calls),
+        first_token_s=first_token[0] if first_token else None,
+        total_s=time.perf_counter() - start,
+        model_id=llm.model_id,
+        notes=decomposition.notes,
+        context_chunks=tuple(priority),
+    )
+    if save and not store.readonly:
+        import json
+
+        trace_id = store.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
+        trace = replace(trace, id=trace_id)
+    return trace
+
+
+def _interleave(first: list[int], second: list[int]) -> list[int]:
+    """a1 b1 a2 b2 … without repeats: direct hits and question-path hits share the budget."""
+    out: dict[int, None] = {}
+    for i in range(max(len(first), len(second))):
+        for lst in (first, second):
+            if i < len(lst):
+                out.setdefault(lst[i], None)
+    return list(out)

@@ -1,0 +1,171 @@
+"""What answering produces: candidates, rounds, sources, the answer and its trace (frozen, JSON round-trippable)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+AnswerMode = Literal["naive", "hier", "decompose"]
+ANSWER_MODES: tuple[AnswerMode, ...] = ("naive", "hier", "decompose")
+CandidateSource = Literal["atoms", "question", "chunks"]  # sub-question → atoms; backups: question → atoms, → chunks
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Something the selector may pick: an atomic question (or, in the chunk backup, a chunk) and its chunk."""
+
+    chunk_id: int
+    text: str  # the atomic question, or the chunk's opening words in the chunk backup
+    score: float  # cosine similarity (atoms) or RRF score (chunks)
+    source: CandidateSource
+    question_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round of Algorithm 1: proposals → candidates → the pick → the chunk it adds."""
+
+    number: int
+    proposals: tuple[str, ...]
+    candidates: tuple[Candidate, ...]
+    picked: int | None  # index into ``candidates``; None when the selector chose none
+    chunk_added: int | None
+    stop: str | None = None  # why the loop stopped after (or in) this round
+    backup: str | None = None  # which backup found the candidates, when the sub-questions found none
+    chunk_location: str | None = None  # where the added chunk is: "file, p. 3, lines 1–9"
+
+
+@dataclass(frozen=True)
+class Source:
+    """A numbered piece of context the answer may cite: one chunk or a run of neighbouring chunks."""
+
+    number: int
+    doc_id: int
+    path: str
+    title: str | None
+    chunk_ids: tuple[int, ...]
+    page_start: int | None
+    page_end: int | None
+    line_start: int | None
+    line_end: int | None
+    section: tuple[str, ...]
+    text: str
+
+    def location(self) -> str:
+        return location(self.path, (self.page_start, self.page_end), (self.line_start, self.line_end))
+
+
+def location(path: str, pages: tuple[int | None, int | None], lines: tuple[int | None, int | None]) -> str:
+    """``file, p. 12, lines 3–17``; across pages ``file, p. 12, line 30 – p. 13, line 4``."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    (p0, p1), (l0, l1) = pages, lines
+    if p0 is not None and p1 not in (None, p0):  # across pages: where it starts and where it ends
+        if l0 is None or l1 is None:
+            return f"{name}, pp. {p0}–{p1}"
+        return f"{name}, p. {p0}, line {l0} – p. {p1}, line {l1}"
+    parts = [name]
+    if p0 is not None:
+        parts.append(f"p. {p0}")
+    if l0 is not None:
+        parts.append(f"line {l0}" if l1 in (None, l0) else f"lines {l0}–{l1}")
+    return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class CallCost:
+    """One LLM call made while answering."""
+
+    tag: str
+    prompt_tokens: int
+    completion_tokens: int
+    seconds: float
+    cached: bool
+
+
+@dataclass(frozen=True)
+class Answer:
+    question: str
+    mode: AnswerMode
+    lang: str
+    text: str  # with invalid citation numbers removed
+    sources: tuple[Source, ...]
+    cited: tuple[int, ...]  # source numbers the text cites, in order of first use
+    removed_citations: int  # [n] markers that named no source
+    unsupported: bool  # the answer says the documents do not state it
+
+
+@dataclass(frozen=True)
+class QueryTrace:
+    """Everything about one question, stored in the KB's ``traces`` table."""
+
+    question: str
+    mode: AnswerMode
+    rounds: tuple[Round, ...]
+    answer: Answer
+    calls: tuple[CallCost, ...]
+    first_token_s: float | None  # from the question to the first answer token
+    total_s: float
+    model_id: str
+    notes: tuple[str, ...] = ()  # e.g. "no atomic questions in this KB: backups used"
+    context_chunks: tuple[int, ...] = field(default=())  # chunks gathered before expansion
+    id: int | None = None
+    created_at: str | None = None
+
+    @property
+    def prompt_tokens(self) -> int:
+        return sum(c.prompt_tokens for c in self.calls)
+
+    @property
+    def completion_tokens(self) -> int:
+        return sum(c.completion_tokens for c in self.calls)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data.pop("id")
+        data.pop("created_at")
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], *, id: int | None = None, created_at: str | None = None) -> QueryTrace:
+        a = data["answer"]
+        answer = Answer(
+            question=a["question"],
+            mode=a["mode"],
+            lang=a["lang"],
+            text=a["text"],
+            sources=tuple(_source(s) for s in a["sources"]),
+            cited=tuple(a["cited"]),
+            removed_citations=a["removed_citations"],
+            unsupported=a["unsupported"],
+        )
+        rounds = tuple(
+            Round(
+                number=r["number"],
+                proposals=tuple(r["proposals"]),
+                candidates=tuple(Candidate(**c) for c in r["candidates"]),
+                picked=r["picked"],
+                chunk_added=r["chunk_added"],
+                stop=r.get("stop"),
+                backup=r.get("backup"),
+                chunk_location=r.get("chunk_location"),
+            )
+            for r in data["rounds"]
+        )
+        return cls(
+            question=data["question"],
+            mode=data["mode"],
+            rounds=rounds,
+            answer=answer,
+            calls=tuple(CallCost(**c) for c in data["calls"]),
+            first_token_s=data["first_token_s"],
+            total_s=data["total_s"],
+            model_id=data["model_id"],
+            notes=tuple(data.get("notes", ())),
+            context_chunks=tuple(data.get("context_chunks", ())),
+            id=id,
+            created_at=created_at,
+        )
+
+
+def _source(s: dict[str, Any]) -> Source:
+    return Source(**{**s, "chunk_ids": tuple(s["chunk_ids"]), "section": tuple(s["section"])})
