@@ -33,3 +33,10 @@ def test_demo_on_the_default_models(tmp_path: Path) -> None:
     assert "招标文件" in Path(deposit.document.path).name and "投标保证金" in deposit.chunk.text
     assert "伍万元" in deposit.chunk.text and deposit.chunk.page_start == 1
     assert "supply-agreement" in Path(termination.document.path).name and "terminate" in termination.chunk.text
+    # The two-fact question was answered from the samples, citing a source that holds the deposit amount.
+    asked = result.asked
+    assert asked.mode == "decompose" and 1 <= len(asked.rounds) <= 2 and asked.id is not None
+    cited = [s for s in asked.answer.sources if s.number in asked.answer.cited]
+    assert cited, asked.answer.text
+    assert any("伍万元" in s.text for s in cited), asked.answer
+    assert re.search(r"5万|五万|伍万|50,?000", asked.answer.text), asked.answer.text

@@ -2,7 +2,7 @@
 
 naive     top-k chunks by hybrid search over the chunks themselves (the paper's Naive RAG w/ R)
 hier      those chunks plus the chunks reached through their atomic questions, interleaved (Naive RAG w/ H-R)
-decompose Algorithm 1 (``query.decompose``); when it gathers nothing, the naive chunks are used instead
+decompose Algorithm 1 (``query.decompose``): the chunks it picked, then the naive chunks in what budget is left
 Then every mode assembles the same way (neighbours within a token budget) and answers with citations.
 """
 
@@ -64,12 +64,16 @@ def ask(
     lang = detect_lang(question)
     decomposition = Decomposition((), (), ())
     weights = {**(options.weights or {}), **CHUNKS_ONLY}
+    fill: list[int] = []
     if options.mode == "decompose":
         step: Callable[[int, str, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
         decomposition = decompose(question, lang, store, encoder, model, options.decompose, step)
         priority = list(decomposition.chunk_ids)
+        # What the rounds gathered comes first (with its neighbours); the question's own top chunks fill what
+        # is left of the budget, so a loop that stopped early (a small model often does) still answers from
+        # at least what naive retrieval would have found.
+        fill = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
         if not priority:
-            priority = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
             note = "no chunk was picked: answered from the top search results"
             decomposition = replace(decomposition, notes=(*decomposition.notes, note))
     else:
@@ -77,7 +81,7 @@ def ask(
         if options.mode == "hier":
             via = search(store, encoder, question, mode="questions", k=options.k)
             priority = _interleave(priority, [h.chunk.id for h in via])
-    sources = assemble(store, priority, context_budget(options, llm))
+    sources = assemble(store, priority, context_budget(options, llm), fill)
     first_token: list[float] = []
 
     def on_delta(text: str) -> None:
@@ -97,7 +101,7 @@ def ask(
         total_s=time.perf_counter() - start,
         model_id=llm.model_id,
         notes=decomposition.notes,
-        context_chunks=tuple(priority),
+        context_chunks=tuple(dict.fromkeys([*priority, *fill])),
     )
     if save and not store.readonly:
         import json

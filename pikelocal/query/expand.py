@@ -30,8 +30,8 @@ class Budget:
     neighbours: int = 1  # how far on each side of a gathered chunk to add context
 
 
-def choose_chunks(store: Store, priority: Sequence[int], budget: Budget) -> list[ChunkRecord]:
-    """The gathered chunks (in ``priority`` order) and then their neighbours, as many as fit the budget.
+def choose_chunks(store: Store, priority: Sequence[int], budget: Budget, fill: Sequence[int] = ()) -> list[ChunkRecord]:
+    """The gathered chunks (in ``priority`` order), then their neighbours, then ``fill``, as many as fit the budget.
 
     The first chunk is always kept, cut to the budget when it alone is larger.
     """
@@ -54,6 +54,11 @@ def choose_chunks(store: Store, priority: Sequence[int], budget: Budget) -> list
                 if used + cost <= budget.tokens:
                     chosen[near.id] = near
                     used += cost
+    for chunk in store.get_chunks([i for i in dict.fromkeys(fill) if i not in chosen]):
+        cost = estimate_tokens(chunk.text) + 12
+        if used + cost <= budget.tokens:
+            chosen[chunk.id] = chunk
+            used += cost
     return list(chosen.values())
 
 
@@ -110,9 +115,10 @@ def heading(source: Source) -> str:
     return " › ".join(dict.fromkeys(p for p in parts if p)) + (f" ({where})" if where else "")
 
 
-def assemble(store: Store, priority: Sequence[int], budget: Budget) -> list[Source]:
-    """Choose the chunks (gathered + neighbours) within the budget and turn them into numbered sources."""
-    chunks = choose_chunks(store, priority, budget)
+def assemble(store: Store, priority: Sequence[int], budget: Budget, fill: Sequence[int] = ()) -> list[Source]:
+    """Choose the chunks (gathered + neighbours + fill) within the budget and turn them into numbered sources."""
+    chunks = choose_chunks(store, priority, budget, fill)
+    priority = [*priority, *fill]
     docs: dict[int, DocumentRecord] = {}
     for c in chunks:
         if c.doc_id not in docs:
