@@ -151,6 +151,8 @@ def run_qa(
         model = llm if llm is not None else open_cached_llm(settings, store)
         try:
             with results_file.open("a", encoding="utf-8") as out:
+                if results_file.stat().st_size and not results_file.read_bytes().endswith(b"\n"):
+                    out.write("\n")  # end a line torn by a killed run, so the next result starts its own
                 for item in items:
                     for mode in modes:
                         if (item.item_id, mode) in done:

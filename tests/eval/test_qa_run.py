@@ -1,0 +1,64 @@
+"""`eval qa` on a real KB file with a scripted fake LLM: scores per mode, answers kept, a stopped run resumed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from pikelocal.config import Settings
+from pikelocal.eval.qa import complete_items, format_table, load_results, run_qa
+from pikelocal.llm.base import GenParams, Message
+from pikelocal.llm.fake import FakeLLM
+from tests.answer.kb import ENC, build
+
+QUESTIONS = [
+    {"id": "q1", "question": "投标保证金是多少？", "answer": "五万元", "type": "bridge", "supporting_titles": ["a"]},
+    {"id": "q2", "question": "履约保证金是多少？", "answer": "合同价款的百分之十", "type": "bridge",
+     "supporting_titles": ["a", "b"]},
+    {"id": "q3", "question": "How much notice ends the agreement?", "answer": "thirty days", "type": "comparison",
+     "supporting_titles": ["a", "b"]},
+]  # fmt: skip
+REPLIES = {  # by question: what the fake model answers (q3 is half right: F1 2/3 against "thirty days")
+    "投标保证金是多少？": "五万元 [1]",
+    "履约保证金是多少？": "文档中没有说明。",
+    "How much notice ends the agreement?": "Thirty days' written notice [1].",
+}
+
+
+def answer(messages: Sequence[Message], _params: GenParams) -> str:
+    prompt = messages[-1].content
+    return next(reply for question, reply in REPLIES.items() if question in prompt)
+
+
+def fake() -> FakeLLM:
+    return FakeLLM({"answer": answer, "propose_subquestions": '{"sub_questions": []}', "select_atom": '{"pick": 1}'})
+
+
+def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) -> None:
+    kb = build(tmp_path)
+    data = tmp_path / "tiny_questions.json"
+    data.write_text(json.dumps(QUESTIONS, ensure_ascii=False), encoding="utf-8")
+    results = tmp_path / "answers.jsonl"
+    llm = fake()
+    first = run_qa(Settings(), data, kb, modes=("naive", "decompose"), take=2, results_file=results,
+                   encoder=ENC, llm=llm)  # fmt: skip
+    assert len(first.results) == 4 and complete_items(first) == {"q1", "q2"}
+    assert len(llm.calls_for("answer")) == 4
+    # a killed run leaves at most a torn last line; the next run ignores it and answers the rest
+    with results.open("a", encoding="utf-8") as fh:
+        fh.write('{"item_id": "q3", "mode": "na')
+    again = fake()
+    run = run_qa(Settings(), data, kb, modes=("naive", "decompose"), results_file=results, encoder=ENC, llm=again)
+    assert len(again.calls_for("answer")) == 2  # only q3, in both modes
+    assert complete_items(run) == {"q1", "q2", "q3"}
+    by = {(r.item_id, r.mode): r for r in run.results}
+    assert by[("q1", "naive")].em == 1.0 and by[("q1", "naive")].prediction == "五万元"
+    assert by[("q2", "decompose")].f1 == 0.0
+    assert abs(by[("q3", "naive")].f1 - 2 / 3) < 1e-9  # "thirty days written notice" vs "thirty days"
+    assert by[("q3", "naive")].hops == 2 and by[("q1", "naive")].hops == 1
+    assert set(load_results(results)) == set(by)
+    table = format_table(run)
+    assert "| naive | 3 | 0.333 | 0.556 |" in table  # EM (1 + 0 + 0) / 3, F1 (1 + 0 + 2/3) / 3
+    assert "| decompose | 3 | 0.333 | 0.556 |" in table
+    assert "1 hops" in table and "2 hops" in table
