@@ -54,7 +54,8 @@ class QAResult:
     completion_tokens: int
     first_token_s: float | None
     total_s: float
-    cached: bool  # every LLM call came from the cache (timings are then not this run's)
+    model_s: float  # the LLM calls' own time when they ran (kept in the cache, so true even for a cached rerun)
+    cached: bool  # every LLM call came from the cache (first_token_s and total_s are then not this run's)
     trace_id: int | None
 
 
@@ -196,7 +197,8 @@ def _answer_one(
         completion_tokens=trace.completion_tokens,
         first_token_s=trace.first_token_s,
         total_s=trace.total_s,
-        cached=all(c.cached for c in trace.calls),
+        model_s=sum(c.seconds for c in trace.calls),
+        cached=bool(trace.calls) and all(c.cached for c in trace.calls),
         trace_id=trace.id,
     )
 
@@ -210,22 +212,29 @@ def complete_items(run: QARun) -> set[str]:
 
 
 def format_table(run: QARun) -> str:
-    """Per mode: EM, F1, P, R, mean calls / tokens / seconds, median time to first token and in total."""
+    """Per mode: EM, F1, P, R, mean LLM calls / tokens / model seconds, and medians of the uncached timings."""
     items = complete_items(run)
-    head = "| mode | questions | EM | F1 | P | R | LLM calls | prompt tok | output tok | first token s (median)"
-    lines = [f"**{run.title}**", "", head + " | total s (median) |", "|---" * 11 + "|"]
+    lines = [
+        f"**{run.title}**",
+        "",
+        "| mode | questions | EM | F1 | P | R | LLM calls | prompt tok | output tok | model s (mean)"
+        " | first token s (median) | total s (median) |",
+        "|---" * 12 + "|",
+    ]
     for mode in run.modes:
         rows = [r for r in run.results if r.mode == mode and r.item_id in items]
         if not rows:
             continue
         s = mean_scores([Score(r.em, r.f1, r.precision, r.recall) for r in rows])
-        ttft = [r.first_token_s for r in rows if r.first_token_s is not None]
-        first = statistics.median(ttft) if ttft else float("nan")
+        live = [r for r in rows if not r.cached]  # timings of answers served from the cache mean nothing
+        ttft = [r.first_token_s for r in live if r.first_token_s is not None]
+        first = f"{statistics.median(ttft):.1f} ({len(ttft)})" if ttft else "-"
+        total = f"{statistics.median(r.total_s for r in live):.1f} ({len(live)})" if live else "-"
         lines.append(
             f"| {mode} | {len(rows)} | {s.em:.3f} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f}"
             f" | {statistics.mean(r.calls for r in rows):.1f} | {statistics.mean(r.prompt_tokens for r in rows):,.0f}"
             f" | {statistics.mean(r.completion_tokens for r in rows):,.0f}"
-            f" | {first:.1f} | {statistics.median(r.total_s for r in rows):.1f} |"
+            f" | {statistics.mean(r.model_s for r in rows):.1f} | {first} | {total} |"
         )
     hops = sorted({r.hops for r in run.results if r.item_id in items})
     if len(hops) > 1:
