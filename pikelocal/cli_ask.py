@@ -58,6 +58,9 @@ def ask(ctx: click.Context, kb: Path, question: str, mode: str | None, rounds: i
         click.echo(json.dumps({"id": trace.id, **trace.to_dict()}, ensure_ascii=False, indent=2))
         return
     click.echo("")
+    if trace.answer.matched:
+        marks = "".join(f"[{n}]" for n in trace.answer.matched)
+        _err(f"(the model cited nothing; {marks} added by matching the answer to the sources)", dim=True)
     _print_sources(trace)
     if not quiet:
         _err(summary_line(trace), dim=True)
@@ -122,6 +125,10 @@ def trace_lines(t: QueryTrace) -> list[str]:
     out += ["", "Sources:"]
     out += [f"  [{s.number}] {s.location()}  (chunks {', '.join(map(str, s.chunk_ids))})" for s in t.answer.sources]
     out += ["", "Answer:", t.answer.text, ""]
+    if t.answer.matched:
+        out.insert(
+            -1, "(citations " + "".join(f"[{n}]" for n in t.answer.matched) + " added by matching, not by the model)"
+        )
     by_tag: dict[str, list[float]] = {}
     for c in t.calls:
         row = by_tag.setdefault(c.tag, [0, 0, 0, 0.0])

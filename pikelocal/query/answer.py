@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pikelocal.llm.base import LLM, Completion, GenParams, Message
 from pikelocal.prompts.answer import NO_SOURCES, AnswerStyle, answer_messages, answer_params, says_not_stated
 from pikelocal.prompts.lang import Lang
+from pikelocal.query.attribute import add_missing_citations
 from pikelocal.query.citations import CitationFilter
 from pikelocal.query.expand import heading
 from pikelocal.query.records import Answer, AnswerMode, CallCost, Source
@@ -95,7 +96,11 @@ def generate_answer(
         on_delta(rest)
     text = "".join(shown).strip()
     unsupported = says_not_stated(text) and not checker.cited
+    matched: tuple[int, ...] = ()
+    if not checker.cited and not unsupported:
+        text, matched = add_missing_citations(text, sources)
+    cited = tuple(checker.cited) or matched
     return Answer(
-        request.question, request.mode, request.lang, text, tuple(sources), tuple(checker.cited),
-        checker.removed, unsupported,
+        request.question, request.mode, request.lang, text, tuple(sources), cited, checker.removed, unsupported,
+        matched,
     )  # fmt: skip

@@ -92,6 +92,7 @@ class Answer:
     cited: tuple[int, ...]  # source numbers the text cites, in order of first use
     removed_citations: int  # [n] markers that named no source
     unsupported: bool  # the answer says the documents do not state it
+    matched: tuple[int, ...] = ()  # citations the model left out, added by matching sentences to sources
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,7 @@ class QueryTrace:
             cited=tuple(a["cited"]),
             removed_citations=a["removed_citations"],
             unsupported=a["unsupported"],
+            matched=tuple(a.get("matched", ())),
         )
         rounds = tuple(
             Round(

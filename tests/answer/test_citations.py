@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.prompts.answer import says_not_stated
+from pikelocal.query.attribute import add_missing_citations
 from pikelocal.query.citations import CitationFilter, clean_citations, strip_citations
+from pikelocal.query.records import Source
 
 
 def test_invalid_numbers_are_removed_and_counted() -> None:
@@ -67,3 +69,24 @@ def test_strip_citations_for_scoring() -> None:
 )
 def test_says_not_stated(text: str, expected: bool) -> None:
     assert says_not_stated(text) is expected
+
+
+def _source(number: int, text: str) -> Source:
+    return Source(number, 1, "a.pdf", None, (number,), 1, 1, 1, 2, (), text)
+
+
+def test_a_missing_citation_is_added_to_the_sentence_that_matches_a_source() -> None:
+    sources = [_source(1, "投标有效期为90日历天。"), _source(2, "履约期限：1095 日历天，计划开工日期 2025 年。")]
+    text, added = add_missing_citations("服务期为1095日历天。", sources)
+    assert text == "服务期为1095日历天 [2]。" and added == (2,)
+    text, added = add_missing_citations("Section 1 commences on the date of assent.", [
+        _source(1, "The buyer pays within 30 days."),
+        _source(2, "This section and section 1 shall commence on the date of assent to this Act."),
+    ])  # fmt: skip
+    assert text == "Section 1 commences on the date of assent [2]." and added == (2,)
+
+
+def test_no_citation_is_added_without_a_clear_match_or_when_the_model_cited() -> None:
+    sources = [_source(1, "The seller warrants the goods for twelve months.")]
+    assert add_missing_citations("Nobody knows the answer.", sources) == ("Nobody knows the answer.", ())
+    assert add_missing_citations("Twelve months [1]. Also warrants goods.", sources)[1] == ()
