@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 from pikelocal.config import Settings
@@ -97,8 +96,7 @@ def get_trace(kb_path: Path, trace_id: int | None = None) -> QueryTrace:
     if row is None:
         which = f"no trace {trace_id}" if trace_id is not None else "no question has been asked yet"
         raise InputError(f"{kb_path}: {which} (see `pikelocal history {kb_path}`)")
-    trace = QueryTrace.from_dict(json.loads(row.json), id=row.id, created_at=row.created_at)
-    return replace(trace, id=row.id)
+    return QueryTrace.from_dict(json.loads(row.json), id=row.id, created_at=row.created_at)
 
 
 def history(kb_path: Path, limit: int = 20) -> list[TraceSummary]:

@@ -396,8 +396,13 @@ def eval_retrieval(
         click.echo(f"note: {note}")
     click.echo(f"KB: {run.kb}")
     if out is not None:
-        with out.open("a", encoding="utf-8") as fh:
-            fh.write(table + "\n" + "".join(f"\n_{n}_" for n in run.notes) + "\n\n")
+        append_table(out, table, run.notes)
+
+
+def append_table(out: Path, table: str, notes: Sequence[str]) -> None:
+    """Append a Markdown table and its notes (in italics) to ``out`` (an eval command's --out)."""
+    with out.open("a", encoding="utf-8") as fh:
+        fh.write(table + "\n" + "".join(f"\n_{n}_" for n in notes) + "\n\n")
 
 
 cli_ask.register(cli)

@@ -12,6 +12,7 @@ import click
 from pikelocal import api
 
 if TYPE_CHECKING:
+    from pikelocal.eval.qa import QAResult
     from pikelocal.events import Event
     from pikelocal.query.records import QueryTrace
 
@@ -192,10 +193,7 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
     if bad or not chosen:
         raise click.BadParameter(f"unknown mode(s) {bad} (use {', '.join(ANSWER_MODES)})", param_hint="--modes")
 
-    def show(r: object) -> None:
-        from pikelocal.eval.qa import QAResult
-
-        assert isinstance(r, QAResult)
+    def show(r: QAResult) -> None:
         _err(f"  {r.item_id} {r.mode:<9} F1 {r.f1:.2f}  {r.total_s:5.1f} s  {r.prediction[:70]!r}", dim=True)
 
     run = run_qa(_settings(ctx), data, kb, modes=chosen, limit=limit, seed=seed, take=take, rounds=rounds,
@@ -206,8 +204,9 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
         click.echo(f"note: {note}")
     click.echo(f"answers: {run.results_file}")
     if out is not None:
-        with out.open("a", encoding="utf-8") as fh:
-            fh.write(table + "\n" + "".join(f"\n_{n}_" for n in run.notes) + "\n\n")
+        from pikelocal.cli import append_table
+
+        append_table(out, table, run.notes)
 
 
 def register(group: click.Group) -> None:

@@ -96,6 +96,11 @@ def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path
     if kb.exists():
         return []
     layout = detect_qa_layout(data)
+    if layout == "lawbench":
+        raise InputError(
+            f"{kb}: no such KB; LawBench questions are asked of the law KB that"
+            " `pikelocal eval retrieval ../shared/data/legal_zh --kb KB` builds"
+        )
     from pikelocal.embed.factory import open_encoder
 
     encoder = open_encoder(settings)
@@ -108,16 +113,18 @@ def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path
             evalset = ds.pooled(evalset, [q for q in evalset.queries if q.query_id in wanted])
             ingest_corpus(store, encoder, evalset, options, sink)
             return [f"KB built from the {len(evalset.docs)} paragraphs pooled for these questions"]
-        if layout == "auslaw":
-            root = data.parent.parent  # source_pdf paths are relative to the data folder
-            pdfs = sorted({root / line for line in _auslaw_pdfs(data)})
-            Ingestor(store, encoder, options, sink).ingest_paths(pdfs)
-            return [f"KB built from the {len(pdfs)} PDFs the questions are about"]
-    kb.unlink(missing_ok=True)
-    raise InputError(
-        f"{kb}: no such KB; LawBench questions are asked of the law KB that"
-        " `pikelocal eval retrieval ../shared/data/legal_zh --kb KB` builds"
-    )
+        root = data.parent.parent  # auslaw: source_pdf paths are relative to the data folder
+        pdfs = sorted({root / line for line in _auslaw_pdfs(data)})
+        Ingestor(store, encoder, options, sink).ingest_paths(pdfs)
+        return [f"KB built from the {len(pdfs)} PDFs the questions are about"]
+
+
+def _ends_mid_line(path: Path) -> bool:
+    with path.open("rb") as fh:
+        if fh.seek(0, 2) == 0:
+            return False
+        fh.seek(-1, 2)
+        return fh.read(1) != b"\n"
 
 
 def _auslaw_pdfs(data: Path) -> set[str]:
@@ -152,7 +159,7 @@ def run_qa(
         model = llm if llm is not None else open_cached_llm(settings, store)
         try:
             with results_file.open("a", encoding="utf-8") as out:
-                if results_file.stat().st_size and not results_file.read_bytes().endswith(b"\n"):
+                if _ends_mid_line(results_file):
                     out.write("\n")  # end a line torn by a killed run, so the next result starts its own
                 for item in items:
                     for mode in modes:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -67,6 +67,17 @@ class LLM(Protocol):
     def stream(self, messages: Sequence[Message], params: GenParams) -> Iterator[str]: ...
 
     def close(self) -> None: ...
+
+
+def pass_through(inner: Iterator[str], parts: list[str]) -> Generator[str, None, Any]:
+    """Yield ``inner``'s deltas, remembering them in ``parts``; return ``inner``'s return value (its Completion)."""
+    while True:
+        try:
+            delta = next(inner)
+        except StopIteration as stop:
+            return stop.value
+        parts.append(delta)
+        yield delta
 
 
 def json_default(obj: Any) -> Any:

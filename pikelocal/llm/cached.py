@@ -11,10 +11,10 @@ import logging
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from pikelocal.domain import CachedCompletion
-from pikelocal.llm.base import LLM, Completion, GenParams, Message, json_default
+from pikelocal.llm.base import LLM, Completion, GenParams, Message, json_default, pass_through
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class CachedLLM:
         start = time.perf_counter()
         parts: list[str] = []
         inner: Iterator[str] = self.inner.stream(messages, params)
-        result = yield from _collect(inner, parts)
+        result = yield from pass_through(inner, parts)
         text = "".join(parts)
         if not isinstance(result, Completion):
             log.debug("inner stream of %s returned no Completion; storing 0 token counts", self.model_id)
@@ -141,17 +141,6 @@ class _Flight:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.users = 0
-
-
-def _collect(inner: Iterator[str], parts: list[str]) -> Generator[str, None, Any]:
-    """Pass ``inner``'s deltas through, remembering them; return ``inner``'s return value."""
-    while True:
-        try:
-            delta = next(inner)
-        except StopIteration as stop:
-            return stop.value
-        parts.append(delta)
-        yield delta
 
 
 def _from_stored(c: CachedCompletion) -> Completion:

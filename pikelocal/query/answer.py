@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
-from pikelocal.llm.base import LLM, Completion, GenParams, Message
+from pikelocal.llm.base import LLM, Completion, GenParams, Message, pass_through
 from pikelocal.prompts.answer import NO_SOURCES, AnswerStyle, answer_messages, answer_params, says_not_stated
 from pikelocal.prompts.lang import Lang
 from pikelocal.query.attribute import add_missing_citations
@@ -43,15 +43,7 @@ class RecordingLLM:
     def stream(self, messages: Sequence[Message], params: GenParams) -> Generator[str, None, Completion]:
         start = time.perf_counter()
         parts: list[str] = []
-        inner = self.inner.stream(messages, params)
-        while True:
-            try:
-                delta = next(inner)
-            except StopIteration as stop:
-                result = stop.value
-                break
-            parts.append(delta)
-            yield delta
+        result = yield from pass_through(self.inner.stream(messages, params), parts)
         if not isinstance(result, Completion):
             result = Completion("".join(parts), self.model_id, 0, 0, time.perf_counter() - start)
         self.log.add(params.tag, result)

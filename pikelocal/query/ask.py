@@ -8,6 +8,7 @@ Then every mode assembles the same way (neighbours within a token budget) and an
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -104,8 +105,6 @@ def ask(
         context_chunks=tuple(dict.fromkeys([*priority, *fill])),
     )
     if save and not store.readonly:
-        import json
-
         trace_id = store.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
         trace = replace(trace, id=trace_id)
     return trace

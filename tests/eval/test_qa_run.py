@@ -6,11 +6,15 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 from pikelocal.config import Settings
+from pikelocal.errors import InputError
 from pikelocal.eval.qa import complete_items, format_table, load_results, run_qa
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from tests.answer.kb import ENC, build
+from tests.test_cli import run_cli
 
 QUESTIONS = [
     {"id": "q1", "question": "投标保证金是多少？", "answer": "五万元", "type": "bridge", "supporting_titles": ["a"]},
@@ -62,3 +66,20 @@ def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) ->
     assert "| naive | 3 | 0.333 | 0.556 |" in table  # EM (1 + 0 + 0) / 3, F1 (1 + 0 + 2/3) / 3
     assert "| decompose | 3 | 0.333 | 0.556 |" in table
     assert "1 hops" in table and "2 hops" in table
+
+
+def test_lawbench_without_its_kb_is_refused_before_any_model_or_file(tmp_path: Path) -> None:
+    data = tmp_path / "1-1.json"
+    data.write_text(json.dumps([{"instruction": "回答", "question": "问？", "answer": "答案:甲"}]), encoding="utf-8")
+    kb = tmp_path / "law.kb"
+    with pytest.raises(InputError, match="eval retrieval"):
+        run_qa(Settings(), data, kb, encoder=ENC, llm=fake())
+    assert not kb.exists()
+
+
+def test_eval_qa_rejects_an_unknown_mode_in_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "tiny_questions.json"
+    data.write_text(json.dumps(QUESTIONS, ensure_ascii=False), encoding="utf-8")
+    proc = run_cli("eval", "qa", str(data), "--kb", str(tmp_path / "x.kb"), "--modes", "naive,magic")
+    assert proc.returncode == 2 and "unknown mode(s) ['magic']" in proc.stderr
+    assert not (tmp_path / "x.kb").exists()
