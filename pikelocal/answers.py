@@ -73,7 +73,11 @@ def ask_kb(
     encoder: Encoder | None = None,
     llm: LLM | None = None,
 ) -> QueryTrace:
-    """Answer ``question`` from ``kb_path``; the answer streams to ``sink`` and the trace is stored in the KB."""
+    """Answer ``question`` from ``kb_path``; the answer streams to ``sink`` and the trace is stored in the KB.
+
+    ``encoder`` and ``llm`` let a long-lived caller (the TUI) load its models once; ``llm`` is put behind
+    this KB's completion cache like the configured one.
+    """
     if not question.strip():
         raise InputError("the question is empty")
     options = ask_options(settings, mode=mode, rounds=rounds)
@@ -81,11 +85,11 @@ def ask_kb(
     with store:
         if not store.documents():
             raise InputError(f"{kb_path} holds no documents yet (add some with `pikelocal ingest {kb_path} FILES…`)")
-        model = llm if llm is not None else open_cached_llm(settings, store)
+        model = open_cached_llm(settings, store, llm)
         try:
             return ask(store, encoder, model, question, options, sink)
         finally:
-            if llm is None:
+            if llm is None:  # a model the caller passed in is the caller's to close
                 model.close()
 
 

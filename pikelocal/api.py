@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from pikelocal.events import EventSink
     from pikelocal.ingest.enrich import EnrichReport
     from pikelocal.ingest.pipeline import IngestReport
+    from pikelocal.knowledge_base import KnowledgeBase
     from pikelocal.library import KBStats, Library
     from pikelocal.query.records import QueryTrace
     from pikelocal.query.search import Hit, Mode
@@ -36,6 +37,7 @@ __all__ = [
     "ask",
     "trace",
     "history",
+    "open_kb",
 ]
 
 
@@ -147,3 +149,10 @@ def history(kb_path: Path, limit: int = 20) -> list[TraceSummary]:
     from pikelocal import answers
 
     return answers.history(kb_path, limit)
+
+
+def open_kb(settings: Settings, kb_path: Path) -> KnowledgeBase:
+    """A KB for a long-lived front end: models load once, on first use, and work may run from threads."""
+    from pikelocal.knowledge_base import KnowledgeBase
+
+    return KnowledgeBase(settings, kb_path)

@@ -58,3 +58,9 @@ class DocumentError(InputError):
         super().__init__(f"{path}: {detail}")
         self.path = path
         self.reason = reason
+
+
+class Cancelled(PikeError):
+    """The user cancelled running work; what had finished is kept, the rest runs again next time."""
+
+    exit_code = 130

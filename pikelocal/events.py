@@ -58,3 +58,19 @@ EventSink = Callable[[Event], None]
 
 def ignore(_: Event) -> None:
     """An EventSink that drops everything."""
+
+
+def cancellable(sink: EventSink, is_cancelled: Callable[[], bool]) -> EventSink:
+    """``sink`` that raises :class:`~pikelocal.errors.Cancelled` once ``is_cancelled()`` is true.
+
+    Work reports events between its units (a file, a chunk, an answer token), never inside a write
+    transaction, so stopping there leaves the KB as a killed run would: consistent and resumable.
+    """
+    from pikelocal.errors import Cancelled
+
+    def checked(event: Event) -> None:
+        if is_cancelled():
+            raise Cancelled("cancelled")
+        sink(event)
+
+    return checked

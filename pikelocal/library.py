@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -69,26 +69,36 @@ def ingest(
     late: bool | None = None,
     sink: EventSink = ignore,
     encoder: Encoder | None = None,
+    llm: LLM | None = None,
 ) -> IngestReport:
-    """Ingest files and folders into ``kb_path`` (created when missing)."""
+    """Ingest files and folders into ``kb_path`` (created when missing).
+
+    ``encoder`` and ``llm`` (used by the LLM splitter, behind the KB's cache) are loaded here unless given.
+    """
     if not paths:
         raise InputError("nothing to ingest: give files or folders")
     settings = encoder_settings_for(settings, kb_path)
     encoder = encoder or open_encoder(settings)
     with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim) as store:
-        llm = open_cached_llm(settings, store) if settings.ingest.splitter == "llm" else None
+        model = open_cached_llm(settings, store, llm) if settings.ingest.splitter == "llm" else None
         try:
-            options = ingest_options(settings, password=password, late=late, llm=llm)
+            options = ingest_options(settings, password=password, late=late, llm=model)
             return Ingestor(store, encoder, options, sink).ingest_paths(list(paths))
         finally:
-            if llm is not None:
-                llm.close()
+            if model is not None and llm is None:
+                model.close()
 
 
 @dataclass(frozen=True)
 class DocumentStatus:
     record: DocumentRecord
     chunks: int
+    atoms: Mapping[str, int] = field(default_factory=dict)  # question status ('done', 'failed', 'pending') → chunks
+
+    @property
+    def enriched(self) -> int:
+        """Chunks whose atomic questions are done."""
+        return self.atoms.get("done", 0)
 
 
 @dataclass(frozen=True)
@@ -99,8 +109,8 @@ class Library:
 
 def library(kb_path: Path) -> Library:
     with Store.open_existing(kb_path) as store:
-        per_doc = store.chunk_counts()
-        docs = [DocumentStatus(d, per_doc.get(d.id, 0)) for d in store.documents()]
+        per_doc, atoms = store.chunk_counts(), store.atoms_by_document()
+        docs = [DocumentStatus(d, per_doc.get(d.id, 0), atoms.get(d.id, {})) for d in store.documents()]
         return Library(docs, store.failures())
 
 
@@ -140,12 +150,13 @@ def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:
         return doc
 
 
-def open_cached_llm(settings: Settings, store: Store) -> CachedLLM:
-    """The configured LLM behind the KB's completion cache (so a rerun repeats no finished call)."""
+def open_cached_llm(settings: Settings, store: Store, inner: LLM | None = None) -> CachedLLM:
+    """``inner`` (by default the configured LLM, loaded now) behind the KB's completion cache, so a rerun
+    repeats no finished call."""
     from pikelocal.llm.cached import CachedLLM
     from pikelocal.llm.factory import open_llm
 
-    return CachedLLM(open_llm(settings), store)
+    return CachedLLM(inner if inner is not None else open_llm(settings), store)
 
 
 def enrich(
@@ -168,7 +179,7 @@ def enrich(
     with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
         known = store.documents()
         doc_ids = tuple(find_document(known, ref).id for ref in docs) if docs else None
-        model = llm if llm is not None else open_cached_llm(settings, store)
+        model = open_cached_llm(settings, store, llm)
         try:
             options = EnrichOptions(
                 max_questions=settings.enrich.questions,

@@ -103,6 +103,15 @@ class EnrichmentMixin:
         questions = int(self._rows("SELECT count(*) FROM questions")[0][0])
         return EnrichmentCounts(sum(summaries.values()), summaries, sum(atoms.values()), atoms, questions)
 
+    def atoms_by_document(self) -> dict[int, dict[str, int]]:
+        """doc id → atomic-question status ('done', 'failed', 'pending') → chunks."""
+        out: dict[int, dict[str, int]] = {}
+        for doc_id, status, n in self._rows(
+            "SELECT doc_id, coalesce(atoms_status, 'pending'), count(*) FROM chunks GROUP BY 1, 2"
+        ):
+            out.setdefault(int(doc_id), {})[str(status)] = int(n)
+        return out
+
     def llm_usage(self) -> list[LLMUsage]:
         """Per prompt: calls, tokens and seconds of every completion the KB has stored (its LLM cache)."""
         rows = self._rows(

@@ -28,6 +28,7 @@ from pikelocal.store import checks, db, schema, vectors
 from pikelocal.store.answers import AnswersMixin
 from pikelocal.store.enrichment import EnrichmentMixin
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, is_cjk_sentence, normalize_for_index
+from pikelocal.store.pages import PagesMixin
 from pikelocal.store.records import ChunkRecord, DocumentRecord, FailureRecord, NewChunk, NewPage, NewQuestion
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ _DELETE_INDEX_ROWS = (
 _FTS_RANK = {"chunk": "bm25(chunks_fts, 0.5, 1.0)", "question": "bm25(questions_fts)"}  # header counts half
 
 
-class Store(EnrichmentMixin, AnswersMixin):
+class Store(EnrichmentMixin, AnswersMixin, PagesMixin):
     """An open KB file. Create with :meth:`open` or :meth:`open_existing`; use as a context manager."""
 
     def __init__(self, conn: db.Connection, path: Path, *, readonly: bool) -> None:

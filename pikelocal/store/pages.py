@@ -1,0 +1,45 @@
+"""The store's side of reading documents back: one page's text with its line starts (for a document viewer)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pikelocal.store import db
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    doc_id: int
+    page_no: int  # 1-based
+    text: str
+    line_offsets: tuple[int, ...]  # offset of each line start within ``text``; citations number lines from 1
+
+    def lines(self) -> list[str]:
+        """The page's lines as citations number them (line n is ``lines()[n - 1]``), without line breaks."""
+        starts = list(self.line_offsets) or [0]
+        ends = starts[1:] + [len(self.text)]
+        return [self.text[s:e].rstrip("\r\n") for s, e in zip(starts, ends, strict=True)]
+
+
+class PagesMixin:
+    if TYPE_CHECKING:
+        _conn: db.Connection
+
+        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+    def page(self, doc_id: int, page_no: int) -> PageRecord | None:
+        rows = self._rows(
+            "SELECT text, line_offsets FROM pages WHERE doc_id = ? AND page_no = ?", (int(doc_id), int(page_no))
+        )
+        if not rows:
+            return None
+        text, offsets = rows[0]
+        return PageRecord(int(doc_id), int(page_no), str(text), tuple(int(o) for o in json.loads(offsets or "[]")))
+
+    def page_numbers(self, doc_id: int) -> list[int]:
+        """The document's page numbers in order (pages with no text are still listed)."""
+        return [int(r[0]) for r in self._rows("SELECT page_no FROM pages WHERE doc_id = ? ORDER BY page_no", (doc_id,))]

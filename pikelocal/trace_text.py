@@ -1,0 +1,60 @@
+"""A question trace as readable text: one summary line, and the full trace line by line (CLI and TUI)."""
+
+from __future__ import annotations
+
+from pikelocal.query.records import QueryTrace
+
+
+def summary_line(trace: QueryTrace) -> str:
+    """``trace 7 · decompose · 3 rounds · 8 LLM calls · 4,210 + 310 tokens · first token 12.3 s · 45.6 s``."""
+    parts = [f"trace {trace.id}" if trace.id is not None else "trace not stored", trace.mode]
+    if trace.mode == "decompose":
+        parts.append(f"{len(trace.rounds)} round{'s' if len(trace.rounds) != 1 else ''}")
+    parts.append(f"{len(trace.calls)} LLM call{'s' if len(trace.calls) != 1 else ''}")
+    parts.append(f"{trace.prompt_tokens:,} + {trace.completion_tokens:,} tokens")
+    if trace.first_token_s is not None:
+        parts.append(f"first token {trace.first_token_s:.1f} s")
+    parts.append(f"{trace.total_s:.1f} s")
+    if trace.answer.removed_citations:
+        parts.append(f"{trace.answer.removed_citations} invalid citation(s) removed")
+    return " · ".join(parts)
+
+
+def trace_lines(t: QueryTrace) -> list[str]:
+    """The trace as readable lines (also what the TUI's reasoning panel shows)."""
+    out = [f"Trace {t.id} · {t.created_at or ''} · {t.mode} · {t.model_id}", f"Question: {t.question}", ""]
+    for r in t.rounds:
+        out.append(f"Round {r.number}" + (f"  (backup: {r.backup})" if r.backup else ""))
+        for p in r.proposals:
+            out.append(f"  sub-question: {p}")
+        for i, c in enumerate(r.candidates):
+            mark = "→" if i == r.picked else " "
+            out.append(f"  {mark} {c.score:.3f} [{c.source}] {c.text}")
+        if r.chunk_added is not None:
+            out.append(f"  added chunk {r.chunk_added}: {r.chunk_location or '(removed since)'}")
+        if r.stop:
+            out.append(f"  stop: {r.stop}")
+    for note in t.notes:
+        out.append(f"note: {note}")
+    out += ["", "Sources:"]
+    out += [f"  [{s.number}] {s.location()}  (chunks {', '.join(map(str, s.chunk_ids))})" for s in t.answer.sources]
+    out += ["", "Answer:", t.answer.text, ""]
+    if t.answer.matched:
+        out.insert(
+            -1, "(citations " + "".join(f"[{n}]" for n in t.answer.matched) + " added by matching, not by the model)"
+        )
+    by_tag: dict[str, list[float]] = {}
+    for c in t.calls:
+        row = by_tag.setdefault(c.tag, [0, 0, 0, 0.0])
+        row[0] += 1
+        row[1] += c.prompt_tokens
+        row[2] += c.completion_tokens
+        row[3] += c.seconds
+    out.append("LLM calls:")
+    for tag, (n, p, o, s) in by_tag.items():
+        out.append(f"  {tag:<22} {int(n):>3} calls  {int(p):>7,} prompt  {int(o):>6,} output tokens  {s:7.1f} s")
+    first = f"{t.first_token_s:.1f} s" if t.first_token_s is not None else "-"
+    out.append(f"First answer token {first} · total {t.total_s:.1f} s")
+    if t.answer.removed_citations:
+        out.append(f"{t.answer.removed_citations} citation number(s) named no source and were removed")
+    return out
