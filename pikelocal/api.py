@@ -38,6 +38,7 @@ __all__ = [
     "trace",
     "history",
     "open_kb",
+    "kb_problem",
 ]
 
 
@@ -156,3 +157,10 @@ def open_kb(settings: Settings, kb_path: Path) -> KnowledgeBase:
     from pikelocal.knowledge_base import KnowledgeBase
 
     return KnowledgeBase(settings, kb_path)
+
+
+def kb_problem(kb_path: Path) -> str | None:
+    """Why ``kb_path`` can be neither opened nor created as a knowledge base, or None when it can."""
+    from pikelocal.knowledge_base import check_kb_path
+
+    return check_kb_path(kb_path)

@@ -155,8 +155,28 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
         append_table(out, table, run.notes)
 
 
+@click.command()
+@click.argument("kb", required=False, type=click.Path(path_type=Path))
+@click.pass_context
+def tui(ctx: click.Context, kb: Path | None) -> None:
+    """Open the terminal UI on KB: ask, read cited pages, follow the reasoning, manage the library.
+
+    Without KB, choose a knowledge base file or name a new one. F1 shows the keys.
+    """
+    from pikelocal.errors import InputError
+
+    settings = _settings(ctx)
+    if kb is not None:
+        kb = kb.expanduser().resolve()
+        if (problem := api.kb_problem(kb)) is not None:
+            raise InputError(problem)
+    from pikelocal.tui.app import run
+
+    run(settings, kb)
+
+
 def register(group: click.Group) -> None:
-    for command in (ask, trace, history):
+    for command in (ask, trace, history, tui):
         group.add_command(command)
     eval_group = group.commands.get("eval")
     if isinstance(eval_group, click.Group):

@@ -17,7 +17,7 @@ from pikelocal import library as lib
 from pikelocal.config import Settings
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
-from pikelocal.errors import InputError
+from pikelocal.errors import InputError, PikeError
 from pikelocal.events import EventSink, ignore
 from pikelocal.ingest.enrich import EnrichReport
 from pikelocal.ingest.pipeline import IngestReport
@@ -33,6 +33,19 @@ from pikelocal.store.store import Store
 class AddReport:
     ingest: IngestReport
     enrich: EnrichReport | None  # None when enrichment was not asked for
+
+
+def check_kb_path(path: Path) -> str | None:
+    """Why ``path`` cannot be opened or created as a KB, or None when it can."""
+    if path.is_dir():
+        return f"{path} is a folder; name a file such as {path / 'my.kb'}"
+    if not path.exists():
+        return None if path.parent.is_dir() else f"{path.parent}: no such folder"
+    try:
+        Store.open_existing(path).close()
+    except PikeError as exc:
+        return str(exc)
+    return None
 
 
 class KnowledgeBase:

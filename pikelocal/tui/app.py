@@ -1,0 +1,122 @@
+"""The pikelocal terminal app: ask (F2), library (F3), history (F4), help (F1); work runs in threads."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+from textual.message_pump import MessagePump
+
+from pikelocal.config import Settings
+from pikelocal.knowledge_base import KnowledgeBase
+from pikelocal.tui.jobs import Job, Work, run_job
+from pikelocal.tui.render import file_name
+from pikelocal.tui.screens.ask import AskScreen
+from pikelocal.tui.screens.help import HelpScreen
+from pikelocal.tui.screens.history import HistoryScreen
+from pikelocal.tui.screens.library import LibraryScreen
+from pikelocal.tui.screens.open_kb import OpenKBScreen
+
+
+class PikeApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "pikelocal"
+    ENABLE_COMMAND_PALETTE = False  # every action has a key (F1 lists them); the footer needs the room
+    MODES = {"ask": "ask", "library": "library", "history": "history"}  # screens installed once a KB is open
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("f2", "mode('ask')", "Ask", show=False),
+        Binding("f3", "mode('library')", "Library"),
+        Binding("f4", "mode('history')", "History"),
+        Binding("ctrl+c", "cancel_all", "Cancel", priority=True, show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, settings: Settings, kb: KnowledgeBase | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self._kb = kb
+        self.jobs: dict[str, Job] = {}
+
+    @property
+    def kb(self) -> KnowledgeBase:
+        assert self._kb is not None, "no knowledge base is open"
+        return self._kb
+
+    def on_mount(self) -> None:
+        if self._kb is None:
+            self.push_screen(OpenKBScreen(), self.open_kb)
+        else:
+            self.open_kb(self._kb.path)
+
+    def open_kb(self, path: Path | None) -> None:
+        if path is None:
+            self.exit()
+            return
+        if self._kb is None or self._kb.path != path:
+            self._kb = KnowledgeBase(self.settings, path)
+        self.sub_title = file_name(str(path))
+        for name, screen in (("ask", AskScreen), ("library", LibraryScreen), ("history", HistoryScreen)):
+            if not self.is_screen_installed(name):
+                self.install_screen(screen(), name)
+        self.switch_mode("ask" if self._kb.exists() else "library")
+        if not self._kb.exists():
+            self.notify(f"{self.sub_title} is new: press a to add files or a folder", title="New knowledge base")
+
+    # --- work off the UI thread ----------------------------------------------------------------------
+
+    def job_running(self, name: str) -> bool:
+        job = self.jobs.get(name)
+        return job is not None and job.running
+
+    def start_job(self, name: str, receiver: MessagePump, work: Work) -> bool:
+        """Run ``work`` in a thread; its events, result or error arrive at ``receiver`` as messages."""
+        if self.job_running(name):
+            self.notify(f"{name} is still running (Esc or Ctrl+C cancels it)", severity="warning")
+            return False
+        job = Job(name)
+        self.jobs[name] = job
+        self.run_worker(lambda: run_job(job, receiver, work), thread=True, group=name, exit_on_error=False)
+        return True
+
+    def cancel_job(self, name: str) -> bool:
+        job = self.jobs.get(name)
+        if job is None or not job.running:
+            return False
+        job.cancel.set()
+        self.notify(f"Cancelling {name}… (the current step finishes first)", severity="warning")
+        return True
+
+    def action_cancel_all(self) -> None:
+        if not any([self.cancel_job(name) for name in list(self.jobs)]):
+            self.notify("Nothing is running. Ctrl+Q quits.")
+
+    # --- navigation ----------------------------------------------------------------------------------
+
+    def action_mode(self, mode: str) -> None:
+        if self._kb is None:
+            return
+        if self.current_mode != mode:
+            self.switch_mode(mode)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    async def show_trace(self, trace_id: int) -> None:
+        """Reopen a past question on the ask screen."""
+        await self.switch_mode("ask")
+        screen = self.get_screen("ask")
+        if isinstance(screen, AskScreen):
+            screen.load_trace(trace_id)
+
+    def on_unmount(self) -> None:
+        for job in self.jobs.values():
+            job.cancel.set()
+        if self._kb is not None:
+            self._kb.close()
+
+
+def run(settings: Settings, kb_path: Path | None) -> None:
+    PikeApp(settings, KnowledgeBase(settings, kb_path) if kb_path is not None else None).run()

@@ -1,0 +1,146 @@
+"""Pure functions from answers, traces and pages to what the TUI shows (no widgets here, so they are easy to test)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
+from textual.content import Content
+
+from pikelocal.events import ReasoningStep
+from pikelocal.query.expand import heading
+from pikelocal.query.records import QueryTrace, Round, Source
+from pikelocal.store.pages import PageRecord
+
+CITATION = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
+STEP_MARK = {"propose": "?", "backup": "↺", "pick": "→", "stop": "■"}
+
+
+def file_name(path: str) -> str:
+    return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def without_dirs(message: str, path: str) -> str:
+    """``message`` with ``path``'s folder left out, so a failure reads ``bad.pdf: encrypted …`` at 80 columns."""
+    folder = str(Path(path).parent)
+    return message.replace(folder + "/", "") if folder not in ("", ".") else message
+
+
+def clip(text: str, cells: int) -> str:
+    """``text`` on one line, cut to ``cells`` terminal cells (a CJK character takes two) with an ellipsis."""
+    flat = " ".join(text.split())
+    if cell_len(flat) <= cells:
+        return flat
+    out, used = [], 0
+    for ch in flat:
+        width = cell_len(ch)
+        if used + width > cells - 1:
+            break
+        out.append(ch)
+        used += width
+    return "".join(out) + "…"
+
+
+def answer_content(text: str, sources: Iterable[int]) -> Content:
+    """The answer with each valid ``[n]`` shown as a clickable marker that opens source n."""
+    known = set(sources)
+    parts: list[Content] = []
+    last = 0
+    for m in CITATION.finditer(text):
+        parts.append(Content(text[last : m.start()]))
+        numbers = [int(n) for n in re.split(r"\s*,\s*", m.group(1))]
+        parts.append(Content("["))
+        for i, n in enumerate(numbers):
+            if i:
+                parts.append(Content(", "))
+            if n in known:
+                parts.append(Content.from_markup(f"[b $accent @click=screen.open_source({n})]$n[/]", n=str(n)))
+            else:
+                parts.append(Content(str(n)))
+        parts.append(Content("]"))
+        last = m.end()
+    parts.append(Content(text[last:]))
+    return Content("").join(parts)
+
+
+def source_prompt(source: Source, width: int = 76, cited: bool = True) -> Text:
+    """Two lines for the sources list: ``[n] file · p. 3 · lines 2–9`` and the start of the cited text."""
+    head = Text(f"[{source.number}] ", style="bold" if cited else "dim")
+    head.append(source.location())
+    if source.title:
+        head.append(f"  {clip(source.title, max(10, width // 3))}", style="dim")
+    body = Text("    " + clip(source.text, width - 4), style="dim italic")
+    return Text("\n").join([head, body])
+
+
+def step_text(step: ReasoningStep) -> Text:
+    """One live reasoning step, as it arrives."""
+    line = Text(f"R{step.round} {STEP_MARK.get(step.kind, '·')} ", style="bold")
+    line.append(step.text)
+    return line
+
+
+def _round_text(r: Round) -> Text:
+    out = Text(f"Round {r.number}", style="bold underline")
+    if r.backup:
+        out.append(f"  (backup: {r.backup})", style="yellow")
+    for p in r.proposals:
+        out.append("\n  ? ", style="bold")
+        out.append(p)
+    if r.picked is not None and r.picked < len(r.candidates):
+        c = r.candidates[r.picked]
+        out.append("\n  → ", style="bold green")
+        out.append(f"{c.text}  ", style="green")
+        out.append(f"({c.source}, {c.score:.2f}; {len(r.candidates)} candidates)", style="dim")
+    elif r.candidates:
+        out.append(f"\n  × none of {len(r.candidates)} candidates picked", style="yellow")
+    if r.chunk_added is not None:
+        out.append("\n  + chunk ", style="bold")
+        out.append(f"{r.chunk_added}: {r.chunk_location or '(removed since)'}")
+    if r.stop:
+        out.append(f"\n  ■ stop: {r.stop}", style="dim")
+    return out
+
+
+def reasoning_text(trace: QueryTrace, *, context_chars: int = 600) -> Text:
+    """The trace round by round (sub-questions → picked atomic question → chunk added), then the context sent."""
+    parts: list[Text] = [Text(f"{trace.mode} · {len(trace.rounds)} round(s) · {len(trace.calls)} LLM call(s)")]
+    if trace.mode != "decompose":
+        parts.append(Text("No decomposition rounds in this mode: the question's own search results were used.", "dim"))
+    parts += [_round_text(r) for r in trace.rounds]
+    parts += [Text(f"note: {n}", style="yellow") for n in trace.notes]
+    parts.append(Text(f"Context sent for the answer ({len(trace.answer.sources)} sources)", style="bold underline"))
+    for s in trace.answer.sources:
+        block = Text(f"[{s.number}] {heading(s)}", style="bold")
+        body = s.text if len(s.text) <= context_chars else s.text[:context_chars] + " …"
+        block.append("\n" + body.strip(), style="dim")
+        parts.append(block)
+    return Text("\n").join(parts)
+
+
+def cited_lines(source: Source, page_no: int, n_lines: int) -> set[int]:
+    """The line numbers of ``page_no`` (1-based) that ``source`` covers; empty when it is not on that page."""
+    p0, p1 = source.page_start, source.page_end if source.page_end is not None else source.page_start
+    if p0 is None or p1 is None or not p0 <= page_no <= p1:
+        return set()
+    first = (source.line_start or 1) if page_no == p0 else 1
+    last = (source.line_end or n_lines) if page_no == p1 else n_lines
+    return set(range(first, min(last, n_lines) + 1))
+
+
+def page_table(page: PageRecord, highlight: set[int]) -> Table:
+    """The page's lines with their numbers; highlighted lines stand out (wide characters wrap in their column)."""
+    table = Table.grid(padding=(0, 1), expand=True)
+    table.add_column(justify="right", width=4, no_wrap=True)
+    table.add_column(width=1, no_wrap=True)
+    table.add_column(ratio=1, overflow="fold")
+    for n, line in enumerate(page.lines(), start=1):
+        if n in highlight:
+            table.add_row(Text(str(n), "bold"), Text("▌", "bold yellow"), Text(line, "black on yellow"))
+        else:
+            table.add_row(Text(str(n), "dim"), Text(" "), Text(line))
+    return table

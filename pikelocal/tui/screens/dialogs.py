@@ -1,0 +1,63 @@
+"""Small modal dialogs: ask for a path, confirm a removal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label
+
+from pikelocal.tui.widgets import PathSuggester
+
+
+class PathDialog(ModalScreen[Path | None]):
+    """Type a file or folder path (Right accepts the completion); Enter confirms, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, prompt: str, *, must_exist: bool = True) -> None:
+        super().__init__()
+        self.prompt, self.must_exist = prompt, must_exist
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.prompt)
+            yield Input(placeholder="/path/to/file-or-folder", suggester=PathSuggester(), id="path")
+            yield Label("Enter confirms · → completes · Esc cancels", classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        raw = event.value.strip()
+        if not raw:
+            self.notify("Type a path first.", severity="warning")
+            return
+        path = Path(raw).expanduser()
+        if self.must_exist and not path.exists():
+            self.notify(f"{path}: no such file or folder", severity="error")
+            return
+        self.dismiss(path)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes / no question; y or Enter on Yes confirms, n or Esc declines."""
+
+    BINDINGS = [Binding("escape,n", "dismiss(False)", "No"), Binding("y", "dismiss(True)", "Yes")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question)
+            with Horizontal(classes="buttons"):
+                yield Button("Yes (y)", variant="error", id="yes")
+                yield Button("No (n)", variant="primary", id="no")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")

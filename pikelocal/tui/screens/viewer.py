@@ -1,0 +1,86 @@
+"""The document viewer: a page of a document with line numbers, the cited lines highlighted; page with ← →."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+from pikelocal.errors import PikeError
+from pikelocal.knowledge_base import KnowledgeBase
+from pikelocal.query.records import Source
+from pikelocal.tui.render import cited_lines, file_name, page_table
+
+
+class DocumentViewer(Screen[None]):
+    BINDINGS = [
+        Binding("escape,q", "app.pop_screen", "Back"),
+        Binding("left,p", "page(-1)", "Prev page"),
+        Binding("right,n", "page(1)", "Next page"),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("c", "cited", "Cited page"),
+    ]
+
+    def __init__(self, kb: KnowledgeBase, source: Source) -> None:
+        super().__init__()
+        self.kb, self.source = kb, source
+        self.pages = kb.page_numbers(source.doc_id)  # raises when the document was removed meanwhile
+        if not self.pages:
+            raise PikeError(f"{file_name(source.path)} has no stored pages")
+        start = source.page_start or self.pages[0]
+        self.index = self.pages.index(start) if start in self.pages else 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("", id="viewer-head")
+        with VerticalScroll(id="page-box"):
+            yield Static("", id="page")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = file_name(self.source.path)
+        self._show()
+
+    def _show(self) -> None:
+        page_no = self.pages[self.index]
+        try:
+            page = self.kb.page(self.source.doc_id, page_no)
+        except PikeError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        lines = page.lines()
+        marked = cited_lines(self.source, page_no, len(lines))
+        head = f"{file_name(self.source.path)} · page {page_no} of {self.pages[-1]}"
+        if marked:
+            head += f" · [{self.source.number}] lines {min(marked)}–{max(marked)} highlighted"
+        self.query_one("#viewer-head", Static).update(head)
+        self.query_one("#page", Static).update(page_table(page, marked))
+        box = self.query_one("#page-box", VerticalScroll)
+        box.scroll_home(animate=False)
+        if marked:  # bring the first cited line near the top (rows may wrap, so this is approximate)
+            self.call_after_refresh(box.scroll_to, 0, max(0, min(marked) - 3), animate=False)
+
+    @property
+    def page_no(self) -> int:
+        return self.pages[self.index]
+
+    def action_page(self, step: int) -> None:
+        index = min(max(self.index + step, 0), len(self.pages) - 1)
+        if index != self.index:
+            self.index = index
+            self._show()
+
+    def action_first(self) -> None:
+        self.action_page(-len(self.pages))
+
+    def action_last(self) -> None:
+        self.action_page(len(self.pages))
+
+    def action_cited(self) -> None:
+        start = self.source.page_start
+        if start in self.pages:
+            self.index = self.pages.index(start)
+            self._show()
