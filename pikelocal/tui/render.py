@@ -67,13 +67,32 @@ def answer_content(text: str, sources: Iterable[int]) -> Content:
     return Content("").join(parts)
 
 
-def source_prompt(source: Source, width: int = 76, cited: bool = True) -> Text:
-    """Two lines for the sources list: ``[n] file · p. 3 · lines 2–9`` and the start of the cited text."""
-    head = Text(f"[{source.number}] ", style="bold" if cited else "dim")
-    head.append(source.location())
-    if source.title:
-        head.append(f"  {clip(source.title, max(10, width // 3))}", style="dim")
-    body = Text("    " + clip(source.text, width - 4), style="dim italic")
+_SENTENCE_END = re.compile(r"(?<=[。！？；.!?;])\s+|(?<=[。！？；])|\n+")
+
+
+def _bigrams(text: str) -> set[str]:
+    flat = "".join(text.lower().split())
+    return {flat[i : i + 2] for i in range(len(flat) - 1)}
+
+
+def cited_excerpt(source: Source, answer: str) -> str:
+    """The sentence of ``source`` that best matches the answer sentences citing it (its start when none does)."""
+    citing = [s for s in _SENTENCE_END.split(answer) if re.search(rf"\[(?:\d+\s*,\s*)*{source.number}\b", s)]
+    wanted = _bigrams(CITATION.sub("", " ".join(citing)))
+    sentences = [s.strip() for s in _SENTENCE_END.split(source.text) if s.strip()]
+    if not wanted or not sentences:
+        return source.text
+    best = max(sentences, key=lambda s: len(_bigrams(s) & wanted))
+    return best if _bigrams(best) & wanted else source.text
+
+
+def source_prompt(source: Source, width: int = 76, cited: bool = True, answer: str = "") -> Text:
+    """Two lines for the sources list: ``[n] file, p. 3, lines 2–9  title`` and the cited text."""
+    head = Text(clip(f"[{source.number}] {source.location()}", width), style="bold" if cited else "dim")
+    room = width - head.cell_len - 2
+    if source.title and room >= 6:
+        head.append(f"  {clip(source.title, room)}", style="dim")
+    body = Text("    " + clip(cited_excerpt(source, answer) if cited else source.text, width - 4), style="dim italic")
     return Text("\n").join([head, body])
 
 

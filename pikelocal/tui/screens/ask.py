@@ -150,7 +150,8 @@ class AskScreen(Screen[None]):
         sources.clear_options()
         width = max(40, self.size.width - 8)
         sources.add_options(
-            Option(source_prompt(s, width, cited=s.number in answer.cited), id=str(s.number)) for s in answer.sources
+            Option(source_prompt(s, width, s.number in answer.cited, answer.text), id=str(s.number))
+            for s in answer.sources
         )
         if answer.sources:
             sources.highlighted = 0
