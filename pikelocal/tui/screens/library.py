@@ -46,7 +46,7 @@ class LibraryScreen(Screen[None]):
         Binding("a", "add", "Add files"),
         Binding("d,delete", "remove", "Remove"),
         Binding("e", "enrich", "Enrich"),
-        Binding("r", "refresh", "Refresh"),
+        Binding("r", "refresh", "Refresh", show=False),
         Binding("escape", "cancel", "Cancel"),
     ]
 
@@ -96,7 +96,8 @@ class LibraryScreen(Screen[None]):
         failures = self.query_one("#failures", DataTable)
         failures.clear()
         for f in lib.failures:
-            failures.add_row(file_name(f.path), f.reason, clip(without_dirs(f.message, f.path), 60))
+            message = clip(without_dirs(f.message, f.path), max(20, self.size.width - 30))
+            failures.add_row(file_name(f.path), f.reason, message)
         self.query_one("#failures-label", Label).display = bool(lib.failures)
         failures.display = bool(lib.failures)
         chunks = sum(d.chunks for d in lib.documents)
