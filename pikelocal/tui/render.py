@@ -113,7 +113,7 @@ def _round_text(r: Round) -> Text:
     if r.picked is not None and r.picked < len(r.candidates):
         c = r.candidates[r.picked]
         out.append("\n  → ", style="bold green")
-        out.append(f"{c.text}  ", style="green")
+        out.append(f"{clip(c.text, 160)}  ", style="green")  # a chunk-backup candidate is the chunk's opening
         out.append(f"({c.source}, {c.score:.2f}; {len(r.candidates)} candidates)", style="dim")
     elif r.candidates:
         out.append(f"\n  × none of {len(r.candidates)} candidates picked", style="yellow")
@@ -151,15 +151,31 @@ def cited_lines(source: Source, page_no: int, n_lines: int) -> set[int]:
     return set(range(first, min(last, n_lines) + 1))
 
 
-def page_table(page: PageRecord, highlight: set[int]) -> Table:
-    """The page's lines with their numbers; highlighted lines stand out (wide characters wrap in their column)."""
+def excerpt_lines(lines: list[str], excerpt: str, among: set[int]) -> set[int]:
+    """The line numbers (of ``among``) that hold part of ``excerpt``: the sentence the answer rests on."""
+    flat = "".join(excerpt.split())
+    found = set()
+    for n in among:
+        line = "".join(lines[n - 1].split()) if 0 < n <= len(lines) else ""
+        if len(line) >= 4 and (line in flat or (len(flat) >= 4 and flat in line)):
+            found.add(n)
+    return found
+
+
+def page_table(page: PageRecord, highlight: set[int], strong: set[int] = frozenset()) -> Table:  # type: ignore[assignment]
+    """The page's lines with their numbers: the source's lines marked, the supporting sentence's lines
+    highlighted (wide characters wrap inside their column)."""
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(justify="right", width=4, no_wrap=True)
     table.add_column(width=1, no_wrap=True)
     table.add_column(ratio=1, overflow="fold")
     for n, line in enumerate(page.lines(), start=1):
-        if n in highlight:
+        if n in strong:
             table.add_row(Text(str(n), "bold"), Text("▌", "bold yellow"), Text(line, "black on yellow"))
+        elif n in highlight:
+            table.add_row(
+                Text(str(n), "bold"), Text("▌", "yellow"), Text(line, "yellow" if strong else "black on yellow")
+            )
         else:
             table.add_row(Text(str(n), "dim"), Text(" "), Text(line))
     return table

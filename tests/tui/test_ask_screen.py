@@ -71,7 +71,8 @@ def test_a_citation_marker_opens_the_viewer_at_the_cited_page_with_the_lines_hig
             shown = screen_text(app)
             marked = [line for line in shown.splitlines() if "▌" in line]
             assert marked and any("百分之十" in line for line in marked)
-            assert f"lines {source.line_start}–{source.line_end} highlighted" in shown
+            assert f"[{number}] lines {source.line_start}–{source.line_end}, cited sentence on line 3" in shown
+            assert "百分之十" in viewer.kb.page(source.doc_id, viewer.page_no).lines()[2]
             await pilot.press("escape")
             assert isinstance(app.screen, AskScreen)
 

@@ -356,3 +356,22 @@ def test_source_prompt_head_is_bold_when_cited_and_dim_when_not() -> None:
         prompt = source_prompt(make_source(1), 60, cited=cited)
         assert re.match(r"\[1\] a\.pdf, p\. 1", prompt.plain)
         assert any(span.start == 0 and str(span.style) == style for span in prompt.spans), prompt.spans
+
+
+def test_cited_excerpt_is_the_source_sentence_closest_to_the_citing_answer_sentence() -> None:
+    from pikelocal.tui.render import cited_excerpt
+
+    source = make_source(2, text="投标保证金为五万元。履约保证金为合同价款的百分之十。退还期限为二十八日。")
+    answer = "投标保证金见另一来源 [1]。履约保证金是合同价款的百分之十 [2]。"
+    assert cited_excerpt(source, answer) == "履约保证金为合同价款的百分之十。"
+    assert cited_excerpt(source, "nothing cites it") == source.text  # no citing sentence: the whole source
+
+
+def test_excerpt_lines_are_the_lines_holding_the_sentence_among_the_source_lines() -> None:
+    from pikelocal.tui.render import excerpt_lines
+
+    lines = ["# 标题", "The seller warrants that the goods", "are free from defects.", "Other text here."]
+    sentence = "The seller warrants that the goods are free from defects."
+    assert excerpt_lines(lines, sentence, {1, 2, 3, 4}) == {2, 3}
+    assert excerpt_lines(lines, sentence, {3, 4}) == {3}  # only lines of the cited source count
+    assert excerpt_lines(lines, "", {1, 2, 3, 4}) == set()

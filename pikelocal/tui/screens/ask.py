@@ -17,7 +17,7 @@ from pikelocal.events import AnswerDelta, ReasoningStep
 from pikelocal.query.records import ANSWER_MODES, QueryTrace
 from pikelocal.trace_text import summary_line
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
-from pikelocal.tui.render import answer_content, reasoning_text, source_prompt, step_text
+from pikelocal.tui.render import answer_content, cited_excerpt, clip, reasoning_text, source_prompt, step_text
 from pikelocal.tui.widgets import AnswerView, QuestionInput
 
 if TYPE_CHECKING:
@@ -115,7 +115,7 @@ class AskScreen(Screen[None]):
         elif isinstance(event, ReasoningStep):
             self._steps.append(step_text(event))
             self.query_one("#reasoning-text", Static).update(Text("\n").join(self._steps))
-            self._status(f"Round {event.round}: {event.kind}… (Esc cancels)")
+            self._status(f"Round {event.round} · {event.kind}: {clip(event.text, 50)} … (Esc cancels)")
 
     def on_work_done(self, message: WorkDone) -> None:
         if message.job == JOB:
@@ -172,8 +172,10 @@ class AskScreen(Screen[None]):
         if source is None:
             self.notify(f"There is no source [{number}] (yet).", severity="warning")
             return
+        answer = self.trace.answer if self.trace else None
+        excerpt = cited_excerpt(source, answer.text) if answer and number in answer.cited else ""
         try:
-            viewer = DocumentViewer(self.app.kb, source)
+            viewer = DocumentViewer(self.app.kb, source, excerpt if excerpt != source.text else "")
         except PikeError as exc:
             self.notify(str(exc), severity="error")
             return

@@ -11,7 +11,7 @@ from textual.widgets import Footer, Header, Static
 from pikelocal.errors import PikeError
 from pikelocal.knowledge_base import KnowledgeBase
 from pikelocal.query.records import Source
-from pikelocal.tui.render import cited_lines, file_name, page_table
+from pikelocal.tui.render import cited_lines, excerpt_lines, file_name, page_table
 
 
 class DocumentViewer(Screen[None]):
@@ -24,9 +24,10 @@ class DocumentViewer(Screen[None]):
         Binding("c", "cited", "Cited page"),
     ]
 
-    def __init__(self, kb: KnowledgeBase, source: Source) -> None:
+    def __init__(self, kb: KnowledgeBase, source: Source, excerpt: str = "") -> None:
+        """``excerpt``: the sentence of the source the answer rests on; its lines get the strong highlight."""
         super().__init__()
-        self.kb, self.source = kb, source
+        self.kb, self.source, self.excerpt = kb, source, excerpt
         self.pages = kb.page_numbers(source.doc_id)  # raises when the document was removed meanwhile
         if not self.pages:
             raise PikeError(f"{file_name(source.path)} has no stored pages")
@@ -53,15 +54,18 @@ class DocumentViewer(Screen[None]):
             return
         lines = page.lines()
         marked = cited_lines(self.source, page_no, len(lines))
+        strong = excerpt_lines(lines, self.excerpt, marked) if self.excerpt else set()
         head = f"{file_name(self.source.path)} · page {page_no} of {self.pages[-1]}"
         if marked:
-            head += f" · [{self.source.number}] lines {min(marked)}–{max(marked)} highlighted"
+            head += f" · [{self.source.number}] lines {min(marked)}–{max(marked)}"
+            if strong:
+                head += f", cited sentence on line {min(strong)}" + (f"–{max(strong)}" if len(strong) > 1 else "")
         self.query_one("#viewer-head", Static).update(head)
-        self.query_one("#page", Static).update(page_table(page, marked))
+        self.query_one("#page", Static).update(page_table(page, marked, strong))
         box = self.query_one("#page-box", VerticalScroll)
         box.scroll_home(animate=False)
-        if marked:  # bring the first cited line near the top (rows may wrap, so this is approximate)
-            self.call_after_refresh(box.scroll_to, 0, max(0, min(marked) - 3), animate=False)
+        if marked:  # bring the cited sentence (or the source's first line) near the top; rows may wrap
+            self.call_after_refresh(box.scroll_to, 0, max(0, min(strong or marked) - 3), animate=False)
 
     @property
     def page_no(self) -> int:
