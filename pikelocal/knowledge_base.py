@@ -97,13 +97,6 @@ class KnowledgeBase:
     def trace(self, trace_id: int | None = None) -> QueryTrace:
         return answers.get_trace(self.path, trace_id)
 
-    def document(self, doc_id: int) -> DocumentRecord:
-        with Store.open_existing(self.path) as store:
-            doc = store.get_document(doc_id)
-        if doc is None:
-            raise InputError(f"{self.path.name}: document {doc_id} is no longer in the knowledge base")
-        return doc
-
     def page(self, doc_id: int, page_no: int) -> PageRecord:
         """One page of a document, with its line starts (line numbers match the citations')."""
         with Store.open_existing(self.path) as store:

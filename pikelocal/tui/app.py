@@ -8,6 +8,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.message_pump import MessagePump
 
+from pikelocal import api
 from pikelocal.config import Settings
 from pikelocal.knowledge_base import KnowledgeBase
 from pikelocal.tui.jobs import Job, Work, run_job
@@ -55,7 +56,7 @@ class PikeApp(App[None]):
             self.exit()
             return
         if self._kb is None or self._kb.path != path:
-            self._kb = KnowledgeBase(self.settings, path)
+            self._kb = api.open_kb(self.settings, path)
         self.sub_title = file_name(str(path))
         for name, screen in (("ask", AskScreen), ("library", LibraryScreen), ("history", HistoryScreen)):
             if not self.is_screen_installed(name):
@@ -119,4 +120,4 @@ class PikeApp(App[None]):
 
 
 def run(settings: Settings, kb_path: Path | None) -> None:
-    PikeApp(settings, KnowledgeBase(settings, kb_path) if kb_path is not None else None).run()
+    PikeApp(settings, api.open_kb(settings, kb_path) if kb_path is not None else None).run()

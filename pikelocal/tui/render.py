@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 
 from rich.cells import cell_len
@@ -162,7 +162,7 @@ def excerpt_lines(lines: list[str], excerpt: str, among: set[int]) -> set[int]:
     return found
 
 
-def page_table(page: PageRecord, highlight: set[int], strong: set[int] = frozenset()) -> Table:  # type: ignore[assignment]
+def page_table(page: PageRecord, highlight: Collection[int], strong: Collection[int] = ()) -> Table:
     """The page's lines with their numbers: the source's lines marked, the supporting sentence's lines
     highlighted (wide characters wrap inside their column)."""
     table = Table.grid(padding=(0, 1), expand=True)

@@ -1,0 +1,87 @@
+"""run_job turns every outcome of work into a message: result, cancel, a user error, or a bug (never a raise)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.message import Message
+
+from pikelocal.cli import main
+from pikelocal.errors import InputError
+from pikelocal.events import EventSink, Notice
+from pikelocal.tui.jobs import Job, WorkDone, WorkEvent, WorkFailed, run_job
+
+
+class Inbox:
+    """Stands in for a screen: keeps what is posted to it."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+
+    def post_message(self, message: Message) -> bool:
+        self.messages.append(message)
+        return True
+
+
+def run(work: object, *, cancel: bool = False) -> tuple[Job, list[Message]]:
+    job, inbox = Job("work"), Inbox()
+    if cancel:
+        job.cancel.set()
+    run_job(job, inbox, work)  # type: ignore[arg-type]
+    assert not job.running
+    return job, inbox.messages
+
+
+def test_events_then_the_result() -> None:
+    def work(sink: EventSink) -> int:
+        sink(Notice("info", "half way"))
+        return 42
+
+    _, messages = run(work)
+    assert isinstance(messages[0], WorkEvent) and messages[0].event == Notice("info", "half way")
+    assert isinstance(messages[1], WorkDone) and messages[1].result == 42
+
+
+def test_a_cancelled_job_stops_at_its_next_event() -> None:
+    reached: list[str] = []
+
+    def work(sink: EventSink) -> None:
+        sink(Notice("info", "first unit done"))
+        reached.append("second unit")
+
+    _, messages = run(work, cancel=True)
+    assert reached == []
+    assert len(messages) == 1 and isinstance(messages[0], WorkFailed) and messages[0].cancelled
+
+
+def test_a_user_error_is_its_one_line_message() -> None:
+    def work(sink: EventSink) -> None:
+        raise InputError("a.pdf: the file is encrypted\n(give --password)")
+
+    _, messages = run(work)
+    assert isinstance(messages[0], WorkFailed) and not messages[0].cancelled
+    assert messages[0].error == "a.pdf: the file is encrypted (give --password)"
+
+
+def test_a_bug_is_reported_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    def work(sink: EventSink) -> None:
+        raise KeyError("chunk 7")
+
+    _, messages = run(work)
+    assert isinstance(messages[0], WorkFailed)
+    assert messages[0].error == "unexpected error: KeyError: 'chunk 7'"
+    assert "work failed" in caplog.text  # the traceback goes to the log
+
+
+def test_tui_refuses_a_folder_or_a_non_kb_file_before_starting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("not a KB", encoding="utf-8")
+    for path, reason, code in ((tmp_path, "is a folder", 6), (text, "is not a SQLite file", 6)):
+        with pytest.raises(SystemExit) as exit_:
+            main(["tui", str(path)])
+        assert exit_.value.code == code
+        err = capsys.readouterr().err
+        assert err.startswith("Error: ") and reason in err and len(err.strip().splitlines()) == 1
