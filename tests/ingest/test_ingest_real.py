@@ -17,7 +17,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def constitution_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> tuple[Path, Path]:
-    installed_model("embeddinggemma-300m/model_int8.onnx")
+    installed_model("embeddinggemma-300m/model.onnx")
     pdf = shared_data / "pdfs" / "zh_law" / "中华人民共和国宪法.pdf"
     kb = tmp_path_factory.mktemp("real") / "constitution.kb"
     report = api.ingest(api.load_settings(environ={}), kb, [pdf])

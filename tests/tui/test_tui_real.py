@@ -25,7 +25,7 @@ SAMPLE = Path(api.__file__).parent / "samples" / "道路改造工程招标文件
 
 def test_a_chinese_question_on_the_real_model_is_answered_cited_and_opened(tmp_path: Path) -> None:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
-    installed_model("embeddinggemma-300m/model_int8.onnx")
+    installed_model("embeddinggemma-300m/model.onnx")
     settings = api.load_settings(environ={}, overrides={"ingest.late": False})
     kb = tmp_path / "kb.sqlite"
     assert api.ingest(settings, kb, [SAMPLE]).count("ingested") == 1
