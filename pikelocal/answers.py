@@ -58,7 +58,14 @@ def open_for_answers(settings: Settings, kb_path: Path, encoder: Encoder | None 
         raise InputError(f"{kb_path}: no such knowledge base (create one with `pikelocal ingest {kb_path} FILES…`)")
     settings = encoder_settings_for(settings, kb_path)
     encoder = encoder or open_encoder(settings)
-    store = Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim, create=False)
+    store = Store.open(
+        kb_path,
+        encoder_id=encoder.model_id,
+        dim=encoder.dim,
+        create=False,
+        probe=encoder,
+        force=settings.encoder.force,
+    )
     return store, encoder
 
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from pikelocal.ingest.enrich import EnrichReport
     from pikelocal.ingest.pipeline import IngestReport
     from pikelocal.knowledge_base import KnowledgeBase
-    from pikelocal.library import KBStats, Library
+    from pikelocal.library import KBStats, Library, ReembedReport
     from pikelocal.query.records import QueryTrace
     from pikelocal.query.search import Hit, Mode
     from pikelocal.store.answers import TraceSummary
@@ -30,6 +30,7 @@ __all__ = [
     "demo",
     "ingest",
     "enrich",
+    "reembed",
     "library",
     "stats",
     "remove",
@@ -88,6 +89,14 @@ def enrich(
     from pikelocal.events import ignore
 
     return lib.enrich(settings, kb_path, docs=docs, limit=limit, sink=sink or ignore)
+
+
+def reembed(settings: Settings, kb_path: Path, *, sink: EventSink | None = None) -> ReembedReport:
+    """Compute every vector of the KB again with the configured encoder (after its numbers changed)."""
+    from pikelocal import library as lib
+    from pikelocal.events import ignore
+
+    return lib.reembed(settings, kb_path, sink=sink or ignore)
 
 
 def library(kb_path: Path) -> Library:

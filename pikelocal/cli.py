@@ -41,6 +41,11 @@ def _settings(ctx: click.Context) -> api.Settings:
 @click.option("--encoder", help="default (EmbeddingGemma) | minilm | path to an encoder folder.")
 @click.option("--threads", type=int, help="CPU threads for the models (default: all cores).")
 @click.option("--gpu-layers", type=int, help="LLM layers to offload to the GPU (-1: all; needs a GPU build).")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Open a KB even when this encoder's numbers differ from those it was built with (recall may drop).",
+)
 @click.option("--debug", is_flag=True, help="Show tracebacks and debug logging.")
 @click.pass_context
 def cli(
@@ -52,6 +57,7 @@ def cli(
     encoder: str | None,
     threads: int | None,
     gpu_layers: int | None,
+    force: bool,
     debug: bool,
 ) -> None:
     """pikelocal: ask grounded, cited questions of your documents, offline, in one SQLite file."""
@@ -64,6 +70,7 @@ def cli(
         "llm.threads": threads,
         "encoder.threads": threads,
         "llm.gpu_layers": gpu_layers,
+        "encoder.force": True if force else None,
     }
     ctx.ensure_object(dict).update(config=config, overrides=overrides, debug=debug)
 
@@ -118,7 +125,12 @@ def demo(ctx: click.Context, kb: Path) -> None:
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--password", help="Password for encrypted PDFs.")
-@click.option("--late/--no-late", default=None, help="Compute late-chunked vectors (default: on; ingest.late).")
+@click.option(
+    "--late/--no-late",
+    default=None,
+    help="Late-chunked vectors now (default: ingest.late). --no-late makes documents searchable sooner; "
+    "`enrich` or the next ingest adds them.",
+)
 @click.option("--enrich", "then_enrich", is_flag=True, help="Then run `enrich` (LLM summaries and questions).")
 @click.option(
     "--splitter",
@@ -155,6 +167,10 @@ def ingest(
         f"Ingested {done} file(s) ({chunks:,} new chunks), skipped {skipped} unchanged,"
         f" failed {len(report.failed)}. Knowledge base: {kb}"
     )
+    secs = report.seconds
+    if "embed" in secs:
+        late_note = f"; late-chunked vectors took {secs['late']:.0f} s more" if secs.get("late") else ""
+        click.echo(f"  searchable (BM25 + dense) after {secs.get('parse', 0) + secs['embed']:.0f} s{late_note}")
     for o in report.outcomes:
         if o.status == "duplicate":
             click.echo(f"  skipped {o.path}: {o.message}")
@@ -196,6 +212,25 @@ def _enrich(ctx: click.Context, kb: Path, docs: Sequence[str], limit: int | None
         )
     for line in report.failures:
         click.echo(f"  failed  {line}")
+
+
+@cli.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.pass_context
+def reembed(ctx: click.Context, kb: Path) -> None:
+    """Compute every vector of KB again with the configured encoder (no LLM call; resumable).
+
+    For a KB whose vectors came from another build of the same encoder (another quantization, or integer
+    kernels that computed other numbers on another CPU), which pikelocal refuses to search silently.
+    """
+    from pikelocal.progress import ProgressPrinter
+
+    report = api.reembed(_settings(ctx), kb, sink=ProgressPrinter())
+    units = report.ingest.units
+    click.echo(
+        f"Re-embedded {kb}: {units.get('embed', 0):,} chunk vectors, {units.get('late', 0):,} late vectors,"
+        f" {report.questions:,} question vectors."
+    )
 
 
 @cli.command()
@@ -245,6 +280,17 @@ def stats(kb: Path, as_json: bool) -> None:
     click.echo(f"KB: {kb}")
     click.echo(f"Documents: {c.documents:,}  summaries: " + _statuses(c.summaries))
     click.echo(f"Chunks: {c.chunks:,}  questions: " + _statuses(c.atoms) + f"; {c.questions:,} atomic questions")
+    v = st.vectors
+    late = f"{v.get('late_vectors', 0):,}/{v.get('chunks', 0):,}"
+    click.echo(
+        f"Vectors: dense {v.get('chunk_vectors', 0):,}/{v.get('chunks', 0):,} chunks, late {late}"
+        + (
+            f" ({st.late_pending:,} pending: search uses the late vectors present; `pikelocal enrich {kb}` or the"
+            " next ingest adds the rest)"
+            if st.late_pending
+            else ""
+        )
+    )
     if st.usage:
         click.echo(f"{'LLM prompt':<20}{'calls':>7}{'tokens in':>11}{'tokens out':>11}{'seconds':>9}{'s/call':>8}")
         for u in st.usage:

@@ -44,6 +44,9 @@ class EncoderSettings:
     # Late-chunking window in tokens (0: the model's own, 2,048 for EmbeddingGemma). 1,024 gives each chunk
     # ~500 tokens of context on each side at 1.6x the speed of 2,048 on 2 cores (docs/BENCHMARKS.md).
     late_window: int = 1024
+    # Open a KB even when this encoder's probe vectors disagree with the ones it recorded (kb_meta.encoder_probes):
+    # same model id, other numbers (another quantization or CPU kernel), so search quality may drop.
+    force: bool = False
 
 
 @dataclass(frozen=True)

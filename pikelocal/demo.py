@@ -29,6 +29,7 @@ from pikelocal.query.ask import ask
 from pikelocal.query.records import QueryTrace
 from pikelocal.query.search import Hit, search
 from pikelocal.query.snippet import render
+from pikelocal.store.probe_check import check_probes
 from pikelocal.store.store import Store
 
 Emit = Callable[[str], None]
@@ -132,6 +133,7 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
         emit(f"   [{i}] {lang} {text}")
     emit(f"   cosine [0]~[1] (same meaning, EN~ZH) = {sims[0, 1]:.3f};  [0]~[2] (unrelated) = {sims[0, 2]:.3f}")
 
+    check_probes(store, encoder)  # a new KB: records this encoder's probe vectors
     emit(f"4. Ingesting the bundled sample documents into {kb_path} …")
     report = Ingestor(store, encoder, ingest_options(settings), _notices(emit)).ingest_paths([SAMPLES])
     for outcome in report.outcomes:
@@ -140,7 +142,7 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
     store.close()
 
     emit("5. Reading it back and searching (hybrid: BM25 + dense + late-chunked, fused) …")
-    with Store.open(kb_path, encoder_id=info.id, dim=info.dim) as reread:
+    with Store.open(kb_path, encoder_id=info.id, dim=info.dim, probe=encoder) as reread:
         counts = reread.counts()
         emit("   " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
         top_hits = []
@@ -177,7 +179,7 @@ def _ask(
         if isinstance(event, ReasoningStep):
             emit(f"     round {event.round} · {event.kind}: {event.text[:100]}")
 
-    with Store.open(kb_path, encoder_id=encoder_id, dim=dim) as store:
+    with Store.open(kb_path, encoder_id=encoder_id, dim=dim, probe=encoder) as store:
         options = ask_options(settings, mode="decompose", rounds=ASK_ROUNDS)
         trace = ask(store, encoder, CachedLLM(llm, store), ASK, options, sink)
     emit("   → " + trace.answer.text.replace("\n", "\n     "))

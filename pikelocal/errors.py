@@ -44,6 +44,10 @@ class EncoderMismatchError(StoreError):
     """The KB was built with another encoder than the one configured."""
 
 
+class EncoderNumericsError(EncoderMismatchError):
+    """Same encoder id, other numbers: the KB's stored probe vectors disagree with this encoder build's."""
+
+
 class InputError(PikeError):
     """A document or argument given by the user cannot be used."""
 

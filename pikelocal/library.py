@@ -19,6 +19,7 @@ from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
 from pikelocal.llm.base import LLM
 from pikelocal.query.search import Hit, Mode, search
 from pikelocal.store.enrichment import EnrichFailure, EnrichmentCounts, LLMUsage
+from pikelocal.store.probe_check import check_probes
 from pikelocal.store.records import DocumentRecord, FailureRecord
 from pikelocal.store.store import Store
 
@@ -79,7 +80,9 @@ def ingest(
         raise InputError("nothing to ingest: give files or folders")
     settings = encoder_settings_for(settings, kb_path)
     encoder = encoder or open_encoder(settings)
-    with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim) as store:
+    with Store.open(
+        kb_path, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder, force=settings.encoder.force
+    ) as store:
         model = open_cached_llm(settings, store, llm) if settings.ingest.splitter == "llm" else None
         try:
             options = ingest_options(settings, password=password, late=late, llm=model)
@@ -176,7 +179,17 @@ def enrich(
         raise InputError(f"--limit must be at least 1, got {limit}")
     settings = encoder_settings_for(settings, kb_path)
     encoder = encoder or open_encoder(settings)
-    with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
+    with Store.open(
+        kb_path,
+        encoder_id=encoder.model_id,
+        dim=encoder.dim,
+        create=False,
+        probe=encoder,
+        force=settings.encoder.force,
+    ) as store:
+        # What ingestion left (vectors of a killed run, late vectors skipped with --no-late) comes first: it
+        # is cheap next to the LLM, and a document is enriched once it is ready.
+        Ingestor(store, encoder, ingest_options(settings), sink).finish_pending()
         known = store.documents()
         doc_ids = tuple(find_document(known, ref).id for ref in docs) if docs else None
         model = open_cached_llm(settings, store, llm)
@@ -194,11 +207,48 @@ def enrich(
 
 
 @dataclass(frozen=True)
+class ReembedReport:
+    ingest: IngestReport  # early and late vectors, as a resumed ingestion reports them
+    questions: int  # atomic questions embedded again
+
+
+def reembed(
+    settings: Settings, kb_path: Path, *, sink: EventSink = ignore, encoder: Encoder | None = None
+) -> ReembedReport:
+    """Compute every vector of ``kb_path`` again with the configured encoder and record its probe vectors.
+
+    The way out when a KB's stored vectors come from another build of the same encoder (``EncoderNumericsError``).
+    No LLM call: chunks, headers and atomic questions stay. A killed run continues where it stopped.
+    """
+    from pikelocal.store.probe_check import current_probes, encoder_build, pack
+
+    settings = encoder_settings_for(settings, kb_path)
+    encoder = encoder or open_encoder(settings)
+    with Store.open(kb_path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
+        if not store.meta().get("reembed_pending"):
+            store.reset_vectors(pack(current_probes(encoder), encoder_build(encoder)))
+        report = Ingestor(store, encoder, ingest_options(settings), sink).finish_pending()
+        done = 0
+        while batch := store.questions_without_vectors():
+            vectors = encoder.encode([text for _, text in batch], role="query")
+            store.put_vectors("question", [qid for qid, _ in batch], vectors, skip_missing=True)
+            done += len(batch)
+        store.finish_reembed()
+    return ReembedReport(report, done)
+
+
+@dataclass(frozen=True)
 class KBStats:
     path: Path
     counts: EnrichmentCounts
     usage: list[LLMUsage]
     failures: list[EnrichFailure]
+    vectors: Mapping[str, int] = field(default_factory=dict)  # chunks, chunk_vectors, late_vectors (row counts)
+
+    @property
+    def late_pending(self) -> int:
+        """Chunks still without a late-chunked vector (search uses those present; ingest or enrich adds the rest)."""
+        return max(0, self.vectors.get("chunks", 0) - self.vectors.get("late_vectors", 0))
 
     def seconds_per_chunk(self) -> float | None:
         """Mean model time of one chunk's questions so far (retries included), or None before the first."""
@@ -211,7 +261,9 @@ class KBStats:
 def stats(kb_path: Path) -> KBStats:
     """What the KB holds, what enrichment has cost (tokens and time per prompt) and what remains."""
     with Store.open_existing(kb_path) as store:
-        return KBStats(kb_path, store.enrichment_counts(), store.llm_usage(), store.enrich_failures())
+        counts = store.counts()
+        vectors = {k: counts.get(k, 0) for k in ("chunks", "chunk_vectors", "late_vectors")}
+        return KBStats(kb_path, store.enrichment_counts(), store.llm_usage(), store.enrich_failures(), vectors)
 
 
 def search_kb(
@@ -229,5 +281,6 @@ def search_kb(
                 raise EncoderMismatchError(
                     f"{kb_path} was built with encoder '{store.encoder_id}' but '{encoder.model_id}' is configured"
                 )
+            check_probes(store, encoder, force=settings.encoder.force)
         s = settings.search
         return search(store, encoder, query, mode=mode, k=k or s.k, weights=s.weights(), candidates=s.candidates)

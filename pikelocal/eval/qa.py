@@ -105,7 +105,7 @@ def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path
 
     encoder = open_encoder(settings)
     options = ingest_options(settings)
-    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim) as store:
+    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
         if layout == "multihop":
             corpus = data.with_name(data.name.replace("_questions.json", "_corpus.json"))
             evalset = ds.load_multihop(corpus, data)

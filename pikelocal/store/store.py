@@ -23,12 +23,14 @@ from numpy.typing import ArrayLike
 
 from pikelocal import __version__
 from pikelocal.domain import CachedCompletion
+from pikelocal.embed.probes import ProbeEncoder
 from pikelocal.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.store import checks, db, schema, vectors
 from pikelocal.store.answers import AnswersMixin
 from pikelocal.store.enrichment import EnrichmentMixin
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, is_cjk_sentence, normalize_for_index
 from pikelocal.store.pages import PagesMixin
+from pikelocal.store.probe_check import check_probes
 from pikelocal.store.records import ChunkRecord, DocumentRecord, FailureRecord, NewChunk, NewPage, NewQuestion
 
 logger = logging.getLogger(__name__)
@@ -75,10 +77,14 @@ class Store(EnrichmentMixin, AnswersMixin, PagesMixin):
         dim: int,
         settings: Mapping[str, Any] | None = None,
         create: bool = True,
+        probe: ProbeEncoder | None = None,
+        force: bool = False,
     ) -> Store:
         """Open the KB at ``path`` for writing, creating it (or filling an empty file) when ``create``.
 
-        Raises EncoderMismatchError when the KB was built with another encoder or dimension.
+        Raises EncoderMismatchError when the KB was built with another encoder or dimension. With ``probe`` (the
+        encoder about to be used), also EncoderNumericsError when that encoder's probe vectors disagree with the
+        ones the KB recorded (``probe_check``); ``force`` downgrades that to a warning.
         """
         path = Path(path)
         if not create and not path.exists():
@@ -107,6 +113,12 @@ class Store(EnrichmentMixin, AnswersMixin, PagesMixin):
                 f"{path} was built with encoder '{store.encoder_id}' ({store.dim}-d) but '{encoder_id}'"
                 f" ({dim}-d) is configured; use that encoder or build a new KB"
             )
+        if probe is not None:
+            try:
+                check_probes(store, probe, force=force)
+            except BaseException:
+                store.close()
+                raise
         return store
 
     @classmethod
@@ -419,6 +431,28 @@ class Store(EnrichmentMixin, AnswersMixin, PagesMixin):
         return ids
 
     # --- vectors and full text -----------------------------------------------------------------------
+
+    def reset_vectors(self, probes: Mapping[str, Any]) -> None:
+        """Drop every stored vector, mark every document 'parsed' and record the new encoder's ``probes``, in one
+        transaction (``reembed``): the vectors are then computed again as a resumed ingestion computes them.
+        ``kb_meta.reembed_pending`` stays true until :meth:`finish_reembed`, so a killed run is not reset twice."""
+        with self.transaction():
+            for name in schema.VECTOR_TABLES.values():
+                self._conn.execute(f"DELETE FROM {name}")
+            self._conn.execute("UPDATE documents SET stage = 'parsed' WHERE stage IN ('embedded', 'ready')")
+            self.set_meta("encoder_probes", dict(probes))
+            self.set_meta("reembed_pending", True)
+
+    def finish_reembed(self) -> None:
+        self.set_meta("reembed_pending", False)
+
+    def questions_without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
+        """(id, text) of atomic questions that have no vector (after :meth:`reset_vectors`)."""
+        rows = self._rows(
+            "SELECT id, text FROM questions WHERE id NOT IN (SELECT rowid FROM question_vectors) ORDER BY id LIMIT ?",
+            (int(limit),),
+        )
+        return [(int(i), str(t)) for i, t in rows]
 
     def put_vectors(
         self, table: VectorTable, ids: Sequence[int], matrix: ArrayLike, *, skip_missing: bool = False
