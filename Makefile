@@ -11,36 +11,22 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 GPU    ?=
 JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
-DEPS   := $(VENV)/.deps-installed$(if $(GPU),-$(GPU))
 PYTEST := $(PY) -m pytest
 
 .PHONY: setup deps models demo test test-fast test-slow lint bench clean
 
-setup: deps models
+# build/setup.py prints one line per set-up stage (time, peak memory) and a summary with the disk used; the
+# full output goes to build/setup.log. It skips what is already installed and verified.
+SETUP := $(PYTHON) build/setup.py --jobs $(JOBS) $(if $(GPU),--gpu $(GPU))
 
-deps: $(DEPS)
+setup:
+	@$(SETUP)
 
-# GPU=cuda installs llama.cpp with CUDA first, bypassing pip's wheel cache (a cached CPU wheel of the same
-# version would be reused); the package install after it then finds llama-cpp-python satisfied.
-LLAMA_REQ := $(shell grep -o 'llama-cpp-python==[0-9.]*' pyproject.toml)
+deps:
+	@$(SETUP) --only packages
 
-$(DEPS): pyproject.toml
-	@case "$(GPU)" in ""|cuda) ;; *) echo "Error: GPU=$(GPU) is not supported (use GPU=cuda or leave it empty)" >&2; exit 2;; esac
-	@if [ "$(GPU)" = cuda ] && ! command -v nvcc >/dev/null; then \
-	    echo "Error: GPU=cuda needs the CUDA compiler nvcc on PATH" >&2; exit 2; fi
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
-ifeq ($(GPU),cuda)
-	CMAKE_ARGS="-DGGML_CUDA=on" CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --no-deps \
-	    --force-reinstall --no-cache-dir "$(LLAMA_REQ)"
-endif
-	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --disable-pip-version-check -e '.[dev]'
-	@rm -f $(VENV)/.deps-installed*
-	touch $@
-
-# build/models.py skips every artifact that is already installed and verified.
-models: $(DEPS)
-	$(PY) build/models.py
+models: deps
+	@$(SETUP) --only models
 
 demo: setup
 	$(VENV)/bin/pikelocal demo

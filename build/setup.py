@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Set-up for `make setup` / `make demo` / `make test`: one line per stage on the terminal, everything in a log.
+
+    python3 build/setup.py [--gpu cuda] [--only packages|models] [--log build/setup.log]
+
+Stages: the virtual environment (.venv), the Python packages (llama.cpp compiles here), then each model
+(build/models.py; EmbeddingGemma's export reports its own sub-stages). Each stage runs as a child process whose
+output goes to the log; the terminal gets its name, elapsed time and peak memory (the largest process of the
+stage, from wait4), and at the end a summary with the disk used. A stage that fails prints the log's last lines
+and the log's path, and set-up stops with exit 1. Finished stages are skipped next time: the packages stage
+when .venv/.deps-installed is newer than pyproject.toml, a model when it is installed and verified.
+
+Runs with the system Python (standard library only): the project's environment does not exist yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+PY = VENV / "bin" / "python"
+STAGE_PREFIX = "[stage] "  # lines of the form "[stage] NAME|SECONDS|PEAK_MB|NOTE" are echoed as stages
+
+
+def fmt_secs(s: float) -> str:
+    return f"{s:.0f} s" if s < 120 else f"{s / 60:.1f} min"
+
+
+def fmt_bytes(n: float) -> str:
+    return f"{n / 1e9:.1f} GB" if abs(n) >= 1e8 else f"{n / 1e6:.0f} MB"
+
+
+class DiskWatch:
+    """Peak and current use of the filesystem holding the project, relative to the start (sampled each second)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.start = self.used()
+        self.peak = self.start
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def used(self) -> int:
+        st = os.statvfs(self.path)
+        return (st.f_blocks - st.f_bfree) * st.f_frsize
+
+    def _run(self) -> None:
+        while not self._stop.wait(1.0):
+            self.peak = max(self.peak, self.used())
+
+    def stop(self) -> tuple[int, int]:
+        self._stop.set()
+        self._thread.join()
+        now = self.used()
+        self.peak = max(self.peak, now)
+        return self.peak - self.start, now - self.start
+
+
+class Setup:
+    def __init__(self, log_path: Path) -> None:
+        self.log_path = log_path
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        self.log = log_path.open("a", encoding="utf-8")
+        self.log.write(f"\n===== set-up started {time.strftime('%Y-%m-%d %H:%M:%S')} =====\n")
+        self.rows: list[tuple[str, float, int | None, str]] = []
+
+    def line(self, name: str, seconds: float, peak_mb: int | None, note: str = "") -> None:
+        self.rows.append((name, seconds, peak_mb, note))
+        peak = f", peak {fmt_bytes(peak_mb * 1e6)}" if peak_mb else ""
+        dots = "." * max(2, 46 - len(name))
+        print(f"[setup] {name} {dots} {fmt_secs(seconds)}{peak}{f'  ({note})' if note else ''}", flush=True)
+
+    def run(self, name: str, cmd: list[str], env: dict[str, str] | None = None, note: str = "") -> None:
+        """Run one stage; its output goes to the log, its '[stage]' lines to the terminal."""
+        self.log.write(f"\n--- {name}: {' '.join(cmd)}\n")
+        self.log.flush()
+        t = time.monotonic()
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace"
+        )
+        tail: list[str] = []
+        assert proc.stdout is not None
+        for raw in proc.stdout:
+            self.log.write(raw)
+            tail = (tail + [raw.rstrip()])[-15:]
+            if raw.startswith(STAGE_PREFIX):
+                sub, secs, peak, sub_note = (raw[len(STAGE_PREFIX) :].rstrip("\n").split("|") + ["", "", ""])[:4]
+                self.line(sub, float(secs or 0), int(peak) if peak else None, sub_note)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        self.log.flush()
+        if proc.returncode != 0:
+            print("\n".join(f"  | {ln}" for ln in tail), file=sys.stderr)
+            raise SystemExit(
+                f"Error: set-up stage '{name}' failed (exit {proc.returncode}); the full log is {self.log_path}"
+            )
+        self.line(name, time.monotonic() - t, round(usage.ru_maxrss / 1024), note)
+
+
+def deps_stamp(gpu: str) -> Path:
+    return VENV / f".deps-installed{'-' + gpu if gpu else ''}"
+
+
+def packages(setup: Setup, gpu: str, jobs: str) -> None:
+    stamp = deps_stamp(gpu)
+    if stamp.exists() and stamp.stat().st_mtime >= (ROOT / "pyproject.toml").stat().st_mtime:
+        print("[setup] python packages: installed (.venv)", flush=True)
+        return
+    if not PY.exists():
+        setup.run("python environment (.venv)", [sys.executable, "-m", "venv", str(VENV)])
+    pip = [str(PY), "-m", "pip", "--disable-pip-version-check"]
+    env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": jobs}
+    setup.run("pip itself", [*pip, "install", "-q", "--upgrade", "pip"])
+    if gpu == "cuda":
+        if shutil.which("nvcc") is None:
+            raise SystemExit("Error: GPU=cuda needs the CUDA compiler nvcc on PATH")
+        req = next(
+            ln.split('"')[1]
+            for ln in (ROOT / "pyproject.toml").read_text().splitlines()
+            if ln.strip().startswith('"llama-cpp-python==')
+        )
+        cuda_env = {**env, "CMAKE_ARGS": "-DGGML_CUDA=on"}
+        setup.run(
+            "llama.cpp with CUDA (compiles)",
+            [*pip, "install", "-q", "--no-deps", "--force-reinstall", "--no-cache-dir", req],
+            env=cuda_env,
+        )
+    setup.run("python packages (llama.cpp compiles)", [*pip, "install", "-q", "-e", ".[dev]"], env=env)
+    for old in VENV.glob(".deps-installed*"):
+        old.unlink()
+    stamp.touch()
+
+
+def models(setup: Setup) -> None:
+    setup.run("models", [str(PY), "build/models.py", "--stage-lines"], note="all of them, see the lines above")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gpu", default="", choices=["", "cuda"], help="build llama.cpp with CUDA")
+    ap.add_argument("--only", choices=["packages", "models"], help="run only this part")
+    ap.add_argument("--log", type=Path, default=ROOT / "build" / "setup.log")
+    ap.add_argument("--jobs", default=str(os.cpu_count() or 2), help="parallel compile jobs")
+    args = ap.parse_args(argv)
+    setup = Setup(args.log)
+    disk = DiskWatch(ROOT)
+    started = time.monotonic()
+    try:
+        if args.only in (None, "packages"):
+            packages(setup, args.gpu, args.jobs)
+        if args.only in (None, "models"):
+            models(setup)
+    finally:
+        peak, now = disk.stop()
+    if setup.rows:
+        worst = max((r for r in setup.rows if r[2]), key=lambda r: r[2] or 0, default=None)
+        print(
+            f"[setup] done in {fmt_secs(time.monotonic() - started)}: {len(setup.rows)} stage(s) run"
+            + (f"; largest process {fmt_bytes((worst[2] or 0) * 1e6)} ({worst[0]})" if worst else "")
+            + f"; disk used by this run {fmt_bytes(now)} (peak {fmt_bytes(peak)}); full log {args.log}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
