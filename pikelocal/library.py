@@ -189,7 +189,9 @@ def enrich(
     ) as store:
         # What ingestion left (vectors of a killed run, late vectors skipped with --no-late) comes first: it
         # is cheap next to the LLM, and a document is enriched once it is ready.
-        Ingestor(store, encoder, ingest_options(settings), sink).finish_pending()
+        late_missing = settings.ingest.late and store.documents_missing("late")
+        if store.documents_in_stage("parsed", "embedded") or late_missing:
+            Ingestor(store, encoder, ingest_options(settings), sink).finish_pending()
         known = store.documents()
         doc_ids = tuple(find_document(known, ref).id for ref in docs) if docs else None
         model = open_cached_llm(settings, store, llm)

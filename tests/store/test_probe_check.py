@@ -158,3 +158,22 @@ def test_reembed_killed_after_the_reset_continues_without_resetting_again(tmp_pa
     with Store.open_existing(kb) as store:
         assert store.meta()["reembed_pending"] is False
         assert store.counts()["chunk_vectors"] == n_chunks
+
+
+def test_late_vectors_skipped_now_are_reported_pending_and_added_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(library, "open_encoder", lambda s: HashEncoder())
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "tender.md").write_text("# 招标公告\n\n投标保证金为人民币伍万元。\n\n履约保证金为合同金额的百分之十。\n")
+    kb = tmp_path / "kb.kb"
+    settings = load_settings(environ={})
+    first = library.ingest(settings, kb, [docs], late=False, encoder=HashEncoder())
+    assert "late" not in first.units and first.units["embed"] > 0
+    stats = library.stats(kb)
+    assert stats.late_pending == stats.vectors["chunks"] > 0 and stats.vectors["chunk_vectors"] == stats.late_pending
+    assert library.search_kb(settings, kb, "投标保证金", mode="hybrid")  # searchable before its late vectors
+    again = library.ingest(settings, kb, [docs], encoder=HashEncoder())  # unchanged file: only the late vectors
+    assert again.units["late"] == stats.vectors["chunks"] and again.units.get("embed", 0) == 0
+    assert library.stats(kb).late_pending == 0
