@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import platform
-import statistics
 import sys
 import tempfile
 import time
@@ -30,6 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "build"))
 
+from bench import median_time  # noqa: E402
 from sections import write_section  # noqa: E402
 
 from pikelocal.cpu import cpu_summary  # noqa: E402
@@ -60,13 +60,8 @@ def encoder_for(work: Path, option: str) -> OnnxEncoder:
 
 
 def median_seconds(fn, reps: int = 3) -> float:  # type: ignore[no-untyped-def]
-    fn()
-    times = []
-    for _ in range(reps):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+    fn()  # warm-up
+    return median_time(fn, reps)
 
 
 def measure(work: Path, option: str, reference: np.ndarray) -> dict[str, float | str]:
