@@ -2,8 +2,12 @@
 """Write the reference probe vectors of EmbeddingGemma from the float32 PyTorch model (run once; committed).
 
     build/.venv-export/bin/python build/make_probe_reference.py --src SRC [--out FILE]
+    .venv/bin/python build/make_probe_reference.py --installed models/embeddinggemma-300m --out FILE
 
-(FILE defaults to tests/data/embeddinggemma_probes_fp32.json.)
+(FILE defaults to tests/data/embeddinggemma_probes_fp32.json.) ``--installed`` writes the probe vectors of an
+installed int8 build as this CPU computes them, with the model file's sha256 and the CPU's flags: committed as
+tests/data/embeddinggemma_probes_int8_<cpu>.json, they let the test suite on another CPU measure how closely it
+agrees with this one on the same file (a KB made here must open there).
 
 The vectors are pikelocal's own probe vectors (``pikelocal.embed.probes.probe_vectors``: prompts, special tokens,
 late windows and span pooling exactly as ``OnnxEncoder`` does them), with the ONNX session replaced by the
@@ -69,16 +73,37 @@ def torch_encoder(src: Path):  # an OnnxEncoder whose _run is PyTorch's float32 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--src", type=Path, required=True, help="extracted EmbeddingGemma sentence-transformers folder")
+    source = ap.add_mutually_exclusive_group(required=True)
+    source.add_argument("--src", type=Path, help="extracted EmbeddingGemma sentence-transformers folder")
+    source.add_argument("--installed", type=Path, help="an installed encoder folder (model.onnx, encoder.json)")
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "embeddinggemma_probes_fp32.json")
     args = ap.parse_args()
     from pikelocal.embed.probes import LATE_PROBE, PROBE_VERSION, SENTENCE_PROBES, late_spans, probe_vectors
 
     t = time.monotonic()
-    vectors = probe_vectors(torch_encoder(args.src.resolve()))
+    extra: dict = {}
+    if args.installed:
+        import hashlib
+
+        from pikelocal.cpu import cpu_summary
+        from pikelocal.embed.onnx import OnnxEncoder
+
+        encoder = OnnxEncoder(args.installed, threads=2)
+        model = args.installed / "model.onnx"
+        note = f"probe vectors of the installed {encoder.model_id} as computed on {cpu_summary()}"
+        extra = {
+            "model_sha256": hashlib.sha256(model.read_bytes()).hexdigest(),
+            "cpu": cpu_summary(),
+            "build": encoder.build,
+        }
+        vectors = probe_vectors(encoder)
+    else:
+        note = "EmbeddingGemma-300M probe vectors from the float32 PyTorch model (build/make_probe_reference.py)"
+        vectors = probe_vectors(torch_encoder(args.src.resolve()))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     data = {
-        "note": "EmbeddingGemma-300M probe vectors from the float32 PyTorch model (build/make_probe_reference.py)",
+        "note": note,
+        **extra,
         "probe_version": PROBE_VERSION,
         "sentences": [list(p) for p in SENTENCE_PROBES],
         "late_probe": LATE_PROBE,

@@ -3,8 +3,12 @@
 The reference vectors were made once from the PyTorch model (build/make_probe_reference.py) and are committed.
 Measured on an AMD EPYC with AVX2 and no VNNI (docs/BENCHMARKS.md, quantization options): the export before
 issue 13 (8-bit weights, whose U8S8 kernels saturate there) gives sentence probes down to 0.957 and late spans
-down to 0.986 and fails; the portable 7-bit build gives 0.997 / 0.996 and passes, and computes the same
+down to 0.986 and fails; the portable 7-bit build gives 0.998 / 0.997 and passes, and computes the same
 integers on every CPU.
+
+A second reference holds the probe vectors of the installed int8 build as that AVX2 machine computed them (with
+the model file's sha256). On another CPU, with the same file, the suite measures machine-to-machine agreement
+directly: a KB made on the one must open on the other.
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ from pikelocal.embed.probes import LATE_PROBE, PROBE_VERSION, SENTENCE_PROBES, l
 from .helpers import GEMMA_DIR, load_encoder
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "embeddinggemma_probes_fp32.json"
-MIN_SENTENCE = 0.99  # int8-w7: 0.9974 min; int8-u8u8 0.9979; float-matmul 0.9998; the saturating int8-w8: 0.9567
-MIN_LATE = 0.99  # int8-w7: 0.9963 min; int8-u8u8 0.9975; float-matmul 0.9996; the saturating int8-w8: 0.9858
+INT8_REFERENCES = sorted(REFERENCE.parent.glob("embeddinggemma_probes_int8_*.json"))
+MIN_SENTENCE = 0.99  # int8-w7: 0.9977 min; int8-u8u8 0.9979; float-matmul 0.9998; the saturating int8-w8: 0.9567
+MIN_LATE = 0.99  # int8-w7: 0.9967 min; int8-u8u8 0.9975; float-matmul 0.9996; the saturating int8-w8: 0.9858
 
 
 def reference() -> dict:
@@ -86,3 +91,25 @@ def test_kb_refuses_a_perturbed_build_of_the_real_encoder(tmp_path: Path) -> Non
         Store.open(kb, encoder_id=other.model_id, dim=other.dim, probe=other)
     message = str(err.value)
     assert "\n" not in message and encoder.build in message and other.build in message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", INT8_REFERENCES, ids=[p.stem for p in INT8_REFERENCES])
+def test_installed_encoder_agrees_with_the_same_file_on_another_cpu(path: Path) -> None:
+    """Probe vectors of the same model file, computed on the CPU named in ``path``, open a KB here."""
+    import hashlib
+
+    from pikelocal.embed.probes import MIN_PROBE_COSINE
+
+    ref = json.loads(path.read_text(encoding="utf-8"))
+    assert ref["probe_version"] == PROBE_VERSION, f"{path.name}: made for other probes; remake it"
+    model = GEMMA_DIR / "model.onnx"
+    encoder = load_encoder(GEMMA_DIR)
+    digest = hashlib.sha256(model.read_bytes()).hexdigest()
+    if digest != ref["model_sha256"]:
+        pytest.skip(f"{path.name} was made with model.onnx {ref['model_sha256'][:12]}, this one is {digest[:12]}")
+    cos = rowwise_cosine(probe_vectors(encoder), np.asarray(ref["vectors"], dtype=np.float32))
+    assert cos.min() >= MIN_PROBE_COSINE, (
+        f"probe cosine {cos.min():.5f} < {MIN_PROBE_COSINE} between {ref['cpu']} and {encoder.build}: a KB made"
+        " on the one is refused on the other"
+    )
