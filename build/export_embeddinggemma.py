@@ -809,13 +809,13 @@ def stage_verify(work: Path, name: str) -> dict:
                 f"{worst:.5f} < {MIN_EXACT_COSINE}): its integer kernels saturate here, so its vectors depend on "
                 "the CPU"
             )
-        # Not a check: how far a float-only change moves this file's vectors. ORT_ENABLE_BASIC leaves the norms
-        # unfused (other float kernels, same maths), as another CPU's float kernels may round differently.
-        basic = run_all(ort_session(path, optimize=False), ref)
-        figs["float_rounding_sensitivity"] = {
-            "min_sentence_cosine": float(rowwise_cos(v, sentence_vectors(basic["batch"], mask, m)).min()),
-            "long_span_cosine_min": min(span_cosines(got["long"], basic["long"], long_mask, m, n_long)),
-        }
+    # Not a check: how far a float-only change moves this file's vectors. ORT_ENABLE_BASIC leaves the norms
+    # unfused (other float kernels, same maths), as another CPU's float kernels may round differently.
+    basic = run_all(ort_session(path, optimize=False), ref)
+    figs["float_rounding_sensitivity"] = {
+        "min_sentence_cosine": float(rowwise_cos(v, sentence_vectors(basic["batch"], mask, m)).min()),
+        "long_span_cosine_min": min(span_cosines(got["long"], basic["long"], long_mask, m, n_long)),
+    }
     figs["failures"] = failures
     figs["verify_s"] = round(time.monotonic() - t, 1)
     return figs
