@@ -65,6 +65,14 @@ def self_peak_mb() -> int:
     return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
 
 
+def children_peak_mb() -> int:
+    """Peak RSS of the largest child process waited for so far (the export's stages included: wait4 counts a
+    child's own waited-for children)."""
+    import resource
+
+    return round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+
+
 def run_measured(cmd: list[str], **kwargs: Any) -> tuple[int, float, int]:
     """Run a child process; (exit code, seconds, its peak RSS in MB from wait4)."""
     started = time.monotonic()
@@ -278,7 +286,10 @@ def install(manifest: Manifest, art: Artifact) -> None:
         if state != "verified":
             raise BuildError(detail)
     say(f"{art.id}: installed and verified in {time.monotonic() - started:.0f} s")
-    stage_line(f"model {art.id}", time.monotonic() - started, self_peak_mb(), "downloaded, assembled, verified")
+    # the largest process of this model's installation: this one, or a child such as the export's stages
+    # (RUSAGE_CHILDREN is a running maximum: it can only overstate this line when an earlier child was larger)
+    peak = max(self_peak_mb(), children_peak_mb())
+    stage_line(f"model {art.id}", time.monotonic() - started, peak, "downloaded, assembled, verified")
     drop_source_wheels(art)
 
 
