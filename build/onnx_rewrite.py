@@ -89,29 +89,19 @@ def quantize_embedding_rows(model, *, bits: int = 8) -> int:
     qmax = 2 ** (bits - 1) - 1
     nodes = list(graph.node)
     new_nodes: dict[int, list] = {}
+    done: set[str] = set()  # tables already quantized (a second Gather from one reuses it)
     for k, node in enumerate(nodes):
         if node.op_type != "Gather" or node.input[0] not in inits:
             continue
+        if any(a.name == "axis" and a.i != 0 for a in node.attribute):
+            continue  # rows only
         init = inits[node.input[0]]
+        base, ids, out = init.name, node.input[1], node.output[0]
         if init.data_type != TensorProto.FLOAT or len(init.dims) != 2:
             continue
-        table = _float_table(init)
-        rows = table.shape[0]
-        q = np.empty(table.shape, dtype=np.int8)
-        scales = np.empty((rows, 1), dtype=np.float32)
-        for start in range(0, rows, _ROW_BLOCK):
-            block = table[start : start + _ROW_BLOCK].astype(np.float32)
-            peak = np.abs(block).max(axis=1, keepdims=True)
-            scale = np.where(peak > 0, peak / qmax, 1.0).astype(np.float32)
-            q[start : start + _ROW_BLOCK] = np.clip(np.rint(block / scale), -qmax, qmax).astype(np.int8)
-            scales[start : start + _ROW_BLOCK] = scale
-        del table
-        base = init.name
-        graph.initializer.remove(init)
-        graph.initializer.append(numpy_helper.from_array(q, f"{base}_int8_rows"))
-        graph.initializer.append(numpy_helper.from_array(scales, f"{base}_row_scales"))
-        del q
-        ids, out = node.input[1], node.output[0]
+        if base not in done:
+            _quantize_rows(graph, init, qmax)
+            done.add(base)
         new_nodes[k] = [
             helper.make_node("Gather", [f"{base}_int8_rows", ids], [f"{out}_int8"], name=f"{node.name}_int8", axis=0),
             helper.make_node("Cast", [f"{out}_int8"], [f"{out}_int8_float"], name=f"{node.name}_cast", to=1),
@@ -120,6 +110,25 @@ def quantize_embedding_rows(model, *, bits: int = 8) -> int:
         ]
     _replace_nodes(graph, nodes, new_nodes)
     return len(new_nodes)
+
+
+def _quantize_rows(graph, init, qmax: int) -> None:
+    """Replace the float initializer ``init`` by ``<name>_int8_rows`` and ``<name>_row_scales``, block by block."""
+    table = _float_table(init)
+    rows = table.shape[0]
+    q = np.empty(table.shape, dtype=np.int8)
+    scales = np.empty((rows, 1), dtype=np.float32)
+    for start in range(0, rows, _ROW_BLOCK):
+        block = table[start : start + _ROW_BLOCK].astype(np.float32)
+        peak = np.abs(block).max(axis=1, keepdims=True)
+        scale = np.where(peak > 0, peak / qmax, 1.0).astype(np.float32)
+        q[start : start + _ROW_BLOCK] = np.clip(np.rint(block / scale), -qmax, qmax).astype(np.int8)
+        scales[start : start + _ROW_BLOCK] = scale
+    del table
+    base = init.name
+    graph.initializer.remove(init)
+    graph.initializer.append(numpy_helper.from_array(q, f"{base}_int8_rows"))
+    graph.initializer.append(numpy_helper.from_array(scales, f"{base}_row_scales"))
 
 
 def fuse_rms_norms(model) -> int:
