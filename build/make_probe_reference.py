@@ -36,7 +36,7 @@ def torch_encoder(src: Path):  # an OnnxEncoder whose _run is PyTorch's float32 
     from export_embeddinggemma import ENCODER_JSON, load_model, projection_matrix
     from tokenizers import Tokenizer
 
-    from pikelocal.embed.onnx import OnnxEncoder
+    from pikelocal.embed.onnx import OnnxEncoder, right_padded
 
     model = load_model(src)
     m, _ = projection_matrix(src)
@@ -58,12 +58,7 @@ def torch_encoder(src: Path):  # an OnnxEncoder whose _run is PyTorch's float32 
             self.projection = np.ascontiguousarray(m, dtype=np.float32)
 
         def _run(self, batch):  # type: ignore[no-untyped-def]
-            width = max(len(s) for s in batch)
-            ids = np.zeros((len(batch), width), dtype=np.int64)
-            mask = np.zeros((len(batch), width), dtype=np.int64)
-            for r, seq in enumerate(batch):
-                ids[r, : len(seq)] = seq
-                mask[r, : len(seq)] = 1
+            ids, mask = right_padded(batch)
             with torch.inference_mode():
                 out = model(input_ids=torch.from_numpy(ids), attention_mask=torch.from_numpy(mask), use_cache=False)
             return out.last_hidden_state.float().numpy(), mask

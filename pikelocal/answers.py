@@ -7,10 +7,9 @@ from pathlib import Path
 
 from pikelocal.config import Settings
 from pikelocal.embed.base import Encoder
-from pikelocal.embed.factory import open_encoder
 from pikelocal.errors import InputError
 from pikelocal.events import EventSink, ignore
-from pikelocal.library import encoder_settings_for, open_cached_llm
+from pikelocal.library import open_cached_llm, open_with_encoder
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import AnswerStyle
 from pikelocal.query.ask import AskOptions, ask
@@ -56,16 +55,7 @@ def open_for_answers(settings: Settings, kb_path: Path, encoder: Encoder | None 
     """The KB (writable, for traces and the LLM cache) and the encoder it was built with."""
     if not kb_path.exists():
         raise InputError(f"{kb_path}: no such knowledge base (create one with `pikelocal ingest {kb_path} FILES…`)")
-    settings = encoder_settings_for(settings, kb_path)
-    encoder = encoder or open_encoder(settings)
-    store = Store.open(
-        kb_path,
-        encoder_id=encoder.model_id,
-        dim=encoder.dim,
-        create=False,
-        probe=encoder,
-        force=settings.encoder.force,
-    )
+    store, encoder, _ = open_with_encoder(settings, kb_path, encoder, create=False)
     return store, encoder
 
 

@@ -50,6 +50,24 @@ def encoder_settings_for(settings: Settings, kb_path: Path) -> Settings:
     return replace(settings, encoder=replace(settings.encoder, model=art.id))
 
 
+def open_with_encoder(
+    settings: Settings, kb_path: Path, encoder: Encoder | None = None, *, create: bool = True
+) -> tuple[Store, Encoder, Settings]:
+    """``kb_path`` opened for writing with the encoder it was built with (loaded unless given), after the probe
+    check; and the settings naming that encoder (:func:`encoder_settings_for`)."""
+    settings = encoder_settings_for(settings, kb_path)
+    encoder = encoder or open_encoder(settings)
+    store = Store.open(
+        kb_path,
+        encoder_id=encoder.model_id,
+        dim=encoder.dim,
+        create=create,
+        probe=encoder,
+        force=settings.encoder.force,
+    )
+    return store, encoder, settings
+
+
 def ingest_options(
     settings: Settings, *, password: str | None = None, late: bool | None = None, llm: LLM | None = None
 ) -> IngestOptions:
@@ -78,11 +96,8 @@ def ingest(
     """
     if not paths:
         raise InputError("nothing to ingest: give files or folders")
-    settings = encoder_settings_for(settings, kb_path)
-    encoder = encoder or open_encoder(settings)
-    with Store.open(
-        kb_path, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder, force=settings.encoder.force
-    ) as store:
+    store, encoder, settings = open_with_encoder(settings, kb_path, encoder)
+    with store:
         model = open_cached_llm(settings, store, llm) if settings.ingest.splitter == "llm" else None
         try:
             options = ingest_options(settings, password=password, late=late, llm=model)
@@ -177,16 +192,8 @@ def enrich(
 
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}")
-    settings = encoder_settings_for(settings, kb_path)
-    encoder = encoder or open_encoder(settings)
-    with Store.open(
-        kb_path,
-        encoder_id=encoder.model_id,
-        dim=encoder.dim,
-        create=False,
-        probe=encoder,
-        force=settings.encoder.force,
-    ) as store:
+    store, encoder, settings = open_with_encoder(settings, kb_path, encoder, create=False)
+    with store:
         # What ingestion left (vectors of a killed run, late vectors skipped with --no-late) comes first: it
         # is cheap next to the LLM, and a document is enriched once it is ready.
         late_missing = settings.ingest.late and store.documents_missing("late")

@@ -78,6 +78,17 @@ def _build_description(model_dir: Path, config: dict[str, Any], onnx_path: Path,
     return ", ".join([*parts, cpu_summary()])
 
 
+def right_padded(batch: Sequence[Sequence[int]]) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Id sequences as one (B, L) array padded on the right with 0, and its attention mask."""
+    width = max(len(s) for s in batch)
+    ids = np.zeros((len(batch), width), dtype=np.int64)
+    mask = np.zeros((len(batch), width), dtype=np.int64)
+    for r, seq in enumerate(batch):
+        ids[r, : len(seq)] = seq
+        mask[r, : len(seq)] = 1
+    return ids, mask
+
+
 def _require_file(model_dir: Path, name: str, what: str) -> Path:
     path = model_dir / name
     if not path.is_file():
@@ -225,12 +236,7 @@ class OnnxEncoder:
     # ------------------------------------------------------------------------------------- inference
     def _run(self, batch: Sequence[Sequence[int]]) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
         """Token states (B, L, H) and the attention mask (B, L) of id sequences, right-padded."""
-        width = max(len(s) for s in batch)
-        ids = np.zeros((len(batch), width), dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.int64)
-        for r, seq in enumerate(batch):
-            ids[r, : len(seq)] = seq
-            mask[r, : len(seq)] = 1
+        ids, mask = right_padded(batch)
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         feeds = {name: feeds[name].astype(self._input_types[name]) for name in self.input_names}
         (states,) = self.session.run([self.output_name], feeds)
