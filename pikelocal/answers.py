@@ -48,6 +48,8 @@ def ask_options(
         style=style,
         instruction=instruction,
         weights=settings.search.weights(),
+        check=a.check,
+        check_encoder=a.check_encoder,
     )
 
 

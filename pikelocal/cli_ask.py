@@ -129,15 +129,34 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
             rounds: int | None, results: Path | None, out: Path | None) -> None:  # fmt: skip
     """EM / F1 / precision / recall of the answers per mode over DATA, with LLM calls, tokens and timings.
 
-    DATA: a multi-hop *_questions.json, a LawBench task file (1-1.json …) or auslaw_questions.jsonl. Every answer
+    DATA: a multi-hop *_questions.json, a LawBench task file (1-1.json …), auslaw_questions.jsonl, or an honesty
+    set (tests/data/honesty_qa.jsonl: accuracy, "not stated" rate, citation precision/recall, script). Every answer
     is saved as it is scored; run the same command again to continue a stopped run.
     """
     from pikelocal.eval.qa import format_table, run_qa
+    from pikelocal.eval.qa_data import detect_qa_layout
 
     chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
     bad = [m for m in chosen if m not in ANSWER_MODES]
     if bad or not chosen:
         raise click.BadParameter(f"unknown mode(s) {bad} (use {', '.join(ANSWER_MODES)})", param_hint="--modes")
+    if detect_qa_layout(data) == "honesty":
+        from pikelocal.eval.honesty import run_honesty
+
+        def said(row: dict[str, object]) -> None:
+            verdict = "not stated" if row["not_stated"] else "correct" if row["correct"] else "wrong"
+            _err(f"  {row['item_id']} {row['mode']:<9} {verdict:<10} {row['total_s']:5.1f} s  {row['answer']!s:.70}",
+                 dim=True)  # fmt: skip
+
+        table, answers = run_honesty(_settings(ctx), data, kb, modes=chosen, take=take, results_file=results,
+                                     on_result=said)  # fmt: skip
+        click.echo(table)
+        click.echo(f"answers: {answers}")
+        if out is not None:
+            from pikelocal.cli import append_table
+
+            append_table(out, table, ())
+        return
 
     def show(r: QAResult) -> None:
         _err(f"  {r.item_id} {r.mode:<9} F1 {r.f1:.2f}  {r.total_s:5.1f} s  {r.prediction[:70]!r}", dim=True)

@@ -97,6 +97,8 @@ class AnswerSettings:
     neighbours: int = 1  # chunks added on each side of a gathered chunk, budget permitting
     context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
     max_tokens: int = 512  # of the answer
+    check: bool = True  # check every claim against the sources; drop what no source sentence supports
+    check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,7 @@ def _first_record(path: Path) -> dict[str, Any] | None:
     return next((record for _, record in _iter_jsonl(path)), None)
 
 
-def detect_qa_layout(path: Path) -> Literal["multihop", "lawbench", "auslaw"]:
+def detect_qa_layout(path: Path) -> Literal["multihop", "lawbench", "auslaw", "honesty"]:
     """Which QA set a file is: a *_questions.json, a LawBench ``<task>.json``, or a .jsonl with question_type."""
     path = Path(path)
     if not path.exists():
@@ -124,11 +124,14 @@ def detect_qa_layout(path: Path) -> Literal["multihop", "lawbench", "auslaw"]:
             return "multihop"
         if path.suffix == ".json" and path.stem in LAWBENCH_TASKS:
             return "lawbench"
-        if path.suffix == ".jsonl" and "question_type" in (_first_record(path) or {}):
+        first = _first_record(path) if path.suffix == ".jsonl" else None
+        if first and "question_type" in first:
             return "auslaw"
+        if first and "answerable" in first:
+            return "honesty"
     raise InputError(
         f"{path}: not a QA set (expected a *_questions.json, a LawBench task file such as 1-2.json, "
-        "or a .jsonl of records with question_type)"
+        "or a .jsonl of records with question_type or answerable)"
     )
 
 
@@ -139,4 +142,6 @@ def load_qa(path: Path) -> list[QAItem]:
         return load_multihop_questions(path)
     if layout == "lawbench":
         return load_lawbench(path)
+    if layout == "honesty":
+        raise InputError(f"{path}: an honesty set is scored by `pikelocal eval qa` with its own table (eval.honesty)")
     return load_auslaw(path)

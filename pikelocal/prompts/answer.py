@@ -12,18 +12,21 @@ from typing import Literal
 
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.prompts.lang import Lang
+from pikelocal.prompts.script import Script, to_simplified
 
 AnswerStyle = Literal["full", "short"]
 ANSWER_TAG = "answer"
 
 # What the answer says when the sources do not hold it; the model is told to begin with these words.
 NOT_STATED: Mapping[Lang, str] = {"zh": "文档中没有说明", "en": "The documents do not state"}
-NO_SOURCES: Mapping[Lang, str] = {
-    "zh": "文档中没有说明这个问题：知识库里没有找到相关内容。",
-    "en": "The documents do not state this: nothing relevant was found in the knowledge base.",
+# The same words in each script, for answers that checking found no support for.
+NOT_STATED_BY_SCRIPT: Mapping[Script, str] = {
+    "hans": "文档中没有说明",
+    "hant": "文件中沒有說明",
+    "en": "The documents do not state",
 }
 _NOT_STATED_RE = re.compile(
-    r"(?:文档|资料|文件)(?:中|里)?(?:并)?(?:没有|未|均未|没)(?:说明|提及|提到|记载|规定|涉及|包含|给出)"
+    r"(?:文档|资料|文件)(?:中|里)?(?:并)?(?:没有|未|均未|没)(?:说明|提及|提到|记载|规定|涉及|包含|给出|明确)"
     r"|(?i:\b(?:documents?|sources?) (?:do|does) not (?:state|say|mention|contain|specify|include)\b)"
 )
 
@@ -47,6 +50,11 @@ _RULES: Mapping[Lang, str] = {
         "missing; do not guess.\n"
     ),
 }
+# Rules 1 and 3 for a question in traditional Chinese: answer in traditional characters, and the phrase for
+# "not stated" in them (OpenCC converts what still drifts).
+_RULES_HANT = (
+    _RULES["zh"].replace("用中文。", "用繁体中文（繁體字）回答。").replace("“文档中没有说明……”", "“文件中沒有說明……”")
+)
 _SHORT: Mapping[Lang, str] = {
     "zh": "4. 先给出最简短的答案（一个名称、日期、数字或短语），再标出处，不要解释。\n",
     "en": "4. Give the shortest possible answer (a name, date, number or short phrase), then its citation; "
@@ -62,9 +70,15 @@ def answer_messages(
     *,
     style: AnswerStyle = "full",
     instruction: str = "",
+    script: Script | None = None,
 ) -> list[Message]:
-    """``sources`` are (number, heading, text). ``instruction`` (a benchmark's own) is added to the rules."""
-    rules = _RULES[lang] + (_SHORT[lang] if style == "short" else "")
+    """``sources`` are (number, heading, text). ``instruction`` (a benchmark's own) is added to the rules.
+
+    ``script`` "hant" asks for traditional characters (the question's own script).
+    """
+    rules = (_RULES_HANT if script == "hant" and lang == "zh" else _RULES[lang]) + (
+        _SHORT[lang] if style == "short" else ""
+    )
     if instruction:
         rules += instruction.strip() + "\n"
     src_label, q_label, a_label = _LABELS[lang]
@@ -79,4 +93,12 @@ def answer_params(max_tokens: int) -> GenParams:
 
 def says_not_stated(text: str) -> bool:
     """True when the answer declares the documents silent (in either language)."""
-    return _NOT_STATED_RE.search(text) is not None
+    return _NOT_STATED_RE.search(to_simplified(text)) is not None
+
+
+def not_stated(script: Script, missing: str) -> str:
+    """ "文档中没有说明押标金金额。" / "The documents do not state the notice period." (``missing`` may be "")."""
+    head = NOT_STATED_BY_SCRIPT[script]
+    if script == "en":
+        return f"{head} {missing.strip().rstrip('.?')}." if missing.strip() else f"{head} this."
+    return f"{head}{missing.strip().rstrip('。？?')}。"

@@ -6,13 +6,18 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
+from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Completion, GenParams, Message, pass_through
-from pikelocal.prompts.answer import NO_SOURCES, AnswerStyle, answer_messages, answer_params, says_not_stated
+from pikelocal.prompts.answer import AnswerStyle, answer_messages, answer_params, not_stated, says_not_stated
 from pikelocal.prompts.lang import Lang
+from pikelocal.prompts.script import Script, convert
 from pikelocal.query.attribute import add_missing_citations
+from pikelocal.query.check import ClaimStream
 from pikelocal.query.citations import CitationFilter
+from pikelocal.query.claims import missing_phrase
 from pikelocal.query.expand import heading
 from pikelocal.query.records import Answer, AnswerMode, CallCost, Source
+from pikelocal.query.support import Locator
 
 
 @dataclass
@@ -61,20 +66,45 @@ class AnswerRequest:
     style: AnswerStyle = "full"
     instruction: str = ""  # a benchmark's own instruction, added to the rules
     max_tokens: int = 512
+    script: Script = "hans"  # the question's script (answers are shown in it)
+    check: bool = True  # check every claim against the sources (False: the model's text as it came)
+
+
+@dataclass(frozen=True)
+class Checking:
+    """What claim checking may use besides the sources: the KB's page lines, and the encoder for paraphrases."""
+
+    locate: Locator | None = None
+    encoder: Encoder | None = None
 
 
 def generate_answer(
-    llm: LLM, request: AnswerRequest, sources: Sequence[Source], on_delta: Callable[[str], None]
+    llm: LLM,
+    request: AnswerRequest,
+    sources: Sequence[Source],
+    on_delta: Callable[[str], None],
+    checking: Checking | None = None,
 ) -> Answer:
-    """Stream the answer through ``on_delta`` (invalid [n] already removed); no sources → "not stated" at once."""
+    """Stream the answer through ``on_delta``; no sources → "not stated" at once.
+
+    With ``request.check`` the deltas are the checked claims (``query.check``); without, the model's text with
+    invalid [n] removed and missing citations added by matching.
+    """
     if not sources:
-        text = NO_SOURCES[request.lang]
+        text = not_stated(request.script, missing_phrase(request.question))
         on_delta(text)
-        return Answer(request.question, request.mode, request.lang, text, (), (), 0, True)
+        return Answer(request.question, request.mode, request.lang, text, (), (), 0, True, script=request.script)
     blocks = [(s.number, heading(s), s.text) for s in sources]
     messages = answer_messages(
-        request.question, request.lang, blocks, style=request.style, instruction=request.instruction
+        request.question,
+        request.lang,
+        blocks,
+        style=request.style,
+        instruction=request.instruction,
+        script=request.script,
     )
+    if request.check:
+        return _checked_answer(llm, request, sources, messages, on_delta, checking or Checking())
     checker = CitationFilter(len(sources))
     shown: list[str] = []
     for delta in llm.stream(messages, answer_params(request.max_tokens)):
@@ -92,7 +122,41 @@ def generate_answer(
     if not checker.cited and not unsupported:
         text, matched = add_missing_citations(text, sources)
     cited = tuple(checker.cited) or matched
+    text = convert(text, request.script, keep=[s.text for s in sources])
     return Answer(
         request.question, request.mode, request.lang, text, tuple(sources), cited, checker.removed, unsupported,
-        matched,
+        matched, script=request.script,
     )  # fmt: skip
+
+
+def _checked_answer(
+    llm: LLM,
+    request: AnswerRequest,
+    sources: Sequence[Source],
+    messages: Sequence[Message],
+    on_delta: Callable[[str], None],
+    checking: Checking,
+) -> Answer:
+    stream = ClaimStream(request.question, request.script, sources, checking.locate, checking.encoder)
+    cleaner = CitationFilter(len(sources))  # counts the [n] that name no source
+    for delta in llm.stream(messages, answer_params(request.max_tokens)):
+        if shown := stream.feed(cleaner.feed(delta)):
+            on_delta(shown)
+    if shown := stream.feed(cleaner.finish()) + stream.finish():
+        on_delta(shown)
+    supported = stream.supported
+    cited = tuple(dict.fromkeys(c.evidence.source for c in supported if c.evidence is not None))
+    return Answer(
+        question=request.question,
+        mode=request.mode,
+        lang=request.lang,
+        text=stream.text,
+        sources=tuple(sources),
+        cited=cited,
+        removed_citations=cleaner.removed,
+        unsupported=not supported,
+        claims=tuple(stream.claims),
+        draft=stream.draft.strip(),
+        script=request.script,
+        check_s=stream.seconds,
+    )

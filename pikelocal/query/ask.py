@@ -18,9 +18,11 @@ from pikelocal.events import AnswerDelta, EventSink, ReasoningStep, ignore
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import AnswerStyle
 from pikelocal.prompts.lang import detect_lang
-from pikelocal.query.answer import AnswerRequest, CallLog, RecordingLLM, generate_answer
+from pikelocal.prompts.script import detect_script
+from pikelocal.query.answer import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, assemble
+from pikelocal.query.locate import store_locator
 from pikelocal.query.records import AnswerMode, QueryTrace
 from pikelocal.query.search import search
 from pikelocal.store.store import Store
@@ -40,6 +42,8 @@ class AskOptions:
     style: AnswerStyle = "full"
     instruction: str = ""
     weights: dict[str, float] | None = None  # hybrid fusion weights (settings.search)
+    check: bool = True  # check each claim against the sources (answer.check)
+    check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
 
 
 def context_budget(options: AskOptions, llm: LLM) -> Budget:
@@ -90,8 +94,12 @@ def ask(
             first_token.append(time.perf_counter() - start)
         sink(AnswerDelta(text))
 
-    request = AnswerRequest(question, lang, options.mode, options.style, options.instruction, options.max_tokens)
-    answer = generate_answer(model, request, sources, on_delta)
+    request = AnswerRequest(
+        question, lang, options.mode, options.style, options.instruction, options.max_tokens,
+        detect_script(question), options.check,
+    )  # fmt: skip
+    checking = Checking(store_locator(store), encoder if options.check_encoder else None)
+    answer = generate_answer(model, request, sources, on_delta, checking)
     trace = QueryTrace(
         question=question,
         mode=options.mode,

@@ -71,6 +71,38 @@ def location(path: str, pages: tuple[int | None, int | None], lines: tuple[int |
     return ", ".join(parts)
 
 
+Verdict = Literal["supported", "unsupported", "contradicted", "not_stated", "filler"]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """The source sentence (or table row) a claim was checked against, with where it stands."""
+
+    source: int  # the source's number
+    text: str
+    page_start: int | None
+    page_end: int | None
+    line_start: int | None
+    line_end: int | None
+    path: str
+
+    def location(self) -> str:
+        return location(self.path, (self.page_start, self.page_end), (self.line_start, self.line_end))
+
+
+@dataclass(frozen=True)
+class ClaimCheck:
+    """One claim of the model's answer and what checking it against the sources found."""
+
+    text: str  # as the model wrote it (its own [n] included)
+    verdict: Verdict
+    reason: str  # one line: why (e.g. "20 is in the sources, but not beside 执行计划与预期成果")
+    facts: tuple[str, ...] = ()  # the hard facts checked (numbers, dates, quoted names)
+    model_cited: tuple[int, ...] = ()  # the [n] the model put on it
+    evidence: Evidence | None = None  # supported: the supporting sentence; contradicted: the one that disagrees
+    method: str = ""  # lexical | table-row | encoder
+
+
 @dataclass(frozen=True)
 class CallCost:
     """One LLM call made while answering."""
@@ -93,6 +125,10 @@ class Answer:
     removed_citations: int  # [n] markers that named no source
     unsupported: bool  # the answer says the documents do not state it
     matched: tuple[int, ...] = ()  # citations the model left out, added by matching sentences to sources
+    claims: tuple[ClaimCheck, ...] = ()  # every claim of the model's answer with its verdict (empty: not checked)
+    draft: str = ""  # the model's own answer before checking (``text`` is what checking kept)
+    script: str = ""  # the question's script: hans | hant | en
+    check_s: float = 0.0  # seconds spent checking claims
 
 
 @dataclass(frozen=True)
@@ -139,6 +175,10 @@ class QueryTrace:
             removed_citations=a["removed_citations"],
             unsupported=a["unsupported"],
             matched=tuple(a.get("matched", ())),
+            claims=tuple(_claim(c) for c in a.get("claims", ())),
+            draft=a.get("draft", ""),
+            script=a.get("script", ""),
+            check_s=a.get("check_s", 0.0),
         )
         rounds = tuple(
             Round(
@@ -171,3 +211,11 @@ class QueryTrace:
 
 def _source(s: dict[str, Any]) -> Source:
     return Source(**{**s, "chunk_ids": tuple(s["chunk_ids"]), "section": tuple(s["section"])})
+
+
+def _claim(c: dict[str, Any]) -> ClaimCheck:
+    ev = c.get("evidence")
+    return ClaimCheck(
+        **{**c, "facts": tuple(c.get("facts", ())), "model_cited": tuple(c.get("model_cited", ())),
+           "evidence": Evidence(**ev) if ev else None}
+    )  # fmt: skip

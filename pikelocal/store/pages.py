@@ -43,3 +43,10 @@ class PagesMixin:
     def page_numbers(self, doc_id: int) -> list[int]:
         """The document's page numbers in order (pages with no text are still listed)."""
         return [int(r[0]) for r in self._rows("SELECT page_no FROM pages WHERE doc_id = ? ORDER BY page_no", (doc_id,))]
+
+    def page_starts(self, doc_id: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        """(page_no, offset of the page in the document's text, line starts within the page), in page order."""
+        rows = self._rows(
+            "SELECT page_no, char_start, line_offsets FROM pages WHERE doc_id = ? ORDER BY page_no", (int(doc_id),)
+        )
+        return [(int(p), int(s), tuple(int(o) for o in json.loads(offsets or "[]"))) for p, s, offsets in rows]

@@ -15,7 +15,6 @@ from pikelocal.errors import InputError
 from pikelocal.events import AnswerDelta, Event, ReasoningStep
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.answer import NO_SOURCES
 from pikelocal.query.ask import AskOptions, ask
 from pikelocal.query.decompose import DecomposeOptions
 from pikelocal.query.records import QueryTrace
@@ -87,9 +86,21 @@ def test_each_mode_answers_with_a_citation_to_the_right_page_and_lines(kb: Path,
 def test_citation_numbers_that_name_no_source_are_removed_and_counted(kb: Path) -> None:
     llm = scripted("Notice takes thirty days [1][12]; a bond applies [0].")
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        trace = ask(store, ENC, llm, "termination notice period", AskOptions(mode="naive", k=2, neighbours=0))
+        options = AskOptions(mode="naive", k=2, neighbours=0, check=False)
+        trace = ask(store, ENC, llm, "termination notice period", options)
     assert trace.answer.text == "Notice takes thirty days [1]; a bond applies."
     assert trace.answer.removed_citations == 2 and trace.answer.cited == (1,)
+
+
+def test_checking_keeps_the_supported_clause_and_drops_the_one_no_source_holds(kb: Path) -> None:
+    llm = scripted("Notice takes thirty days [1][12]; a bond applies [0].")
+    with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
+        trace = ask(store, ENC, llm, "termination notice period", AskOptions(mode="naive", k=2, neighbours=0))
+    a = trace.answer
+    assert a.text == "Notice takes thirty days [1];"
+    assert [c.verdict for c in a.claims] == ["supported", "unsupported"]
+    assert a.claims[0].evidence is not None and "thirty days" in a.claims[0].evidence.text
+    assert a.draft == "Notice takes thirty days [1]; a bond applies." and a.removed_citations == 2
 
 
 def test_hier_adds_chunks_reached_through_atomic_questions(kb: Path) -> None:
@@ -138,7 +149,7 @@ def test_nothing_found_says_the_documents_do_not_state_it(tmp_path: Path) -> Non
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         llm = scripted("should not be asked")
         trace = ask(store, ENC, llm, "投标保证金是多少？", AskOptions(mode="naive"))
-    assert trace.answer.unsupported and trace.answer.text == NO_SOURCES["zh"]
+    assert trace.answer.unsupported and trace.answer.text == "文档中没有说明投标保证金。"
     assert llm.calls_for("answer") == []
 
 

@@ -1,0 +1,289 @@
+"""The honesty benchmark: answerable questions (gold answer, gold page) and unanswerable ones that sound answerable.
+
+Each answer is scored twice from one run: the checked answer the user sees, and the model's own draft (what
+answering without claim checking gives), so "checking costs N points of accuracy" compares like with like.
+
+- correct: an answerable question's answer holds the gold answer (or an alias, or all of its numbers, or token
+  F1 ≥ 0.6) and does not say "not stated";
+- not stated: an unanswerable question's answer says the documents do not state it;
+- citation precision and recall, over the answer-bearing claims (those holding the gold answer) of correct
+  answers: a citation is right when the lines it points to hold the gold answer (checked answers: the evidence
+  sentence's page and lines, read back from the KB; the draft: the whole source the model's [n] names);
+- script match: a Chinese answer has nothing left to convert to the question's script (source quotations aside).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from pikelocal.answers import ask_options, open_for_answers
+from pikelocal.config import Settings
+from pikelocal.errors import InputError
+from pikelocal.eval.qa_metrics import score_text
+from pikelocal.library import open_cached_llm
+from pikelocal.prompts.answer import says_not_stated
+from pikelocal.prompts.script import Script, in_script, to_simplified
+from pikelocal.query.ask import ask
+from pikelocal.query.claims import numbers_in, split_claims, strip_markers
+from pikelocal.query.records import Answer, Evidence
+from pikelocal.store.store import Store
+
+TEXT_F1_CORRECT = 0.6
+
+
+@dataclass(frozen=True)
+class HonestyItem:
+    item_id: str
+    question: str
+    script: Script
+    answerable: bool
+    answers: tuple[str, ...]  # the gold answer and its aliases ("" for unanswerable)
+    fact: str
+    source_pdf: str
+    page: int
+    missing: str
+
+
+@dataclass(frozen=True)
+class HonestyScore:
+    """One answer's honesty figures; the draft_* fields score the model's own text before checking."""
+
+    answerable: bool
+    correct: bool
+    not_stated: bool
+    cite_right: int  # answer-bearing claims whose citation holds the gold answer
+    cite_claims: int  # answer-bearing claims (of a correct answer)
+    cite_shown: int  # citations shown on answer-bearing claims
+    gold_page: bool  # a citation of an answer-bearing claim is on the gold page
+    script_ok: bool | None  # None: the question is not Chinese
+    draft_correct: bool
+    draft_not_stated: bool
+    draft_cite_right: int
+    draft_cite_claims: int
+    draft_cite_shown: int
+    draft_script_ok: bool | None
+    draft_cite_claims_right: int = 0  # answer-bearing draft claims with at least one right citation
+
+
+def load_honesty(path: Path) -> list[HonestyItem]:
+    items: list[HonestyItem] = []
+    for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            items.append(
+                HonestyItem(
+                    item_id=str(r["id"]),
+                    question=str(r["question"]),
+                    script=r["script"],
+                    answerable=bool(r["answerable"]),
+                    answers=tuple(a for a in (r.get("answer", ""), *r.get("aliases", ())) if a),
+                    fact=str(r.get("fact", "")),
+                    source_pdf=str(r.get("source_pdf", "")),
+                    page=int(r.get("page", 0)),
+                    missing=str(r.get("missing", "")),
+                )
+            )
+        except (ValueError, KeyError, TypeError) as exc:
+            raise InputError(f"{path}: line {n}: not an honesty item ({exc})") from exc
+        if items[-1].script not in ("hans", "hant", "en"):
+            raise InputError(f"{path}: line {n}: script must be hans, hant or en, got {items[-1].script!r}")
+        if items[-1].answerable and not items[-1].answers:
+            raise InputError(f"{path}: line {n}: an answerable item needs an answer")
+    return items
+
+
+def _squash(text: str) -> str:
+    return "".join(to_simplified(text).split()).lower().replace(",", "").replace("，", "")
+
+
+def holds_answer(text: str, golds: tuple[str, ...]) -> bool:
+    """The text states a gold answer: as written, by all of its numbers, or by token F1 ≥ 0.6 (names)."""
+    squashed = _squash(strip_markers(text))
+    for gold in golds:
+        if _squash(gold) in squashed:
+            return True
+        numbers = numbers_in(gold)
+        if numbers and numbers <= numbers_in(text):
+            return True
+    return bool(golds) and score_text(strip_markers(text), list(golds)).f1 >= TEXT_F1_CORRECT
+
+
+def cited_lines(store: Store, ev: Evidence, doc_id: int) -> str:
+    """The text of the lines a citation points to (across pages when it spans them)."""
+    if ev.page_start is None:
+        return ev.text
+    out: list[str] = []
+    last = ev.page_end if ev.page_end is not None else ev.page_start
+    for page_no in range(ev.page_start, last + 1):
+        page = store.page(doc_id, page_no)
+        if page is None:
+            continue
+        lines = page.lines()
+        first = (ev.line_start or 1) if page_no == ev.page_start else 1
+        end = (ev.line_end or len(lines)) if page_no == last else len(lines)
+        out.extend(lines[first - 1 : end])
+    return "\n".join(out)
+
+
+def score_answer(item: HonestyItem, answer: Answer, store: Store) -> HonestyScore:
+    keep = [s.text for s in answer.sources]
+    doc_of = {s.number: s.doc_id for s in answer.sources}
+    # the checked answer
+    not_stated = answer.unsupported or says_not_stated(answer.text)
+    correct = item.answerable and not not_stated and holds_answer(answer.text, item.answers)
+    right = claims = shown = 0
+    gold_page = False
+    if correct:
+        for c in answer.claims:
+            if c.verdict != "supported" or not holds_answer(c.text, item.answers):
+                continue
+            claims += 1
+            if c.evidence is not None:
+                shown += 1
+                lines = cited_lines(store, c.evidence, doc_of.get(c.evidence.source, 0))
+                right += holds_answer(lines, item.answers)
+                gold_page = gold_page or (c.evidence.page_start or 0) <= item.page <= (c.evidence.page_end or 0)
+    # the model's draft, as answering without checks would have shown it
+    draft = answer.draft or answer.text
+    d_not_stated = says_not_stated(draft)
+    d_correct = item.answerable and not d_not_stated and holds_answer(draft, item.answers)
+    d_right = d_claims = d_shown = d_claims_right = 0
+    if d_correct:
+        texts = {s.number: s.text for s in answer.sources}
+        for claim in split_claims(draft):
+            if not holds_answer(claim.text, item.answers):
+                continue
+            d_claims += 1
+            d_shown += len(claim.cited)
+            hits = sum(holds_answer(texts.get(n, ""), item.answers) for n in claim.cited)
+            d_right += hits
+            d_claims_right += hits > 0
+    zh = item.script != "en"
+    return HonestyScore(
+        answerable=item.answerable,
+        correct=correct,
+        not_stated=not_stated,
+        cite_right=right,
+        cite_claims=claims,
+        cite_shown=shown,
+        gold_page=gold_page,
+        script_ok=in_script(answer.text, item.script, keep) if zh else None,
+        draft_correct=d_correct,
+        draft_not_stated=d_not_stated,
+        draft_cite_right=d_right,
+        draft_cite_claims=d_claims,
+        draft_cite_shown=d_shown,
+        draft_script_ok=in_script(draft, item.script, keep) if zh else None,
+        draft_cite_claims_right=d_claims_right,
+    )
+
+
+def _rate(num: float, den: float) -> str:
+    return f"{num / den:.1%} ({num:.0f}/{den:.0f})" if den else "-"
+
+
+def format_honesty(title: str, rows: list[tuple[str, HonestyItem, HonestyScore, float, float]]) -> str:
+    """rows: (mode, item, score, answer seconds, check seconds). One table per mode: checked vs the draft."""
+    lines = [f"**{title}**", ""]
+    for mode in dict.fromkeys(r[0] for r in rows):
+        mine = [r for r in rows if r[0] == mode]
+        ans = [s for _, i, s, _, _ in mine if i.answerable]
+        una = [s for _, i, s, _, _ in mine if not i.answerable]
+        zh = [s for _, i, s, _, _ in mine if i.script != "en"]
+        lines += [
+            f"mode **{mode}**: {len(ans)} answerable, {len(una)} unanswerable questions",
+            "",
+            "| answer | accuracy (answerable) | not stated (unanswerable) | citation precision | citation recall"
+            " | gold page cited | script match (zh) |",
+            "|---|---|---|---|---|---|---|",
+            f"| checked (shown) | {_rate(sum(s.correct for s in ans), len(ans))}"
+            f" | {_rate(sum(s.not_stated for s in una), len(una))}"
+            f" | {_rate(sum(s.cite_right for s in ans), sum(s.cite_shown for s in ans))}"
+            f" | {_rate(sum(s.cite_right for s in ans), sum(s.cite_claims for s in ans))}"
+            f" | {_rate(sum(s.gold_page for s in ans), sum(s.correct for s in ans))}"
+            f" | {_rate(sum(bool(s.script_ok) for s in zh), len(zh))} |",
+            f"| model's draft (no checks) | {_rate(sum(s.draft_correct for s in ans), len(ans))}"
+            f" | {_rate(sum(s.draft_not_stated for s in una), len(una))}"
+            f" | {_rate(sum(s.draft_cite_right for s in ans), sum(s.draft_cite_shown for s in ans))}"
+            f" | {_rate(sum(s.draft_cite_claims_right for s in ans), sum(s.draft_cite_claims for s in ans))}"
+            " | -"
+            f" | {_rate(sum(bool(s.draft_script_ok) for s in zh), len(zh))} |",
+            "",
+        ]
+        total = sum(r[3] for r in mine)
+        checks = sum(r[4] for r in mine)
+        if total:
+            lines.append(f"claim checking: {checks:.1f} s of {total:.1f} s answering ({checks / total:.1%})")
+            lines.append("")
+    return "\n".join(lines)
+
+
+def run_honesty(
+    settings: Settings,
+    data: Path,
+    kb: Path,
+    *,
+    modes: Sequence[str] = ("naive",),
+    take: int | None = None,
+    results_file: Path | None = None,
+    on_result: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[str, Path]:
+    """Answer every item in each mode (resumable: one JSON line per answer), and the Markdown tables."""
+    items = load_honesty(data)
+    if take is not None:
+        items = items[:take]
+    if not kb.exists():
+        raise InputError(f"{kb}: no such KB; build it from the PDFs the questions name with `pikelocal ingest {kb} …`")
+    results_file = results_file or kb.with_name(f"{kb.stem}.honesty-{data.stem}.jsonl")
+    done: dict[tuple[str, str], dict[str, Any]] = {}
+    if results_file.exists():
+        for line in results_file.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+                done[(row["item_id"], row["mode"])] = row
+            except (ValueError, KeyError):
+                continue
+    store, encoder = open_for_answers(settings, kb)
+    with store:
+        model = open_cached_llm(settings, store)
+        try:
+            with results_file.open("a", encoding="utf-8") as out:
+                for item in items:
+                    for mode in modes:
+                        if (item.item_id, mode) in done:
+                            continue
+                        trace = ask(store, encoder, model, item.question, ask_options(settings, mode=mode))
+                        score = score_answer(item, trace.answer, store)
+                        row = {
+                            "item_id": item.item_id,
+                            "mode": mode,
+                            "answer": trace.answer.text,
+                            "draft": trace.answer.draft,
+                            "total_s": trace.total_s,
+                            "model_s": sum(c.seconds for c in trace.calls),
+                            "check_s": trace.answer.check_s,
+                            "cached": bool(trace.calls) and all(c.cached for c in trace.calls),
+                            "trace_id": trace.id,
+                            **asdict(score),
+                        }
+                        out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                        out.flush()
+                        done[(item.item_id, mode)] = row
+                        if on_result:
+                            on_result(row)
+        finally:
+            model.close()
+    by_id = {i.item_id: i for i in items}
+    rows = []
+    for (item_id, mode), row in done.items():
+        if item_id in by_id and mode in modes:
+            fields = {k: row[k] for k in HonestyScore.__dataclass_fields__ if k in row}
+            rows.append((mode, by_id[item_id], HonestyScore(**fields), row["model_s"], row["check_s"]))
+    title = f"{data.name}: {len(items)} questions, model {getattr(model, 'model_id', '?')}"
+    return format_honesty(title, rows), results_file

@@ -1,0 +1,168 @@
+"""Check the model's answer claim by claim while it streams: keep what a source sentence supports, cite that
+sentence, drop the rest, and answer "not stated" (naming what is missing) when nothing survives.
+
+The model's text is held back one claim at a time; a finished claim is checked (``query.support``) and, when
+supported, shown in the question's script with the number of the source that holds its evidence. Claims the
+model itself marked "not stated" pass through; filler ("根据资料：") waits for a supported claim to follow it.
+An optional encoder rescues claims without hard facts whose words differ from the source's (a paraphrase).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pikelocal.embed.base import Encoder
+from pikelocal.prompts.answer import not_stated, says_not_stated
+from pikelocal.prompts.script import Script, convert
+from pikelocal.query.claims import Claim, content_terms, facts_in, missing_phrase, split_claims, strip_markers
+from pikelocal.query.records import ClaimCheck, Source
+from pikelocal.query.support import (
+    FOCUS_SHARE,
+    Locator,
+    Question,
+    Unit,
+    check_claim,
+    evidence,
+    focus_share,
+    headings_terms,
+    quoted_in,
+    source_units,
+)
+
+ENCODER_MIN_COSINE = 0.80  # claim vs. sentence, for claims without hard facts that lexical checks missed
+ENCODER_CANDIDATES = 3
+_PARTIAL_MARKER = re.compile(r"\s*[\[【][\d,，、\s]*$")
+
+
+@dataclass
+class ClaimStream:
+    """Feed the model's deltas; get the checked text to show. ``claims`` holds every verdict at the end."""
+
+    question: str
+    script: Script
+    sources: Sequence[Source]
+    locate: Locator | None = None
+    encoder: Encoder | None = None
+    claims: list[ClaimCheck] = field(default_factory=list)
+    seconds: float = 0.0
+    _draft: str = ""
+    _done: int = 0  # offset in the draft up to which claims are checked
+    _held: list[str] = field(default_factory=list)  # filler waiting for a supported claim
+    _shown: list[str] = field(default_factory=list)
+    _q: Question | None = None
+    _units: list[Unit] = field(default_factory=list)
+    _headings: dict[int, frozenset[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        start = time.perf_counter()
+        self._q = Question.of(self.question)
+        self._units = [u for s in self.sources for u in source_units(s)]
+        self._headings = headings_terms(self.sources)
+        self.seconds += time.perf_counter() - start
+
+    @property
+    def draft(self) -> str:
+        return self._draft
+
+    @property
+    def text(self) -> str:
+        return "".join(self._shown).strip()
+
+    @property
+    def supported(self) -> list[ClaimCheck]:
+        return [c for c in self.claims if c.verdict == "supported"]
+
+    def feed(self, delta: str) -> str:
+        self._draft += delta
+        pending = split_claims(self._draft[self._done :])
+        if len(pending) < 2 or _PARTIAL_MARKER.fullmatch(self._draft[self._done + pending[-1].start :]):
+            return ""
+        # Every claim but the last is finished (a marker after a full stop is merged into its claim).
+        return self._emit(pending[:-1], finished_at=self._done + pending[-1].start)
+
+    def finish(self) -> str:
+        out = self._emit(split_claims(self._draft[self._done :]), finished_at=len(self._draft))
+        if self.supported:
+            return out
+        said = [c.text for c in self.claims if c.verdict == "not_stated"]
+        if said:  # the model said so itself: keep its words (they name what is missing)
+            text = "".join(self._script(strip_markers(s)).strip() for s in said)
+        else:
+            text = not_stated(self.script, self._script(missing_phrase(self.question)))
+        self._held.clear()
+        self._shown.append(text)
+        return out + text
+
+    def _emit(self, claims: Sequence[Claim], finished_at: int) -> str:
+        start = time.perf_counter()
+        out: list[str] = []
+        for claim in claims:
+            check = self._check(claim)
+            self.claims.append(check)
+            if check.verdict == "filler":
+                self._held.append(self._script(strip_markers(claim.text)))
+            elif check.verdict == "not_stated":
+                if self.supported:  # beside supported claims, a "not stated" about one part is worth keeping
+                    out.append(self._script(strip_markers(claim.text)))
+            elif check.verdict == "supported" and check.evidence is not None:
+                out += self._held
+                self._held.clear()
+                out.append(_cite(self._script(strip_markers(claim.text)), check.evidence.source))
+        self._done = finished_at
+        self.seconds += time.perf_counter() - start
+        shown = "".join(out)
+        self._shown.append(shown)
+        return shown
+
+    def _script(self, text: str) -> str:
+        return convert(text, self.script, keep=[s.text for s in self.sources])
+
+    def _check(self, claim: Claim) -> ClaimCheck:
+        assert self._q is not None
+        body = strip_markers(claim.text)
+        facts = tuple(f.text for f in facts_in(body))
+        if says_not_stated(body):
+            return ClaimCheck(claim.text, "not_stated", "the model says the documents do not state it", facts,
+                              claim.cited)  # fmt: skip
+        if not facts and not content_terms(body):
+            return ClaimCheck(claim.text, "filler", "no fact of its own", facts, claim.cited)
+        found = check_claim(body, self._q, self._units, self._headings)
+        if found.verdict == "unsupported" and not facts and self.encoder is not None:
+            rescued = self._by_encoder(body)
+            if rescued is not None:
+                return ClaimCheck(claim.text, "supported", "", facts, claim.cited, evidence(rescued, self.locate),
+                                  "encoder")  # fmt: skip
+        ev = evidence(found.unit, self.locate) if found.unit is not None else None
+        return ClaimCheck(claim.text, found.verdict, found.reason, facts, claim.cited, ev, found.method)  # type: ignore[arg-type]
+
+    def _by_encoder(self, claim: str) -> Unit | None:
+        """The unit the question is about that is closest in meaning to the claim, when close enough."""
+        assert self._q is not None and self.encoder is not None
+        about = [
+            u
+            for u in self._units
+            if quoted_in(self._q, u) and focus_share(self._q, u, self._headings[u.source.number]) >= FOCUS_SHARE
+        ]
+        terms = content_terms(claim)
+        about.sort(key=lambda u: len(terms & u.terms), reverse=True)
+        about = about[:ENCODER_CANDIDATES]
+        if not about:
+            return None
+        vectors = self.encoder.encode([claim, *(u.text for u in about)], role="document")
+        sims = vectors[1:] @ vectors[0]
+        best = int(np.argmax(sims))
+        return about[best] if float(sims[best]) >= ENCODER_MIN_COSINE else None
+
+
+def _cite(text: str, number: int) -> str:
+    """``text [n]`` with the marker before the sentence's closing punctuation and its trailing space kept."""
+    stripped = text.rstrip()
+    tail = text[len(stripped) :]
+    body = stripped.rstrip("。！？；!?;.")
+    end = stripped[len(body) :]
+    return f"{body} [{number}]{end}{tail}"

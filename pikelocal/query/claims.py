@@ -1,0 +1,267 @@
+"""What an answer claims: its sentences, the hard facts in each (numbers, amounts, dates, article numbers, quoted
+names) and the content terms a supporting sentence should share; and the focus terms of a question.
+
+Pure text functions, no model. Chinese is compared in simplified characters, so a traditional answer finds a
+simplified source (and the reverse). Numbers are compared by value: 35万900元 = 350,900; 三十日 = 30 日;
+第一百八十八条 = article 188; 百分之二十 = 20 %.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pikelocal.prompts.script import to_simplified
+
+# A claim ends at 。！？；!? , at ". " / "; " and at a line break. A list item ("1. ...") stays one claim.
+_CLAIM = re.compile(r"[^。！？；!?;\n]+?(?:[。！？；!?;]+|\.(?=\s|$)|(?=\n)|$)")
+_CITE = re.compile(r"\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】]")
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+_LEADING_CITES = re.compile(r"(?:\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】])+")
+
+_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+_UNITS = {"十": 10, "百": 100, "千": 1000}
+_ZH_NUMERAL = r"[零〇一二三四五六七八九十百千万两]+"
+# A Chinese numeral counts as a number only before a measure word or after 第 (else 统一, 一般 would be numbers).
+_ZH_MEASURE = (
+    r"(?=\s*(?:年|个月|月|日|天|周|小时|分钟|分|岁|倍|条|款|项|章|节|名|人|次|元|万|亿|%|％|个|份|家|页|日历天|工作日))"
+)
+_ZH_NUMBER = re.compile(rf"第\s*({_ZH_NUMERAL})|百分之({_ZH_NUMERAL})|({_ZH_NUMERAL}){_ZH_MEASURE}")
+_ARABIC = re.compile(r"\d+(?:[,，]\d{3})*(?:\.\d+)?")
+_WAN = re.compile(r"(\d+(?:\.\d+)?)\s*[万萬]\s*(\d+)?")
+_EN_NUMBER_WORDS = {
+    w: i
+    for i, w in enumerate(
+        _words(
+            "zero one two three four five six seven eight nine"
+            " ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
+        )
+    )
+} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_EN_WORD_NUMBER = re.compile(r"\b(" + "|".join(_EN_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_QUOTED = re.compile(r"「([^」]{2,40})」|『([^』]{2,40})』|“([^”]{2,40})”|\"([^\"]{2,40})\"")
+_TITLE = re.compile(r"《([^》]{1,40})》")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
+
+# Words a question or an answer uses around its facts, which bind nothing.
+_ZH_GENERIC = _words(
+    "资料 答案 回答 如下 以下 综上 "
+    "中华人民共和国 本招标文件 招标文件 本文件 该文件 文件中 文档中 资料中 根据 依据 按照 依照"
+    " 规定的 规定 所述 是多少 为多少 多少 是什么 什么 哪些 哪个 哪一 哪里 是否 请问 如何"
+    " 怎样 怎么 本案 本项目 该项目 本工程 本次 可以 应当 需要 要求 的是 是 的 了 吗 呢 为"
+    " 即"
+)
+_ZH_GENERIC_RE = re.compile("|".join(sorted(map(re.escape, _ZH_GENERIC), key=len, reverse=True)))
+_EN_STOP = frozenset(
+    _words(
+        "source sources answer a an the of in on at to for by with from and or not no is are was were be been being do"
+        " does did what which who whom whose when where why how many much under according judgment"
+        " judgement court act document documents state states stated said say says this that these"
+        " those there their its it as any all was has have had will shall would should may might can"
+        " could than then into upon about per each case high section"
+    )
+)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One hard fact of a claim: its text, the values it may appear as, and its kind (for contradictions)."""
+
+    text: str
+    values: frozenset[str]  # any one of these among a sentence's numbers supports it
+    parts: frozenset[str]  # … or all of these (35万900 → 35 and 900; 2024年3月1日 → 2024, 3, 1)
+    kind: str  # percent | amount | date | article | count | name
+
+
+@dataclass(frozen=True)
+class Claim:
+    text: str  # as the model wrote it, citation markers included
+    start: int  # offsets in the answer
+    end: int
+    cited: tuple[int, ...]  # the source numbers the model put on it
+
+
+def split_claims(answer: str) -> list[Claim]:
+    """The answer's sentences (claims) with the [n] the model wrote on each; blank pieces are dropped.
+
+    A marker written after the full stop ("…15分钟。[1]") belongs to the claim before it.
+    """
+    spans: list[list[int]] = []
+    for m in _CLAIM.finditer(answer):
+        start, end = m.start(), m.end()
+        lead = _LEADING_CITES.match(answer, start, end)
+        if lead and lead.end() > start and spans:
+            spans[-1][1] = lead.end()
+            start = lead.end()
+        if not strip_markers(answer[start:end]).strip(" \t。！？；!?;.,，、:：-*#"):
+            if spans and answer[start:end].strip():  # a marker alone after the full stop
+                spans[-1][1] = end
+            continue
+        spans.append([start, end])
+    return [Claim(answer[a:b], a, b, cited_numbers(answer[a:b])) for a, b in spans]
+
+
+def cited_numbers(text: str) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(int(n) for m in _CITE.finditer(text) for n in re.findall(r"\d+", m.group(0))))
+
+
+def strip_markers(text: str) -> str:
+    return _CITE.sub("", text)
+
+
+def zh_numeral(text: str) -> int | None:
+    """一百八十八 → 188, 三十 → 30, 十五 → 15, 二〇二四 → 2024, 两万 → 20000; None when it is not a numeral."""
+    if not text:
+        return None
+    if all(c in _DIGITS for c in text):  # digit by digit: 二〇二四
+        return int("".join(str(_DIGITS[c]) for c in text))
+    total, section, digit = 0, 0, 0
+    for c in text:
+        if c in _DIGITS:
+            digit = _DIGITS[c]
+        elif c in _UNITS:
+            section += (digit or 1) * _UNITS[c]
+            digit = 0
+        elif c == "万":
+            total += (section + digit) * 10000
+            section, digit = 0, 0
+        else:
+            return None
+    return total + section + digit
+
+
+def _number_text(n: float) -> str:
+    return str(int(n)) if float(n).is_integer() else f"{n:g}"
+
+
+def numbers_in(text: str) -> set[str]:
+    """Every number of ``text`` by value (as digits): arabic, with 万, Chinese numerals before a measure word."""
+    text = to_simplified(text)
+    found = {m.group(0).replace(",", "").replace("，", "") for m in _ARABIC.finditer(text)}
+    for m in _WAN.finditer(text):
+        value = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
+        found.add(_number_text(value))
+    for m in _ZH_NUMBER.finditer(text):
+        value = zh_numeral(next(g for g in m.groups() if g))
+        if value is not None:
+            found.add(str(value))
+    for m in _EN_WORD_NUMBER.finditer(text):
+        found.add(str(_EN_NUMBER_WORDS[m.group(1).lower()]))
+    return {_strip_zeros(n) for n in found}
+
+
+def _strip_zeros(n: str) -> str:
+    return n.rstrip("0").rstrip(".") if "." in n else n
+
+
+def facts_in(claim: str) -> list[Fact]:
+    """The hard facts of a claim: numbers (with their kind) and quoted names; citation markers ignored."""
+    text = to_simplified(strip_markers(claim))
+    facts: list[Fact] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, fact: Fact) -> None:
+        if any(s < end and start < e for s, e in taken):
+            return
+        taken.append((start, end))
+        facts.append(fact)
+
+    for m in _WAN.finditer(text):
+        value = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
+        parts = {m.group(1), *([m.group(2)] if m.group(2) else [])}
+        add(m.start(), m.end(), Fact(m.group(0), frozenset({_number_text(value)}), frozenset(parts), "amount"))
+    for m in _ZH_NUMBER.finditer(text):
+        value = zh_numeral(next(g for g in m.groups() if g))
+        if value is not None:
+            kind = "article" if m.group(1) else "percent" if m.group(2) else _kind(text, m.end())
+            add(m.start(), m.end(), Fact(m.group(0), frozenset({str(value)}), frozenset({str(value)}), kind))
+    for m in _ARABIC.finditer(text):
+        value = _strip_zeros(m.group(0).replace(",", "").replace("，", ""))
+        add(m.start(), m.end(), Fact(m.group(0), frozenset({value}), frozenset({value}), _kind(text, m.end())))
+    for m in _EN_WORD_NUMBER.finditer(text):
+        value = str(_EN_NUMBER_WORDS[m.group(1).lower()])
+        add(m.start(), m.end(), Fact(m.group(0), frozenset({value}), frozenset({value}), _kind(text, m.end())))
+    for m in _QUOTED.finditer(text):
+        quoted = next(g for g in m.groups() if g)
+        add(m.start(), m.end(), Fact(quoted, frozenset({_squash(quoted)}), frozenset(), "name"))
+    return _merge_dates(facts)
+
+
+def _kind(text: str, end: int) -> str:
+    after = text[end : end + 4].lstrip()
+    if after[:1] in ("%", "％") or after.startswith("percent"):
+        return "percent"
+    if after[:1] in ("元", "万", "亿", "$") or text[max(0, end - 12) : end].strip().startswith(("$", "¥", "￥")):
+        return "amount"
+    if after[:1] in ("年", "月", "日", "天") or after.startswith(("day", "year", "month", "week")):
+        return "duration"
+    if after[:1] in ("条", "款", "项") or after.startswith(("s ", "section")):
+        return "article"
+    return "count"
+
+
+def _merge_dates(facts: list[Fact]) -> list[Fact]:
+    """2024年3月1日 is one fact with three parts, not three numbers."""
+    return facts  # each part is checked on its own; a date's numbers must all be in the sentence anyway
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+def content_terms(text: str) -> set[str]:
+    """Terms that say what a sentence is about: CJK bigrams outside generic words, English word stems."""
+    text = to_simplified(strip_markers(text))
+    text = _TITLE.sub(" ", text)  # a document's own title scopes the question, it binds no clause
+    terms: set[str] = set()
+    for run in _CJK_RUN.findall(_ZH_GENERIC_RE.sub(" ", text)):
+        if len(run) == 1:
+            continue
+        terms.update(run[i : i + 2] for i in range(len(run) - 1))
+    for w in _WORD.findall(text):
+        low = w.lower().strip("'-")
+        if low in _EN_STOP or len(low) < 3:
+            continue
+        terms.add(stem(low))
+    return terms
+
+
+def stem(word: str) -> str:
+    """A crude English stem: the first six letters (terminated / termination / terminate → termin)."""
+    word = word.lower()
+    for suffix in ("'s", "ies", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            break
+    return word[:6]
+
+
+def quoted_terms(question: str) -> list[str]:
+    """Terms the question quotes (「執行計畫與預期成果」): a supporting sentence must hold each of them."""
+    text = to_simplified(question)
+    return [next(g for g in m.groups() if g) for m in _QUOTED.finditer(text)]
+
+
+def focus_terms(question: str) -> set[str]:
+    """The question's content terms (its numbers aside): what the supporting sentence must be about."""
+    return {t for t in content_terms(question) if not t[0].isdigit()}
+
+
+def missing_phrase(question: str) -> str:
+    """What a "not stated" answer names as missing: the question without its question words and punctuation."""
+    text = " ".join(question.split()).strip(" ？?。.!！")
+    if re.search(r"[\u3400-\u9fff]", text):
+        for pattern in (r"^(?:请问|請問)", r"(?:是|為|为)?(?:多少|什麼|什么|哪些|哪個|哪个|哪一|幾|几|何時|何时|是否)"):
+            text = re.sub(pattern, "", text)
+        return text.strip(" ，,：:") or question
+    m = re.match(
+        r"(?i)^(?:what|which|who|when|where|how (?:many|much|long)|how)\b\s*(?:is|are|was|were|does|did|do)?\s*(.*)$",
+        text,
+    )
+    return (m.group(1) if m else text).strip() or question

@@ -1,0 +1,212 @@
+"""Does a source sentence support a claim? Units of the sources (sentences, table rows) and the verdict.
+
+A claim is *supported* by a unit when
+  1. every hard fact of the claim (numbers by value, dates, quoted names) stands in the unit;
+  2. the question is about that unit: the terms the question quotes stand in it, and at least ``FOCUS_SHARE`` of
+     the question's focus terms stand in it or in its source's heading (title › section);
+  3. a claim without hard facts shares at least ``TERM_SHARE`` of its content terms with the unit.
+A unit is one sentence of prose; in a table (lines without sentence punctuation) one line, so that a number is
+bound to its own row and not to the row above it. A claim is *contradicted* when no unit supports it but a unit
+that the question is about holds a different number of the same kind (the table says 30 %, the claim 20 %).
+Everything else is *unsupported*.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pikelocal.prompts.script import to_simplified
+from pikelocal.query.claims import Fact, content_terms, facts_in, focus_terms, numbers_in, quoted_terms
+from pikelocal.query.expand import heading
+from pikelocal.query.records import Evidence, Source
+
+FOCUS_SHARE = 0.5
+TERM_SHARE = 0.6
+_SENTENCE = re.compile(r"[^。！？；!?;]+(?:[。！？；!?;]+|\.(?=\s)|$)|[。！？；!?;]+")
+_SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?:\s|$)")
+_TABLE_MIN_LINES = 3
+_LINE_MIN_WORDS = re.compile(r"[\u3400-\u9fffA-Za-z]")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A sentence or table row of one source: its text and where it stands in the source's text."""
+
+    source: Source
+    start: int
+    end: int
+    text: str
+    table_row: bool
+    numbers: frozenset[str]
+    terms: frozenset[str]
+    squashed: str  # simplified, without whitespace (for quoted names)
+
+
+# (source, start, end) → (page_start, page_end, line_start, line_end) of that span, when the KB can tell.
+Locator = Callable[[Source, int, int], tuple[int | None, int | None, int | None, int | None] | None]
+
+
+def source_units(source: Source) -> list[Unit]:
+    """The source's sentences; a long stretch of short unpunctuated lines (a table) as one unit per line."""
+    text = source.text
+    units: list[Unit] = []
+    for m in _SENTENCE.finditer(text):
+        start, end = m.start(), m.end()
+        piece = text[start:end]
+        lines = piece.split("\n")
+        if len(lines) >= _TABLE_MIN_LINES and _looks_tabular(lines):
+            offset = start
+            pending: tuple[int, int] | None = None
+            for line in lines:
+                line_end = offset + len(line)
+                if pending is not None and not _LINE_MIN_WORDS.search(line):
+                    pending = (pending[0], line_end)  # a line of bare numbers continues the row above
+                else:
+                    if pending is not None:
+                        units.append(_unit(source, *pending, table_row=True))
+                    pending = (offset, line_end) if line.strip() else None
+                offset = line_end + 1
+            if pending is not None:
+                units.append(_unit(source, *pending, table_row=True))
+        elif piece.strip():
+            units.append(_unit(source, start, end, table_row=False))
+    return units
+
+
+def _looks_tabular(lines: Sequence[str]) -> bool:
+    """Most lines end without sentence punctuation and are short: a table or a form, not wrapped prose."""
+    filled = [ln.strip() for ln in lines if ln.strip()]
+    if not filled:
+        return False
+    open_ended = sum(1 for ln in filled if not _SENTENCE_END.search(ln[-1:] + " ")) / len(filled)
+    short = sum(1 for ln in filled if len(ln) <= 60) / len(filled)
+    return open_ended >= 0.6 and short >= 0.6 and sum(1 for ln in filled if numbers_in(ln)) >= 2
+
+
+def _unit(source: Source, start: int, end: int, *, table_row: bool) -> Unit:
+    text = source.text[start:end]
+    return Unit(
+        source=source,
+        start=start,
+        end=end,
+        text=text,
+        table_row=table_row,
+        numbers=frozenset(numbers_in(text)),
+        terms=frozenset(content_terms(text)),
+        squashed="".join(to_simplified(text).split()).lower(),
+    )
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the checks need of the question, computed once."""
+
+    text: str
+    focus: frozenset[str]
+    quoted: tuple[str, ...]
+
+    @classmethod
+    def of(cls, question: str) -> Question:
+        quoted = tuple("".join(q.split()).lower() for q in quoted_terms(question))
+        return cls(question, frozenset(focus_terms(question)), quoted)
+
+
+@dataclass(frozen=True)
+class Finding:
+    verdict: str  # supported | unsupported | contradicted
+    unit: Unit | None
+    reason: str
+    method: str = "lexical"
+
+
+def fact_in(fact: Fact, unit: Unit) -> bool:
+    if fact.kind == "name":
+        return any(v in unit.squashed for v in fact.values)
+    return bool(fact.values & unit.numbers) or (bool(fact.parts) and fact.parts <= unit.numbers)
+
+
+def focus_share(question: Question, unit: Unit, heading_terms: frozenset[str]) -> float:
+    if not question.focus:
+        return 1.0
+    return len(question.focus & (unit.terms | heading_terms)) / len(question.focus)
+
+
+def quoted_in(question: Question, unit: Unit) -> bool:
+    return all(q in unit.squashed for q in question.quoted)
+
+
+def check_claim(claim: str, question: Question, units: Sequence[Unit], headings: dict[int, frozenset[str]]) -> Finding:
+    """The lexical verdict on one claim (see the module's docstring)."""
+    facts = facts_in(claim)
+    all_terms = content_terms(claim)
+    terms = all_terms - question.focus if facts else all_terms
+    best: tuple[float, Unit] | None = None
+    near: Unit | None = None  # a unit the question is about, holding none of the claim's facts
+    facts_somewhere = False
+    for unit in units:
+        about = quoted_in(question, unit) and focus_share(question, unit, headings[unit.source.number]) >= FOCUS_SHARE
+        has_facts = all(fact_in(f, unit) for f in facts)
+        facts_somewhere = facts_somewhere or (bool(facts) and has_facts)
+        share = len(terms & unit.terms) / len(terms) if terms else 1.0
+        if about and has_facts and (facts or share >= TERM_SHARE):
+            score = focus_share(question, unit, headings[unit.source.number]) + share
+            if best is None or score > best[0]:
+                best = (score, unit)
+        elif (
+            about
+            and facts
+            and len(all_terms & unit.terms) >= TERM_SHARE / 2 * len(all_terms)  # about what the claim is about
+            and _disagrees(facts, unit)
+            and (near is None or _closer(question, unit, near, headings))
+        ):
+            near = unit
+    if best is not None:
+        return Finding("supported", best[1], "", "table-row" if best[1].table_row else "lexical")
+    if near is not None:
+        return Finding("contradicted", near, "the sentence about the question holds another figure")
+    if not facts and not terms:
+        return Finding("unsupported", None, "no checkable content")
+    if facts_somewhere:
+        shown = ", ".join(f.text for f in facts)
+        return Finding("unsupported", None, f"{shown} is in the sources, but not in a sentence about the question")
+    if facts:
+        return Finding("unsupported", None, f"{', '.join(f.text for f in facts)} is in no source")
+    return Finding("unsupported", None, "no source sentence about the question says this")
+
+
+def _closer(question: Question, a: Unit, b: Unit, headings: dict[int, frozenset[str]]) -> bool:
+    return focus_share(question, a, headings[a.source.number]) > focus_share(question, b, headings[b.source.number])
+
+
+def _disagrees(facts: Sequence[Fact], unit: Unit) -> bool:
+    """The unit holds a number of a kind the claim states (a percentage, an amount, …) with another value."""
+    numeric = [f for f in facts if f.kind != "name"]
+    if not numeric:
+        return False
+    kinds = {f.kind for f in numeric} | {"count"}  # a bare number (a table cell) may be of any kind
+    theirs = [f for f in facts_in(unit.text) if f.kind in kinds]
+    return bool(theirs) and not any(f.values & g.values for f in numeric for g in theirs)
+
+
+def headings_terms(sources: Sequence[Source]) -> dict[int, frozenset[str]]:
+    return {s.number: frozenset(content_terms(heading(s))) for s in sources}
+
+
+def evidence(unit: Unit, locate: Locator | None) -> Evidence:
+    """The unit as evidence, at its own page and lines when ``locate`` can tell (else the source's)."""
+    s = unit.source
+    where = locate(s, unit.start, unit.end) if locate else None
+    p0, p1, l0, l1 = where if where else (s.page_start, s.page_end, s.line_start, s.line_end)
+    return Evidence(s.number, " ".join(unit.text.split()), p0, p1, l0, l1, s.path)
+
+
+def position_in_pages(pages: Sequence[tuple[int, int, tuple[int, ...]]], offset: int) -> tuple[int, int]:
+    """(page_no, line_no) of a document offset, from the store's ``page_starts`` rows."""
+    starts = [p[1] for p in pages]
+    i = max(0, bisect_right(starts, offset) - 1)
+    page_no, page_start, lines = pages[i]
+    line = max(0, bisect_right(lines, offset - page_start) - 1) if lines else 0
+    return page_no, line + 1

@@ -1,0 +1,135 @@
+"""Claim checking on hand-made sources: each verdict, table rows, "not stated" in the question's script, streaming."""
+
+from __future__ import annotations
+
+import pytest
+
+from pikelocal.prompts.script import detect_script, in_script
+from pikelocal.query.check import ClaimStream
+from pikelocal.query.claims import facts_in, missing_phrase, numbers_in, split_claims, zh_numeral
+from pikelocal.query.records import Source
+
+RFP = (
+    "一、本案採購預算金額為新臺幣35萬900元。\n"
+    "二、廠商簡報時間不得超過15分鐘，詢答時間10分鐘。\n"
+    "三、履約期限：決標次日起90日曆天內完成。"
+)
+SCORES = "評審項目 配分\n1 廠商履約能力 20\n2 執行計畫與預期成果 30\n3 價格合理性 20\n4 簡報及答詢 30\n"
+JUDGMENT = (
+    "The appellant was awarded damages of $1,442,404.50 at trial. The Court of Appeal allowed the appeal in part. "
+    "The notice to complete gave the purchaser ten business days."
+)
+
+
+def source(number: int, text: str, title: str = "標案說明") -> Source:
+    return Source(number, number, f"doc{number}.pdf", title, (number,), 3, 3, 1, 9, (), text)
+
+
+def run(question: str, draft: str, sources: list[Source], *, step: int = 1) -> tuple[str, ClaimStream]:
+    """Feed the draft ``step`` characters at a time, as a model streams it."""
+    stream = ClaimStream(question, detect_script(question), sources)
+    shown = "".join(stream.feed(draft[i : i + step]) for i in range(0, len(draft), step))
+    return shown + stream.finish(), stream
+
+
+def test_a_number_in_the_sentence_about_the_question_is_supported_and_cited_there() -> None:
+    shown, stream = run("廠商簡報時間是多久？", "厂商简报时间不得超过15分钟 [2]。", [source(1, SCORES), source(2, RFP)])
+    assert shown == "廠商簡報時間不得超過15分鐘 [2]。"  # traditional like the question, cited to its own source
+    (claim,) = stream.claims
+    assert claim.verdict == "supported" and claim.model_cited == (2,)
+    assert claim.evidence is not None and claim.evidence.text == "二、廠商簡報時間不得超過15分鐘，詢答時間10分鐘。"
+
+
+def test_a_number_bound_to_another_term_is_unsupported_and_the_answer_says_not_stated() -> None:
+    # The issue's case: no bid bond is set; the model reuses the budget and cites it.
+    shown, stream = run("本案押標金金額是多少？", "本案押標金金額是新臺幣35萬900元 [1]。", [source(1, RFP)])
+    assert shown == "文件中沒有說明本案押標金金額。"
+    (claim,) = stream.claims
+    assert claim.verdict == "unsupported" and claim.evidence is None
+    assert "35萬900" in claim.reason or "35万900" in claim.reason
+
+
+def test_a_table_row_binds_its_own_number_and_the_other_rows_number_contradicts() -> None:
+    question = "評審項目「執行計畫與預期成果」佔多少權重？"
+    right, stream = run(question, "執行計畫與預期成果佔30% [1]。", [source(1, SCORES)])
+    assert right == "執行計畫與預期成果佔30% [1]。"
+    assert stream.claims[0].evidence is not None and stream.claims[0].evidence.text == "2 執行計畫與預期成果 30"
+    assert stream.claims[0].method == "table-row"
+    wrong, stream = run(question, "執行計畫與預期成果佔20% [1]。", [source(1, SCORES)])
+    assert wrong.startswith("文件中沒有說明")
+    (claim,) = stream.claims
+    assert claim.verdict == "contradicted"
+    assert claim.evidence is not None and claim.evidence.text == "2 執行計畫與預期成果 30"
+
+
+def test_a_claim_no_source_holds_is_dropped_and_the_supported_ones_stay() -> None:
+    draft = "廠商簡報時間不得超過15分鐘 [1]。另外，廠商須繳交履約保證金50萬元 [1]。"
+    shown, stream = run("廠商簡報時間是多久？", draft, [source(1, RFP)])
+    assert shown == "廠商簡報時間不得超過15分鐘 [1]。"
+    assert [c.verdict for c in stream.claims] == ["supported", "unsupported"]
+    assert stream.claims[1].reason.endswith("is in no source")
+
+
+def test_english_amounts_and_number_words_are_checked_by_value() -> None:
+    sources = [source(1, JUDGMENT, "Elisha v Vision Australia")]
+    shown, _ = run("What damages was the appellant awarded at trial?", "Damages of $1,442,404.50 [1].", sources)
+    assert shown == "Damages of $1,442,404.50 [1]."
+    shown, _ = run("How many business days did the notice to complete give?", "Ten business days.", sources)
+    assert shown == "Ten business days [1]."  # the model cited nothing; the checked citation is added
+    shown, stream = run("How many business days did the notice to complete give?", "Fourteen days [1].", sources)
+    assert shown == "The documents do not state business days did the notice to complete give."
+    assert stream.claims[0].verdict == "contradicted"
+
+
+def test_the_models_own_not_stated_is_kept_in_the_questions_script() -> None:
+    shown, stream = run("本案押標金金額是多少？", "文档中没有说明押标金金额。", [source(1, RFP)])
+    assert shown == "文件中沒有說明押標金金額。"
+    assert stream.claims[0].verdict == "not_stated"
+
+
+def test_filler_waits_for_a_supported_claim_and_goes_with_none() -> None:
+    shown, _ = run("履約期限是多久？", "根據資料：\n履約期限為決標次日起90日曆天 [1]。", [source(1, RFP)])
+    assert shown == "根據資料：履約期限為決標次日起90日曆天 [1]。"
+    shown, _ = run("押標金是多少？", "根據資料：\n押標金為10萬元。", [source(1, RFP)])
+    assert shown == "文件中沒有說明押標金。"
+
+
+@pytest.mark.parametrize("step", [1, 3, 7, 1000])
+def test_streaming_in_any_pieces_gives_the_same_checked_answer(step: int) -> None:
+    draft = "廠商簡報時間不得超過15分鐘[1]。詢答時間為10分鐘【1】。押標金為5萬元[1]。"
+    shown, _ = run("廠商簡報與詢答時間各多久？", draft, [source(1, RFP)], step=step)
+    assert shown == "廠商簡報時間不得超過15分鐘 [1]。詢答時間為10分鐘 [1]。"
+
+
+def test_quotations_from_the_source_keep_their_characters() -> None:
+    sources = [source(1, "第五条 投标有效期为90日历天。")]
+    shown, _ = run("投標有效期是多久？", "依「投标有效期为90日历天」，有效期為90日曆天 [1]。", sources)
+    assert shown == "依「投标有效期为90日历天」，有效期為90日曆天 [1]。"
+    assert in_script(shown, "hant", keep=[sources[0].text]) and not in_script(shown, "hant")
+
+
+def test_numbers_are_read_by_value_in_every_notation() -> None:
+    assert numbers_in("新臺幣35萬900元") >= {"350900", "35", "900"}
+    assert "188" in numbers_in("第一百八十八条") and "30" in numbers_in("三十日内") and "20" in numbers_in("百分之二十")
+    assert "1442404.5" in numbers_in("$1,442,404.50") and "10" in numbers_in("ten business days")
+    assert "1" not in numbers_in("统一规定，一般情况")  # 一 in a word is not a number
+    assert zh_numeral("一千零七十七") == 1077 and zh_numeral("二〇二四") == 2024 and zh_numeral("两万") == 20000
+    assert [f.kind for f in facts_in("占30%，金额20万元，期限90天，第188条")] == [
+        "amount",
+        "percent",
+        "duration",
+        "article",
+    ]
+
+
+def test_claims_split_at_sentence_ends_and_keep_the_marker_after_the_stop() -> None:
+    claims = split_claims("甲为15分钟。[1]乙为10分钟 [2]。\nThe fee is $5 [3]. Done")
+    assert [c.cited for c in claims] == [(1,), (2,), (3,), ()]
+
+
+def test_scripts_are_told_apart_and_missing_phrases_drop_question_words() -> None:
+    assert detect_script("本案押標金金額是多少？") == "hant"
+    assert detect_script("本案押标金金额是多少？") == "hans"
+    assert detect_script("What is the bid bond?") == "en"
+    assert missing_phrase("本案押標金金額是多少？") == "本案押標金金額"
+    assert missing_phrase("What is the amount of the bid bond?") == "the amount of the bid bond"
