@@ -50,6 +50,7 @@ def ask_options(
         weights=settings.search.weights(),
         check=a.check,
         check_encoder=a.check_encoder,
+        cite_grammar=a.cite_grammar,
     )
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from pikelocal import api
-from pikelocal.trace_text import summary_line, trace_lines
+from pikelocal.trace_text import claim_lines, summary_line, trace_lines
 
 if TYPE_CHECKING:
     from pikelocal.eval.qa import QAResult
@@ -65,6 +65,8 @@ def ask(ctx: click.Context, kb: Path, question: str, mode: str | None, rounds: i
         _err(f"(the model cited nothing; {marks} added by matching the answer to the sources)", dim=True)
     _print_sources(trace)
     if not quiet:
+        for line in claim_lines(trace.answer):
+            _err(line, dim=True)
         _err(summary_line(trace), dim=True)
 
 
@@ -74,9 +76,12 @@ def _print_sources(trace: QueryTrace) -> None:
         return
     click.echo("")
     cited = set(trace.answer.cited)
+    evidence = [c.evidence for c in trace.answer.claims if c.verdict == "supported" and c.evidence is not None]
     for s in sources:
         line = f"[{s.number}] {s.location()}"
         click.echo(line if s.number in cited else click.style(f"{line}  (not cited)", dim=True))
+        for where in dict.fromkeys(e.location() for e in evidence if e.source == s.number):
+            click.echo(f"      cited: {where}")
 
 
 @click.command()

@@ -99,6 +99,7 @@ class AnswerSettings:
     max_tokens: int = 512  # of the answer
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
+    cite_grammar: bool = False  # a GBNF grammar forces [n] after every sentence (measured: docs/BENCHMARKS.md)
 
 
 @dataclass(frozen=True)

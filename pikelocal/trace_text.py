@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pikelocal.query.records import QueryTrace
+from pikelocal.query.records import Answer, QueryTrace
+
+_MARK = {"supported": "✓", "unsupported": "✗", "contradicted": "✗", "not_stated": "∅", "filler": "·"}
 
 
 def summary_line(trace: QueryTrace) -> str:
@@ -18,6 +20,27 @@ def summary_line(trace: QueryTrace) -> str:
     if trace.answer.removed_citations:
         parts.append(f"{trace.answer.removed_citations} invalid citation(s) removed")
     return " · ".join(parts)
+
+
+def claim_lines(answer: Answer, width: int = 60) -> list[str]:
+    """Each claim of the model's answer with its verdict and evidence (empty when the answer was not checked)."""
+    if not answer.claims:
+        return []
+    kept = sum(c.verdict == "supported" for c in answer.claims)
+    checkable = sum(c.verdict in ("supported", "unsupported", "contradicted") for c in answer.claims)
+    out = [f"Checked claims: {kept} of {checkable} supported by a source sentence ({answer.check_s:.2f} s)"]
+    for c in answer.claims:
+        text = " ".join(c.text.split())
+        text = text if len(text) <= width else text[: width - 1] + "…"
+        line = f"  {_MARK.get(c.verdict, '?')} {c.verdict:<12} {text}"
+        if c.verdict == "supported" and c.evidence is not None:
+            line += f"  → [{c.evidence.source}] {c.evidence.location()}" + (f" ({c.method})" if c.method else "")
+        elif c.verdict == "contradicted" and c.evidence is not None:
+            line += f"  — [{c.evidence.source}] {c.evidence.location()} says: {c.evidence.text[:width]}"
+        elif c.reason and c.verdict != "filler":
+            line += f"  — {c.reason}"
+        out.append(line)
+    return out
 
 
 def trace_lines(t: QueryTrace) -> list[str]:
@@ -39,6 +62,10 @@ def trace_lines(t: QueryTrace) -> list[str]:
     out += ["", "Sources:"]
     out += [f"  [{s.number}] {s.location()}  (chunks {', '.join(map(str, s.chunk_ids))})" for s in t.answer.sources]
     out += ["", "Answer:", t.answer.text, ""]
+    if t.answer.claims:
+        if t.answer.draft and t.answer.draft != t.answer.text:
+            out[-1:-1] = ["", "The model's draft (before checking):", t.answer.draft]
+        out[-1:-1] = ["", *claim_lines(t.answer, width=80)]
     if t.answer.matched:
         out.insert(
             -1, "(citations " + "".join(f"[{n}]" for n in t.answer.matched) + " added by matching, not by the model)"

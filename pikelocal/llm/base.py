@@ -26,6 +26,7 @@ class GenParams:
     seed: int = 0
     stop: tuple[str, ...] = ()
     json_schema: Mapping[str, Any] | None = field(default=None, hash=False)
+    grammar: str | None = None  # a GBNF grammar the output must follow (llama.cpp; a llama.cpp server)
 
     def cache_fields(self) -> dict[str, Any]:
         """The fields that change the output (``tag`` does not)."""
@@ -35,6 +36,7 @@ class GenParams:
             "seed": self.seed,
             "stop": list(self.stop),
             "json_schema": self.json_schema,
+            **({"grammar": self.grammar} if self.grammar is not None else {}),  # older cache keys stay valid
         }
 
 

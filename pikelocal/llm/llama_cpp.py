@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -234,6 +235,8 @@ class LlamaCppLLM:
         if params.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": dict(params.json_schema)}
         with self._errors(params):
+            if params.grammar is not None:
+                kwargs["grammar"] = _grammar(params.grammar)
             return self.raw.create_chat_completion(**kwargs)
 
     def _guard(self, params: GenParams, chunks: Iterator[Any]) -> Iterator[Any]:
@@ -249,3 +252,11 @@ class LlamaCppLLM:
             raise BackendError(f"model {self.model_path.name} cannot run prompt {params.tag!r}: {exc}") from None
         except RuntimeError as exc:  # llama_decode failed, grammar could not be built
             raise BackendError(f"model {self.model_path.name} failed on prompt {params.tag!r}: {exc}") from None
+
+
+@cache
+def _grammar(gbnf: str) -> Any:
+    """A compiled GBNF grammar (llama_cpp.LlamaGrammar), built once per text."""
+    from llama_cpp import LlamaGrammar
+
+    return LlamaGrammar.from_string(gbnf, verbose=False)

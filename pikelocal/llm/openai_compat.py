@@ -166,6 +166,8 @@ class OpenAICompatLLM:
                     "strict": True,
                 },
             }
+        if params.grammar is not None:
+            body["grammar"] = params.grammar  # llama.cpp's server; vLLM calls it guided_grammar
         if stream:
             body["stream_options"] = {"include_usage": True}
         return body

@@ -87,8 +87,29 @@ def answer_messages(
     return [Message("system", _SYSTEM[lang]), Message("user", user)]
 
 
-def answer_params(max_tokens: int) -> GenParams:
-    return GenParams(tag=ANSWER_TAG, max_tokens=max_tokens)
+def answer_params(max_tokens: int, n_sources: int = 0, *, cite_grammar: bool = False) -> GenParams:
+    """``cite_grammar``: every sentence must end with a [n] naming one of the ``n_sources`` (GBNF, streamed)."""
+    grammar = cite_each_sentence_grammar(n_sources) if cite_grammar and n_sources else None
+    return GenParams(tag=ANSWER_TAG, max_tokens=max_tokens, grammar=grammar)
+
+
+def cite_each_sentence_grammar(n_sources: int) -> str:
+    """GBNF: sentences each ending in `` [n]`` (n a source number) and then its full stop; the last one may go
+    without (a "not stated" sentence has nothing to cite, and without that way out the model repeats itself).
+
+    A "." inside a number (1.5, $1,442,404.50) does not end a sentence; brackets only appear in the markers.
+    """
+    numbers = " | ".join(f'"{n}"' for n in range(1, n_sources + 1))
+    return "\n".join(
+        [
+            "root ::= sentence* text cite? stop",
+            "sentence ::= text cite stop space",
+            'text ::= ([^\\[\\]【】。！？!?\\n.] | "." [0-9])+',
+            f'cite ::= " [" ({numbers}) "]"',
+            'stop ::= "。" | "！" | "？" | "." | "!" | "?"',
+            'space ::= " "? ("\\n")?',
+        ]
+    )
 
 
 def says_not_stated(text: str) -> bool:

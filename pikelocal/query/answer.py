@@ -68,6 +68,7 @@ class AnswerRequest:
     max_tokens: int = 512
     script: Script = "hans"  # the question's script (answers are shown in it)
     check: bool = True  # check every claim against the sources (False: the model's text as it came)
+    cite_grammar: bool = False  # a grammar makes the model end every sentence with [n]
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,8 @@ def generate_answer(
         return _checked_answer(llm, request, sources, messages, on_delta, checking or Checking())
     checker = CitationFilter(len(sources))
     shown: list[str] = []
-    for delta in llm.stream(messages, answer_params(request.max_tokens)):
+    params = answer_params(request.max_tokens, len(sources), cite_grammar=request.cite_grammar)
+    for delta in llm.stream(messages, params):
         safe = checker.feed(delta)
         if safe:
             shown.append(safe)
@@ -139,7 +141,8 @@ def _checked_answer(
 ) -> Answer:
     stream = ClaimStream(request.question, request.script, sources, checking.locate, checking.encoder)
     cleaner = CitationFilter(len(sources))  # counts the [n] that name no source
-    for delta in llm.stream(messages, answer_params(request.max_tokens)):
+    params = answer_params(request.max_tokens, len(sources), cite_grammar=request.cite_grammar)
+    for delta in llm.stream(messages, params):
         if shown := stream.feed(cleaner.feed(delta)):
             on_delta(shown)
     if shown := stream.feed(cleaner.finish()) + stream.finish():

@@ -44,6 +44,7 @@ class AskOptions:
     weights: dict[str, float] | None = None  # hybrid fusion weights (settings.search)
     check: bool = True  # check each claim against the sources (answer.check)
     check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
+    cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
 
 
 def context_budget(options: AskOptions, llm: LLM) -> Budget:
@@ -96,7 +97,7 @@ def ask(
 
     request = AnswerRequest(
         question, lang, options.mode, options.style, options.instruction, options.max_tokens,
-        detect_script(question), options.check,
+        detect_script(question), options.check, options.cite_grammar,
     )  # fmt: skip
     checking = Checking(store_locator(store), encoder if options.check_encoder else None)
     answer = generate_answer(model, request, sources, on_delta, checking)

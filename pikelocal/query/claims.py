@@ -33,6 +33,7 @@ _ZH_MEASURE = (
 )
 _ZH_NUMBER = re.compile(rf"第\s*({_ZH_NUMERAL})|百分之({_ZH_NUMERAL})|({_ZH_NUMERAL}){_ZH_MEASURE}")
 _ARABIC = re.compile(r"\d+(?:[,，]\d{3})*(?:\.\d+)?")
+_PHONE = re.compile(r"(?<!\d)\d{3,4}-\d{6,8}(?!\d)")
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*[万萬]\s*(\d+)?")
 _EN_NUMBER_WORDS = {
     w: i
@@ -47,6 +48,7 @@ _EN_WORD_NUMBER = re.compile(r"\b(" + "|".join(_EN_NUMBER_WORDS) + r")\b", re.IG
 _QUOTED = re.compile(r"「([^」]{2,40})」|『([^』]{2,40})』|“([^”]{2,40})”|\"([^\"]{2,40})\"")
 _TITLE = re.compile(r"《([^》]{1,40})》")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 
 # Words a question or an answer uses around its facts, which bind nothing.
@@ -181,6 +183,9 @@ def facts_in(claim: str) -> list[Fact]:
         if value is not None:
             kind = "article" if m.group(1) else "percent" if m.group(2) else _kind(text, m.end())
             add(m.start(), m.end(), Fact(m.group(0), frozenset({str(value)}), frozenset({str(value)}), kind))
+    for m in _PHONE.finditer(text):
+        parts = frozenset(re.findall(r"\d+", m.group(0)))
+        add(m.start(), m.end(), Fact(m.group(0), frozenset({m.group(0).replace("-", "")}), parts, "phone"))
     for m in _ARABIC.finditer(text):
         value = _strip_zeros(m.group(0).replace(",", "").replace("，", ""))
         add(m.start(), m.end(), Fact(m.group(0), frozenset({value}), frozenset({value}), _kind(text, m.end())))
@@ -219,6 +224,7 @@ def content_terms(text: str) -> set[str]:
     """Terms that say what a sentence is about: CJK bigrams outside generic words, English word stems."""
     text = to_simplified(strip_markers(text))
     text = _TITLE.sub(" ", text)  # a document's own title scopes the question, it binds no clause
+    text = _CJK_GAP.sub("", text)  # PDF text spaces out table labels: "电 话" is 电话
     terms: set[str] = set()
     for run in _CJK_RUN.findall(_ZH_GENERIC_RE.sub(" ", text)):
         if len(run) == 1:

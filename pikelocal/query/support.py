@@ -28,6 +28,7 @@ TERM_SHARE = 0.6
 _SENTENCE = re.compile(r"[^。！？；!?;]+(?:[。！？；!?;]+|\.(?=\s)|$)|[。！？；!?;]+")
 _SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?:\s|$)")
 _TABLE_MIN_LINES = 3
+LABEL_LINES = 3
 _LINE_MIN_WORDS = re.compile(r"[\u3400-\u9fffA-Za-z]")
 
 
@@ -43,6 +44,20 @@ class Unit:
     numbers: frozenset[str]
     terms: frozenset[str]
     squashed: str  # simplified, without whitespace (for quoted names)
+    above: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = ()  # table rows: lines above (text, terms,
+    # number kinds), nearest first
+
+
+def label_terms(unit: Unit, kinds: frozenset[str]) -> frozenset[str]:
+    """Terms of the lines above a table row up to the first that holds a number of a kind the claim states (that
+    line is another row: 押标金：5万元 above 预算：35万元 does not make 35万 the bid bond). A claim without
+    numbers takes only lines without any number."""
+    out: set[str] = set()
+    for _text, terms, line_kinds in unit.above:
+        if (line_kinds & kinds) if kinds else line_kinds:
+            break
+        out |= terms
+    return frozenset(out)
 
 
 # (source, start, end) → (page_start, page_end, line_start, line_end) of that span, when the KB can tell.
@@ -50,7 +65,11 @@ Locator = Callable[[Source, int, int], tuple[int | None, int | None, int | None,
 
 
 def source_units(source: Source) -> list[Unit]:
-    """The source's sentences; a long stretch of short unpunctuated lines (a table) as one unit per line."""
+    """The source's sentences; a long stretch of short unpunctuated lines (a table) as one unit per line.
+
+    A table row also carries up to ``LABEL_LINES`` lines above it: a form's "行政监督部门：…" above its
+    "电话：…" names what the row is about. ``label_terms`` decides, per claim, how far up they count.
+    """
     text = source.text
     units: list[Unit] = []
     for m in _SENTENCE.finditer(text):
@@ -58,19 +77,18 @@ def source_units(source: Source) -> list[Unit]:
         piece = text[start:end]
         lines = piece.split("\n")
         if len(lines) >= _TABLE_MIN_LINES and _looks_tabular(lines):
+            rows: list[tuple[int, int]] = []
             offset = start
-            pending: tuple[int, int] | None = None
             for line in lines:
                 line_end = offset + len(line)
-                if pending is not None and not _LINE_MIN_WORDS.search(line):
-                    pending = (pending[0], line_end)  # a line of bare numbers continues the row above
-                else:
-                    if pending is not None:
-                        units.append(_unit(source, *pending, table_row=True))
-                    pending = (offset, line_end) if line.strip() else None
+                if rows and line.strip() and not _LINE_MIN_WORDS.search(line):
+                    rows[-1] = (rows[-1][0], line_end)  # a line of bare numbers continues the row above
+                elif line.strip():
+                    rows.append((offset, line_end))
                 offset = line_end + 1
-            if pending is not None:
-                units.append(_unit(source, *pending, table_row=True))
+            for i, (a, b) in enumerate(rows):
+                above = tuple(_line(text[la:lb]) for la, lb in reversed(rows[max(0, i - LABEL_LINES) : i]))
+                units.append(_unit(source, a, b, table_row=True, above=above))
         elif piece.strip():
             units.append(_unit(source, start, end, table_row=False))
     return units
@@ -86,9 +104,22 @@ def _looks_tabular(lines: Sequence[str]) -> bool:
     return open_ended >= 0.6 and short >= 0.6 and sum(1 for ln in filled if numbers_in(ln)) >= 2
 
 
-def _unit(source: Source, start: int, end: int, *, table_row: bool) -> Unit:
+def _line(text: str) -> tuple[str, frozenset[str], frozenset[str]]:
+    kinds = frozenset(f.kind for f in facts_in(text) if f.kind != "name")
+    return text, frozenset(content_terms(text)), kinds
+
+
+def _unit(
+    source: Source,
+    start: int,
+    end: int,
+    *,
+    table_row: bool,
+    above: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (),
+) -> Unit:
     text = source.text[start:end]
     return Unit(
+        above=above,
         source=source,
         start=start,
         end=end,
@@ -128,10 +159,25 @@ def fact_in(fact: Fact, unit: Unit) -> bool:
     return bool(fact.values & unit.numbers) or (bool(fact.parts) and fact.parts <= unit.numbers)
 
 
-def focus_share(question: Question, unit: Unit, heading_terms: frozenset[str]) -> float:
-    if not question.focus:
+def focus_share(
+    question: Question, unit: Unit, heading_terms: frozenset[str], kinds: frozenset[str] | None = None
+) -> float:
+    """The share of the question's focus terms in the unit (its label lines and its source's heading too).
+
+    Terms of the source's document title are left out on both sides: "本招标文件（黄梅县…招标）中" names the
+    document, not the clause.
+    """
+    title = _title_terms(unit.source)
+    focus = question.focus - title
+    if not focus:
         return 1.0
-    return len(question.focus & (unit.terms | heading_terms)) / len(question.focus)
+    labels = label_terms(unit, kinds) if kinds is not None and unit.above else frozenset()
+    return len(focus & (unit.terms | labels | heading_terms)) / len(focus)
+
+
+def _title_terms(source: Source) -> frozenset[str]:
+    name = source.path.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return frozenset(content_terms(f"{source.title or ''} {name}"))
 
 
 def quoted_in(question: Question, unit: Unit) -> bool:
@@ -143,16 +189,18 @@ def check_claim(claim: str, question: Question, units: Sequence[Unit], headings:
     facts = facts_in(claim)
     all_terms = content_terms(claim)
     terms = all_terms - question.focus if facts else all_terms
+    kinds = frozenset(f.kind for f in facts if f.kind != "name")
     best: tuple[float, Unit] | None = None
     near: Unit | None = None  # a unit the question is about, holding none of the claim's facts
     facts_somewhere = False
     for unit in units:
-        about = quoted_in(question, unit) and focus_share(question, unit, headings[unit.source.number]) >= FOCUS_SHARE
+        focus = focus_share(question, unit, headings[unit.source.number], kinds)
+        about = quoted_in(question, unit) and focus >= FOCUS_SHARE
         has_facts = all(fact_in(f, unit) for f in facts)
         facts_somewhere = facts_somewhere or (bool(facts) and has_facts)
         share = len(terms & unit.terms) / len(terms) if terms else 1.0
         if about and has_facts and (facts or share >= TERM_SHARE):
-            score = focus_share(question, unit, headings[unit.source.number]) + share
+            score = focus + share
             if best is None or score > best[0]:
                 best = (score, unit)
         elif (

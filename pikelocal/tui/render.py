@@ -13,7 +13,7 @@ from textual.content import Content
 
 from pikelocal.events import ReasoningStep
 from pikelocal.query.expand import heading
-from pikelocal.query.records import QueryTrace, Round, Source
+from pikelocal.query.records import Answer, QueryTrace, Round, Source
 from pikelocal.store.pages import PageRecord
 
 CITATION = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
@@ -86,13 +86,23 @@ def cited_excerpt(source: Source, answer: str) -> str:
     return best if _bigrams(best) & wanted else source.text
 
 
-def source_prompt(source: Source, width: int = 76, cited: bool = True, answer: str = "") -> Text:
-    """Two lines for the sources list: ``[n] file, p. 3, lines 2–9  title`` and the cited text."""
+def evidence_text(answer: Answer, number: int) -> str:
+    """The source sentence a checked claim citing source ``number`` stands on ("" when none does)."""
+    for c in answer.claims:
+        if c.verdict == "supported" and c.evidence is not None and c.evidence.source == number:
+            return c.evidence.text
+    return ""
+
+
+def source_prompt(source: Source, width: int = 76, cited: bool = True, answer: str = "", evidence: str = "") -> Text:
+    """Two lines for the sources list: ``[n] file, p. 3, lines 2–9  title`` and the cited text (``evidence``
+    when claim checking found it, else the sentence matching the answer best)."""
     head = Text(clip(f"[{source.number}] {source.location()}", width), style="bold" if cited else "dim")
     room = width - head.cell_len - 2
     if source.title and room >= 6:
         head.append(f"  {clip(source.title, room)}", style="dim")
-    body = Text("    " + clip(cited_excerpt(source, answer) if cited else source.text, width - 4), style="dim italic")
+    shown = (evidence or cited_excerpt(source, answer)) if cited else source.text
+    body = Text("    " + clip(shown, width - 4), style="dim italic")
     return Text("\n").join([head, body])
 
 

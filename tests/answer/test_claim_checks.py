@@ -133,3 +133,19 @@ def test_scripts_are_told_apart_and_missing_phrases_drop_question_words() -> Non
     assert detect_script("What is the bid bond?") == "en"
     assert missing_phrase("本案押標金金額是多少？") == "本案押標金金額"
     assert missing_phrase("What is the amount of the bid bond?") == "the amount of the bid bond"
+
+
+FORM = (
+    "9.5 行政监督部门\n行政监督部门：黄梅县水利和湖泊局\n地 址：黄梅县人民大道 682 号\n电 话：0713-3339668\n"
+    "传 真：/\n押标金：5万元\n预算金额：35万元\n"
+)
+
+
+def test_a_form_row_is_bound_by_the_label_lines_above_it_but_not_through_another_amount() -> None:
+    shown, stream = run("行政监督部门黄梅县水利和湖泊局的电话是多少？", "电话是0713-3339668。", [source(1, FORM)])
+    assert shown == "电话是0713-3339668 [1]。"  # "行政监督部门：…" two lines up names the record; the address's
+    assert stream.claims[0].evidence is not None  # number is of another kind and does not cut it off
+    assert stream.claims[0].evidence.text == "电 话：0713-3339668"
+    shown, stream = run("押标金是多少？", "押标金是35万元。", [source(1, FORM)])
+    assert shown == "文档中没有说明押标金。"  # the line above holds another amount: it is another field
+    assert stream.claims[0].verdict in ("unsupported", "contradicted")

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Collapsible, Footer, Header, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
@@ -15,9 +16,17 @@ from textual.widgets.option_list import Option
 from pikelocal.errors import PikeError
 from pikelocal.events import AnswerDelta, ReasoningStep
 from pikelocal.query.records import ANSWER_MODES, QueryTrace
-from pikelocal.trace_text import summary_line
+from pikelocal.trace_text import claim_lines, summary_line
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
-from pikelocal.tui.render import answer_content, cited_excerpt, clip, reasoning_text, source_prompt, step_text
+from pikelocal.tui.render import (
+    answer_content,
+    cited_excerpt,
+    clip,
+    evidence_text,
+    reasoning_text,
+    source_prompt,
+    step_text,
+)
 from pikelocal.tui.widgets import AnswerView, QuestionInput
 
 if TYPE_CHECKING:
@@ -145,12 +154,19 @@ class AskScreen(Screen[None]):
             notes.append(f"{answer.removed_citations} citation(s) naming no source were removed")
         if answer.unsupported:
             notes.append("the sources do not hold the answer")
-        self._set_answer(body if not notes else body + "\n\n" + ("(" + "; ".join(notes) + ")"))
+        if notes:
+            body = body + "\n\n" + ("(" + "; ".join(notes) + ")")
+        if checked := claim_lines(answer, width=max(30, self.size.width - 40)):
+            body = body + "\n\n" + Content("\n".join(checked)).stylize("dim")
+        self._set_answer(body)
         sources = self.query_one("#sources", OptionList)
         sources.clear_options()
         width = max(40, self.size.width - 8)
         sources.add_options(
-            Option(source_prompt(s, width, s.number in answer.cited, answer.text), id=str(s.number))
+            Option(
+                source_prompt(s, width, s.number in answer.cited, answer.text, evidence_text(answer, s.number)),
+                id=str(s.number),
+            )
             for s in answer.sources
         )
         if answer.sources:
@@ -173,7 +189,9 @@ class AskScreen(Screen[None]):
             self.notify(f"There is no source [{number}] (yet).", severity="warning")
             return
         answer = self.trace.answer if self.trace else None
-        excerpt = cited_excerpt(source, answer.text) if answer and number in answer.cited else ""
+        excerpt = ""
+        if answer and number in answer.cited:
+            excerpt = evidence_text(answer, number) or cited_excerpt(source, answer.text)
         try:
             viewer = DocumentViewer(self.app.kb, source, excerpt if excerpt != source.text else "")
         except PikeError as exc:
