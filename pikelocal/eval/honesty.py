@@ -22,13 +22,15 @@ from typing import Any
 
 from pikelocal.answers import ask_options, open_for_answers
 from pikelocal.config import Settings
+from pikelocal.embed.base import Encoder
 from pikelocal.errors import InputError
 from pikelocal.eval.qa_metrics import score_text
 from pikelocal.library import open_cached_llm
+from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.script import Script, in_script, to_simplified
 from pikelocal.query.ask import ask
-from pikelocal.query.claims import numbers_in, split_claims, strip_markers
+from pikelocal.query.claims import facts_in, numbers_in, split_claims, strip_markers
 from pikelocal.query.records import Answer, Evidence
 from pikelocal.store.store import Store
 
@@ -108,8 +110,9 @@ def holds_answer(text: str, golds: tuple[str, ...]) -> bool:
     for gold in golds:
         if _squash(gold) in squashed:
             return True
-        numbers = numbers_in(gold)
-        if numbers and numbers <= numbers_in(text):
+        facts = [f for f in facts_in(gold) if f.kind != "name"]
+        have = numbers_in(text)
+        if facts and all(f.values & have or (f.parts and f.parts <= have) for f in facts):
             return True
     return bool(golds) and score_text(strip_markers(text), list(golds)).f1 >= TEXT_F1_CORRECT
 
@@ -233,6 +236,8 @@ def run_honesty(
     take: int | None = None,
     results_file: Path | None = None,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    encoder: Encoder | None = None,
+    llm: LLM | None = None,
 ) -> tuple[str, Path]:
     """Answer every item in each mode (resumable: one JSON line per answer), and the Markdown tables."""
     items = load_honesty(data)
@@ -249,9 +254,9 @@ def run_honesty(
                 done[(row["item_id"], row["mode"])] = row
             except (ValueError, KeyError):
                 continue
-    store, encoder = open_for_answers(settings, kb)
+    store, encoder = open_for_answers(settings, kb, encoder)
     with store:
-        model = open_cached_llm(settings, store)
+        model = llm if llm is not None else open_cached_llm(settings, store)
         try:
             with results_file.open("a", encoding="utf-8") as out:
                 for item in items:
@@ -278,7 +283,8 @@ def run_honesty(
                         if on_result:
                             on_result(row)
         finally:
-            model.close()
+            if llm is None:
+                model.close()
     by_id = {i.item_id: i for i in items}
     rows = []
     for (item_id, mode), row in done.items():
