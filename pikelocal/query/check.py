@@ -83,7 +83,7 @@ class ClaimStream:
         if len(pending) < 2 or _PARTIAL_MARKER.fullmatch(self._draft[self._done + pending[-1].start :]):
             return ""
         # Every claim but the last is finished (a marker after a full stop is merged into its claim).
-        return self._emit(pending[:-1], finished_at=self._done + pending[-1].start)
+        return self._emit(pending[:-1], finished_at=self._done + pending[-2].end)
 
     def finish(self) -> str:
         out = self._emit(split_claims(self._draft[self._done :]), finished_at=len(self._draft))
@@ -101,18 +101,25 @@ class ClaimStream:
     def _emit(self, claims: Sequence[Claim], finished_at: int) -> str:
         start = time.perf_counter()
         out: list[str] = []
+        gap_from = 0
         for claim in claims:
             check = self._check(claim)
             self.claims.append(check)
+            # a line break before a claim (a list, a new paragraph) stays when the claim does
+            newline = "\n" if "\n" in self._draft[self._done + gap_from : self._done + claim.start] else ""
+            gap_from = claim.end
+            text = self._script(strip_markers(claim.text))
             if check.verdict == "filler":
-                self._held.append(self._script(strip_markers(claim.text)))
+                self._held.append(newline + text)
             elif check.verdict == "not_stated":
                 if self.supported:  # beside supported claims, a "not stated" about one part is worth keeping
-                    out.append(self._script(strip_markers(claim.text)))
+                    out.append(newline + text)
             elif check.verdict == "supported" and check.evidence is not None:
                 out += self._held
                 self._held.clear()
-                out.append(_cite(self._script(strip_markers(claim.text)), check.evidence.source))
+                out.append(newline + _cite(text, check.evidence.source))
+        if out and not any(self._shown):
+            out[0] = out[0].lstrip("\n")
         self._done = finished_at
         self.seconds += time.perf_counter() - start
         shown = "".join(out)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pikelocal.prompts.script import to_simplified
 
 # A claim ends at 。！？；!? , at ". " / "; " and at a line break. A list item ("1. ...") stays one claim.
-_CLAIM = re.compile(r"[^。！？；!?;\n]+?(?:[。！？；!?;]+|\.(?=\s|$)|(?=\n)|$)")
+# A list number ("1. ", "12. " at a line start) is not a full stop.
+_CLAIM = re.compile(r"[^。！？；!?;\n]+?(?:[。！？；!?;]+|(?<!^\d)(?<!\n\d)(?<!^\d\d)(?<!\n\d\d)\.(?=\s|$)|(?=\n)|$)")
 _CITE = re.compile(r"\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】]")
 
 
@@ -33,6 +34,7 @@ _ZH_MEASURE = (
 )
 _ZH_NUMBER = re.compile(rf"第\s*({_ZH_NUMERAL})|百分之({_ZH_NUMERAL})|({_ZH_NUMERAL}){_ZH_MEASURE}")
 _ARABIC = re.compile(r"\d+(?:[,，]\d{3})*(?:\.\d+)?")
+_LIST_MARK = re.compile(r"^\s*(?:\d{1,2}[.、)）]|[（(]\d{1,2}[)）]|[-*•])\s*")  # "1. " "2、" "(3)" "- "
 _PHONE = re.compile(r"(?<!\d)\d{3,4}-\d{6,8}(?!\d)")
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*[万萬]\s*(\d+)?")
 _EN_NUMBER_WORDS = {
@@ -164,7 +166,7 @@ def _strip_zeros(n: str) -> str:
 
 def facts_in(claim: str) -> list[Fact]:
     """The hard facts of a claim: numbers (with their kind) and quoted names; citation markers ignored."""
-    text = to_simplified(strip_markers(claim))
+    text = _LIST_MARK.sub("", to_simplified(strip_markers(claim)))
     facts: list[Fact] = []
     taken: list[tuple[int, int]] = []
 

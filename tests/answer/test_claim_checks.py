@@ -89,9 +89,15 @@ def test_the_models_own_not_stated_is_kept_in_the_questions_script() -> None:
 
 def test_filler_waits_for_a_supported_claim_and_goes_with_none() -> None:
     shown, _ = run("履約期限是多久？", "根據資料：\n履約期限為決標次日起90日曆天 [1]。", [source(1, RFP)])
-    assert shown == "根據資料：履約期限為決標次日起90日曆天 [1]。"
+    assert shown == "根據資料：\n履約期限為決標次日起90日曆天 [1]。"
     shown, _ = run("押標金是多少？", "根據資料：\n押標金為10萬元。", [source(1, RFP)])
     assert shown == "文件中沒有說明押標金。"
+
+
+def test_a_list_keeps_its_lines_and_loses_the_unsupported_item() -> None:
+    draft = "1. 簡報時間不得超過15分鐘 [1]。\n2. 押標金為5萬元 [1]。\n3. 詢答時間為10分鐘 [1]。"
+    shown, _ = run("廠商簡報與詢答時間、押標金各為何？", draft, [source(1, RFP)], step=5)
+    assert shown == "1. 簡報時間不得超過15分鐘 [1]。\n3. 詢答時間為10分鐘 [1]。"
 
 
 @pytest.mark.parametrize("step", [1, 3, 7, 1000])
