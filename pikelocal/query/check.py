@@ -19,7 +19,15 @@ import numpy as np
 from pikelocal.embed.base import Encoder
 from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.script import Script, convert
-from pikelocal.query.claims import Claim, content_terms, facts_in, missing_phrase, split_claims, strip_markers
+from pikelocal.query.claims import (
+    Claim,
+    content_terms,
+    facts_in,
+    missing_phrase,
+    split_claims,
+    states_a_blank,
+    strip_markers,
+)
 from pikelocal.query.records import ClaimCheck, Source
 from pikelocal.query.support import (
     FOCUS_SHARE,
@@ -135,6 +143,9 @@ class ClaimStream:
         facts = tuple(f.text for f in facts_in(body))
         if says_not_stated(body):
             return ClaimCheck(claim.text, "not_stated", "the model says the documents do not state it", facts,
+                              claim.cited)  # fmt: skip
+        if states_a_blank(body):
+            return ClaimCheck(claim.text, "unsupported", "the value it gives is a blank of the form (/)", facts,
                               claim.cited)  # fmt: skip
         if not facts and not content_terms(body):
             return ClaimCheck(claim.text, "filler", "no fact of its own", facts, claim.cited)

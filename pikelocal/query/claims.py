@@ -35,6 +35,7 @@ _ZH_MEASURE = (
 _ZH_NUMBER = re.compile(rf"第\s*({_ZH_NUMERAL})|百分之({_ZH_NUMERAL})|({_ZH_NUMERAL}){_ZH_MEASURE}")
 _ARABIC = re.compile(r"\d+(?:[,，]\d{3})*(?:\.\d+)?")
 _LIST_MARK = re.compile(r"^\s*(?:\d{1,2}[.、)）]|[（(]\d{1,2}[)）]|[-*•])\s*")  # "1. " "2、" "(3)" "- "
+_BLANK = re.compile(r"(?:[为是：:]|为)\s*[/／∕]\s*(?:[万亿]?元|%|％|日|天|个|人|$|[。，,；;])")
 _PHONE = re.compile(r"(?<!\d)\d{3,4}-\d{6,8}(?!\d)")
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*[万萬]\s*(\d+)?")
 _EN_NUMBER_WORDS = {
@@ -120,8 +121,9 @@ def strip_markers(text: str) -> str:
 
 
 def zh_numeral(text: str) -> int | None:
-    """一百八十八 → 188, 三十 → 30, 十五 → 15, 二〇二四 → 2024, 两万 → 20000; None when it is not a numeral."""
-    if not text:
+    """一百八十八 → 188, 三十 → 30, 十五 → 15, 二〇二四 → 2024, 两万 → 20000; None when it is not a numeral
+    (a bare 万 or 千 before 元 is a unit, not a number)."""
+    if not text or not (any(c in _DIGITS for c in text) or text[0] == "十"):
         return None
     if all(c in _DIGITS for c in text):  # digit by digit: 二〇二四
         return int("".join(str(_DIGITS[c]) for c in text))
@@ -259,6 +261,11 @@ def quoted_terms(question: str) -> list[str]:
 def focus_terms(question: str) -> set[str]:
     """The question's content terms (its numbers aside): what the supporting sentence must be about."""
     return {t for t in content_terms(question) if not t[0].isdigit()}
+
+
+def states_a_blank(claim: str) -> bool:
+    """The claim gives a form's blank as the value: "合同估算价为 / 万元", "时间：2025年10月 日 时 分"."""
+    return _BLANK.search(to_simplified(strip_markers(claim))) is not None
 
 
 def missing_phrase(question: str) -> str:

@@ -29,6 +29,9 @@ _SENTENCE = re.compile(r"[^。！？；!?;]+(?:[。！？；!?;]+|\.(?=\s)|$)|[�
 _SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?:\s|$)")
 _TABLE_MIN_LINES = 3
 LABEL_LINES = 3
+_CLAUSE_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?\s*)?(?:[（(]\d{1,2}[)）])?")  # "5.2.1（5） 解密时间"
+WRAPPED_LINE_MIN = 24  # characters: a line this long without a closing mark is wrapped prose, not a table row
+_CLAUSE_END = "，,；;。：:！？!?"
 _LINE_MIN_WORDS = re.compile(r"[\u3400-\u9fffA-Za-z]")
 
 
@@ -89,9 +92,26 @@ def source_units(source: Source) -> list[Unit]:
             for i, (a, b) in enumerate(rows):
                 above = tuple(_line(text[la:lb]) for la, lb in reversed(rows[max(0, i - LABEL_LINES) : i]))
                 units.append(_unit(source, a, b, table_row=True, above=above))
+                if i + 1 < len(rows) and (span := _wrapped_clause(text, (a, b), rows[i + 1])) is not None:
+                    units.append(_unit(source, *span, table_row=False))
         elif piece.strip():
             units.append(_unit(source, start, end, table_row=False))
     return units
+
+
+def _wrapped_clause(text: str, line: tuple[int, int], following: tuple[int, int]) -> tuple[int, int] | None:
+    """The clause that a long line of wrapped prose carries over into the next line (PDF text breaks Chinese
+    prose mid-clause: "…施工图设计完成后支付至合同" / "签订额的 75%）；"), from the last comma of the line to the
+    first of the next. None when the line is short (a table row) or ends its sentence."""
+    body = text[line[0] : line[1]].rstrip()
+    if len(body.strip()) < WRAPPED_LINE_MIN or body[-1:] in _CLAUSE_END:
+        return None
+    cut = max(body.rfind(c) for c in _CLAUSE_END)
+    start = line[0] + cut + 1
+    rest = text[following[0] : following[1]]
+    stops = [i for i in (rest.find(c) for c in _CLAUSE_END) if i >= 0]
+    end = following[0] + (min(stops) + 1 if stops else len(rest))
+    return start, end
 
 
 def _looks_tabular(lines: Sequence[str]) -> bool:
@@ -105,7 +125,8 @@ def _looks_tabular(lines: Sequence[str]) -> bool:
 
 
 def _line(text: str) -> tuple[str, frozenset[str], frozenset[str]]:
-    kinds = frozenset(f.kind for f in facts_in(text) if f.kind != "name")
+    """A line above a table row: its text, terms, and the kinds of number it holds (its clause number aside)."""
+    kinds = frozenset(f.kind for f in facts_in(_CLAUSE_NUMBER.sub("", text)) if f.kind != "name")
     return text, frozenset(content_terms(text)), kinds
 
 

@@ -155,3 +155,11 @@ def test_a_form_row_is_bound_by_the_label_lines_above_it_but_not_through_another
     shown, stream = run("押标金是多少？", "押标金是35万元。", [source(1, FORM)])
     assert shown == "文档中没有说明押标金。"  # the line above holds another amount: it is another field
     assert stream.claims[0].verdict in ("unsupported", "contradicted")
+
+
+def test_a_value_the_form_leaves_blank_is_not_an_answer() -> None:
+    form = source(1, "1.本标段合同估算价为 / 万元，仅用于招投标过程中投标报价计算。")
+    shown, stream = run("本标段合同估算价是多少？", "本标段的合同估算价为 / 万元。", [form])
+    assert shown == "文档中没有说明本标段合同估算价。"
+    assert stream.claims[0].verdict == "unsupported" and "blank" in stream.claims[0].reason
+    assert facts_in("估算价为 / 万元") == []  # a bare 万 before 元 is a unit, not the number 0
