@@ -60,7 +60,7 @@ _ZH_GENERIC = _words(
     "中华人民共和国 本招标文件 招标文件 本文件 该文件 文件中 文档中 资料中 根据 依据 按照 依照"
     " 规定的 规定 所述 是多少 为多少 多少 是什么 什么 哪些 哪个 哪一 哪里 是否 请问 如何"
     " 怎样 怎么 本案 本项目 该项目 本工程 本次 可以 应当 需要 要求 的是 是 的 了 吗 呢 为"
-    " 即"
+    " 即 有何 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于"
 )
 _ZH_GENERIC_RE = re.compile("|".join(sorted(map(re.escape, _ZH_GENERIC), key=len, reverse=True)))
 _EN_STOP = frozenset(

@@ -49,6 +49,7 @@ class Unit:
     squashed: str  # simplified, without whitespace (for quoted names)
     above: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = ()  # table rows: lines above (text, terms,
     # number kinds), nearest first
+    pair: bool = False  # two table lines together (a wrapped cell): not for claims with numbers
 
 
 def label_terms(unit: Unit, kinds: frozenset[str]) -> frozenset[str]:
@@ -92,8 +93,11 @@ def source_units(source: Source) -> list[Unit]:
             for i, (a, b) in enumerate(rows):
                 above = tuple(_line(text[la:lb]) for la, lb in reversed(rows[max(0, i - LABEL_LINES) : i]))
                 units.append(_unit(source, a, b, table_row=True, above=above))
-                if i + 1 < len(rows) and (span := _wrapped_clause(text, (a, b), rows[i + 1])) is not None:
-                    units.append(_unit(source, *span, table_row=False))
+                if i + 1 < len(rows):
+                    if (span := _wrapped_clause(text, (a, b), rows[i + 1])) is not None:
+                        units.append(_unit(source, *span, table_row=False))
+                    # a cell wrapped over two lines ("…相关专" / "业中级…"), for claims without numbers
+                    units.append(_unit(source, a, rows[i + 1][1], table_row=True, above=above, pair=True))
         elif piece.strip():
             units.append(_unit(source, start, end, table_row=False))
     return units
@@ -137,10 +141,12 @@ def _unit(
     *,
     table_row: bool,
     above: tuple[tuple[str, frozenset[str], frozenset[str]], ...] = (),
+    pair: bool = False,
 ) -> Unit:
     text = source.text[start:end]
     return Unit(
         above=above,
+        pair=pair,
         source=source,
         start=start,
         end=end,
@@ -209,12 +215,16 @@ def check_claim(claim: str, question: Question, units: Sequence[Unit], headings:
     """The lexical verdict on one claim (see the module's docstring)."""
     facts = facts_in(claim)
     all_terms = content_terms(claim)
-    terms = all_terms - question.focus if facts else all_terms
+    # What the claim adds to the question: "…要求为水利水电工程相关专业中级及以上职称" is checked on its answer,
+    # not on the question it restates (unless restating is all it does: "Floods count.").
+    terms = (all_terms - question.focus) or (set() if facts else all_terms)
     kinds = frozenset(f.kind for f in facts if f.kind != "name")
     best: tuple[float, Unit] | None = None
     near: Unit | None = None  # a unit the question is about, holding none of the claim's facts
     facts_somewhere = False
     for unit in units:
+        if unit.pair and kinds:
+            continue  # a number must stand in its own row, not in the row below or above it
         focus = focus_share(question, unit, headings[unit.source.number], kinds)
         about = quoted_in(question, unit) and focus >= FOCUS_SHARE
         has_facts = all(fact_in(f, unit) for f in facts)
