@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from pikelocal.answers import ask_options, open_for_answers
@@ -19,7 +19,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.errors import InputError
 from pikelocal.eval import datasets as ds
 from pikelocal.eval.qa_data import QAItem, detect_qa_layout, load_qa
-from pikelocal.eval.qa_metrics import Score, mean_scores, score_item
+from pikelocal.eval.qa_metrics import LAWBENCH_CHOICE_TASKS, Score, mean_scores, score_item
 from pikelocal.eval.retrieval import ingest_corpus
 from pikelocal.events import EventSink, ignore
 from pikelocal.ingest.pipeline import Ingestor
@@ -29,6 +29,10 @@ from pikelocal.prompts.answer import AnswerStyle
 from pikelocal.query.ask import ask
 from pikelocal.query.citations import strip_citations
 from pikelocal.store.store import Store
+
+# Tasks answered by an option letter or True/False: no source sentence holds "B", so claim checking (which
+# would turn such an answer into "not stated") is off for them; every other task is scored as users see it.
+UNCHECKED_TASKS = frozenset({"tf", "mcq", *LAWBENCH_CHOICE_TASKS})
 
 # What each task asks of the answer, on top of the answering rules (LawBench items bring their own).
 TASK_INSTRUCTIONS = {
@@ -185,6 +189,8 @@ def _answer_one(
 ) -> QAResult:
     style, instruction = style_for(item)
     options = ask_options(settings, mode=mode, rounds=rounds, style=style, instruction=instruction)
+    if item.task in UNCHECKED_TASKS:
+        options = replace(options, check=False)
     trace = ask(store, encoder, llm, item.question, options)
     prediction = strip_citations(trace.answer.text)
     score: Score = score_item(item.task, prediction, item.answers)

@@ -34,7 +34,7 @@ _ZH_MEASURE = (
 )
 _ZH_NUMBER = re.compile(rf"第\s*({_ZH_NUMERAL})|百分之({_ZH_NUMERAL})|({_ZH_NUMERAL}){_ZH_MEASURE}")
 _ARABIC = re.compile(r"\d+(?:[,，]\d{3})*(?:\.\d+)?")
-_LIST_MARK = re.compile(r"^\s*(?:\d{1,2}[.、)）]|[（(]\d{1,2}[)）]|[-*•])\s*")  # "1. " "2、" "(3)" "- "
+_LIST_MARK = re.compile(r"^\s*(?:\d{1,2}[.、)）](?!\d)|[（(]\d{1,2}[)）]|[-*•])\s*")  # "1. " "2、" "(3)" "- "
 _BLANK = re.compile(r"(?:[为是：:]|为)\s*[/／∕]\s*(?:[万亿]?元|%|％|日|天|个|人|$|[。，,；;])")
 _PHONE = re.compile(r"(?<!\d)\d{3,4}-\d{6,8}(?!\d)")
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*[万萬]\s*(\d+)?")
@@ -60,12 +60,13 @@ _ZH_GENERIC = _words(
     "中华人民共和国 本招标文件 招标文件 本文件 该文件 文件中 文档中 资料中 根据 依据 按照 依照"
     " 规定的 规定 所述 是多少 为多少 多少 是什么 什么 哪些 哪个 哪一 哪里 是否 请问 如何"
     " 怎样 怎么 本案 本项目 该项目 本工程 本次 可以 应当 需要 要求 的是 是 的 了 吗 呢 为"
-    " 即 有何 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于"
+    " 即 有何 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于 正确 错误 不对"
 )
 _ZH_GENERIC_RE = re.compile("|".join(sorted(map(re.escape, _ZH_GENERIC), key=len, reverse=True)))
 _EN_STOP = frozenset(
     _words(
-        "source sources answer a an the of in on at to for by with from and or not no is are was were be been being do"
+        "yes true false correct incorrect"
+        " source sources answer a an the of in on at to for by with from and or not no is are was were be been being do"
         " does did what which who whom whose when where why how many much under according judgment"
         " judgement court act document documents state states stated said say says this that these"
         " those there their its it as any all was has have had will shall would should may might can"
