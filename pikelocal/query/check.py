@@ -68,8 +68,8 @@ class ClaimStream:
 
     def __post_init__(self) -> None:
         start = time.perf_counter()
-        self._q = Question.of(self.question)
         self._units = [u for s in self.sources for u in source_units(s)]
+        self._q = Question.of(self.question)
         self._headings = headings_terms(self.sources)
         self.seconds += time.perf_counter() - start
 

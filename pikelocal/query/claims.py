@@ -269,6 +269,17 @@ def states_a_blank(claim: str) -> bool:
     return _BLANK.search(to_simplified(strip_markers(claim))) is not None
 
 
+_ASKED = re.compile(r"的([^的，,、]{2,})$")
+
+
+def asked_terms(question: str) -> set[str]:
+    """The terms of what a Chinese question asks of its subject: the phrase after its last 的
+    ("…咨询有限公司的邮政编码是多少" → 邮政编码). Empty when there is no such phrase (or it is English)."""
+    text = to_simplified(" ".join(question.split())).rstrip(" ？?。.!！")
+    m = _ASKED.search(text)
+    return {t for t in content_terms(m.group(1)) if not t[0].isdigit()} if m else set()
+
+
 def missing_phrase(question: str) -> str:
     """What a "not stated" answer names as missing: the question without its question words and punctuation."""
     text = " ".join(question.split()).strip(" ？?。.!！")
