@@ -219,6 +219,25 @@ def format_honesty(title: str, rows: list[tuple[str, HonestyItem, HonestyScore, 
             f" | {_rate(sum(bool(s.draft_script_ok) for s in zh), len(zh))} |",
             "",
         ]
+        lines += [
+            "| subset | answerable: checked / draft correct | unanswerable: checked / draft not stated |",
+            "|---|---|---|",
+        ]
+        groups: dict[str, list[tuple[HonestyItem, HonestyScore]]] = {}
+        for _, i, sc, _, _ in mine:
+            groups.setdefault(f"{i.source_pdf.split('/')[1] if '/' in i.source_pdf else '?'} · {i.script}", []).append(
+                (i, sc)
+            )
+        for name, pairs in sorted(groups.items()):
+            a = [sc for i, sc in pairs if i.answerable]
+            u = [sc for i, sc in pairs if not i.answerable]
+            right, d_right = sum(x.correct for x in a), sum(x.draft_correct for x in a)
+            said, d_said = sum(x.not_stated for x in u), sum(x.draft_not_stated for x in u)
+            lines.append(
+                f"| {name} | {_rate(right, len(a))} / {_rate(d_right, len(a))}"
+                f" | {_rate(said, len(u))} / {_rate(d_said, len(u))} |"
+            )
+        lines.append("")
         total = sum(r[3] for r in mine)
         checks = sum(r[4] for r in mine)
         if total:
