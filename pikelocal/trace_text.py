@@ -28,7 +28,7 @@ def claim_lines(answer: Answer, width: int = 60) -> list[str]:
         return []
     kept = sum(c.verdict == "supported" for c in answer.claims)
     checkable = sum(c.verdict in ("supported", "unsupported", "contradicted") for c in answer.claims)
-    out = [f"Checked claims: {kept} of {checkable} supported by a source sentence ({answer.check_s:.2f} s)"]
+    out = [f"Checked claims: {kept} of {checkable} supported by a source sentence"]
     for c in answer.claims:
         text = " ".join(c.text.split())
         text = text if len(text) <= width else text[: width - 1] + "…"
@@ -81,7 +81,8 @@ def trace_lines(t: QueryTrace) -> list[str]:
     for tag, (n, p, o, s) in by_tag.items():
         out.append(f"  {tag:<22} {int(n):>3} calls  {int(p):>7,} prompt  {int(o):>6,} output tokens  {s:7.1f} s")
     first = f"{t.first_token_s:.1f} s" if t.first_token_s is not None else "-"
-    out.append(f"First answer token {first} · total {t.total_s:.1f} s")
+    checks = f" · claim checks {t.answer.check_s:.2f} s" if t.answer.claims else ""
+    out.append(f"First answer token {first} · total {t.total_s:.1f} s{checks}")
     if t.answer.removed_citations:
         out.append(f"{t.answer.removed_citations} citation number(s) named no source and were removed")
     return out

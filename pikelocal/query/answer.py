@@ -142,9 +142,12 @@ def _checked_answer(
     stream = ClaimStream(request.question, request.script, sources, checking.locate, checking.encoder)
     cleaner = CitationFilter(len(sources))  # counts the [n] that name no source
     params = answer_params(request.max_tokens, len(sources), cite_grammar=request.cite_grammar)
+    started = False
     for delta in llm.stream(messages, params):
-        if shown := stream.feed(cleaner.feed(delta)):
+        shown = stream.feed(cleaner.feed(delta))
+        if shown or not started:  # an empty first delta says the model is writing (the claim is held back)
             on_delta(shown)
+            started = True
     if shown := stream.feed(cleaner.finish()) + stream.finish():
         on_delta(shown)
     supported = stream.supported

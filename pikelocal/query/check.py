@@ -44,6 +44,7 @@ from pikelocal.query.support import (
 
 ENCODER_MIN_COSINE = 0.80  # claim vs. sentence, for claims without hard facts that lexical checks missed
 ENCODER_CANDIDATES = 3
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff]) +(?=[\u3400-\u9fff])")
 _PARTIAL_MARKER = re.compile(r"\s*[\[【][\d,，、\s]*$")
 
 
@@ -87,11 +88,13 @@ class ClaimStream:
 
     def feed(self, delta: str) -> str:
         self._draft += delta
-        pending = split_claims(self._draft[self._done :])
+        pending = split_claims(self._draft[self._done :], clauses=False)
         if len(pending) < 2 or _PARTIAL_MARKER.fullmatch(self._draft[self._done + pending[-1].start :]):
             return ""
-        # Every claim but the last is finished (a marker after a full stop is merged into its claim).
-        return self._emit(pending[:-1], finished_at=self._done + pending[-2].end)
+        # Every sentence but the last is finished (a marker after a full stop is merged into its sentence); only
+        # then is it cut into clauses, so a number still arriving ("9" of "90") cannot cut it.
+        done = self._draft[self._done : self._done + pending[-2].end]
+        return self._emit(split_claims(done), finished_at=self._done + pending[-2].end)
 
     def finish(self) -> str:
         out = self._emit(split_claims(self._draft[self._done :]), finished_at=len(self._draft))
@@ -135,6 +138,7 @@ class ClaimStream:
         return shown
 
     def _script(self, text: str) -> str:
+        text = _CJK_GAP.sub("", text)  # the space a removed marker leaves between two Chinese characters
         return convert(text, self.script, keep=[s.text for s in self.sources])
 
     def _check(self, claim: Claim) -> ClaimCheck:
@@ -181,6 +185,6 @@ def _cite(text: str, number: int) -> str:
     """``text [n]`` with the marker before the sentence's closing punctuation and its trailing space kept."""
     stripped = text.rstrip()
     tail = text[len(stripped) :]
-    body = stripped.rstrip("。！？；!?;.")
+    body = stripped.rstrip("。！？；!?;.，,")
     end = stripped[len(body) :]
     return f"{body} [{number}]{end}{tail}"

@@ -23,11 +23,14 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
+_COMMA = re.compile(r"[，；;]|,(?!\d)")
 _LEADING_CITES = re.compile(r"(?:\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】])+")
 
+# Everyday and financial (大写: 伍万元整) numerals; traditional forms are simplified before parsing.
 _DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_UNITS = {"十": 10, "百": 100, "千": 1000}
-_ZH_NUMERAL = r"[零〇一二三四五六七八九十百千万两]+"
+_DIGITS |= {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖") if i}
+_UNITS = {"十": 10, "百": 100, "千": 1000, "拾": 10, "佰": 100, "仟": 1000}
+_ZH_NUMERAL = r"[零〇一二三四五六七八九十百千万两壹贰叁肆伍陆柒捌玖拾佰仟]+"
 # A Chinese numeral counts as a number only before a measure word or after 第 (else 统一, 一般 would be numbers).
 _ZH_MEASURE = (
     r"(?=\s*(?:年|个月|月|日|天|周|小时|分钟|分|岁|倍|条|款|项|章|节|名|人|次|元|万|亿|%|％|个|份|家|页|日历天|工作日))"
@@ -93,8 +96,9 @@ class Claim:
     cited: tuple[int, ...]  # the source numbers the model put on it
 
 
-def split_claims(answer: str) -> list[Claim]:
-    """The answer's sentences (claims) with the [n] the model wrote on each; blank pieces are dropped.
+def split_claims(answer: str, *, clauses: bool = True) -> list[Claim]:
+    """The answer's claims (sentences, cut into clauses by ``_clauses`` unless ``clauses`` is False) with the [n]
+    the model wrote on each; blank pieces are dropped.
 
     A marker written after the full stop ("…15分钟。[1]") belongs to the claim before it.
     """
@@ -110,7 +114,25 @@ def split_claims(answer: str) -> list[Claim]:
                 spans[-1][1] = end
             continue
         spans.append([start, end])
+    if clauses:
+        spans = [[a, b] for s0, e0 in spans for a, b in _clauses(answer, s0, e0)]
     return [Claim(answer[a:b], a, b, cited_numbers(answer[a:b])) for a, b in spans]
+
+
+def _clauses(answer: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A sentence cut at each comma with a number before it and a new number after it: "投标保证金为伍万元，履约
+    保证金为10%" is two claims, each checked against its own source sentence (50,000's comma is no cut)."""
+    out: list[tuple[int, int]] = []
+    begin = start
+    commas = [m.start() for m in _COMMA.finditer(answer, start, end)]
+    for i, at in enumerate(commas):
+        after = commas[i + 1] if i + 1 < len(commas) else end
+        left = numbers_in(strip_markers(answer[begin:at]))
+        if left and numbers_in(strip_markers(answer[at + 1 : after])) - left:
+            out.append((begin, at + 1))
+            begin = at + 1
+    out.append((begin, end))
+    return out
 
 
 def cited_numbers(text: str) -> tuple[int, ...]:
@@ -124,7 +146,7 @@ def strip_markers(text: str) -> str:
 def zh_numeral(text: str) -> int | None:
     """一百八十八 → 188, 三十 → 30, 十五 → 15, 二〇二四 → 2024, 两万 → 20000; None when it is not a numeral
     (a bare 万 or 千 before 元 is a unit, not a number)."""
-    if not text or not (any(c in _DIGITS for c in text) or text[0] == "十"):
+    if not text or not (any(c in _DIGITS for c in text) or text[0] in "十拾"):
         return None
     if all(c in _DIGITS for c in text):  # digit by digit: 二〇二四
         return int("".join(str(_DIGITS[c]) for c in text))

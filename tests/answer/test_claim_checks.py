@@ -163,3 +163,12 @@ def test_a_value_the_form_leaves_blank_is_not_an_answer() -> None:
     assert shown == "文档中没有说明本标段合同估算价。"
     assert stream.claims[0].verdict == "unsupported" and "blank" in stream.claims[0].reason
     assert facts_in("估算价为 / 万元") == []  # a bare 万 before 元 is a unit, not the number 0
+
+
+def test_two_facts_of_one_sentence_are_checked_each_against_its_own_source_sentence() -> None:
+    tender = source(1, "投标保证金：人民币伍万元整。中标人应提交履约保证金，金额为中标合同金额的10%。")
+    draft = "投标保证金 [1] 为人民币伍万元整（¥50,000），履约保证金 [1] 为中标合同金额的10%。"
+    shown, stream = run("投标保证金和履约保证金分别是多少？", draft, [tender], step=4)
+    assert shown == "投标保证金为人民币伍万元整（¥50,000） [1]，履约保证金为中标合同金额的10% [1]。"
+    assert [c.verdict for c in stream.claims] == ["supported", "supported"]
+    assert numbers_in("壹拾贰万叁仟元") == {"123000"}  # financial numerals, as tenders write amounts
