@@ -55,6 +55,7 @@ def test_gold_answers_match_by_words_numbers_or_script() -> None:
     assert holds_answer("The price was $11,250,000.", ("$11,250,000",))
     assert holds_answer("押标金为6.8万元", ("6.8万元",)) and holds_answer("68,000元", ("6.8万元",))
     assert not holds_answer("投标有效期为60日历天", ("90日历天",))
+    assert not holds_answer("第1条", ("第一千零七十七条", "第1077条"))  # near in words, wrong in value
     assert holds_answer("It was Justice Basten JA who dissented.", ("Basten JA",))
     assert not holds_answer("The documents do not state it.", ("Basten JA",))
 
