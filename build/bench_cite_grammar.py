@@ -66,7 +66,7 @@ def main() -> int:
         f"`.venv/bin/python build/bench_cite_grammar.py` on {cpu_summary()}, Python {platform.python_version()};"
         f" model {args.model}, at most {args.max_tokens} output tokens, KV cache reset before each run.",
         "",
-        "| question | grammar | seconds | prompt tok | output tok | output tok/s (after the prompt) | text |",
+        "| question | grammar | seconds | prompt tok | output tok | output tok per second of the whole call | text |",
         "|---|---|---|---|---|---|---|",
     ]
     for question, grammar, seconds, prompt, out_tokens, answer in rows:
