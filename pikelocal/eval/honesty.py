@@ -24,6 +24,7 @@ from pikelocal.answers import ask_options, open_for_answers
 from pikelocal.config import Settings
 from pikelocal.embed.base import Encoder
 from pikelocal.errors import InputError
+from pikelocal.eval.qa import ends_mid_line
 from pikelocal.eval.qa_metrics import score_text
 from pikelocal.library import open_cached_llm
 from pikelocal.llm.base import LLM
@@ -279,6 +280,8 @@ def run_honesty(
         model = llm if llm is not None else open_cached_llm(settings, store)
         try:
             with results_file.open("a", encoding="utf-8") as out:
+                if ends_mid_line(results_file):
+                    out.write("\n")  # end a line torn by a killed run, so the next answer starts its own
                 for item in items:
                     for mode in modes:
                         if (item.item_id, mode) in done:

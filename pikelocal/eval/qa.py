@@ -123,7 +123,7 @@ def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path
         return [f"KB built from the {len(pdfs)} PDFs the questions are about"]
 
 
-def _ends_mid_line(path: Path) -> bool:
+def ends_mid_line(path: Path) -> bool:
     with path.open("rb") as fh:
         if fh.seek(0, 2) == 0:
             return False
@@ -163,7 +163,7 @@ def run_qa(
         model = llm if llm is not None else open_cached_llm(settings, store)
         try:
             with results_file.open("a", encoding="utf-8") as out:
-                if _ends_mid_line(results_file):
+                if ends_mid_line(results_file):
                     out.write("\n")  # end a line torn by a killed run, so the next result starts its own
                 for item in items:
                     for mode in modes:

@@ -105,3 +105,11 @@ def test_a_run_scores_the_checked_answer_and_the_models_draft(tmp_path: Path) ->
     again = FakeLLM({"answer": answer})
     run_honesty(Settings(), data, kb, results_file=results, encoder=ENC, llm=again)
     assert again.calls_for("answer") == []  # a finished run asks nothing again
+    # a killed run leaves a torn last line: the next run answers that item again and keeps the others
+    kept = [line for line in results.read_text(encoding="utf-8").splitlines() if '"u2"' not in line]
+    results.write_text("\n".join(kept) + '\n{"item_id": "u2", "mo', encoding="utf-8")
+    third = FakeLLM({"answer": answer})
+    run_honesty(Settings(), data, kb, results_file=results, encoder=ENC, llm=third)
+    assert len(third.calls_for("answer")) == 1
+    lines = results.read_text(encoding="utf-8").splitlines()
+    assert lines[-2] == '{"item_id": "u2", "mo' and json.loads(lines[-1])["item_id"] == "u2"
