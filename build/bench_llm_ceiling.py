@@ -1,0 +1,171 @@
+"""The LLM ceiling on the machine at hand (issue 15): what llama.cpp itself does, with nothing of ours in the way.
+
+- prompt tokens/s, 512 tokens decoded in one batch (flash attention on, and off);
+- generation tokens/s aggregated over 1/2/4/8 sequences batched together (greedy, llama.cpp's batch API);
+- the same GGUF requantized by llama.cpp's ``llama_model_quantize`` (Q4_0, Q8_0): speed, and as a quality check the
+  perplexity of a fixed tender text (the bundled samples) and the share of positions where its top token agrees
+  with the default model's;
+- thread settings under one competing CPU-bound process (a Python busy loop): 1-sequence generation and prompt
+  tokens/s with 2 and 1 threads, quiet and contended.
+
+Every speed target of issue 15 is a ratio to these figures. Writes its section of docs/BENCHMARKS.md and, with
+``--json``, the figures for scripts that compute ceiling times.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sections import write_section  # noqa: E402
+
+from pikelocal.assets import resolve_gguf  # noqa: E402
+from pikelocal.config import available_cpus  # noqa: E402
+from pikelocal.cpu import cpu_summary  # noqa: E402
+from pikelocal.llm.ceiling import Ceiling, measure, quantize, raw_model  # noqa: E402
+
+BEGIN, END = "<!-- bench_llm_ceiling:begin -->", "<!-- bench_llm_ceiling:end -->"
+SAMPLES = ROOT / "pikelocal" / "samples"
+
+
+def sample_text() -> str:
+    """The bundled tender and agreement samples (Chinese then English), twice: ≥ 1,024 tokens."""
+    tender = (SAMPLES / "道路改造工程招标文件（示例）.md").read_text(encoding="utf-8")
+    agreement = (SAMPLES / "supply-agreement-sample.md").read_text(encoding="utf-8")
+    return (tender + "\n\n" + agreement + "\n\n") * 2
+
+
+def busy_process() -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+
+
+def row(name: str, c: Ceiling) -> str:
+    gens = " | ".join(f"{c.generation_tps.get(w, 0):.1f}" for w in (1, 2, 4, 8))
+    return f"| {name} | {c.threads} | {c.prompt_tps:.1f} | {gens} |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--model", default="default")
+    parser.add_argument("--threads", type=int, default=available_cpus())
+    parser.add_argument("--quant", default="Q4_0,Q8_0", help="comma-separated; empty for none")
+    parser.add_argument("--no-contention", action="store_true")
+    parser.add_argument("--steps", type=int, default=48, help="generated tokens per sequence")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+
+    path = resolve_gguf(args.model)
+    text = sample_text()
+    figures: dict[str, object] = {"model": path.name, "threads": args.threads, "cpu": cpu_summary()}
+
+    with raw_model(path, threads=args.threads) as m:
+        tokens = m.tokenize(text)[:512]
+        base = measure(m, text, steps=args.steps)
+        reference = m.score(tokens)
+        print(row(path.name, base), flush=True)
+    with raw_model(path, threads=args.threads, flash_attn=False) as m:
+        no_fa = m.prompt_rate(tokens)
+    print(f"flash attention off: prompt {no_fa:.1f} tok/s", flush=True)
+    figures.update(
+        prompt_tps=base.prompt_tps,
+        generation_tps=base.generation_tps,
+        best_width=base.best_width(),
+        prompt_tps_no_flash_attn=no_fa,
+    )
+
+    quant_rows = []
+    cache = ROOT / "build" / "cache" / "quant"
+    cache.mkdir(parents=True, exist_ok=True)
+    for ftype in [q for q in args.quant.split(",") if q]:
+        target = cache / f"{path.stem}.{ftype.lower()}.gguf"
+        t0 = time.perf_counter()
+        if not target.exists():
+            quantize(path, target, ftype, args.threads)
+        took = time.perf_counter() - t0
+        with raw_model(target, threads=args.threads) as m:
+            c = measure(m, text, widths=(1, 2), steps=args.steps)
+            s = m.score(tokens)
+        agree = float(np.mean(s.top1 == reference.top1))
+        size = target.stat().st_size / 2**20
+        quant_rows.append(
+            f"| {ftype} | {size:.0f} MiB | {c.prompt_tps:.1f} | {c.generation_tps[1]:.1f} | "
+            f"{c.generation_tps[2]:.1f} | {s.perplexity:.2f} | {agree:.1%} | {took:.0f} s |"
+        )
+        print(quant_rows[-1], flush=True)
+
+    contention_rows = []
+    if not args.no_contention:
+        for threads in sorted({args.threads, 1}, reverse=True):
+            with raw_model(path, threads=threads) as m:
+                quiet_p, quiet_g = m.prompt_rate(tokens), measure(m, text, widths=(1,), steps=args.steps)
+                busy = busy_process()
+                try:
+                    time.sleep(0.5)
+                    busy_p, busy_g = m.prompt_rate(tokens), measure(m, text, widths=(1,), steps=args.steps)
+                finally:
+                    busy.kill()
+                    busy.wait()
+            contention_rows.append(
+                f"| {threads} | {quiet_p:.1f} | {busy_p:.1f} ({quiet_p / busy_p:.1f}× slower) | "
+                f"{quiet_g.generation_tps[1]:.1f} | {busy_g.generation_tps[1]:.1f} "
+                f"({quiet_g.generation_tps[1] / busy_g.generation_tps[1]:.1f}× slower) |"
+            )
+            print(contention_rows[-1], flush=True)
+
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
+    if args.out:
+        cmd = "python build/bench_llm_ceiling.py --out docs/BENCHMARKS.md"
+        section = "\n".join(
+            [
+                BEGIN,
+                "## The LLM ceiling on this machine (issue 15)",
+                "",
+                f"`{cmd}` (`make bench`) on {platform.machine()}, {dt.date.today()}: {cpu_summary()}, "
+                f"{available_cpus()} cores usable; llama.cpp's batch API, greedy, no sampler chain, no grammar, "
+                f"model `{path.name}`, flash attention on, {args.steps} generated tokens per sequence, prompt = "
+                "512 tokens of the bundled samples in one batch.",
+                "",
+                "| model | threads | prompt tok/s | gen 1 seq | gen 2 seqs (aggregate) | gen 4 | gen 8 |",
+                "|---|---|---|---|---|---|---|",
+                row(path.name, base),
+                "",
+                f"Flash attention off: prompt {no_fa:.1f} tok/s. Batch width chosen by the rule of "
+                f"`Ceiling.best_width` (narrowest width within 5 % of the best, and only when it gains ≥ 10 % over "
+                f"one sequence): **{base.best_width()}**.",
+                "",
+                "Requantized by `llama_model_quantize` from the Q4_K_M file (so Q8_0 cannot be better than the "
+                "Q4_K_M it came from; it shows the speed of the Q8_0 kernels). Quality check: perplexity of the "
+                f"same 512 tokens (Q4_K_M: **{reference.perplexity:.2f}**) and the share of positions whose top "
+                "token equals Q4_K_M's:",
+                "",
+                "| type | size | prompt tok/s | gen 1 seq | gen 2 seqs | perplexity | top-1 = Q4_K_M | quantize time |",
+                "|---|---|---|---|---|---|---|---|",
+                *quant_rows,
+                "",
+                "Thread settings under one competing CPU-bound process (a Python busy loop):",
+                "",
+                "| threads | prompt quiet | prompt contended | gen quiet | gen contended |",
+                "|---|---|---|---|---|",
+                *contention_rows,
+                END,
+            ]
+        )
+        write_section(args.out, BEGIN, END, section)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
