@@ -13,7 +13,9 @@ def summary_line(trace: QueryTrace) -> str:
     if trace.mode == "decompose":
         parts.append(f"{len(trace.rounds)} round{'s' if len(trace.rounds) != 1 else ''}")
     parts.append(f"{len(trace.calls)} LLM call{'s' if len(trace.calls) != 1 else ''}")
-    parts.append(f"{trace.prompt_tokens:,} + {trace.completion_tokens:,} tokens")
+    ran = trace.prompt_evaluated
+    evaluated = f" ({ran:,} evaluated)" if ran != trace.prompt_tokens else ""
+    parts.append(f"{trace.prompt_tokens:,}{evaluated} + {trace.completion_tokens:,} tokens")
     if trace.first_token_s is not None:
         parts.append(f"first token {trace.first_token_s:.1f} s")
     parts.append(f"{trace.total_s:.1f} s")
@@ -72,14 +74,18 @@ def trace_lines(t: QueryTrace) -> list[str]:
         )
     by_tag: dict[str, list[float]] = {}
     for c in t.calls:
-        row = by_tag.setdefault(c.tag, [0, 0, 0, 0.0])
+        row = by_tag.setdefault(c.tag, [0, 0, 0, 0, 0.0])
         row[0] += 1
         row[1] += c.prompt_tokens
-        row[2] += c.completion_tokens
-        row[3] += c.seconds
+        row[2] += 0 if c.cached else c.prompt_tokens if c.evaluated is None else c.evaluated
+        row[3] += c.completion_tokens
+        row[4] += c.seconds
     out.append("LLM calls:")
-    for tag, (n, p, o, s) in by_tag.items():
-        out.append(f"  {tag:<22} {int(n):>3} calls  {int(p):>7,} prompt  {int(o):>6,} output tokens  {s:7.1f} s")
+    for tag, (n, p, e, o, s) in by_tag.items():
+        out.append(
+            f"  {tag:<22} {int(n):>3} calls  {int(p):>7,} prompt ({int(e):,} evaluated)  {int(o):>6,} output tokens"
+            f"  {s:7.1f} s"
+        )
     first = f"{t.first_token_s:.1f} s" if t.first_token_s is not None else "-"
     checks = f" · claim checks {t.answer.check_s:.2f} s" if t.answer.claims else ""
     out.append(f"First answer token {first} · total {t.total_s:.1f} s{checks}")

@@ -61,6 +61,7 @@ class QAResult:
     model_s: float  # the LLM calls' own time when they ran (kept in the cache, so true even for a cached rerun)
     cached: bool  # every LLM call came from the cache (first_token_s and total_s are then not this run's)
     trace_id: int | None
+    prompt_evaluated: int | None = None  # prompt tokens the model ran (after reused KV prefixes); None: cached
 
 
 @dataclass(frozen=True)
@@ -213,6 +214,7 @@ def _answer_one(
         model_s=sum(c.seconds for c in trace.calls),
         cached=bool(trace.calls) and all(c.cached for c in trace.calls),
         trace_id=trace.id,
+        prompt_evaluated=None if any(c.cached for c in trace.calls) else trace.prompt_evaluated,
     )
 
 
@@ -230,9 +232,9 @@ def format_table(run: QARun) -> str:
     lines = [
         f"**{run.title}**",
         "",
-        "| mode | questions | EM | F1 | P | R | LLM calls | prompt tok | output tok | model s (mean)"
-        " | first token s (median) | total s (median) |",
-        "|---" * 12 + "|",
+        "| mode | questions | EM | F1 | P | R | LLM calls | prompt tok | prompt tok evaluated (median)"
+        " | output tok | model s (mean) | first token s (median) | total s (median) |",
+        "|---" * 13 + "|",
     ]
     for mode in run.modes:
         rows = [r for r in run.results if r.mode == mode and r.item_id in items]
@@ -243,9 +245,12 @@ def format_table(run: QARun) -> str:
         ttft = [r.first_token_s for r in live if r.first_token_s is not None]
         first = f"{statistics.median(ttft):.1f} ({len(ttft)})" if ttft else "-"
         total = f"{statistics.median(r.total_s for r in live):.1f} ({len(live)})" if live else "-"
+        ran = [r.prompt_evaluated for r in rows if r.prompt_evaluated is not None]
+        evaluated = f"{statistics.median(ran):,.0f} ({len(ran)})" if ran else "-"
         lines.append(
             f"| {mode} | {len(rows)} | {s.em:.3f} | {s.f1:.3f} | {s.precision:.3f} | {s.recall:.3f}"
             f" | {statistics.mean(r.calls for r in rows):.1f} | {statistics.mean(r.prompt_tokens for r in rows):,.0f}"
+            f" | {evaluated}"
             f" | {statistics.mean(r.completion_tokens for r in rows):,.0f}"
             f" | {statistics.mean(r.model_s for r in rows):.1f} | {first} | {total} |"
         )

@@ -50,6 +50,16 @@ class Completion:
     completion_tokens: int
     seconds: float
     cached: bool = False
+    # Prompt tokens the model actually ran (those after the prefix whose KV state it reused); None: not known
+    # (an HTTP server that does not say). A cached completion ran none now.
+    prompt_evaluated: int | None = None
+
+    @property
+    def evaluated(self) -> int:
+        """Prompt tokens evaluated for this completion now: 0 from the cache, ``prompt_tokens`` when unknown."""
+        if self.cached:
+            return 0
+        return self.prompt_tokens if self.prompt_evaluated is None else self.prompt_evaluated
 
     def json(self) -> Any:
         """Parse ``text`` as JSON (for schema-constrained calls); raises ``ValueError``."""

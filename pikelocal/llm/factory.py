@@ -24,4 +24,11 @@ def open_llm(settings: Settings, *, llm: LLMSettings | None = None) -> LLM:
     from pikelocal.llm.llama_cpp import LlamaCppLLM
 
     path = resolve_gguf(cfg.model, settings.models_path())
-    return LlamaCppLLM(path, n_ctx=cfg.n_ctx, n_threads=cfg.threads or None, n_gpu_layers=cfg.gpu_layers)
+    return LlamaCppLLM(
+        path,
+        n_ctx=cfg.n_ctx,
+        n_threads=cfg.threads or None,
+        n_gpu_layers=cfg.gpu_layers,
+        flash_attn=cfg.flash_attn,
+        adapt_threads=cfg.adapt_threads,
+    )

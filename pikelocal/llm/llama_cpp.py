@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pikelocal.config import available_cpus
 from pikelocal.errors import BackendError, ConfigError, ModelError
 from pikelocal.llm.base import Completion, GenParams, Message
+from pikelocal.llm.threads import ThreadGovernor
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -107,6 +108,8 @@ class LlamaCppLLM:
         n_gpu_layers: int = 0,
         model_id: str | None = None,
         seed: int = 0,
+        flash_attn: bool = True,
+        adapt_threads: bool = True,
     ) -> None:
         model_path = Path(model_path)
         if n_ctx < 16:
@@ -134,6 +137,7 @@ class LlamaCppLLM:
                 n_batch=n_batch,
                 n_gpu_layers=n_gpu_layers,
                 seed=seed,
+                flash_attn=flash_attn,
                 verbose=False,
             )
         except (ValueError, RuntimeError, OSError) as exc:
@@ -155,6 +159,9 @@ class LlamaCppLLM:
         self.n_threads = threads
         self._llama: Llama | None = llama
         self._lock = threading.Lock()
+        # On a GPU the threads only feed it; on the CPU they are the compute, and must not outnumber free cores.
+        self._governor = ThreadGovernor(threads) if adapt_threads and not self.gpu_offload else None
+        self.thread_changes = 0  # how often the governor changed the count (for tests and the log)
 
     def __repr__(self) -> str:
         return f"LlamaCppLLM({str(self.model_path)!r}, n_ctx={self.context_tokens})"
@@ -174,16 +181,20 @@ class LlamaCppLLM:
     def complete(self, messages: Sequence[Message], params: GenParams) -> Completion:
         with self._lock:
             start = time.perf_counter()
+            before = self._cached_tokens()
             reply = self._call(messages, params, stream=False)
             seconds = time.perf_counter() - start
+            usage = reply.get("usage") or {}
+            prompt_tokens = int(usage.get("prompt_tokens", 0))
+            evaluated = self._evaluated(before, prompt_tokens)
         text = reply["choices"][0]["message"].get("content") or ""
-        usage = reply.get("usage") or {}
         return Completion(
             text=text,
             model_id=self.model_id,
-            prompt_tokens=int(usage.get("prompt_tokens", 0)),
+            prompt_tokens=prompt_tokens,
             completion_tokens=int(usage.get("completion_tokens", 0)),
             seconds=seconds,
+            prompt_evaluated=evaluated,
         )
 
     def stream(self, messages: Sequence[Message], params: GenParams) -> Generator[str, None, Completion]:
@@ -195,6 +206,7 @@ class LlamaCppLLM:
         """
         with self._lock:
             start = time.perf_counter()
+            before = self._cached_tokens()
             parts: list[str] = []
             finish_reason: str | None = None
             for chunk in self._guard(params, self._call(messages, params, stream=True)):
@@ -209,12 +221,15 @@ class LlamaCppLLM:
             completion_tokens = self.count_tokens(text)
             # The last sampled token is never evaluated; when it was EOS it is not part of the text.
             in_cache = self.raw.n_tokens + (1 if finish_reason == "length" else 0)
+            prompt_tokens = max(0, in_cache - completion_tokens)
+            evaluated = self._evaluated(before, prompt_tokens)
         return Completion(
             text=text,
             model_id=self.model_id,
-            prompt_tokens=max(0, in_cache - completion_tokens),
+            prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
             seconds=seconds,
+            prompt_evaluated=evaluated,
         )
 
     def close(self) -> None:
@@ -223,7 +238,44 @@ class LlamaCppLLM:
                 self._llama.close()
                 self._llama = None
 
+    def _cached_tokens(self) -> list[int]:
+        """The tokens whose KV state the context holds now (what the next call can reuse)."""
+        raw = self.raw
+        return [int(t) for t in raw._input_ids[: raw.n_tokens]]
+
+    def _evaluated(self, before: Sequence[int], prompt_tokens: int) -> int:
+        """Prompt tokens the last call actually ran through the model: those after the prefix it shared with
+        the KV state left by the call before (llama-cpp-python reuses that prefix, and re-runs the last prompt
+        token when the whole prompt was cached, to refresh the logits)."""
+        prompt = self.raw._input_ids[:prompt_tokens]
+        shared = 0
+        for a, b in zip(before, prompt, strict=False):
+            if a != b:
+                break
+            shared += 1
+        if prompt_tokens and shared >= prompt_tokens:
+            shared = prompt_tokens - 1
+        return prompt_tokens - shared
+
+    def _adapt_threads(self) -> None:
+        """Follow the machine's load (see :mod:`pikelocal.llm.threads`); called before a call and between tokens."""
+        if self._governor is None:
+            return
+        threads = self._governor.advise()
+        if threads is not None and self._llama is not None:
+            import llama_cpp
+
+            llama_cpp.llama_set_n_threads(self._llama.ctx, threads, threads)
+            self.thread_changes += 1
+            log.debug("llama.cpp now on %d thread(s)", threads)
+
+    def _between_tokens(self, _input_ids: Any, scores: Any) -> Any:
+        """A logits processor that changes nothing: the hook llama-cpp-python offers between two tokens."""
+        self._adapt_threads()
+        return scores
+
     def _call(self, messages: Sequence[Message], params: GenParams, *, stream: bool) -> Any:
+        self._adapt_threads()
         kwargs: dict[str, Any] = {
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "temperature": params.temperature,
@@ -232,6 +284,8 @@ class LlamaCppLLM:
             "stop": list(params.stop),
             "stream": stream,
         }
+        if self._governor is not None:
+            kwargs["logits_processor"] = [self._between_tokens]
         if params.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": dict(params.json_schema)}
         with self._errors(params):

@@ -27,7 +27,9 @@ class CallLog:
     calls: list[CallCost] = field(default_factory=list)
 
     def add(self, tag: str, c: Completion) -> None:
-        self.calls.append(CallCost(tag, c.prompt_tokens, c.completion_tokens, c.seconds, c.cached))
+        self.calls.append(
+            CallCost(tag, c.prompt_tokens, c.completion_tokens, c.seconds, c.cached, evaluated=c.evaluated)
+        )
 
 
 class RecordingLLM:
@@ -85,8 +87,13 @@ def generate_answer(
     sources: Sequence[Source],
     on_delta: Callable[[str], None],
     checking: Checking | None = None,
+    *,
+    messages: Sequence[Message] | None = None,
 ) -> Answer:
     """Stream the answer through ``on_delta``; no sources → "not stated" at once.
+
+    ``messages`` is the prompt when the caller laid it out itself (decompose's shared prefix); by default the
+    answer prompt over ``sources``.
 
     With ``request.check`` the deltas are the checked claims (``query.check``); without, the model's text with
     invalid [n] removed and missing citations added by matching.
@@ -95,15 +102,16 @@ def generate_answer(
         text = not_stated(request.script, missing_phrase(request.question))
         on_delta(text)
         return Answer(request.question, request.mode, request.lang, text, (), (), 0, True, script=request.script)
-    blocks = [(s.number, heading(s), s.text) for s in sources]
-    messages = answer_messages(
-        request.question,
-        request.lang,
-        blocks,
-        style=request.style,
-        instruction=request.instruction,
-        script=request.script,
-    )
+    if messages is None:
+        blocks = [(s.number, heading(s), s.text) for s in sources]
+        messages = answer_messages(
+            request.question,
+            request.lang,
+            blocks,
+            style=request.style,
+            instruction=request.instruction,
+            script=request.script,
+        )
     if request.check:
         return _checked_answer(llm, request, sources, messages, on_delta, checking or Checking())
     checker = CitationFilter(len(sources))

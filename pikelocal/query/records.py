@@ -112,6 +112,7 @@ class CallCost:
     completion_tokens: int
     seconds: float
     cached: bool
+    evaluated: int | None = None  # prompt tokens the model ran (after the reused KV prefix); None: not known
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,11 @@ class QueryTrace:
     @property
     def completion_tokens(self) -> int:
         return sum(c.completion_tokens for c in self.calls)
+
+    @property
+    def prompt_evaluated(self) -> int:
+        """Prompt tokens the model ran for this question (sent tokens where a call did not say; 0 if cached)."""
+        return sum(0 if c.cached else c.prompt_tokens if c.evaluated is None else c.evaluated for c in self.calls)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
