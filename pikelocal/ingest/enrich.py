@@ -20,7 +20,7 @@ from pikelocal.events import EventSink, Notice, StageAdvanced, StageFinished, St
 from pikelocal.ingest.context import SECTION_SEPARATOR, chunk_header, with_header
 from pikelocal.ingest.embed import document_text
 from pikelocal.llm.base import LLM
-from pikelocal.prompts.atomize import Atoms, atomize_prompt, wants_summary
+from pikelocal.prompts.atomize import Atoms, atomize_prompt
 from pikelocal.prompts.base import PromptJob, PromptResult, run_prompts
 from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.summarize import EXCERPT_CHARS, SUMMARIZE_DOCUMENT, DocumentSummary
@@ -35,7 +35,7 @@ BATCH = 32  # chunks fetched and handed to the LLM fan-out at a time
 
 @dataclass(frozen=True)
 class EnrichOptions:
-    max_questions: int = 5
+    max_questions: int = 4
     summaries: bool = True  # document summaries (and titles); off: straight to the questions
     doc_ids: tuple[int, ...] | None = None  # only these documents
     limit: int | None = None  # at most this many chunks this run
@@ -210,9 +210,7 @@ class Enricher:
             "context": context,
             "text": chunk.text.strip(),
         }
-        # a chunk the LLM splitter summarized already needs no second summary
-        prompt = atomize_prompt(self.options.max_questions, wants_summary(chunk.text, lang) and not chunk.summary)
-        return PromptJob(prompt, lang, fields)
+        return PromptJob(atomize_prompt(self.options.max_questions), lang, fields)
 
     def _save_atoms(
         self,
@@ -232,9 +230,7 @@ class Enricher:
             return
         atoms = result.value
         vectors = self.encoder.encode(list(atoms.questions), role="query")
-        saved = self.store.save_atoms(
-            chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors, summary=atoms.summary
-        )
+        saved = self.store.save_atoms(chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors)
         if saved is None:
             return
         report.atomized += 1

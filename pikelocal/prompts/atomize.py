@@ -1,8 +1,14 @@
-"""PIKE-RAG knowledge atomizing: the questions a chunk can answer (and, for a long chunk, a one-line summary).
+"""PIKE-RAG knowledge atomizing: the questions a chunk can answer.
 
 The parser keeps a question only when it is in the chunk's language and names its subject (no bare 它 / 该项目
 / "it"); duplicates are dropped. A reply with no usable question is a :class:`ReplyError`, so the model is
 asked once more with the reason.
+
+Every token of this call is paid once per chunk, so the prompt is laid out for the KV cache: the instructions
+(the same for every chunk) first, then what is the same for every chunk of one document (its title and summary),
+and only then the chunk's own section and text. The reply is questions only: a chunk summary would cost ~40
+generated tokens per chunk and nothing reads it (the document summary already goes into every chunk's header).
+Measured in docs/BENCHMARKS.md ("Tokens per chunk", issue 15).
 """
 
 from __future__ import annotations
@@ -18,9 +24,6 @@ from pikelocal.prompts.base import Prompt, ReplyError, clean_line
 from pikelocal.prompts.lang import Lang, detect_lang
 
 QUESTION_MAX_CHARS = 120
-SUMMARY_MAX_CHARS = 150
-# A chunk shorter than this (characters) gets no summary: it would say little more than the chunk itself.
-SUMMARY_MIN_CHARS: Mapping[Lang, int] = {"zh": 250, "en": 700}
 
 # Bare references a reader of the question alone could not resolve. 应该/活该 are verbs, not 该 + noun.
 _VAGUE: Mapping[Lang, re.Pattern[str]] = {
@@ -34,7 +37,7 @@ _VAGUE: Mapping[Lang, re.Pattern[str]] = {
     "en": re.compile(
         r"\b(?:[Ii]t|[Ii]ts|[Tt]hey|[Tt]hem|[Tt]heir|[Tt]heirs|[Tt]his|[Tt]hese|[Tt]hose)\b"
         r"|(?i:\bthe (?:above|aforementioned|project|company|document|agreement|contract|text|passage|section"
-        r"|clause)\b)"
+        r"|clause|subject)\b)"
     ),
 }
 
@@ -42,39 +45,33 @@ _SYSTEM: Mapping[Lang, str] = {
     "zh": "你是文档索引助手：阅读一段文档，写出这段文字能回答的问题。",
     "en": "You index documents: read a passage and write the questions it answers.",
 }
+# The same for every chunk: instructions. Then the same for every chunk of a document: title and summary.
 _RULES: Mapping[Lang, str] = {
     "zh": (
         "要求：\n"
-        "1. 用中文提问；每个问题只问一件事，答案在这段文字中。\n"
+        "1. 用中文提问；每个问题只问这段文字给出的一个事实，不超过 30 字。\n"
         "2. 问题要独立完整：写出主体的名称（项目、公司、法律、条款号），不用“它”“该项目”“本合同”“上述”等指代。\n"
-        "3. 最多 {max_q} 个问题，互不重复。\n"
+        "3. 最多 {max_q} 个问题，互不重复。只输出 JSON。\n\n"
+        "文档：{title}\n{context}每个问题都写明主体，如“{title}”。\n\n"
     ),
     "en": (
         "Rules:\n"
-        "1. Ask in English; each question asks one thing that the passage answers.\n"
+        "1. Ask in English; each question asks one fact the passage gives, in at most 15 words.\n"
         "2. Each question stands alone: name the subject (project, company, law, clause number); never write"
         ' "it", "this agreement", "the project" or "the above".\n'
-        "3. At most {max_q} questions, no duplicates.\n"
+        "3. At most {max_q} questions, no duplicates. Output only JSON.\n\n"
+        'Document: {title}\n{context}Name the subject in every question, e.g. "{title}".\n\n'
     ),
-}
-_SUMMARY_RULE: Mapping[Lang, str] = {
-    "zh": "4. summary：一句话概括这段文字，不超过 60 字。\n",
-    "en": "4. summary: one sentence on what the passage says, at most 40 words.\n",
 }
 _PASSAGE: Mapping[Lang, str] = {
-    "zh": "只输出 JSON。\n\n文档：{title}\n位置：{section}\n{context}文字：\n{text}\n\n"
-    "每个问题都写明主体，如“{title}”。",
-    "en": (
-        "Output only JSON.\n\nDocument: {title}\nSection: {section}\n{context}Passage:\n{text}\n\n"
-        'Name the subject in every question, e.g. "{title}".'
-    ),
+    "zh": "位置：{section}\n文字：\n{text}",
+    "en": "Section: {section}\nPassage:\n{text}",
 }
 
 
 @dataclass(frozen=True)
 class Atoms:
     questions: tuple[str, ...]
-    summary: str | None
     dropped: tuple[tuple[str, str], ...]  # (question, why) for questions the parser refused
 
 
@@ -87,10 +84,6 @@ def vague_reference(question: str, lang: Lang) -> str | None:
     """The bare reference a question leans on (它, 该项目, it …), or None when it names its subject."""
     m = _VAGUE[lang].search(question)
     return m.group(0) if m else None
-
-
-def wants_summary(text: str, lang: Lang) -> bool:
-    return len(text.strip()) >= SUMMARY_MIN_CHARS[lang]
 
 
 def parse_atoms(data: Any, lang: Lang, fields: Mapping[str, Any]) -> Atoms:
@@ -118,32 +111,30 @@ def parse_atoms(data: Any, lang: Lang, fields: Mapping[str, Any]) -> Atoms:
     if not kept:
         why = "; ".join(sorted({r for _, r in dropped})) or "no questions"
         raise ReplyError(f"no usable question ({why}); name the subject of each question")
-    summary = clean_line(data.get("summary"), SUMMARY_MAX_CHARS) or None
-    return Atoms(tuple(kept[: int(fields["max_q"])]), summary, tuple(dropped))
+    return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped))
 
 
 @lru_cache(maxsize=8)
-def atomize_prompt(max_questions: int, with_summary: bool) -> Prompt[Atoms]:
-    """The atomizing prompt asking for up to ``max_questions`` questions (and a summary when ``with_summary``)."""
-    properties: dict[str, Any] = {
-        "questions": {
-            "type": "array",
-            "items": {"type": "string", "minLength": 4, "maxLength": QUESTION_MAX_CHARS},
-            "minItems": 1,
-            "maxItems": max_questions,
-        }
+def atomize_prompt(max_questions: int) -> Prompt[Atoms]:
+    """The atomizing prompt asking for up to ``max_questions`` questions."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "questions": {
+                "type": "array",
+                "items": {"type": "string", "minLength": 4, "maxLength": QUESTION_MAX_CHARS},
+                "minItems": 1,
+                "maxItems": max_questions,
+            }
+        },
+        "required": ["questions"],
     }
-    if with_summary:
-        properties = {"summary": {"type": "string", "maxLength": SUMMARY_MAX_CHARS}, **properties}
-    schema = {"type": "object", "properties": properties, "required": list(properties)}
-    rule4 = _SUMMARY_RULE if with_summary else {"zh": "", "en": ""}
     langs: tuple[Lang, ...] = ("zh", "en")
-    user = {lang: _RULES[lang] + rule4[lang] + _PASSAGE[lang] for lang in langs}
     return Prompt(
-        name="atomize+summary" if with_summary else "atomize",
+        name="atomize",
         system=_SYSTEM,
-        user=user,
+        user={lang: _RULES[lang] + _PASSAGE[lang] for lang in langs},
         schema=schema,
         parse=parse_atoms,
-        max_tokens=60 + max_questions * 60 + (120 if with_summary else 0),
+        max_tokens=40 + max_questions * 45,
     )

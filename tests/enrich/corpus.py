@@ -112,8 +112,8 @@ def passage_of(messages: Sequence[Message]) -> tuple[str, str]:
     """(document title, chunk text) from an atomize request."""
     user = messages[1].content
     if "文字：\n" in user:
-        return _field(r"文档：(.*)\n", user), _field(r"(?s)文字：\n(.*)\n\n每个问题都写明主体", user)
-    return _field(r"Document: (.*)\n", user), _field(r"(?s)Passage:\n(.*)\n\nName the subject", user)
+        return _field(r"文档：(.*)\n", user), _field(r"(?s)\n文字：\n(.*)$", user)
+    return _field(r"Document: (.*)\n", user), _field(r"(?s)\nPassage:\n(.*)$", user)
 
 
 _ZH_AVOID = re.compile(r"[它该本此这上]")
@@ -142,15 +142,12 @@ def atomize_reply(messages: Sequence[Message], params: GenParams) -> str:
     vague = "它的规定是什么？" if zh else "What does it say about that?"
     duplicate = good[0].upper() if not zh else good[0].replace("？", "?")  # same key: case / width / punctuation
     reply: dict[str, object] = {"questions": [*good[:1], vague, duplicate, *good[1:]]}
-    if "summary" in (params.json_schema or {}).get("properties", {}):
-        reply = {"summary": ("本段概述：" if zh else "In short: ") + text[:40], **reply}
     return json.dumps(reply, ensure_ascii=False)
 
 
 SCRIPT: dict[str, Callable[[Sequence[Message], GenParams], str]] = {
     "summarize_document": summary_reply,
     "atomize": atomize_reply,
-    "atomize+summary": atomize_reply,
 }
 
 

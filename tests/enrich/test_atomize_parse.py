@@ -10,14 +10,7 @@ from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich import Enricher, EnrichOptions
 from pikelocal.ingest.pipeline import Ingestor, SourceText
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.atomize import (
-    SUMMARY_MIN_CHARS,
-    atomize_prompt,
-    parse_atoms,
-    question_key,
-    vague_reference,
-    wants_summary,
-)
+from pikelocal.prompts.atomize import atomize_prompt, parse_atoms, question_key, vague_reference
 from pikelocal.prompts.base import ReplyError, run_prompt
 from pikelocal.prompts.lang import detect_lang
 from tests.enrich.corpus import INGEST, open_kb
@@ -49,7 +42,7 @@ def test_chinese_chunk_gets_the_chinese_prompt(tmp_path) -> None:  # type: ignor
         seen.append(messages[0].content + "\n" + messages[1].content)
         return json.dumps({"questions": ["青松市招标办法规定的投标保证金上限是多少？"]}, ensure_ascii=False)
 
-    llm = FakeLLM({"atomize": reply, "atomize+summary": reply, "summarize_document": "{}"})
+    llm = FakeLLM({"atomize": reply, "summarize_document": "{}"})
     with open_kb(tmp_path / "kb.kb") as store:
         Ingestor(store, HashEncoder(), INGEST).ingest_texts(
             [SourceText("zh", "青松市招标办法", ZH_CHUNK), SourceText("en", "Tender Bond Rule", EN_CHUNK)]
@@ -78,24 +71,27 @@ def test_english_questions_for_a_chinese_chunk_are_refused_and_the_retry_says_wh
         ]
     )
     llm = FakeLLM({"atomize": lambda m, p: next(replies)})
-    result = run_prompt(llm, atomize_prompt(5, False), "zh", FIELDS)
+    result = run_prompt(llm, atomize_prompt(5), "zh", FIELDS)
     assert result.ok and result.value is not None and len(result.completions) == 2
     retry = llm.calls[1].messages
     assert [m.role for m in retry] == ["system", "user", "assistant", "user"]
     assert "not in Chinese" in retry[3].content and retry[3].content.startswith("上面的回复无法使用")
 
 
-def test_summary_only_for_long_chunks() -> None:
-    zh_long = ("x" * SUMMARY_MIN_CHARS["zh"]).replace("x", "投")
-    assert wants_summary(zh_long, "zh") and not wants_summary(zh_long[1:], "zh")
-    assert wants_summary("a" * SUMMARY_MIN_CHARS["en"], "en") and not wants_summary(
-        "a" * (SUMMARY_MIN_CHARS["en"] - 1), "en"
-    )
-    assert not wants_summary(ZH_CHUNK, "zh") and wants_summary(ZH_CHUNK * 7, "zh")
-    assert not wants_summary(EN_CHUNK * 7, "en") and wants_summary(EN_CHUNK * 8, "en")
-    assert atomize_prompt(5, True).name == "atomize+summary" and atomize_prompt(5, False).name == "atomize"
-    assert "summary" in atomize_prompt(5, True).schema["properties"]
-    assert atomize_prompt(3, False).schema["properties"]["questions"]["maxItems"] == 3
+def test_the_prompt_asks_for_questions_only_and_puts_the_chunk_last() -> None:
+    prompt = atomize_prompt(3)
+    assert prompt.name == "atomize" and list(prompt.schema["properties"]) == ["questions"]
+    assert prompt.schema["properties"]["questions"]["maxItems"] == 3
+    # instructions, then the document (the same for all its chunks), then the chunk: the KV cache keeps the first two
+    fields = {**FIELDS, "context": "摘要：青松市的招标规则。\n"}
+    user = prompt.messages("zh", fields)[1].content
+    assert user.index("要求") < user.index("文档：青松市招标办法") < user.index("摘要：") < user.index("位置：")
+    assert user.endswith(ZH_CHUNK)
+    other = prompt.messages("zh", {**fields, "section": "第四条", "text": "另一段文字。"})[1].content
+    common = 0
+    while user[common] == other[common]:
+        common += 1
+    assert user[:common].endswith("位置：")
 
 
 # --- vague references ---------------------------------------------------------------------------------------
@@ -119,7 +115,13 @@ def test_vague_chinese_questions_are_dropped(question: str) -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["What does it cost to lodge a bid?", "When does this agreement end?", "Who signs the contract?", "Do they pay?"],
+    [
+        "What does it cost to lodge a bid?",
+        "When does this agreement end?",
+        "Who signs the contract?",
+        "Do they pay?",
+        "What is the name of the subject?",  # the 1.5B model's filler when told to name the subject
+    ],
 )
 def test_vague_english_questions_are_dropped(question: str) -> None:
     assert vague_reference(question, "en") is not None
@@ -199,8 +201,7 @@ def test_a_reply_without_a_usable_question_is_a_reply_error(data: object) -> Non
         parse_atoms(data, "zh", FIELDS)
 
 
-def test_long_questions_are_trimmed_and_summary_kept() -> None:
+def test_long_questions_are_trimmed() -> None:
     long = "青松市招标办法" + "关于投标保证金" * 30 + "的规定是什么？"
-    parsed = parse_atoms({"questions": [long], "summary": "  本段规定投标保证金的\n上限。 "}, "zh", FIELDS)
+    parsed = parse_atoms({"questions": [long]}, "zh", FIELDS)
     assert len(parsed.questions[0]) == 120 and parsed.questions[0] == long[:120]
-    assert parsed.summary == "本段规定投标保证金的 上限。"

@@ -207,28 +207,34 @@ def test_the_atomize_prompt_carries_title_section_and_document_summary(store: St
     prompts = {passage_of(m)[1]: m[1].content for m in atomize_calls(llm)}
     for c in store.chunks_of(zh.id):
         user = prompts[c.text.strip()]
-        assert f"文档：{ZH_TITLE}\n位置：{' › '.join(c.section_path) or '—'}\n摘要：{zh.summary}\n文字：" in user
+        # the document's part (title, summary) comes before the chunk's own (section, text): one cached prefix
+        assert f"文档：{ZH_TITLE}\n摘要：{zh.summary}\n每个问题都写明主体" in user
+        assert f"\n\n位置：{' › '.join(c.section_path) or '—'}\n文字：\n{c.text.strip()}" in user
     for c in store.chunks_of(en.id):
         user = prompts[c.text.strip()]
-        assert f"Document: {GENERATED_TITLE}\nSection: —\nSummary: {en.summary}\nPassage:" in user
+        assert f"Document: {GENERATED_TITLE}\nSummary: {en.summary}\nName the subject" in user
+        assert user.endswith(f"Section: —\nPassage:\n{c.text.strip()}")
     (memo_chunk,) = store.chunks_of(memo.id)
-    assert f"Document: {SHORT_TITLE}\nSection: {SHORT_TITLE}\nPassage:" in prompts[memo_chunk.text.strip()]
+    memo_user = prompts[memo_chunk.text.strip()]
+    assert (
+        f"Document: {SHORT_TITLE}\nName the subject" in memo_user and f"Section: {SHORT_TITLE}\nPassage:" in memo_user
+    )
 
 
-def test_a_long_chunk_gets_the_summary_prompt_and_keeps_its_summary(tmp_path: Path) -> None:
+def test_a_long_chunk_gets_questions_only_and_no_chunk_summary(tmp_path: Path) -> None:
     text = " ".join(
         f"Clause {n} of the Qingsong procurement rules requires bidders to lodge securities before closing."
         for n in range(1, 10)
     )
-    assert len(text) >= 700
     llm = scripted_llm()
     with open_kb(tmp_path / "kb.kb") as store:
         Ingestor(store, ENC, IngestOptions(late=False)).ingest_texts([SourceText("rules", "Qingsong Rules", text)])
         (chunk,) = [c for d in store.documents() for c in store.chunks_of(d.id)]
         report = enrich(store, llm)
         (after,) = store.get_chunks([chunk.id])
-    assert report.skipped == 1 and [c.tag for c in llm.calls] == ["atomize+summary"]
-    assert after.summary == "In short: " + text[:40].strip()
+    assert report.skipped == 1 and [c.tag for c in llm.calls] == ["atomize"]
+    assert "summary" not in (llm.calls[0].params.json_schema or {})["properties"]
+    assert after.summary is None
     assert report.atomized == 1 and report.questions == 3
 
 

@@ -26,7 +26,7 @@ FIELDS = {"max_q": 5}
 
 
 def test_the_canned_instances_pass_the_parsers_for_english_only() -> None:
-    canned = instance(atomize_prompt(5, False).schema)
+    canned = instance(atomize_prompt(5).schema)
     assert parse_atoms(canned, "en", FIELDS).questions == ("sample x-questions0", "sample x-questions1")
     with pytest.raises(ReplyError, match="not in Chinese"):
         parse_atoms(canned, "zh", FIELDS)

@@ -39,7 +39,7 @@ def enriching_llm(gate: threading.Event | None = None, started: threading.Event 
             gate.wait(10)
         return SCRIPT["atomize"](messages, params)
 
-    return FakeLLM({**base.script, **SCRIPT, "atomize": atomize, "atomize+summary": atomize})
+    return FakeLLM({**base.script, **SCRIPT, "atomize": atomize})
 
 
 def folder_to_add(tmp_path: Path) -> Path:
@@ -157,7 +157,7 @@ def test_cancelling_an_add_keeps_the_kb_consistent_and_enrich_resumes(tmp_path: 
             assert app.is_running
 
     run(scenario())
-    atomized_before = len(llm.calls_for("atomize")) + len(llm.calls_for("atomize+summary"))
+    atomized_before = len(llm.calls_for("atomize"))
     with Store.open_existing(kb) as store:
         assert store.integrity_check() == []
         counts = store.enrichment_counts()
@@ -177,7 +177,7 @@ def test_cancelling_an_add_keeps_the_kb_consistent_and_enrich_resumes(tmp_path: 
     with Store.open_existing(kb) as store:
         counts = store.enrichment_counts()
         assert counts.atoms["done"] == counts.chunks
-    calls = llm.calls_for("atomize") + llm.calls_for("atomize+summary")
+    calls = llm.calls_for("atomize")
     finished_first = {c.messages[-1].content for c in calls[:atomized_before]}
     again = [c for c in calls[atomized_before:] if c.messages[-1].content in finished_first]
     assert len(again) <= 1  # only the call that was in flight when cancelled may be asked again
