@@ -76,15 +76,32 @@ def answer_messages(
 
     ``script`` "hant" asks for traditional characters (the question's own script).
     """
+    rules = answer_rules(lang, style=style, instruction=instruction, script=script)
+    src_label, q_label, a_label = _LABELS[lang]
+    blocks = "\n\n".join(f"[{n}] {heading}\n{text}" for n, heading, text in sources)
+    user = f"{rules}\n{src_label}:\n{blocks}\n\n{q_label}: {question}\n{a_label}:"
+    return [Message("system", _SYSTEM[lang]), Message("user", user)]
+
+
+def answer_system(lang: Lang) -> str:
+    return _SYSTEM[lang]
+
+
+def answer_rules(
+    lang: Lang, *, style: AnswerStyle = "full", instruction: str = "", script: Script | None = None
+) -> str:
+    """The numbered rules of the answer (citations, "not stated", the script, the short style, a benchmark's own)."""
     rules = (_RULES_HANT if script == "hant" and lang == "zh" else _RULES[lang]) + (
         _SHORT[lang] if style == "short" else ""
     )
     if instruction:
         rules += instruction.strip() + "\n"
-    src_label, q_label, a_label = _LABELS[lang]
-    blocks = "\n\n".join(f"[{n}] {heading}\n{text}" for n, heading, text in sources)
-    user = f"{rules}\n{src_label}:\n{blocks}\n\n{q_label}: {question}\n{a_label}:"
-    return [Message("system", _SYSTEM[lang]), Message("user", user)]
+    return rules
+
+
+def answer_task(lang: Lang) -> str:
+    """What ends an answer prompt: ``回答：`` / ``Answer:``."""
+    return f"{_LABELS[lang][2]}:"
 
 
 def answer_params(max_tokens: int, n_sources: int = 0, *, cite_grammar: bool = False) -> GenParams:

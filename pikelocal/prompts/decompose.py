@@ -1,7 +1,7 @@
 """PIKE-RAG Algorithm 1's two prompts: propose atomic sub-questions, then pick the most useful retrieved question.
 
-Both see the question and the evidence gathered so far, so round 2 builds on what round 1 found. An empty list of
-sub-questions means "the evidence is enough"; pick 0 means "none of these helps": either ends the loop.
+Both see the question and the sources gathered so far, so round 2 builds on what round 1 found. An empty list of
+sub-questions means "the sources are enough"; pick 0 means "none of these helps": either ends the loop.
 """
 
 from __future__ import annotations
@@ -21,28 +21,59 @@ def numbered(items: Sequence[str], lang: Lang) -> str:
     return "\n".join(f"{i}. {t}" for i, t in enumerate(items, start=1)) if items else NO_EVIDENCE[lang]
 
 
+# --- the shared layout ----------------------------------------------------------------------------------------
+#
+# Every call of one decompose question reads the same prefix: one system text (the answer's rules and what the
+# planning calls are for), then the sources in the order they were gathered, then the question. Only the call's own
+# task comes after. llama.cpp keeps the KV state of the previous call's longest common prefix, so each source is
+# run through the model once per question, not once per call (issue 15), and the final answer reuses all of it.
+
+_PLANNING: Mapping[Lang, str] = {
+    "zh": "在回答之前，你可能会被要求规划还需要查找什么资料，或者从候选线索中挑选一个：按每次给出的任务做。",
+    "en": "Before answering you may be asked to plan what is still to be looked up, or to choose one lead among "
+    "candidates: do the task given each time.",
+}
+_LABELS: Mapping[Lang, tuple[str, str]] = {"zh": ("资料", "问题"), "en": ("Sources", "Question")}
+
+
+def shared_system(answer_system: str, answer_rules: str, lang: Lang) -> str:
+    """The system text of every call of a decompose question: the answer's own system text and rules, then what
+    the planning calls are for. The same for every question asked with the same answer style."""
+    return f"{answer_system}\n\n{answer_rules}\n{_PLANNING[lang]}"
+
+
+def sources_block(sources: Sequence[tuple[int, str, str]], lang: Lang) -> str:
+    """``资料：`` then ``[n] heading`` / text blocks, in the order given (the order they were gathered)."""
+    blocks = "\n\n".join(f"[{n}] {heading}\n{text}" for n, heading, text in sources)
+    return f"{_LABELS[lang][0]}:\n{blocks or NO_EVIDENCE[lang]}"
+
+
+def shared_user(sources: str, question: str, lang: Lang, task: str) -> str:
+    """The sources, the question, then the call's own task (all that differs between the calls)."""
+    return f"{sources}\n\n{_LABELS[lang][1]}: {question}\n\n{task}"
+
+
+def _template(lang: Lang, task: str) -> str:
+    return shared_user("{sources}", "{question}", lang, task)
+
+
 # --- propose ---------------------------------------------------------------------------------------------------
 
-_PROPOSE_SYSTEM: Mapping[Lang, str] = {
-    "zh": "你负责规划如何从文档中找到问题的答案。你会看到问题和目前已找到的资料。",
-    "en": "You plan how to find the answer to a question in a set of documents. You see the question and the "
-    "evidence found so far.",
-}
-_PROPOSE_USER: Mapping[Lang, str] = {
+_PROPOSE_TASK: Mapping[Lang, str] = {
     "zh": (
-        "要求：写出最多 {max_q} 个简短的子问题，用来查找回答问题还缺少的信息。每个子问题只问一个事实，"
+        "任务：写出最多 {max_q} 个简短的子问题，用来查找回答问题还缺少的信息。每个子问题只问一个事实，"
         "写出主体的名称，不用“它”“该”等指代，不重复已经问过的子问题。"
-        "只有当已找到的资料明确给出了问题每一部分的答案时，才返回空列表。\n"
-        '只输出 JSON：{{"sub_questions": ["…"]}}\n\n'
-        "问题：{question}\n\n已找到的资料：\n{evidence}\n\n已经问过的子问题：\n{asked}"
+        "只有当上面的资料明确给出了问题每一部分的答案时，才返回空列表。\n"
+        "已经问过的子问题：\n{asked}\n"
+        '只输出 JSON：{{"sub_questions": ["…"]}}'
     ),
     "en": (
         "Task: write at most {max_q} short sub-questions that would find the information still missing to answer "
         "the question. Each asks for one fact and names its subject (no 'it' or 'the above'); do not repeat a "
-        "sub-question already asked. Return an empty list only when the evidence found so far states the answer to "
-        "every part of the question.\n"
-        'Reply with only JSON: {{"sub_questions": ["…"]}}\n\n'
-        "Question: {question}\n\nEvidence found so far:\n{evidence}\n\nSub-questions already asked:\n{asked}"
+        "sub-question already asked. Return an empty list only when the sources above state the answer to every "
+        "part of the question.\n"
+        "Sub-questions already asked:\n{asked}\n"
+        'Reply with only JSON: {{"sub_questions": ["…"]}}'
     ),
 }
 
@@ -62,7 +93,8 @@ def _parse_proposals(data: Any, lang: Lang, fields: Mapping[str, Any]) -> tuple[
     return tuple(out[: int(fields["max_q"])])
 
 
-def propose_prompt(max_q: int) -> Prompt[tuple[str, ...]]:
+def propose_prompt(max_q: int, system: str) -> Prompt[tuple[str, ...]]:
+    """Fields: sources (:func:`sources_block`), question, asked, asked_list, max_q."""
     schema = {
         "type": "object",
         "properties": {
@@ -74,27 +106,22 @@ def propose_prompt(max_q: int) -> Prompt[tuple[str, ...]]:
         },
         "required": ["sub_questions"],
     }
-    return Prompt("propose_subquestions", _PROPOSE_SYSTEM, _PROPOSE_USER, schema, _parse_proposals, max_tokens=200)
+    user = {lang: _template(lang, _PROPOSE_TASK[lang]) for lang in _LANGS}
+    return Prompt("propose_subquestions", {lang: system for lang in _LANGS}, user, schema, _parse_proposals, 200)
 
 
 # --- select ----------------------------------------------------------------------------------------------------
 
-_SELECT_SYSTEM: Mapping[Lang, str] = {
-    "zh": "你负责挑选最有助于回答问题的资料线索。",
-    "en": "You choose the lead most likely to help answer a question.",
-}
-_SELECT_USER: Mapping[Lang, str] = {
+_SELECT_TASK: Mapping[Lang, str] = {
     "zh": (
-        "下面每个候选问题都指向文档中的一段资料。选出最有助于回答原问题、且补充了已找到资料所缺信息的一个候选，"
-        "给出它的编号{none}。\n"
-        '只输出 JSON：{{"pick": 编号}}\n\n'
-        "问题：{question}\n\n已找到的资料：\n{evidence}\n\n候选：\n{candidates}"
+        "任务：下面每个候选问题都指向文档中的一段资料。选出最有助于回答问题、且补充了上面资料所缺信息的一个候选，"
+        "给出它的编号{none}。\n候选：\n{candidates}\n"
+        '只输出 JSON：{{"pick": 编号}}'
     ),
     "en": (
-        "Each candidate below points to a passage of the documents. Choose the one that best helps answer the "
-        "question with information the evidence found so far lacks, and give its number{none}.\n"
-        'Reply with only JSON: {{"pick": number}}\n\n'
-        "Question: {question}\n\nEvidence found so far:\n{evidence}\n\nCandidates:\n{candidates}"
+        "Task: each candidate below points to a passage of the documents. Choose the one that best helps answer the "
+        "question with information the sources above lack, and give its number{none}.\nCandidates:\n{candidates}\n"
+        'Reply with only JSON: {{"pick": number}}'
     ),
 }
 SELECT_NONE: Mapping[Lang, str] = {"zh": "；如果都没有帮助，给出 0", "en": "; give 0 if none helps"}
@@ -112,12 +139,18 @@ def _parse_pick(data: Any, lang: Lang, fields: Mapping[str, Any]) -> int | None:
     return None if pick == 0 else pick - 1
 
 
-def select_prompt(n_candidates: int, *, allow_none: bool = True) -> Prompt[int | None]:
-    """``allow_none=False`` before any evidence is gathered: a small model otherwise answers 0 by habit, and
+def select_prompt(n_candidates: int, system: str, *, allow_none: bool = True) -> Prompt[int | None]:
+    """Fields: sources, question, candidates, n_candidates, none.
+
+    ``allow_none=False`` before any evidence is gathered: a small model otherwise answers 0 by habit, and
     the best candidate is still better than the plain search results the loop would fall back to."""
     schema = {
         "type": "object",
         "properties": {"pick": {"type": "integer", "enum": list(range(0 if allow_none else 1, n_candidates + 1))}},
         "required": ["pick"],
     }
-    return Prompt("select_atom", _SELECT_SYSTEM, _SELECT_USER, schema, _parse_pick, max_tokens=20)
+    user = {lang: _template(lang, _SELECT_TASK[lang]) for lang in _LANGS}
+    return Prompt("select_atom", {lang: system for lang in _LANGS}, user, schema, _parse_pick, max_tokens=20)
+
+
+_LANGS: tuple[Lang, ...] = ("zh", "en")

@@ -2,8 +2,9 @@
 
 naive     top-k chunks by hybrid search over the chunks themselves (the paper's Naive RAG w/ R)
 hier      those chunks plus the chunks reached through their atomic questions, interleaved (Naive RAG w/ H-R)
-decompose Algorithm 1 (``query.decompose``): the chunks it picked, then the naive chunks in what budget is left
-Then every mode assembles the same way (neighbours within a token budget) and answers with citations.
+decompose Algorithm 1 (``query.decompose``): the naive chunks first (half the budget), then the chunks it picked,
+          all in one growing prompt prefix (``query.workspace``)
+naive and hier assemble their chunks with neighbours within a token budget; every mode answers with citations.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from dataclasses import dataclass, field, replace
 
 from pikelocal.embed.base import Encoder
 from pikelocal.events import AnswerDelta, EventSink, ReasoningStep, ignore
-from pikelocal.llm.base import LLM
-from pikelocal.prompts.answer import AnswerStyle
+from pikelocal.llm.base import LLM, Message
+from pikelocal.prompts.answer import AnswerStyle, answer_rules, answer_system, answer_task
+from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.script import detect_script
 from pikelocal.query.answer import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
@@ -25,6 +27,7 @@ from pikelocal.query.expand import Budget, assemble
 from pikelocal.query.locate import store_locator
 from pikelocal.query.records import AnswerMode, QueryTrace
 from pikelocal.query.search import search
+from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
 
 CHUNKS_ONLY = {"questions": 0.0}
@@ -71,23 +74,30 @@ def ask(
     decomposition = Decomposition((), (), ())
     weights = {**(options.weights or {}), **CHUNKS_ONLY}
     fill: list[int] = []
+    script = detect_script(question)
+    messages: list[Message] | None = None
     if options.mode == "decompose":
         step: Callable[[int, str, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
-        decomposition = decompose(question, lang, store, encoder, model, options.decompose, step)
-        priority = list(decomposition.chunk_ids)
-        # What the rounds gathered comes first (with its neighbours); the question's own top chunks fill what
-        # is left of the budget, so a loop that stopped early (a small model often does) still answers from
-        # at least what naive retrieval would have found.
+        # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
+        # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
+        # reads the same growing prefix (query.workspace).
         fill = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
+        rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
+        system = shared_system(answer_system(lang), rules, lang)
+        workspace = Workspace.start(store, lang, system, context_budget(options, llm), fill)
+        decomposition = decompose(question, lang, store, encoder, model, options.decompose, step, workspace=workspace)
+        priority = list(decomposition.chunk_ids)
         if not priority:
             note = "no chunk was picked: answered from the top search results"
             decomposition = replace(decomposition, notes=(*decomposition.notes, note))
+        sources = list(workspace.sources)
+        messages = workspace.messages(question, answer_task(lang))
     else:
         priority = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
         if options.mode == "hier":
             via = search(store, encoder, question, mode="questions", k=options.k)
             priority = _interleave(priority, [h.chunk.id for h in via])
-    sources = assemble(store, priority, context_budget(options, llm), fill)
+        sources = assemble(store, priority, context_budget(options, llm), fill)
     first_token: list[float] = []
 
     def on_delta(text: str) -> None:
@@ -97,10 +107,10 @@ def ask(
 
     request = AnswerRequest(
         question, lang, options.mode, options.style, options.instruction, options.max_tokens,
-        detect_script(question), options.check, options.cite_grammar,
+        script, options.check, options.cite_grammar,
     )  # fmt: skip
     checking = Checking(store_locator(store), encoder if options.check_encoder else None)
-    answer = generate_answer(model, request, sources, on_delta, checking)
+    answer = generate_answer(model, request, sources, on_delta, checking, messages=messages)
     trace = QueryTrace(
         question=question,
         mode=options.mode,

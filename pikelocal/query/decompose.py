@@ -1,9 +1,14 @@
 """Knowledge-aware task decomposition (PIKE-RAG Algorithm 1): gather evidence one chosen chunk per round.
 
-Each round the LLM proposes sub-questions given the question and the evidence so far; each proposal retrieves
+Each round the LLM proposes sub-questions given the question and the sources so far; each proposal retrieves
 atomic questions (similarity ≥ threshold) and their chunks; the LLM picks the single most useful one (or none);
-its chunk joins the evidence. Backups when the sub-questions find nothing (or the KB has no atomic questions
+its chunk joins the sources. Backups when the sub-questions find nothing (or the KB has no atomic questions
 yet): the question itself against the atomic-question index, then the sub-questions against the chunks.
+
+The sources live in a :class:`~pikelocal.query.workspace.Workspace`, which starts with the question's own top
+search results and only ever grows at its end, so every call extends the previous call's prompt (issue 15).
+Rounds that cannot add anything are not run: an empty proposal list ends the loop (the sources already answer),
+a full budget ends it, and a pick with a single candidate and no "none" to choose needs no call.
 """
 
 from __future__ import annotations
@@ -13,21 +18,24 @@ from dataclasses import dataclass
 
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM
+from pikelocal.prompts.answer import answer_rules, answer_system
 from pikelocal.prompts.base import run_prompt
-from pikelocal.prompts.decompose import SELECT_NONE, numbered, propose_prompt, select_prompt
+from pikelocal.prompts.decompose import SELECT_NONE, numbered, propose_prompt, select_prompt, shared_system
 from pikelocal.prompts.lang import Lang
 from pikelocal.query.candidates import atom_candidates, chunk_candidates
-from pikelocal.query.expand import estimate_tokens
+from pikelocal.query.expand import Budget
 from pikelocal.query.records import Candidate, Round, location
-from pikelocal.store.records import ChunkRecord
+from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
 
 StepSink = Callable[[int, str, str], None]  # (round, kind, text): "propose", "backup", "pick", "stop"
 
-STOP_ENOUGH = "no new sub-question: the evidence is enough"
+STOP_ENOUGH = "no new sub-question: the sources are enough"
 STOP_NO_CANDIDATE = "nothing found for the sub-questions"
 STOP_NONE_PICKED = "the selector chose none of the candidates"
 STOP_ROUNDS = "round limit reached"
+STOP_BUDGET = "the context budget is full"
+DEFAULT_BUDGET_TOKENS = 2000  # for the sources, when the caller gives no workspace (answer.context_tokens)
 
 
 @dataclass(frozen=True)
@@ -38,7 +46,6 @@ class DecomposeOptions:
     threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
     max_candidates: int = 8  # shown to the selector
     chunk_k: int = 4  # chunks per sub-question in the chunk backup
-    evidence_tokens: int = 220  # of each gathered chunk shown to the proposer and selector
 
 
 @dataclass(frozen=True)
@@ -46,19 +53,6 @@ class Decomposition:
     rounds: tuple[Round, ...]
     chunk_ids: tuple[int, ...]  # gathered, in the order they were picked
     notes: tuple[str, ...]
-
-
-def evidence_text(chunks: Sequence[ChunkRecord], lang: Lang, tokens: int) -> str:
-    """The gathered chunks as numbered lines, each cut to about ``tokens`` tokens."""
-    items = []
-    for c in chunks:
-        text = " ".join(c.text.split())
-        if estimate_tokens(text) > tokens:
-            ratio = tokens / estimate_tokens(text)
-            text = text[: max(40, int(len(text) * ratio))] + " …"
-        section = " › ".join(c.section_path)
-        items.append(f"({section}) {text}" if section else text)
-    return numbered(items, lang)
 
 
 def decompose(
@@ -69,21 +63,33 @@ def decompose(
     llm: LLM,
     options: DecomposeOptions,
     on_step: StepSink | None = None,
+    *,
+    workspace: Workspace | None = None,
 ) -> Decomposition:
+    """Run the rounds; the chunks picked are appended to ``workspace`` (whose sources the answer then reads).
+
+    Without a workspace the rounds start from no sources, under the default answer rules.
+    """
     step = on_step or (lambda _r, _k, _t: None)
+    if workspace is None:
+        system = shared_system(answer_system(lang), answer_rules(lang), lang)
+        workspace = Workspace.start(store, lang, system, Budget(DEFAULT_BUDGET_TOKENS), ())
     has_atoms = store.question_count() > 0
     notes: list[str] = []
     if not has_atoms:
         notes.append("the KB has no atomic questions yet (run `pikelocal enrich`): sub-questions searched the chunks")
-    gathered: list[ChunkRecord] = []
+    gathered: list[int] = []
     asked: list[str] = []
     rounds: list[Round] = []
-    propose = propose_prompt(options.max_proposals)
+    propose = propose_prompt(options.max_proposals, workspace.system)
     for number in range(1, options.rounds + 1):
-        evidence = evidence_text(gathered, lang, options.evidence_tokens)
+        if workspace.full:
+            rounds.append(Round(number, (), (), None, None, stop=STOP_BUDGET))
+            step(number, "stop", STOP_BUDGET)
+            break
         fields = {
+            "sources": workspace.block(),
             "question": question,
-            "evidence": evidence,
             "asked": numbered(asked, lang),
             "asked_list": tuple(asked),
             "max_q": options.max_proposals,
@@ -92,15 +98,15 @@ def decompose(
         proposals = proposed.value or ()
         if proposed.error:
             notes.append(f"round {number}: the sub-question reply was unusable ({proposed.error})")
-        if not proposals and not gathered:
-            proposals = (question,)  # nothing gathered yet: search for the question itself
+        if not proposals and not workspace.sources:
+            proposals = (question,)  # nothing to read yet: search for the question itself
         if not proposals:
             rounds.append(Round(number, (), (), None, None, stop=STOP_ENOUGH))
             step(number, "stop", STOP_ENOUGH)
             break
         asked.extend(p for p in proposals if p != question)
         step(number, "propose", " | ".join(proposals))
-        exclude = {c.id for c in gathered}
+        exclude = workspace.chunk_ids
         candidates, backup = _candidates(store, encoder, question, proposals, has_atoms, exclude, options)
         if backup:
             step(number, "backup", backup)
@@ -108,26 +114,29 @@ def decompose(
             rounds.append(Round(number, proposals, (), None, None, stop=STOP_NO_CANDIDATE, backup=backup))
             step(number, "stop", STOP_NO_CANDIDATE)
             break
-        pick = _select(llm, lang, question, evidence, candidates, notes, number, allow_none=bool(gathered))
+        pick = _select(llm, lang, question, workspace, candidates, notes, number, allow_none=bool(gathered))
         if pick is None:
             rounds.append(Round(number, proposals, tuple(candidates), None, None, stop=STOP_NONE_PICKED, backup=backup))
             step(number, "stop", STOP_NONE_PICKED)
             break
         chosen = candidates[pick]
-        where = _gather(store, chosen.chunk_id, gathered)
+        added = workspace.add(chosen.chunk_id)
+        where = _where(store, chosen.chunk_id) if added else None
+        if added:
+            gathered.append(chosen.chunk_id)
         stop = STOP_ROUNDS if number == options.rounds else None
-        rounds.append(Round(number, proposals, tuple(candidates), pick, chosen.chunk_id, stop, backup, where))
+        chunk_added = chosen.chunk_id if added else None
+        rounds.append(Round(number, proposals, tuple(candidates), pick, chunk_added, stop, backup, where))
         step(number, "pick", f"{chosen.text} → {where}" if where else chosen.text)
-    return Decomposition(tuple(rounds), tuple(c.id for c in gathered), tuple(notes))
+    return Decomposition(tuple(rounds), tuple(gathered), tuple(notes))
 
 
-def _gather(store: Store, chunk_id: int, gathered: list[ChunkRecord]) -> str | None:
-    """Add the chunk to the evidence; its location, or None when it vanished (a document removed meanwhile)."""
+def _where(store: Store, chunk_id: int) -> str | None:
+    """The picked chunk's own place (its neighbours may have joined it in the source)."""
     found = store.get_chunks([chunk_id])
     if not found:
         return None
     chunk = found[0]
-    gathered.append(chunk)
     doc = store.get_document(chunk.doc_id)
     path = doc.path if doc else "?"
     return location(path, (chunk.page_start, chunk.page_end), (chunk.line_start, chunk.line_end))
@@ -165,21 +174,24 @@ def _select(
     llm: LLM,
     lang: Lang,
     question: str,
-    evidence: str,
+    workspace: Workspace,
     candidates: Sequence[Candidate],
     notes: list[str],
     number: int,
     *,
     allow_none: bool,
 ) -> int | None:
+    if len(candidates) == 1 and not allow_none:
+        return 0  # nothing to choose between: no call
     fields = {
+        "sources": workspace.block(),
         "question": question,
-        "evidence": evidence,
         "candidates": numbered([c.text for c in candidates], lang),
         "n_candidates": len(candidates),
         "none": SELECT_NONE[lang] if allow_none else "",
     }
-    result = run_prompt(llm, select_prompt(len(candidates), allow_none=allow_none), lang, fields)
+    prompt = select_prompt(len(candidates), workspace.system, allow_none=allow_none)
+    result = run_prompt(llm, prompt, lang, fields)
     if result.error:  # a broken reply is not a considered "none": take the best-scored candidate
         notes.append(f"round {number}: the selection reply was unusable ({result.error}); took the top candidate")
         return 0

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from textual.widgets import Collapsible, OptionList
 
+from pikelocal.config import Settings
 from pikelocal.store.store import Store
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.viewer import DocumentViewer
@@ -108,8 +110,11 @@ def test_the_sources_list_opens_a_pdf_page_and_the_viewer_pages_through_it(kb: P
 
 
 def test_the_reasoning_panel_lists_the_rounds_and_the_context_sent(kb: Path) -> None:
+    # answer.k = 1: decompose reads one search hit first, so the rounds have chunks left to add
+    settings = replace(Settings(), answer=replace(Settings().answer, k=1))
+
     async def scenario() -> None:
-        app = make_app(kb)
+        app = make_app(kb, settings=settings)
         async with app.run_test(size=(80, 24)) as pilot:
             await ask(pilot, ZH_QUESTION, mode="decompose")
             await wait_until(pilot, lambda: answered(app))

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from textual.pilot import Pilot
 
+from pikelocal.config import Settings
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.store.store import Store
 from pikelocal.tui.screens.ask import AskScreen
@@ -20,6 +21,8 @@ from tests.answer.kb import ENC, OPTIONS, build
 from tests.tui.helpers import ZH_QUESTION, ask, make_app, wait_until
 
 SIZE = (80, 24)
+# answer.k = 1: decompose reads one search hit first and the rounds add the rest, so the reasoning has picks to show
+SETTINGS = replace(Settings(), answer=replace(Settings().answer, k=1))
 
 
 @pytest.fixture
@@ -46,7 +49,7 @@ async def answered_in_chinese(pilot: Pilot[None]) -> None:
 
 
 def test_ask_screen_with_a_cited_chinese_answer(kb: Path, snap_compare: object) -> None:
-    assert snap_compare(make_app(kb), terminal_size=SIZE, run_before=answered_in_chinese)  # type: ignore[operator]
+    assert snap_compare(make_app(kb, settings=SETTINGS), terminal_size=SIZE, run_before=answered_in_chinese)  # type: ignore[operator]
 
 
 def test_ask_screen_with_the_reasoning_open(kb: Path, snap_compare: object) -> None:
@@ -55,7 +58,7 @@ def test_ask_screen_with_the_reasoning_open(kb: Path, snap_compare: object) -> N
         await pilot.press("ctrl+r")
         await pilot.pause()
 
-    assert snap_compare(make_app(kb), terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
+    assert snap_compare(make_app(kb, settings=SETTINGS), terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
 
 
 def test_document_viewer_on_the_cited_chinese_page(kb: Path, snap_compare: object) -> None:
@@ -66,7 +69,7 @@ def test_document_viewer_on_the_cited_chinese_page(kb: Path, snap_compare: objec
         await pilot.press(str(screen.trace.answer.cited[0]))
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, DocumentViewer))
 
-    assert snap_compare(make_app(kb), terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
+    assert snap_compare(make_app(kb, settings=SETTINGS), terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
 
 
 def test_library_with_a_failed_file(kb: Path, snap_compare: object) -> None:
@@ -74,8 +77,8 @@ def test_library_with_a_failed_file(kb: Path, snap_compare: object) -> None:
         await pilot.press("f3")
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, LibraryScreen))
 
-    assert snap_compare(make_app(kb), terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
+    assert snap_compare(make_app(kb, settings=SETTINGS), terminal_size=SIZE, run_before=run_before)  # type: ignore[operator]
 
 
 def test_help_screen(kb: Path, snap_compare: object) -> None:
-    assert snap_compare(make_app(kb), terminal_size=SIZE, press=["f1"])  # type: ignore[operator]
+    assert snap_compare(make_app(kb, settings=SETTINGS), terminal_size=SIZE, press=["f1"])  # type: ignore[operator]
