@@ -166,8 +166,10 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
     def show(r: QAResult) -> None:
         _err(f"  {r.item_id} {r.mode:<9} F1 {r.f1:.2f}  {r.total_s:5.1f} s  {r.prediction[:70]!r}", dim=True)
 
+    from pikelocal.progress import ProgressPrinter
+
     run = run_qa(_settings(ctx), data, kb, modes=chosen, limit=limit, seed=seed, take=take, rounds=rounds,
-                 results_file=results, on_result=show)  # fmt: skip
+                 results_file=results, on_result=show, sink=ProgressPrinter())  # fmt: skip
     table = format_table(run)
     click.echo(table)
     for note in run.notes:

@@ -21,7 +21,7 @@ from pikelocal.eval import datasets as ds
 from pikelocal.eval.qa_data import QAItem, detect_qa_layout, load_qa
 from pikelocal.eval.qa_metrics import LAWBENCH_CHOICE_TASKS, Score, mean_scores, score_item
 from pikelocal.eval.retrieval import ingest_corpus
-from pikelocal.events import EventSink, ignore
+from pikelocal.events import EventSink, Notice, ignore
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.library import ingest_options, open_cached_llm
 from pikelocal.llm.base import LLM
@@ -108,6 +108,7 @@ def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path
         )
     from pikelocal.embed.factory import open_encoder
 
+    sink(Notice("info", f"{kb}: building the KB the questions are asked of (once; later runs reuse it)"))
     encoder = open_encoder(settings)
     options = ingest_options(settings)
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:

@@ -83,3 +83,30 @@ def test_eval_qa_rejects_an_unknown_mode_in_one_line(tmp_path: Path) -> None:
     proc = run_cli("eval", "qa", str(data), "--kb", str(tmp_path / "x.kb"), "--modes", "naive,magic")
     assert proc.returncode == 2 and "unknown mode(s) ['magic']" in proc.stderr
     assert not (tmp_path / "x.kb").exists()
+
+
+def test_building_the_kb_shows_progress_before_the_first_answer(tmp_path: Path) -> None:
+    """A new user's `eval qa` used to print nothing for the minutes it spent building its KB."""
+    from dataclasses import replace
+
+    from pikelocal.events import Event, Notice, StageFinished, StageStarted
+
+    corpus = [
+        {"doc_id": "a", "title": "Bid bond", "text": "The bid bond of the Qingsong tender is fifty thousand yuan."},
+        {"doc_id": "b", "title": "Notice", "text": "Either party may end the agreement with thirty days notice."},
+    ]
+    questions = [{"id": "q1", "question": "How much notice ends the agreement?", "gold_doc_ids": ["b"],
+                  "answer": "thirty days", "type": "bridge", "supporting_titles": ["Notice"]}]  # fmt: skip
+    (tmp_path / "tiny_corpus.json").write_text(json.dumps(corpus), encoding="utf-8")
+    data = tmp_path / "tiny_questions.json"
+    data.write_text(json.dumps(questions), encoding="utf-8")
+    settings = replace(Settings(), encoder=replace(Settings().encoder, model="minilm"))
+    events: list[Event] = []
+    answered: list[int] = []
+    llm = FakeLLM({"answer": "Thirty days [1].", "propose_subquestions": '{"sub_questions": []}'})
+    run_qa(settings, data, tmp_path / "new.kb", modes=("naive",), sink=events.append, llm=llm,
+           on_result=lambda _r: answered.append(len(events)))  # fmt: skip
+    notices = [e for e in events if isinstance(e, Notice)]
+    assert notices and "building the KB" in notices[0].message
+    assert any(isinstance(e, StageStarted) for e in events) and any(isinstance(e, StageFinished) for e in events)
+    assert answered == [len(events)]  # all of it came before the answer
