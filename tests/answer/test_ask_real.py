@@ -60,6 +60,12 @@ def test_a_chinese_question_is_answered_in_chinese_with_a_correct_citation(kb: P
     answer = trace.answer
     assert "1095" in answer.text, answer.text
     assert trace.mode == "decompose" and trace.rounds and len(trace.rounds) <= 2
+    # every call after the first reuses the shared prefix (system text and sources): the model runs far fewer
+    # prompt tokens than are sent
+    assert len(trace.calls) >= 2 and not any(c.cached for c in trace.calls)
+    assert trace.prompt_evaluated < 0.6 * trace.prompt_tokens, [
+        (c.tag, c.prompt_tokens, c.evaluated) for c in trace.calls
+    ]
     pages = pages_holding(shared_data / "pdfs" / TENDER, "1095日历天|1095天")
     assert pages, "the fact is not in the PDF's text any more"
     assert any(covers(s, pages) and s.path.endswith(Path(TENDER).name) for s in cited(trace)), answer
