@@ -45,6 +45,7 @@ lint: deps
 
 bench: setup
 	$(PY) build/bench.py --out docs/BENCHMARKS.md
+	$(PY) build/bench_llm_ceiling.py --out docs/BENCHMARKS.md --json build/cache/ceiling.json
 	$(PY) build/bench_ingest.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_enrich.py --out docs/BENCHMARKS.md
 

@@ -1,11 +1,14 @@
-"""Enrichment benchmark (issue 4): the default LLM over the Chinese tender PDF, and HTTP fan-out against a stand-in.
+"""Enrichment benchmark (issues 4 and 15): the default LLM over the Chinese tender PDF, and HTTP fan-out.
 
 Part 1 ingests the tender PDF into a fresh KB (default encoder, no late vectors) and enriches its first ``--chunks``
-chunks with the in-process default model: chunks per minute, tokens per chunk, our wall time against the model's
-own time for the same calls (llama-cpp-python's ``create_chat_completion``, timed inside the backend), and the
-questions' language and key-term overlap with their chunks. Part 2 enriches the same chunks through the
-OpenAI-compatible client against a loopback server with a fixed latency, with 1 and with N parallel requests.
-Writes its section into docs/BENCHMARKS.md between markers.
+chunks with the in-process default model: chunks per minute; tokens per chunk, sent and actually evaluated (after
+the KV prefix the model reused), split into the fixed instructions, the document's part, the chunk's part, and the
+reply's questions and JSON; our wall time against the ceiling time for those tokens (``build/bench_llm_ceiling.py
+--json``); the questions' language and key-term overlap with their chunks. Part 2 enriches the same chunks through
+the OpenAI-compatible client against a loopback server with a fixed latency, with 1 and with N parallel requests.
+
+Each run is kept under its ``--label`` in build/cache/bench_enrich.json, and the section of docs/BENCHMARKS.md shows
+every label side by side (run the script from an older checkout with the same --json to compare prompts).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import datetime as dt
 import json
 import platform
+import re
 import sys
 import threading
 import time
@@ -32,6 +36,7 @@ from pikelocal.eval.atoms import check_atoms  # noqa: E402
 from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.library import ingest_options, open_cached_llm  # noqa: E402
+from pikelocal.llm.base import Completion, GenParams, Message  # noqa: E402
 from pikelocal.llm.openai_compat import OpenAICompatLLM  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
@@ -91,12 +96,72 @@ def http_fanout(kb: Path, chunks: int, parallel: int) -> float:
     return seconds
 
 
+class Recorder:
+    """Passes calls to ``inner`` and keeps every (messages, params, completion)."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.model_id = inner.model_id  # type: ignore[attr-defined]
+        self.context_tokens = inner.context_tokens  # type: ignore[attr-defined]
+        self.max_parallel = inner.max_parallel  # type: ignore[attr-defined]
+        self.calls: list[tuple[list[Message], GenParams, Completion]] = []
+
+    def complete(self, messages: list[Message], params: GenParams) -> Completion:
+        c = self.inner.complete(messages, params)  # type: ignore[attr-defined]
+        self.calls.append((list(messages), params, c))
+        return c
+
+    def stream(self, messages: list[Message], params: GenParams):  # type: ignore[no-untyped-def]
+        return self.inner.stream(messages, params)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.inner.close()  # type: ignore[attr-defined]
+
+
+def token_split(calls: list[tuple[list[Message], GenParams, Completion]], count) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    """Mean tokens per atomize call: the instructions (before the document's title), the document's part (up to
+    the chunk's section line), the chunk's part (the rest: in the issue 4 layout the document summary and the last
+    instruction were there), and the reply's question text, chunk summary and JSON scaffolding."""
+    doc_mark, chunk_mark = re.compile(r"文档：|Document: "), re.compile(r"位置：|Section: ")
+    fixed = doc = chunk = questions = summary = json_scaffold = 0.0
+    for messages, _, c in calls:
+        user = messages[1].content
+        d = doc_mark.search(user)
+        k = chunk_mark.search(user)
+        d0 = d.start() if d else 0
+        k0 = k.start() if k else d0
+        fixed += count(messages[0].content) + count(user[:d0])
+        doc += count(user[d0:k0])
+        chunk += count(user[k0:])
+        try:
+            data = json.loads(c.text)
+        except ValueError:
+            continue
+        q = sum(count(x) for x in data.get("questions", []) if isinstance(x, str))
+        sm = count(data["summary"]) if isinstance(data.get("summary"), str) else 0
+        questions += q
+        summary += sm
+        json_scaffold += c.completion_tokens - q - sm
+    n = max(1, len(calls))
+    return {
+        "fixed": fixed / n,
+        "document": doc / n,
+        "chunk": chunk / n,
+        "questions": questions / n,
+        "summary": summary / n,
+        "json": json_scaffold / n,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     parser.add_argument("--kb", type=Path, default=ROOT / "build" / "bench-enrich.kb")
-    parser.add_argument("--chunks", type=int, default=24, help="chunks to enrich with the real model")
+    parser.add_argument("--chunks", type=int, default=16, help="chunks to enrich with the real model")
     parser.add_argument("--parallel", type=int, default=4)
+    parser.add_argument("--label", default="this checkout", help="name of this run's column")
+    parser.add_argument("--json", type=Path, default=ROOT / "build" / "cache" / "bench_enrich.json")
+    parser.add_argument("--ceiling", type=Path, default=ROOT / "build" / "cache" / "ceiling.json")
     args = parser.parse_args()
     if PDF is None:
         print("the tender PDF is not in ../shared/data/pdfs/zh_tender", file=sys.stderr)
@@ -107,54 +172,119 @@ def main() -> int:
     enc = open_encoder(settings)
     with Store.open(args.kb, encoder_id=enc.model_id, dim=enc.dim) as store:
         Ingestor(store, enc, ingest_options(settings, late=False)).ingest_paths([PDF])
-        llm = open_cached_llm(settings, store)
-        t0 = time.perf_counter()
-        report = Enricher(store, enc, llm, EnrichOptions(limit=args.chunks)).run()
-        wall = time.perf_counter() - t0
+        cached = open_cached_llm(settings, store)
+        llm = Recorder(cached)
+        report = Enricher(store, enc, llm, EnrichOptions(limit=args.chunks)).run()  # type: ignore[arg-type]
         model_id = llm.model_id
-        llm.close()
         atoms = check_atoms(store)
+        count = cached.inner.count_tokens  # type: ignore[attr-defined]
+        q_calls = [c for c in llm.calls if c[1].tag.startswith("atomize")]
+        split = token_split(q_calls, count)
+        llm.close()
     q, s = report.costs["questions"], report.costs["summaries"]
-    model_seconds = q.llm_seconds + s.llm_seconds
+    sent = sum(c.prompt_tokens for _, _, c in q_calls)
+    evaluated = sum(c.prompt_tokens if c.prompt_evaluated is None else c.prompt_evaluated for _, _, c in q_calls)
+    output = sum(c.completion_tokens for _, _, c in q_calls)
+    ceiling = json.loads(args.ceiling.read_text()) if args.ceiling.exists() else None
+    ceiling_s = (
+        evaluated / ceiling["prompt_tps"] + output / ceiling["generation_tps"]["1"] if ceiling is not None else None
+    )
+    n = max(1, q.items)
+    figures = {
+        "date": str(dt.date.today()),
+        "model": model_id,
+        "chunks": q.items,
+        "chunks_per_min": 60 * q.items / q.seconds,
+        "sent": sent / n,
+        "evaluated": evaluated / n,
+        "output": output / n,
+        "wall_s": q.seconds / n,
+        "model_s": q.llm_seconds / n,
+        "ceiling_s": None if ceiling_s is None else ceiling_s / n,
+        "calls": q.calls,
+        "questions": report.questions,
+        "dropped": report.dropped,
+        "chinese": f"{atoms.chinese} / {atoms.questions}",
+        "sharing": f"{atoms.sharing} / {atoms.questions}",
+        "failed": atoms.failed_chunks,
+        "summary_s": s.seconds,
+        **{f"split_{k}": v for k, v in split.items()},
+    }
+    runs = json.loads(args.json.read_text()) if args.json.exists() else {}
+    runs[args.label] = figures
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(runs, indent=1, ensure_ascii=False), encoding="utf-8")
     t1 = http_fanout(args.kb, args.chunks, 1)
     tn = http_fanout(args.kb, args.chunks, args.parallel)
-    lines = [
-        BEGIN,
-        "## Enrichment (issue 4)",
-        "",
-        f"`python build/bench_enrich.py` (`make bench`) on {platform.processor() or platform.machine()},"
-        f" {dt.date.today()}: the tender PDF ({PDF.name}), its first {args.chunks} chunks, LLM `{model_id}`"
-        f" in-process on the CPU, encoder `{enc.model_id}`.",
-        "",
-        "| figure | value |",
-        "|---|---|",
-        f"| chunks per minute (questions stage, wall) | {60 * q.items / q.seconds:.1f} |",
-        f"| document summary | {s.seconds:.1f} s, {s.prompt_tokens} prompt + {s.completion_tokens} output tokens |",
-        f"| prompt tokens per chunk (incl. retries) | {q.prompt_tokens / max(1, q.items):.0f} |",
-        f"| output tokens per chunk | {q.completion_tokens / max(1, q.items):.0f} |",
-        f"| LLM calls / retries | {q.calls} / {q.calls - q.items} |",
-        f"| our wall time / the model's time for the same calls | {wall:.1f} s / {model_seconds:.1f} s"
-        f" = {wall / model_seconds:.3f} (overhead {100 * (wall / model_seconds - 1):.1f} %) |",
-        f"| questions stage: wall / model time | {q.seconds:.1f} s / {q.llm_seconds:.1f} s"
-        f" (overhead {100 * (q.seconds / q.llm_seconds - 1):.1f} %) |",
-        f"| summary stage: wall / model time (wall includes re-embedding every chunk under its new header) |"
-        f" {s.seconds:.1f} s / {s.llm_seconds:.1f} s |",
-        f"| questions stored | {report.questions} ({report.dropped} refused by the checks) |",
-        f"| Chinese questions | {atoms.chinese} / {atoms.questions} |",
-        f"| questions sharing a key term with their chunk | {atoms.sharing} / {atoms.questions} |",
-        f"| failed chunks (reply unusable after one retry) | {atoms.failed_chunks}; invalid-JSON crashes: 0 |",
-        f"| HTTP stand-in (fixed 0.5 s per request), {args.chunks} chunks | 1 at a time {t1:.1f} s,"
-        f" {args.parallel} at a time {tn:.1f} s: speed-up {t1 / tn:.2f}x (peak {_FixedLatency.peak} in flight) |",
-        "",
-        "The overhead is the wall time of the enrichment (prompt building, parsing, the question vectors, the SQLite"
-        " writes and the re-embedding of headers after the summary) over the summed time of llama-cpp-python's"
-        " `create_chat_completion` for the same calls.",
-        END,
-    ]
-    section = "\n".join(lines)
+    section = render(runs, args, ceiling, t1, tn)
     write_section(args.out, BEGIN, END, section)
     print(section)
     return 0
+
+
+ROWS = [
+    ("chunks per minute (questions stage, wall)", "chunks_per_min", "{:.1f}"),
+    ("prompt tokens per chunk, sent", "sent", "{:.0f}"),
+    ("… of which the model evaluated (after the reused KV prefix)", "evaluated", "{:.0f}"),
+    ("output tokens per chunk", "output", "{:.0f}"),
+    ("tokens per chunk the model ran (evaluated + output)", None, ""),
+    ("wall seconds per chunk", "wall_s", "{:.1f}"),
+    ("ceiling seconds for those tokens (llama.cpp alone)", "ceiling_s", "{:.1f}"),
+    ("wall / ceiling", None, ""),
+    ("prompt: fixed instructions (system + rules), tokens", "split_fixed", "{:.0f}"),
+    ("prompt: the document's part (title, summary)", "split_document", "{:.0f}"),
+    ("prompt: the chunk's part (section, text, trailing lines)", "split_chunk", "{:.0f}"),
+    ("reply: question text", "split_questions", "{:.0f}"),
+    ("reply: chunk summary", "split_summary", "{:.0f}"),
+    ("reply: JSON scaffolding", "split_json", "{:.0f}"),
+    ("LLM calls (retries included)", "calls", "{}"),
+    ("questions stored (refused by the checks)", "questions", "{}"),
+    ("Chinese questions", "chinese", "{}"),
+    ("questions sharing a key term with their chunk", "sharing", "{}"),
+    ("failed chunks", "failed", "{}"),
+]
+
+
+def render(runs: dict, args: argparse.Namespace, ceiling: dict | None, t1: float, tn: float) -> str:  # type: ignore[type-arg]
+    labels = list(runs)
+    lines = [
+        BEGIN,
+        "## Enrichment (issues 4 and 15)",
+        "",
+        f"`python build/bench_enrich.py --label LABEL` (`make bench`) on {platform.processor() or platform.machine()}:"
+        f" the tender PDF ({PDF.name if PDF else '?'}), its first {args.chunks} chunks after the document summary,"
+        " default LLM in-process on the CPU, default encoder. Each column is one run (its date below); a column"
+        " from an older checkout was run with this script copied into it.",
+        "",
+        "| figure | " + " | ".join(labels) + " |",
+        "|---" * (len(labels) + 1) + "|",
+        "| date | " + " | ".join(str(runs[k]["date"]) for k in labels) + " |",
+    ]
+    for name, key, fmt in ROWS:
+        cells = []
+        for k in labels:
+            r = runs[k]
+            if name.startswith("tokens per chunk the model ran"):
+                cells.append(f"{r['evaluated'] + r['output']:.0f}")
+            elif name == "wall / ceiling":
+                cells.append(f"{r['wall_s'] / r['ceiling_s']:.2f}" if r.get("ceiling_s") else "-")
+            else:
+                v = r.get(key) if key else None
+                cells.append("-" if v is None else fmt.format(v))
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    if ceiling is not None:
+        lines += [
+            "",
+            f"Ceiling used: prompt {ceiling['prompt_tps']:.1f} tok/s, generation {ceiling['generation_tps']['1']:.1f}"
+            " tok/s (1 sequence), from `build/bench_llm_ceiling.py` on this machine.",
+        ]
+    lines += [
+        "",
+        f"HTTP stand-in (fixed 0.5 s per request), {args.chunks} chunks: 1 at a time {t1:.1f} s, {args.parallel} at a"
+        f" time {tn:.1f} s: speed-up {t1 / tn:.2f}x (peak {_FixedLatency.peak} in flight).",
+        END,
+    ]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -47,6 +47,7 @@ class StageCost:
     calls: int = 0  # completions asked of the model (retries included)
     cached: int = 0  # of those, answered from the KB's LLM cache
     prompt_tokens: int = 0
+    prompt_evaluated: int = 0  # of those, run through the model now (after the KV prefix it reused; 0 if cached)
     completion_tokens: int = 0
     llm_seconds: float = 0.0  # time in the model for the calls that ran now
     seconds: float = 0.0  # wall time of the stage
@@ -57,6 +58,7 @@ class StageCost:
             self.calls += 1
             self.cached += c.cached
             self.prompt_tokens += c.prompt_tokens
+            self.prompt_evaluated += c.evaluated
             self.completion_tokens += c.completion_tokens
             self.llm_seconds += 0.0 if c.cached else c.seconds
 
