@@ -95,7 +95,8 @@ class OpenAICompatLLM:
         reply = self._parse(raw)
         text = self._message_text(reply, raw)
         prompt_tokens, completion_tokens = _usage(reply)
-        return Completion(text, self.model_id, prompt_tokens, completion_tokens, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        return Completion(text, self.model_id, prompt_tokens, completion_tokens, seconds, False, _evaluated(reply))
 
     def stream(self, messages: Sequence[Message], params: GenParams) -> Generator[str, None, Completion]:
         """Yield text deltas from the server's SSE stream; return the finished :class:`Completion`.
@@ -107,6 +108,7 @@ class OpenAICompatLLM:
         conn, resp = self._open(messages, params, stream=True)
         parts: list[str] = []
         usage: tuple[int, int] = (0, 0)
+        evaluated: int | None = None
         try:
             if "text/event-stream" not in (resp.getheader("Content-Type") or ""):
                 # The server ignored "stream": true and sent one ordinary reply.
@@ -114,6 +116,7 @@ class OpenAICompatLLM:
                 reply = self._parse(raw)
                 parts.append(self._message_text(reply, raw))
                 usage = _usage(reply)
+                evaluated = _evaluated(reply)
                 if parts[0]:
                     yield parts[0]
             else:
@@ -129,6 +132,7 @@ class OpenAICompatLLM:
                         finished = finished or choices[0].get("finish_reason") is not None
                     if isinstance(event.get("usage"), dict):
                         usage = _usage(event)
+                    evaluated = _evaluated(event) if evaluated is None else evaluated
                     if event is _DONE:
                         finished = True
                         break
@@ -136,7 +140,8 @@ class OpenAICompatLLM:
                     raise BackendError(f"the reply stream from LLM server at {self.url} ended early")
         finally:
             conn.close()
-        return Completion("".join(parts), self.model_id, *usage, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        return Completion("".join(parts), self.model_id, *usage, seconds, False, evaluated)
 
     def close(self) -> None:
         """Nothing to release: every request opens and closes its own connection."""
@@ -295,6 +300,21 @@ def _usage(reply: dict[str, Any]) -> tuple[int, int]:
         prompt if isinstance(prompt, int) else 0,
         completion if isinstance(completion, int) else 0,
     )
+
+
+def _evaluated(reply: dict[str, Any]) -> int | None:
+    """Prompt tokens the server actually ran, where it says: llama.cpp's server reports ``timings.prompt_n``
+    (the tokens after its cached prefix); vLLM and OpenAI report ``usage.prompt_tokens_details.cached_tokens``."""
+    timings = reply.get("timings")
+    if isinstance(timings, dict) and isinstance(timings.get("prompt_n"), int):
+        return int(timings["prompt_n"])
+    usage = reply.get("usage")
+    details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
+    if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
+        prompt = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+        if isinstance(prompt, int):
+            return max(0, prompt - int(details["cached_tokens"]))
+    return None
 
 
 def _error_text(raw: bytes | str) -> str:

@@ -33,3 +33,14 @@ def test_evaluated_counts_nothing_for_a_cached_completion() -> None:
     assert c.evaluated == 120
     assert Completion("x", "m", 500, 3, 1.0, cached=True, prompt_evaluated=120).evaluated == 0
     assert Completion("x", "m", 500, 3, 1.0).evaluated == 500  # a server that does not say: all of it
+
+
+def test_servers_that_say_what_they_ran_are_read() -> None:
+    from pikelocal.llm.openai_compat import _evaluated
+
+    # llama.cpp's server: timings.prompt_n counts the prompt tokens after its cached prefix
+    assert _evaluated({"usage": {"prompt_tokens": 900}, "timings": {"prompt_n": 37, "cache_n": 863}}) == 37
+    # vLLM / OpenAI: the cached part of the prompt
+    vllm = {"usage": {"prompt_tokens": 900, "prompt_tokens_details": {"cached_tokens": 768}}}
+    assert _evaluated(vllm) == 132
+    assert _evaluated({"usage": {"prompt_tokens": 900}}) is None  # not said: unknown, counted as all sent
