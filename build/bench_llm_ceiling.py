@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -47,8 +48,17 @@ def sample_text() -> str:
     return (tender + "\n\n" + agreement + "\n\n") * 2
 
 
-def busy_process() -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-c", "while True: pass"])
+COMPETITORS = {
+    # one single-threaded CPU-bound process
+    "busy loop": "while True: pass",
+    # one process with two busy threads (numpy's BLAS), like a second llama.cpp or a test run beside us
+    "2-thread BLAS": "import numpy as np\na = np.random.rand(700, 700)\nwhile True: a @ a",
+}
+
+
+def busy_process(kind: str = "busy loop") -> subprocess.Popen[bytes]:
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
+    return subprocess.Popen([sys.executable, "-c", COMPETITORS[kind]], env=env)
 
 
 def backend_under_contention(path: Path, threads: int) -> list[str]:
@@ -65,22 +75,23 @@ def backend_under_contention(path: Path, threads: int) -> list[str]:
     for adapt in (True, False):
         llm = LlamaCppLLM(path, n_ctx=2048, n_threads=threads, adapt_threads=adapt)
         try:
-            times = []
-            for contended in (False, True):
-                llm.raw.reset()  # the whole prompt runs each time
-                busy = busy_process() if contended else None
+            llm.raw.reset()  # the whole prompt runs each time
+            quiet = llm.complete(messages, params)
+            for kind in COMPETITORS:
+                llm.raw.reset()
+                busy = busy_process(kind)
                 try:
-                    time.sleep(1.0 if busy else 0.0)
+                    time.sleep(1.0)
                     c = llm.complete(messages, params)
                 finally:
-                    if busy is not None:
-                        busy.kill()
-                        busy.wait()
-                times.append(c.seconds)
-                tokens = c.completion_tokens
-            label = f"adaptive (up to {threads})" if adapt else f"fixed {threads}"
-            rows.append(f"| {label} | {times[0]:.1f} | {times[1]:.1f} | {times[1] / times[0]:.1f}× | {tokens} |")
-            print(rows[-1], flush=True)
+                    busy.kill()
+                    busy.wait()
+                label = f"adaptive (up to {threads})" if adapt else f"fixed {threads}"
+                rows.append(
+                    f"| {label} | {kind} | {quiet.seconds:.1f} | {c.seconds:.1f} | {c.seconds / quiet.seconds:.1f}× |"
+                    f" {quiet.completion_tokens} / {c.completion_tokens} |"
+                )
+                print(rows[-1], flush=True)
         finally:
             llm.close()
     return rows
@@ -205,11 +216,12 @@ def main() -> int:
                 *contention_rows,
                 "",
                 "pikelocal's backend (`LlamaCppLLM.complete`, one atomize call on the bundled tender sample: JSON"
-                " schema, ~400 prompt tokens, up to 120 generated), quiet and beside the same busy loop, with the"
-                " thread count following the load (`llm.adapt_threads`, the default) and fixed:",
+                " schema, ~400 prompt tokens, up to 120 generated), quiet and beside one competing process, with the"
+                " thread count following the load (`llm.adapt_threads`, the default) and fixed. The token counts"
+                " may differ: a different thread count sums in another order, and a near tie can flip:",
                 "",
-                "| threads | quiet s | contended s | contended / quiet | output tokens |",
-                "|---|---|---|---|---|",
+                "| threads | competitor | quiet s | contended s | contended / quiet | output tokens (quiet / busy) |",
+                "|---|---|---|---|---|---|",
                 *backend_rows,
                 END,
             ]

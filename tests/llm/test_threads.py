@@ -79,7 +79,7 @@ def test_read_sample_sees_a_busy_process() -> None:
     assert others is not None and others >= 0.5  # the busy loop held most of a core
 
 
-def test_the_model_switches_threads_between_tokens_and_writes_the_same_text(smollm2) -> None:  # type: ignore[no-untyped-def]
+def test_the_model_switches_threads_between_tokens(smollm2) -> None:  # type: ignore[no-untyped-def]
     """A real llama.cpp context: the governor's advice reaches llama_set_n_threads mid-generation."""
     import llama_cpp
 
@@ -104,7 +104,7 @@ def test_the_model_switches_threads_between_tokens_and_writes_the_same_text(smol
         busy = smollm2.complete(messages, params)
     finally:
         smollm2._governor = saved
-    assert busy.text == quiet.text  # the thread count changes speed, not the greedy tokens
-    assert len(seen) > 5, quiet.text  # one look before the call, then one per token
+    # (the text may differ from the quiet run's: another thread count sums in another order, a near tie can flip)
+    assert busy.completion_tokens > 5 and len(seen) > 5, (quiet.text, busy.text)  # one look, then one per token
     assert smollm2.thread_changes - changes == 2  # down to 1, back to 2
     assert 1 in seen and seen[-1] == 2
