@@ -1,0 +1,76 @@
+"""Grammar-first constrained greedy: the same tokens as llama.cpp's grammar sampler chain, on a real model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pikelocal.llm.base import Completion, GenParams, Message
+from pikelocal.llm.llama_cpp import GrammarFirst, LlamaCppLLM, _schema_gbnf
+from pikelocal.prompts.answer import cite_each_sentence_grammar
+from pikelocal.prompts.atomize import atomize_prompt
+
+SCHEMA = atomize_prompt(3).schema
+CASES = [
+    [Message("system", "You write JSON."), Message("user", "List three questions about bid bonds as JSON.")],
+    [
+        Message("system", "你是文档索引助手。"),
+        Message("user", "投标保证金为五万元，履约保证金为合同价款的百分之十。写出问题，只输出 JSON。"),
+    ],
+]
+
+
+@pytest.fixture(scope="module")
+def chain(smollm2_path) -> LlamaCppLLM:  # type: ignore[no-untyped-def]
+    """The same model with the grammar in llama.cpp's sampler chain (the reference)."""
+    llm = LlamaCppLLM(smollm2_path, n_ctx=2048, n_threads=2, grammar_first=False, adapt_threads=False)
+    yield llm
+    llm.close()
+
+
+@pytest.mark.parametrize("case", range(len(CASES)))
+def test_the_same_json_as_the_grammar_in_the_chain(smollm2, chain, case: int) -> None:  # type: ignore[no-untyped-def]
+    params = GenParams(tag="t", max_tokens=80, json_schema=SCHEMA)
+    assert smollm2.grammar_first and not chain.grammar_first
+    fast = smollm2.complete(CASES[case], params)
+    reference = chain.complete(CASES[case], params)
+    assert fast.text == reference.text and fast.completion_tokens == reference.completion_tokens
+    if fast.text.rstrip().endswith("}"):  # not cut at max_tokens: it is the schema's JSON
+        assert isinstance(json.loads(fast.text)["questions"], list)
+
+
+def test_a_streamed_answer_under_the_citation_grammar_is_the_same(smollm2, chain) -> None:  # type: ignore[no-untyped-def]
+    messages = [Message("system", "Answer from the sources."), Message("user", "[1] The bond is 5%.\nQ: bond?\nA:")]
+    params = GenParams(tag="answer", max_tokens=40, grammar=cite_each_sentence_grammar(2))
+
+    def run(llm: LlamaCppLLM) -> Completion:
+        gen = llm.stream(messages, params)
+        try:
+            while True:
+                next(gen)
+        except StopIteration as stop:
+            return stop.value  # type: ignore[no-any-return]
+
+    fast, reference = run(smollm2), run(chain)
+    assert fast.text == reference.text and fast.text.rstrip()[-1] in ".!?。！？"  # the grammar ends a sentence
+
+
+def test_the_grammar_is_asked_about_one_token_unless_it_refuses(smollm2) -> None:  # type: ignore[no-untyped-def]
+    constraint = GrammarFirst(smollm2.raw, _schema_gbnf(SCHEMA))
+    try:
+        vocab = smollm2.raw.n_vocab()
+        import numpy as np
+
+        logits = np.full(vocab, -5.0, dtype=np.float32)
+        brace = smollm2.raw.tokenize(b"{", add_bos=False, special=False)[0]
+        letter = smollm2.raw.tokenize(b"x", add_bos=False, special=False)[0]
+        logits[brace] = 3.0
+        out = constraint(None, logits.copy())
+        assert int(np.argmax(out)) == brace and np.isinf(out[letter]) and constraint.full_checks == 0
+        # the model's favourite is refused ("x" cannot follow "{" in this schema): the whole vocabulary is checked
+        logits[letter] = 9.0
+        out = constraint(None, logits.copy())
+        assert int(np.argmax(out)) != letter and constraint.full_checks == 1
+    finally:
+        constraint.close()
