@@ -23,8 +23,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from pikelocal.config import available_cpus
 from pikelocal.errors import BackendError, ConfigError, ModelError
 from pikelocal.llm.base import Completion, GenParams, Message, json_default
@@ -347,13 +345,14 @@ class GrammarFirst:
     sampler decodes and checks every one of the vocabulary's 151,936 token texts at every step: ~40 ms per
     generated token on 2 cores, about as much as the model's own step (``build/bench_enrich.py``: wall 1.45x the
     ceiling). Used as a logits processor (first in that chain), this applies the same repeat penalty (none by
-    default), takes the best token, and asks the grammar about that one token only; only when the grammar refuses it is the whole
-    vocabulary checked (what llama.cpp's common sampler calls "grammar first"). The result is the token the full
-    chain would have chosen; all other logits are set to -inf, so the chain behind picks it.
+    default), takes the best token, and asks the grammar about that one token only; only when the grammar refuses
+    it is the whole vocabulary checked (what llama.cpp's common sampler calls "grammar first"). The result is the
+    token the full chain would have chosen; all other logits are set to -inf, so the chain behind picks it.
     """
 
     def __init__(self, llama: Llama, gbnf: str) -> None:
         import llama_cpp
+        import numpy as np  # here, not at the top: importing the LLM layer stays cheap (tests/llm/test_imports.py)
 
         self._lib = llama_cpp
         self.n_vocab = int(llama.n_vocab())
@@ -363,7 +362,8 @@ class GrammarFirst:
         self._one = (llama_cpp.llama_token_data * 1)()
         self._one_array = llama_cpp.llama_token_data_array(self._one, 1, -1, False)
         self._all = (llama_cpp.llama_token_data * self.n_vocab)()
-        self._all_view = np.frombuffer(self._all, dtype=_TOKEN_DATA).view(np.recarray)
+        token_data = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
+        self._all_view = np.frombuffer(self._all, dtype=token_data).view(np.recarray)
         self._all_view.id[:] = np.arange(self.n_vocab, dtype=np.int32)
         self._all_array = llama_cpp.llama_token_data_array(self._all, self.n_vocab, -1, False)
         self.generated: list[int] = []
@@ -375,6 +375,8 @@ class GrammarFirst:
             self.sampler = None
 
     def __call__(self, _input_ids: Any, scores: Any) -> Any:
+        import numpy as np
+
         logits = np.array(scores, dtype=np.float32)  # a copy: the penalties must not reach llama.cpp's own pass
         window = self.generated[-PENALTY_LAST_N:]
         if window and REPEAT_PENALTY != 1.0:
@@ -391,12 +393,16 @@ class GrammarFirst:
         return out
 
     def _allows(self, token: int, logit: float) -> bool:
+        import numpy as np
+
         self._one[0].id, self._one[0].logit, self._one[0].p = token, logit, 0.0
         self._one_array.size, self._one_array.selected, self._one_array.sorted = 1, -1, False
         self._lib.llama_sampler_apply(self.sampler, ctypes.byref(self._one_array))
         return bool(np.isfinite(self._one[0].logit))
 
-    def _best_allowed(self, logits: np.ndarray) -> int:
+    def _best_allowed(self, logits: Any) -> int:
+        import numpy as np
+
         self.full_checks += 1
         self._all_view.id[:] = np.arange(self.n_vocab, dtype=np.int32)
         self._all_view.logit[:] = logits
@@ -406,9 +412,6 @@ class GrammarFirst:
         if not np.isfinite(allowed).any():
             raise RuntimeError("the grammar allows no token here")
         return int(self._all_view.id[int(np.argmax(allowed))])
-
-
-_TOKEN_DATA = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
 
 
 @cache

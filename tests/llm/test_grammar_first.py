@@ -21,26 +21,35 @@ CASES = [
 ]
 
 
+# One fixed thread for both: another thread count may sum in another order and flip a near tie, which is not what
+# these tests are about (and two threads beside a busy test run can stall).
+@pytest.fixture(scope="module")
+def fast(smollm2_path) -> LlamaCppLLM:  # type: ignore[no-untyped-def]
+    llm = LlamaCppLLM(smollm2_path, n_ctx=2048, n_threads=1, grammar_first=True, adapt_threads=False)
+    yield llm
+    llm.close()
+
+
 @pytest.fixture(scope="module")
 def chain(smollm2_path) -> LlamaCppLLM:  # type: ignore[no-untyped-def]
     """The same model with the grammar in llama.cpp's sampler chain (the reference)."""
-    llm = LlamaCppLLM(smollm2_path, n_ctx=2048, n_threads=2, grammar_first=False, adapt_threads=False)
+    llm = LlamaCppLLM(smollm2_path, n_ctx=2048, n_threads=1, grammar_first=False, adapt_threads=False)
     yield llm
     llm.close()
 
 
 @pytest.mark.parametrize("case", range(len(CASES)))
-def test_the_same_json_as_the_grammar_in_the_chain(smollm2, chain, case: int) -> None:  # type: ignore[no-untyped-def]
+def test_the_same_json_as_the_grammar_in_the_chain(fast, chain, case: int) -> None:  # type: ignore[no-untyped-def]
     params = GenParams(tag="t", max_tokens=80, json_schema=SCHEMA)
-    assert smollm2.grammar_first and not chain.grammar_first
-    fast = smollm2.complete(CASES[case], params)
+    assert fast.grammar_first and not chain.grammar_first
+    got = fast.complete(CASES[case], params)
     reference = chain.complete(CASES[case], params)
-    assert fast.text == reference.text and fast.completion_tokens == reference.completion_tokens
-    if fast.text.rstrip().endswith("}"):  # not cut at max_tokens: it is the schema's JSON
-        assert isinstance(json.loads(fast.text)["questions"], list)
+    assert got.text == reference.text and got.completion_tokens == reference.completion_tokens
+    if got.text.rstrip().endswith("}"):  # not cut at max_tokens: it is the schema's JSON
+        assert isinstance(json.loads(got.text)["questions"], list)
 
 
-def test_a_streamed_answer_under_the_citation_grammar_is_the_same(smollm2, chain) -> None:  # type: ignore[no-untyped-def]
+def test_a_streamed_answer_under_the_citation_grammar_is_the_same(fast, chain) -> None:  # type: ignore[no-untyped-def]
     messages = [Message("system", "Answer from the sources."), Message("user", "[1] The bond is 5%.\nQ: bond?\nA:")]
     params = GenParams(tag="answer", max_tokens=40, grammar=cite_each_sentence_grammar(2))
 
@@ -52,8 +61,8 @@ def test_a_streamed_answer_under_the_citation_grammar_is_the_same(smollm2, chain
         except StopIteration as stop:
             return stop.value  # type: ignore[no-any-return]
 
-    fast, reference = run(smollm2), run(chain)
-    assert fast.text == reference.text and fast.text.rstrip()[-1] in ".!?。！？"  # the grammar ends a sentence
+    got, reference = run(fast), run(chain)
+    assert got.text == reference.text and got.text.rstrip()[-1] in ".!?。！？"  # the grammar ends a sentence
 
 
 def test_the_grammar_is_asked_about_one_token_unless_it_refuses(smollm2) -> None:  # type: ignore[no-untyped-def]
