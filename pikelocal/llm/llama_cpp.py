@@ -281,7 +281,7 @@ class LlamaCppLLM:
     def _constraint(self, params: GenParams) -> Iterator[GrammarFirst | None]:
         """The grammar-first sampler for a call with a JSON schema or a grammar (None without, or when off)."""
         gbnf = params.grammar if params.grammar is not None else _schema_gbnf(params.json_schema)
-        if gbnf is None or not self.grammar_first:
+        if gbnf is None or not self.grammar_first or params.temperature != 0.0:  # sampling: llama.cpp's chain
             yield None
             return
         with self._errors(params):
@@ -305,8 +305,6 @@ class LlamaCppLLM:
         }
         processors: list[Any] = [self._between_tokens] if self._governor is not None else []
         if constraint is not None:  # the grammar runs in our processor, not in llama.cpp's chain
-            if params.temperature != 0.0:
-                raise BackendError(f"prompt {params.tag!r}: grammar-first sampling is greedy only (temperature 0)")
             processors.append(constraint)
         elif params.json_schema is not None:
             kwargs["response_format"] = {"type": "json_object", "schema": dict(params.json_schema)}
