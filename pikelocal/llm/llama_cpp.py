@@ -290,6 +290,8 @@ class LlamaCppLLM:
             yield constraint
         finally:
             constraint.close()
+        if constraint.error is not None:
+            raise BackendError(f"model {self.model_path.name} failed on prompt {params.tag!r}: {constraint.error}")
 
     def _call(
         self, messages: Sequence[Message], params: GenParams, constraint: GrammarFirst | None, *, stream: bool
@@ -330,22 +332,21 @@ class LlamaCppLLM:
             raise BackendError(f"model {self.model_path.name} failed on prompt {params.tag!r}: {exc}") from None
 
 
-# create_chat_completion's default repeat penalty (1.0: none; llama.cpp's penalties sampler then changes nothing).
-# Kept as a constant so the processor below stays the chain's equal if that default ever changes.
-REPEAT_PENALTY = 1.0
-PENALTY_LAST_N = 64  # Llama(last_n_tokens_size=64): the window of generated tokens it would penalise
-
-
 class GrammarFirst:
     """Greedy decoding under a GBNF grammar, as llama.cpp's own samplers would do it, without their cost.
 
     llama-cpp-python puts the grammar in the sampler chain (penalties → grammar → greedy), and llama.cpp's grammar
     sampler decodes and checks every one of the vocabulary's 151,936 token texts at every step: ~40 ms per
     generated token on 2 cores, about as much as the model's own step (``build/bench_enrich.py``: wall 1.45x the
-    ceiling). Used as a logits processor (first in that chain), this applies the same repeat penalty (none by
-    default), takes the best token, and asks the grammar about that one token only; only when the grammar refuses
-    it is the whole vocabulary checked (what llama.cpp's common sampler calls "grammar first"). The result is the
-    token the full chain would have chosen; all other logits are set to -inf, so the chain behind picks it.
+    ceiling). Used as a logits processor (first in that chain), this takes the best token and asks the grammar
+    about that one token only; only when the grammar refuses it is the whole vocabulary checked (what llama.cpp's
+    common sampler calls "grammar first"). The result is the token the full chain would have chosen; all other
+    logits are set to -inf, so the chain behind picks it.
+    (The chain's penalties sampler changes nothing: create_chat_completion's repeat penalty is 1.0. The tests
+    compare both paths token for token, so a change of that default would show.)
+
+    An exception inside the processor would vanish (it runs as a ctypes callback), so a failure is kept in
+    ``error`` and raised by the backend when the call returns.
     """
 
     def __init__(self, llama: Llama, gbnf: str) -> None:
@@ -364,8 +365,8 @@ class GrammarFirst:
         self._all_view = np.frombuffer(self._all, dtype=token_data).view(np.recarray)
         self._all_view.id[:] = np.arange(self.n_vocab, dtype=np.int32)
         self._all_array = llama_cpp.llama_token_data_array(self._all, self.n_vocab, -1, False)
-        self.generated: list[int] = []
         self.full_checks = 0  # steps where the best token was refused and the whole vocabulary was checked
+        self.error: str | None = None
 
     def close(self) -> None:
         if self.sampler:
@@ -375,17 +376,16 @@ class GrammarFirst:
     def __call__(self, _input_ids: Any, scores: Any) -> Any:
         import numpy as np
 
-        logits = np.array(scores, dtype=np.float32)  # a copy: the penalties must not reach llama.cpp's own pass
-        window = self.generated[-PENALTY_LAST_N:]
-        if window and REPEAT_PENALTY != 1.0:
-            seen = np.unique(np.asarray(window, dtype=np.int64))
-            hit = logits[seen]
-            logits[seen] = np.where(hit > 0, hit / np.float32(REPEAT_PENALTY), hit * np.float32(REPEAT_PENALTY))
-        best = int(np.argmax(logits))
-        if not self._allows(best, float(logits[best])):
-            best = self._best_allowed(logits)
+        if self.error is not None:
+            return scores
+        best = int(np.argmax(scores))
+        try:
+            if not self._allows(best, float(scores[best])):
+                best = self._best_allowed(scores)
+        except RuntimeError as exc:
+            self.error = str(exc)
+            return scores
         self._lib.llama_sampler_accept(self.sampler, best)
-        self.generated.append(best)
         out = np.full_like(scores, -np.inf)
         out[best] = 0.0
         return out
@@ -402,14 +402,13 @@ class GrammarFirst:
         import numpy as np
 
         self.full_checks += 1
-        self._all_view.id[:] = np.arange(self.n_vocab, dtype=np.int32)
-        self._all_view.logit[:] = logits
+        self._all_view.logit[:] = logits  # the ids stay 0 … n-1: the grammar only sets logits
         self._all_array.size, self._all_array.selected, self._all_array.sorted = self.n_vocab, -1, False
         self._lib.llama_sampler_apply(self.sampler, ctypes.byref(self._all_array))
         allowed = self._all_view.logit
         if not np.isfinite(allowed).any():
             raise RuntimeError("the grammar allows no token here")
-        return int(self._all_view.id[int(np.argmax(allowed))])
+        return int(np.argmax(allowed))
 
 
 @cache

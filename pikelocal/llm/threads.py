@@ -47,8 +47,8 @@ def read_sample() -> Sample | None:
 class ThreadGovernor:
     """Offers a thread count between 1 and ``cores`` that leaves the other processes' load its cores.
 
-    ``advise()`` is cheap (two small /proc reads) and may be called between tokens; it answers None until
-    ``interval`` seconds have passed since the last look, or when the count should stay as it is.
+    ``advise()`` is cheap (a clock read; two small /proc reads once per interval) and may be called between tokens;
+    it answers None until ``interval`` seconds have passed since the last look, or when the count should stay.
     """
 
     def __init__(
@@ -57,10 +57,12 @@ class ThreadGovernor:
         *,
         interval: float = 0.5,
         reader: Callable[[], Sample | None] = read_sample,
+        clock: Callable[[], float] = time.monotonic,  # the clock of the reader's ``Sample.at``
     ) -> None:
         self.cores = max(1, cores)
         self.interval = interval
         self.reader = reader
+        self.clock = clock
         self.threads = self.cores
         self._last = reader()
 
@@ -74,6 +76,8 @@ class ThreadGovernor:
 
     def advise(self) -> int | None:
         """The thread count to switch to, or None to keep the current one."""
+        if self._last is not None and self.clock() - self._last.at < self.interval:
+            return None  # called between every two tokens: no /proc read until the interval has passed
         now = self.reader()
         if now is None:
             return None

@@ -83,3 +83,16 @@ def test_the_grammar_is_asked_about_one_token_unless_it_refuses(smollm2) -> None
         assert int(np.argmax(out)) != letter and constraint.full_checks == 1
     finally:
         constraint.close()
+
+
+def test_a_failure_inside_the_processor_is_an_error_not_a_silent_reply(fast, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The processor runs as a ctypes callback, where an exception would vanish; the backend raises it instead."""
+    from pikelocal.errors import BackendError
+
+    def dead_end(self, logits):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the grammar allows no token here")
+
+    monkeypatch.setattr(GrammarFirst, "_allows", lambda self, token, logit: False)
+    monkeypatch.setattr(GrammarFirst, "_best_allowed", dead_end)
+    with pytest.raises(BackendError, match="allows no token"):
+        fast.complete(CASES[0], GenParams(tag="t", max_tokens=8, json_schema=SCHEMA))

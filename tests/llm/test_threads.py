@@ -31,7 +31,7 @@ class Clock:
 
 def test_threads_drop_to_the_free_cores_and_come_back() -> None:
     clock = Clock()
-    gov = ThreadGovernor(2, interval=0.5, reader=clock)
+    gov = ThreadGovernor(2, interval=0.5, reader=clock, clock=lambda: clock.at)
     clock.tick(others=0.0, own=2.0)
     assert gov.advise() is None and gov.threads == 2  # quiet: keep both
     clock.tick(others=1.0, own=1.0)  # a competing process holds one core
@@ -44,7 +44,7 @@ def test_threads_drop_to_the_free_cores_and_come_back() -> None:
 
 def test_a_light_background_load_keeps_every_thread() -> None:
     clock = Clock()
-    gov = ThreadGovernor(4, interval=0.5, reader=clock)
+    gov = ThreadGovernor(4, interval=0.5, reader=clock, clock=lambda: clock.at)
     clock.tick(others=0.5, own=4.0)  # half a core of other work does not take a core away
     assert gov.advise() is None
     clock.tick(others=2.7, own=4.0)
@@ -55,11 +55,17 @@ def test_a_light_background_load_keeps_every_thread() -> None:
 
 def test_it_waits_for_the_interval_and_keeps_the_count_without_proc() -> None:
     clock = Clock()
-    gov = ThreadGovernor(2, interval=0.5, reader=clock)
+    reads: list[float] = []
+
+    def reader() -> Sample:
+        reads.append(clock.at)
+        return clock()
+
+    gov = ThreadGovernor(2, interval=0.5, reader=reader, clock=lambda: clock.at)
     clock.tick(others=2.0, own=0.0, seconds=0.1)
-    assert gov.advise() is None  # too soon to tell
+    assert gov.advise() is None and reads == [0.0]  # too soon to tell: /proc is not even read
     clock.tick(others=2.0, own=0.0, seconds=0.5)
-    assert gov.advise() == 1
+    assert gov.advise() == 1 and len(reads) == 2
     blind = ThreadGovernor(2, reader=lambda: None)
     assert blind.advise() is None and blind.threads == 2
 
@@ -89,7 +95,7 @@ def test_the_model_switches_threads_between_tokens(smollm2) -> None:  # type: ig
     clock = Clock()
     seen: list[int] = []
     saved = smollm2._governor
-    smollm2._governor = ThreadGovernor(2, interval=0.0, reader=clock)
+    smollm2._governor = ThreadGovernor(2, interval=0.0, reader=clock, clock=lambda: clock.at)
     original = smollm2._governor.advise
 
     def advise() -> int | None:
