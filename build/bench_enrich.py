@@ -183,7 +183,7 @@ def main() -> int:
         llm.close()
     q, s = report.costs["questions"], report.costs["summaries"]
     sent = sum(c.prompt_tokens for _, _, c in q_calls)
-    evaluated = sum(c.prompt_tokens if c.prompt_evaluated is None else c.prompt_evaluated for _, _, c in q_calls)
+    evaluated = sum(c.evaluated for _, _, c in q_calls)
     output = sum(c.completion_tokens for _, _, c in q_calls)
     ceiling = json.loads(args.ceiling.read_text()) if args.ceiling.exists() else None
     ceiling_s = (

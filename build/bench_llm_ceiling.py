@@ -22,6 +22,8 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -56,9 +58,17 @@ COMPETITORS = {
 }
 
 
-def busy_process(kind: str = "busy loop") -> subprocess.Popen[bytes]:
+@contextmanager
+def competing(kind: str = "busy loop", settle_s: float = 0.5) -> Iterator[None]:
+    """One competing process of ``kind`` running for the length of the block."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
-    return subprocess.Popen([sys.executable, "-c", COMPETITORS[kind]], env=env)
+    busy = subprocess.Popen([sys.executable, "-c", COMPETITORS[kind]], env=env)
+    try:
+        time.sleep(settle_s)
+        yield
+    finally:
+        busy.kill()
+        busy.wait()
 
 
 def backend_under_contention(path: Path, threads: int) -> list[str]:
@@ -79,13 +89,8 @@ def backend_under_contention(path: Path, threads: int) -> list[str]:
             quiet = llm.complete(messages, params)
             for kind in COMPETITORS:
                 llm.raw.reset()
-                busy = busy_process(kind)
-                try:
-                    time.sleep(1.0)
+                with competing(kind, settle_s=1.0):
                     c = llm.complete(messages, params)
-                finally:
-                    busy.kill()
-                    busy.wait()
                 label = f"adaptive (up to {threads})" if adapt else f"fixed {threads}"
                 rows.append(
                     f"| {label} | {kind} | {quiet.seconds:.1f} | {c.seconds:.1f} | {c.seconds / quiet.seconds:.1f}× |"
@@ -159,14 +164,9 @@ def main() -> int:
             with raw_model(path, threads=threads) as m:
                 quiet_p = m.prompt_rate(tokens[:256], reps=1)
                 quiet_g = m.generation_rate([tokens[:32]], 16)
-                busy = busy_process()
-                try:
-                    time.sleep(0.5)
+                with competing():
                     busy_p = m.prompt_rate(tokens[:256], reps=1)
                     busy_g = m.generation_rate([tokens[:32]], 16)
-                finally:
-                    busy.kill()
-                    busy.wait()
             contention_rows.append(
                 f"| {threads} | {quiet_p:.1f} | {busy_p:.1f} ({quiet_p / busy_p:.1f}× slower) | "
                 f"{quiet_g:.1f} | {busy_g:.1f} ({quiet_g / busy_g:.1f}× slower) |"

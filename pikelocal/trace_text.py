@@ -77,7 +77,7 @@ def trace_lines(t: QueryTrace) -> list[str]:
         row = by_tag.setdefault(c.tag, [0, 0, 0, 0, 0.0])
         row[0] += 1
         row[1] += c.prompt_tokens
-        row[2] += 0 if c.cached else c.prompt_tokens if c.evaluated is None else c.evaluated
+        row[2] += c.ran
         row[3] += c.completion_tokens
         row[4] += c.seconds
     out.append("LLM calls:")

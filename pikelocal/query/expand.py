@@ -7,7 +7,7 @@ heading, so the model reads a passage as it stands in the document instead of fr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pikelocal.prompts.lang import cjk_count
@@ -115,9 +115,12 @@ def heading(source: Source) -> str:
     return " › ".join(dict.fromkeys(p for p in parts if p)) + (f" ({where})" if where else "")
 
 
-def assemble(store: Store, priority: Sequence[int], budget: Budget, fill: Sequence[int] = ()) -> list[Source]:
-    """Choose the chunks (gathered + neighbours + fill) within the budget and turn them into numbered sources."""
-    chunks = choose_chunks(store, priority, budget, fill)
+def assemble(
+    store: Store, priority: Sequence[int], budget: Budget, fill: Sequence[int] = (), exclude: Collection[int] = ()
+) -> list[Source]:
+    """Choose the chunks (gathered + neighbours + fill) within the budget and turn them into numbered sources;
+    chunks in ``exclude`` (already read elsewhere) are left out."""
+    chunks = [c for c in choose_chunks(store, priority, budget, fill) if c.id not in exclude]
     priority = [*priority, *fill]
     docs: dict[int, DocumentRecord] = {}
     for c in chunks:

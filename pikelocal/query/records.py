@@ -114,6 +114,13 @@ class CallCost:
     cached: bool
     evaluated: int | None = None  # prompt tokens the model ran (after the reused KV prefix); None: not known
 
+    @property
+    def ran(self) -> int:
+        """Prompt tokens this call ran now: 0 from the cache, all it sent where the backend did not say."""
+        if self.cached:
+            return 0
+        return self.prompt_tokens if self.evaluated is None else self.evaluated
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -160,7 +167,7 @@ class QueryTrace:
     @property
     def prompt_evaluated(self) -> int:
         """Prompt tokens the model ran for this question (sent tokens where a call did not say; 0 if cached)."""
-        return sum(0 if c.cached else c.prompt_tokens if c.evaluated is None else c.evaluated for c in self.calls)
+        return sum(c.ran for c in self.calls)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field, replace
 from pikelocal.llm.base import Message
 from pikelocal.prompts.decompose import shared_user, sources_block
 from pikelocal.prompts.lang import Lang
-from pikelocal.query.expand import Budget, assemble, build_sources, choose_chunks, estimate_tokens, heading
+from pikelocal.query.expand import Budget, assemble, estimate_tokens, heading
 from pikelocal.query.records import Source
-from pikelocal.store.records import DocumentRecord
 from pikelocal.store.store import Store
 
 SOURCE_OVERHEAD_TOKENS = 12  # "[n] heading" and the blank line
@@ -60,18 +59,7 @@ class Workspace:
         """Append ``chunk_id`` (with the neighbours that fit and are not here yet); the sources added."""
         if chunk_id in self.chunk_ids or self.full:
             return []
-        present = self.chunk_ids
-        chunks = [
-            c
-            for c in choose_chunks(self.store, [chunk_id], Budget(self.room, self.budget.neighbours))
-            if c.id not in present
-        ]
-        docs: dict[int, DocumentRecord] = {}
-        for c in chunks:
-            doc = docs.get(c.doc_id) or self.store.get_document(c.doc_id)
-            if doc is not None:
-                docs[c.doc_id] = doc
-        added = build_sources([c for c in chunks if c.doc_id in docs], [chunk_id], docs, self.room)
+        added = assemble(self.store, [chunk_id], Budget(self.room, self.budget.neighbours), exclude=self.chunk_ids)
         for source in added:
             self._append(source)
         return self.sources[len(self.sources) - len(added) :]
