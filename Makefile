@@ -39,9 +39,12 @@ test: setup
 test-fast: deps
 	$(PYTEST) -m "not slow" || [ $$? -eq 5 ]
 
+# ruff (style, bugs), mypy --strict (types) and the import contracts of pyproject.toml (layers).
 lint: deps
 	$(VENV)/bin/ruff check pikelocal tests build
 	$(VENV)/bin/ruff format --check pikelocal tests build
+	$(VENV)/bin/mypy pikelocal
+	$(VENV)/bin/lint-imports
 
 bench: setup
 	$(PY) build/bench.py --out docs/BENCHMARKS.md

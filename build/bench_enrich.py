@@ -35,7 +35,8 @@ from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.eval.atoms import check_atoms  # noqa: E402
 from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
-from pikelocal.library import ingest_options, open_cached_llm  # noqa: E402
+from pikelocal.kb.options import ingest_options  # noqa: E402
+from pikelocal.kb.session import kb_session  # noqa: E402
 from pikelocal.llm.base import Completion, GenParams, Message  # noqa: E402
 from pikelocal.llm.openai_compat import OpenAICompatLLM  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
@@ -170,9 +171,10 @@ def main() -> int:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{args.kb}{suffix}").unlink(missing_ok=True)
     enc = open_encoder(settings)
-    with Store.open(args.kb, encoder_id=enc.model_id, dim=enc.dim) as store:
+    with kb_session(settings, args.kb, encoder=enc, create=True) as session:
+        store = session.store
         Ingestor(store, enc, ingest_options(settings, late=False)).ingest_paths([PDF])
-        cached = open_cached_llm(settings, store)
+        cached = session.llm()
         llm = Recorder(cached)
         report = Enricher(store, enc, llm, EnrichOptions(limit=args.chunks)).run()  # type: ignore[arg-type]
         model_id = llm.model_id
@@ -180,8 +182,8 @@ def main() -> int:
         count = cached.inner.count_tokens  # type: ignore[attr-defined]
         q_calls = [c for c in llm.calls if c[1].tag.startswith("atomize")]
         split = token_split(q_calls, count)
-        llm.close()
-    q, s = report.costs["questions"], report.costs["summaries"]
+    q, s = report.question_cost, report.summary_cost
+    assert q is not None and s is not None
     sent = sum(c.prompt_tokens for _, _, c in q_calls)
     evaluated = sum(c.evaluated for _, _, c in q_calls)
     output = sum(c.completion_tokens for _, _, c in q_calls)

@@ -33,7 +33,7 @@ from pikelocal.assets import (
     sha256_file,
     verify_file,
 )
-from pikelocal.errors import PikeError
+from pikelocal.domain.errors import PikeError
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "build" / "cache"

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pikelocal import answers  # noqa: E402
+from pikelocal import api  # noqa: E402
 from pikelocal.eval.qa import load_results  # noqa: E402
 
 
@@ -35,10 +35,11 @@ def main() -> int:
     p_rate, g_rate = ceiling["prompt_tps"], ceiling["generation_tps"]["1"]
     other_p, other_g = (float(x) for x in args.rates.split(","))
     rows: dict[str, list[tuple[int, int, int, float, float, float, float]]] = {}
+    knowledge_base = api.open_kb(args.kb, api.load_settings())
     for (_item, mode), r in sorted(load_results(args.results).items()):
         if r.trace_id is None:
             continue
-        trace = answers.get_trace(args.kb, r.trace_id)
+        trace = knowledge_base.trace(r.trace_id)
         if any(c.cached for c in trace.calls):
             continue
         sent = trace.prompt_tokens

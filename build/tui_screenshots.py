@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 from pikelocal import api
-from pikelocal.knowledge_base import KnowledgeBase
 from pikelocal.tui.app import PikeApp
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.viewer import DocumentViewer
@@ -40,7 +39,7 @@ def _save(app: PikeApp, out: Path, name: str) -> None:
 
 async def shoot(kb: Path, question: str, mode: str, rounds: int, out: Path, size: tuple[int, int]) -> None:
     settings = api.load_settings()
-    app = PikeApp(settings, KnowledgeBase(settings, kb))
+    app = PikeApp(settings, api.open_kb(kb, settings))
     async with app.run_test(size=size) as pilot:
         screen = app.screen
         assert isinstance(screen, AskScreen)

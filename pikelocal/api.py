@@ -1,4 +1,9 @@
-"""The one surface the front ends (CLI, TUI) call. Heavy libraries load lazily, on first use."""
+"""The one surface the front ends (CLI, TUI) and eval call: :func:`open_kb` for everything done to a knowledge
+base, and the few things that need no KB (settings, models, doctor, demo, benchmarks).
+
+Heavy libraries load lazily, on first use, so ``pikelocal --help`` stays fast. The records these functions
+return live in :mod:`pikelocal.domain` and are re-exported here.
+"""
 
 from __future__ import annotations
 
@@ -6,41 +11,53 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pikelocal import domain
 from pikelocal.assets import ArtifactStatus, Manifest, check_artifact, load_manifest
 from pikelocal.config import Settings, load_settings
 from pikelocal.doctor import Section, run_doctor
+from pikelocal.domain import *  # noqa: F403  (the records, kinds, events and errors are part of this surface)
+from pikelocal.domain.events import EventSink, ignore
+from pikelocal.domain.reports import EvalReport
+from pikelocal.trace_text import claim_lines, summary_line, trace_lines
 
 if TYPE_CHECKING:
     from pikelocal.demo import DemoResult
-    from pikelocal.events import EventSink
-    from pikelocal.ingest.enrich import EnrichReport
-    from pikelocal.ingest.pipeline import IngestReport
-    from pikelocal.knowledge_base import KnowledgeBase
-    from pikelocal.library import KBStats, Library, ReembedReport
-    from pikelocal.query.records import QueryTrace
-    from pikelocal.query.search import Hit, Mode
-    from pikelocal.store.answers import TraceSummary
-    from pikelocal.store.records import DocumentRecord, FailureRecord
+    from pikelocal.embed.base import Encoder
+    from pikelocal.kb.knowledge_base import KnowledgeBase
+    from pikelocal.llm.base import LLM
+
 
 __all__ = [
-    "Settings",
-    "load_settings",
-    "model_statuses",
-    "doctor",
-    "demo",
-    "ingest",
-    "enrich",
-    "reembed",
-    "library",
-    "stats",
-    "remove",
-    "search",
-    "ask",
-    "trace",
-    "history",
-    "open_kb",
-    "kb_problem",
-]
+    "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "claim_lines", "demo", "doctor",
+    "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb", "summary_line",
+    "trace_lines",
+]  # fmt: skip
+__all__ += domain.__all__
+
+
+def __getattr__(name: str) -> object:
+    """``api.KnowledgeBase`` without importing numpy, SQLite and the pipelines when the CLI starts."""
+    if name == "KnowledgeBase":
+        from pikelocal.kb.knowledge_base import KnowledgeBase
+
+        return KnowledgeBase
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def open_kb(path: Path, settings: Settings, *, encoder: Encoder | None = None, llm: LLM | None = None) -> KnowledgeBase:
+    """The knowledge base at ``path``, created by its first ``add``; a context manager that closes the models it
+    loaded. Every operation on a KB is a method of the object returned (``add``, ``enrich``, ``search``, ``ask``,
+    ``documents``, ``stats``, ``history``, ``trace``, ``remove``, ``reembed``, ``page``)."""
+    from pikelocal.kb.knowledge_base import open_kb as open_knowledge_base
+
+    return open_knowledge_base(path, settings, encoder=encoder, llm=llm)
+
+
+def kb_problem(kb_path: Path) -> str | None:
+    """Why ``kb_path`` can be neither opened nor created as a knowledge base, or None when it can."""
+    from pikelocal.kb.catalog import check_kb_path
+
+    return check_kb_path(kb_path)
 
 
 def model_statuses(settings: Settings, *, full: bool = False) -> tuple[Manifest, list[ArtifactStatus]]:
@@ -60,116 +77,61 @@ def demo(settings: Settings, kb_path: Path, emit: Callable[[str], None]) -> Demo
     return run_demo(settings, kb_path, emit)
 
 
-def ingest(
+def eval_retrieval(
     settings: Settings,
-    kb_path: Path,
-    paths: Sequence[Path],
+    data: Path,
     *,
-    password: str | None = None,
-    late: bool | None = None,
-    sink: EventSink | None = None,
-) -> IngestReport:
-    """Parse, split, embed and index files and folders into the KB (created when missing)."""
-    from pikelocal import library as lib
-    from pikelocal.events import ignore
-
-    return lib.ingest(settings, kb_path, paths, password=password, late=late, sink=sink or ignore)
-
-
-def enrich(
-    settings: Settings,
-    kb_path: Path,
-    *,
-    docs: Sequence[str] = (),
+    which: str | None = None,
+    kb: Path | None = None,
+    modes: Sequence[str] = ("bm25", "dense", "late", "hybrid"),
+    ks: Sequence[int] = (1, 2, 5, 10, 100),
     limit: int | None = None,
-    sink: EventSink | None = None,
-) -> EnrichReport:
-    """Run the LLM over what is not yet enriched: document summaries, then each chunk's atomic questions."""
-    from pikelocal import library as lib
-    from pikelocal.events import ignore
+    seed: int = 0,
+    chunk_tokens: int | None = None,
+    pool: bool = False,
+    sink: EventSink = ignore,
+) -> EvalReport:
+    """nDCG@10, Recall@k and MRR per search mode over a benchmark (the KB is built once and reused)."""
+    from pikelocal.eval.retrieval import format_table
+    from pikelocal.eval.runner import run_retrieval
 
-    return lib.enrich(settings, kb_path, docs=docs, limit=limit, sink=sink or ignore)
-
-
-def reembed(settings: Settings, kb_path: Path, *, sink: EventSink | None = None) -> ReembedReport:
-    """Compute every vector of the KB again with the configured encoder (after its numbers changed)."""
-    from pikelocal import library as lib
-    from pikelocal.events import ignore
-
-    return lib.reembed(settings, kb_path, sink=sink or ignore)
-
-
-def library(kb_path: Path) -> Library:
-    """Documents with their stage and chunk count, and the files that failed with their reasons."""
-    from pikelocal import library as lib
-
-    return lib.library(kb_path)
+    run = run_retrieval(
+        settings, data, which=which, kb=kb, modes=modes, ks=ks, limit=limit, seed=seed,
+        chunk_tokens=chunk_tokens, pool=pool, sink=sink,
+    )  # fmt: skip
+    return EvalReport(format_table(run.title, run.scores, run.ks), tuple(run.notes), run.kb)
 
 
-def stats(kb_path: Path) -> KBStats:
-    """Counts, enrichment progress, LLM tokens and time per prompt, and failures of a KB."""
-    from pikelocal import library as lib
-
-    return lib.stats(kb_path)
-
-
-def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:
-    """Remove a document (by id, path, file name or sha256 prefix) with all its rows and vectors."""
-    from pikelocal import library as lib
-
-    return lib.remove(kb_path, ref)
-
-
-def search(settings: Settings, kb_path: Path, query: str, *, mode: Mode = "hybrid", k: int | None = None) -> list[Hit]:
-    """Ranked chunks for ``query`` by BM25, dense, late-chunked or hybrid (RRF) retrieval."""
-    from pikelocal import library as lib
-
-    return lib.search_kb(settings, kb_path, query, mode=mode, k=k)
-
-
-def ask(
+def eval_qa(
     settings: Settings,
-    kb_path: Path,
-    question: str,
+    data: Path,
+    kb: Path,
     *,
-    mode: str | None = None,
+    modes: Sequence[str] = ("naive", "hier", "decompose"),
+    limit: int | None = None,
+    seed: int = 0,
+    take: int | None = None,
     rounds: int | None = None,
-    sink: EventSink | None = None,
-) -> QueryTrace:
-    """Answer a question from the KB with cited sources (naive, hier or decompose); the trace is stored.
+    results_file: Path | None = None,
+    on_answer: Callable[[str], None] | None = None,
+    sink: EventSink = ignore,
+) -> EvalReport:
+    """Answer a benchmark's questions in each mode and score them (resumable); ``on_answer`` gets one line per
+    answer as it is scored. An honesty set (``tests/data/honesty_qa.jsonl``) gets its own measures."""
+    from pikelocal.eval.qa import format_table, result_line, run_qa
+    from pikelocal.eval.qa_data import detect_qa_layout
 
-    The answer text arrives through ``sink`` as :class:`~pikelocal.events.AnswerDelta` events while it is
-    generated, the decomposition rounds as :class:`~pikelocal.events.ReasoningStep` events.
-    """
-    from pikelocal import answers
-    from pikelocal.events import ignore
+    if detect_qa_layout(data) == "honesty":
+        from pikelocal.eval.honesty import row_line, run_honesty
 
-    return answers.ask_kb(settings, kb_path, question, mode=mode, rounds=rounds, sink=sink or ignore)
-
-
-def trace(kb_path: Path, trace_id: int | None = None) -> QueryTrace:
-    """A stored question trace: rounds, sources, answer, LLM calls and timings (the newest without an id)."""
-    from pikelocal import answers
-
-    return answers.get_trace(kb_path, trace_id)
-
-
-def history(kb_path: Path, limit: int = 20) -> list[TraceSummary]:
-    """Past questions asked of the KB, newest first."""
-    from pikelocal import answers
-
-    return answers.history(kb_path, limit)
-
-
-def open_kb(settings: Settings, kb_path: Path) -> KnowledgeBase:
-    """A KB for a long-lived front end: models load once, on first use, and work may run from threads."""
-    from pikelocal.knowledge_base import KnowledgeBase
-
-    return KnowledgeBase(settings, kb_path)
-
-
-def kb_problem(kb_path: Path) -> str | None:
-    """Why ``kb_path`` can be neither opened nor created as a knowledge base, or None when it can."""
-    from pikelocal.knowledge_base import check_kb_path
-
-    return check_kb_path(kb_path)
+        table, answers = run_honesty(
+            settings, data, kb, modes=modes, take=take, results_file=results_file,
+            on_result=(lambda row: on_answer(row_line(row))) if on_answer else None,
+        )  # fmt: skip
+        return EvalReport(table, (), kb, answers)
+    run = run_qa(
+        settings, data, kb, modes=modes, limit=limit, seed=seed, take=take, rounds=rounds,
+        results_file=results_file, sink=sink,
+        on_result=(lambda r: on_answer(result_line(r))) if on_answer else None,
+    )  # fmt: skip
+    return EvalReport(format_table(run), tuple(run.notes), kb, run.results_file)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pikelocal.errors import ConfigError, ModelError
+from pikelocal.domain.errors import ConfigError, ModelError
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +74,7 @@ def sha256_file(path: Path, chunk_bytes: int = 8 << 20) -> str:
 
 
 def _artifact_from_spec(spec: Mapping[str, Any]) -> Artifact:
+    files: tuple[ArtifactFile, ...]
     if spec["kind"] == "gguf":
         files = (ArtifactFile(spec["path"], spec["sha256"], spec.get("size")),)
     else:
@@ -119,9 +120,10 @@ def load_manifest(models_dir: Path | None = None) -> Manifest:
 
 def _read_stamps(folder: Path) -> dict[str, Any]:
     try:
-        return json.loads((folder / STAMP_NAME).read_text(encoding="utf-8"))
+        stamps = json.loads((folder / STAMP_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
+    return stamps if isinstance(stamps, dict) else {}  # a damaged stamp file only costs a re-hash
 
 
 def _write_stamps(folder: Path, stamps: Mapping[str, Any]) -> None:
@@ -168,8 +170,13 @@ def verify_file(models_dir: Path, file: ArtifactFile, *, full: bool = False) -> 
         return "corrupt", f"{path}: no checksum recorded (rebuild with `make models`)"
     stamps = _read_stamps(models_dir)
     stamp = stamps.get(file.path)
-    fresh = stamp and stamp.get("size") == stat.st_size and stamp.get("mtime_ns") == stat.st_mtime_ns
-    if fresh and not full and stamp.get("sha256") == expected:
+    fresh = (
+        isinstance(stamp, dict)
+        and stamp.get("size") == stat.st_size
+        and stamp.get("mtime_ns") == stat.st_mtime_ns
+        and stamp.get("sha256") == expected
+    )
+    if fresh and not full:
         return "verified", "ok"
     actual = sha256_file(path)
     if actual != expected:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from pikelocal.errors import ConfigError
+from pikelocal.domain.errors import ConfigError
+from pikelocal.domain.kinds import ANSWER_MODES, SPLITTERS, AnswerMode, Splitter
 
 CONFIG_FILE = "pikelocal.toml"
 ENV_PREFIX = "PIKELOCAL_"
@@ -57,7 +58,7 @@ class IngestSettings:
     min_tokens: int = 100  # a chunk may end early at a heading once it holds this many
     max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
     late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
-    splitter: str = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
+    splitter: Splitter = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,7 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class AnswerSettings:
-    mode: str = "decompose"  # naive | hier | decompose (PIKE-RAG Algorithm 1)
+    mode: AnswerMode = "decompose"  # naive | hier | decompose (PIKE-RAG Algorithm 1)
     rounds: int = 5  # decomposition rounds at most
     proposals: int = 3  # sub-questions the LLM may propose per round
     atoms_k: int = 4  # atomic questions retrieved per sub-question
@@ -284,11 +285,16 @@ def _validate(s: Settings) -> None:
             raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
     if max(weights) == 0:
         raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
-    if s.ingest.splitter not in ("structure", "llm"):
-        raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be 'structure' or 'llm'")
-    if s.answer.mode not in ("naive", "hier", "decompose"):
-        raise ConfigError(f"answer.mode = '{s.answer.mode}': must be 'naive', 'hier' or 'decompose'")
+    if s.ingest.splitter not in SPLITTERS:
+        raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be {_one_of(SPLITTERS)}")
+    if s.answer.mode not in ANSWER_MODES:
+        raise ConfigError(f"answer.mode = '{s.answer.mode}': must be {_one_of(ANSWER_MODES)}")
     if not -1.0 <= s.answer.threshold <= 1.0:
         raise ConfigError(f"answer.threshold = {s.answer.threshold}: a cosine similarity, from -1 to 1")
     if s.llm.timeout_s <= 0:
         raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")
+
+
+def _one_of(values: tuple[str, ...]) -> str:
+    quoted = [f"'{v}'" for v in values]
+    return ", ".join(quoted[:-1]) + f" or {quoted[-1]}"

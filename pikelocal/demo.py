@@ -16,19 +16,18 @@ import numpy as np
 
 from pikelocal.assets import read_encoder_info, resolve_encoder_dir
 from pikelocal.config import Settings
+from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.errors import InputError, PikeError
+from pikelocal.domain.events import Event, EventSink, Notice
+from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
-from pikelocal.errors import InputError, PikeError
-from pikelocal.events import Event, EventSink, Notice
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.library import ingest_options
+from pikelocal.kb.options import ingest_options
 from pikelocal.llm.base import LLM, GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.factory import open_llm
-from pikelocal.query.ask import ask
-from pikelocal.query.records import QueryTrace
-from pikelocal.query.search import Hit, search
-from pikelocal.query.snippet import render
+from pikelocal.query.search import search
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.store import Store
 
@@ -152,24 +151,23 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
             c = hits[0].chunk
             emit(f"   {query}")
             emit(f"     → {Path(hits[0].document.path).name}, p. {c.page_start}, lines {c.line_start}–{c.line_end}")
-            emit(f"       {render(hits[0].snippet)[:110]}")
+            emit(f"       {hits[0].snippet.marked()[:110]}")
         again = CachedLLM(llm, reread).complete(messages, params)
         emit(
             f"   the same LLM call again: served from the KB's cache = {again.cached}, text identical = "
             f"{again.text == first.text}"
         )
-    asked = _ask(settings, kb_path, info.id, info.dim, encoder, llm, emit)
+    asked = _ask(settings, kb_path, encoder, llm, emit)
     files = tuple(sorted(p.name for p in kb_path.parent.glob(kb_path.name + "*")))
     emit(f"   files after close: {', '.join(files)}")
     emit(f"Done in {time.monotonic() - started:.0f} s.")
     return DemoResult(answer, sims, files, again.cached, tuple(top_hits), asked)
 
 
-def _ask(
-    settings: Settings, kb_path: Path, encoder_id: str, dim: int, encoder: Encoder, llm: LLM, emit: Emit
-) -> QueryTrace:
-    from pikelocal.answers import ask_options
-    from pikelocal.events import ReasoningStep
+def _ask(settings: Settings, kb_path: Path, encoder: Encoder, llm: LLM, emit: Emit) -> QueryTrace:
+    from pikelocal.domain.events import ReasoningStep
+    from pikelocal.domain.requests import AskRequest
+    from pikelocal.kb.knowledge_base import open_kb
 
     emit(f"6. Asking a question that needs two facts (decompose, {ASK_ROUNDS} rounds; the samples are not enriched,")
     emit("   so sub-questions search the chunks) …")
@@ -179,9 +177,8 @@ def _ask(
         if isinstance(event, ReasoningStep):
             emit(f"     round {event.round} · {event.kind}: {event.text[:100]}")
 
-    with Store.open(kb_path, encoder_id=encoder_id, dim=dim, probe=encoder) as store:
-        options = ask_options(settings, mode="decompose", rounds=ASK_ROUNDS)
-        trace = ask(store, encoder, CachedLLM(llm, store), ASK, options, sink)
+    with open_kb(kb_path, settings, encoder=encoder, llm=llm) as kb:
+        trace = kb.ask(ASK, AskRequest("decompose", ASK_ROUNDS), sink)
     emit("   → " + trace.answer.text.replace("\n", "\n     "))
     for source in trace.answer.sources:
         uncited = "" if source.number in trace.answer.cited else "  (not cited)"

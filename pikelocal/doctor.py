@@ -13,7 +13,7 @@ from pathlib import Path
 from pikelocal.assets import check_artifact, load_manifest
 from pikelocal.config import Settings
 from pikelocal.cpu import CPU_FLAGS, cpu_info
-from pikelocal.errors import PikeError
+from pikelocal.domain.errors import PikeError
 
 PACKAGES = (
     "llama-cpp-python",

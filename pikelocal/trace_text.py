@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pikelocal.query.records import Answer, QueryTrace
+from pikelocal.domain.answers import Answer, QueryTrace
 
 _MARK = {"supported": "✓", "unsupported": "✗", "contradicted": "✗", "not_stated": "∅", "filler": "·"}
 
@@ -73,18 +73,18 @@ def trace_lines(t: QueryTrace) -> list[str]:
             -1, "(citations " + "".join(f"[{n}]" for n in t.answer.matched) + " added by matching, not by the model)"
         )
     by_tag: dict[str, list[float]] = {}
-    for c in t.calls:
-        row = by_tag.setdefault(c.tag, [0, 0, 0, 0, 0.0])
+    for call in t.calls:
+        row = by_tag.setdefault(call.tag, [0, 0, 0, 0, 0.0])
         row[0] += 1
-        row[1] += c.prompt_tokens
-        row[2] += c.ran
-        row[3] += c.completion_tokens
-        row[4] += c.seconds
+        row[1] += call.prompt_tokens
+        row[2] += call.ran
+        row[3] += call.completion_tokens
+        row[4] += call.seconds
     out.append("LLM calls:")
-    for tag, (n, p, e, o, s) in by_tag.items():
+    for tag, (n, prompt, ran, output, seconds) in by_tag.items():
         out.append(
-            f"  {tag:<22} {int(n):>3} calls  {int(p):>7,} prompt ({int(e):,} evaluated)  {int(o):>6,} output tokens"
-            f"  {s:7.1f} s"
+            f"  {tag:<22} {int(n):>3} calls  {int(prompt):>7,} prompt ({int(ran):,} evaluated)"
+            f"  {int(output):>6,} output tokens  {seconds:7.1f} s"
         )
     first = f"{t.first_token_s:.1f} s" if t.first_token_s is not None else "-"
     checks = f" · claim checks {t.answer.check_s:.2f} s" if t.answer.claims else ""

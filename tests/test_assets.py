@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal import assets
-from pikelocal.errors import ConfigError, ModelError
+from pikelocal.domain.errors import ConfigError, ModelError
 
 PAYLOAD = b"GGUF" + bytes(range(256)) * 40
 
@@ -77,6 +77,19 @@ def test_truncated_and_tampered_files_are_corrupt(tmp_path: Path) -> None:
     (folder / assets.STAMP_NAME).write_text(json.dumps(stamps))
     assert assets.check_artifact(manifest, art).state == "verified"  # trusted stamp (fast path)
     assert assets.check_artifact(manifest, art, full=True).state == "corrupt"
+
+
+@pytest.mark.parametrize("stamps", ["[]", "null", '{"toy.gguf": "stale"}', '{"toy.gguf": 1}'])
+def test_damaged_stamp_file_only_costs_a_rehash(tmp_path: Path, stamps: str) -> None:
+    # Valid JSON of the wrong shape used to raise AttributeError (``.get`` on a list, str or int).
+    folder = make_models_dir(tmp_path)
+    manifest = assets.load_manifest(folder)
+    art = manifest.find("toy-llm")
+    assert art is not None
+    (folder / "toy.gguf").write_bytes(PAYLOAD)
+    (folder / assets.STAMP_NAME).write_text(stamps)
+    assert assets.check_artifact(manifest, art).state == "verified"
+    assert json.loads((folder / assets.STAMP_NAME).read_text())["toy.gguf"]["sha256"] == art.files[0].sha256
 
 
 def test_sums_file_supplies_checksums_of_built_files(tmp_path: Path) -> None:

@@ -14,33 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from pikelocal.cli import cli
-from pikelocal.store.records import NewChunk
+from pikelocal.domain.documents import NewChunk
 from pikelocal.store.store import Store
-from tests.conftest import installed_model
-from tests.llm.standin_server import StandinServer
-
-REPO = Path(__file__).resolve().parent.parent
-
-
-def run_cli(*args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    full_env = {**os.environ, **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "pikelocal", *args],
-        capture_output=True,
-        text=True,
-        env=full_env,
-        cwd=cwd,
-        timeout=300,
-    )
-
-
-def assert_one_line_error(proc: subprocess.CompletedProcess, code: int, *fragments: str) -> None:
-    assert proc.returncode == code, proc.stderr
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("Error: "), proc.stderr
-    for fragment in fragments:
-        assert fragment in lines[0]
+from tests.support.cli import assert_one_line_error, run_cli
+from tests.support.paths import installed_model
+from tests.support.standin_server import StandinServer
 
 
 def write_toy_manifest(folder: Path, *, size: int, sha256: str = "0" * 64) -> None:

@@ -9,7 +9,7 @@ from pikelocal.domain import CachedCompletion
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
 from pikelocal.store.store import Store
-from tests.test_cli import assert_one_line_error, run_cli
+from tests.support.cli import assert_one_line_error, run_cli
 
 ENC = HashEncoder()
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pikelocal.store.store import Store
-from tests.conftest import installed_model
-from tests.test_cli import assert_one_line_error, run_cli
+from tests.support.cli import assert_one_line_error, run_cli
+from tests.support.paths import installed_model
 
 SAMPLES = Path(__file__).resolve().parent.parent / "pikelocal" / "samples"
 pytestmark = pytest.mark.slow  # loads the real MiniLM encoder in each subprocess

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.config import load_settings
-from pikelocal.errors import ConfigError
+from pikelocal.domain.errors import ConfigError
 
 
 def test_defaults_without_any_layer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

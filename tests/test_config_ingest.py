@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.config import IngestSettings, SearchSettings, load_settings
-from pikelocal.errors import ConfigError
+from pikelocal.domain.errors import ConfigError
 
 FULL = """
 [encoder]

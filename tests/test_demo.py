@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal import api
-from tests.conftest import installed_model
+from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
 

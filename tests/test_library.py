@@ -1,4 +1,4 @@
-"""KB operations behind the API: finding a document by reference, removing a failure, search's encoder checks."""
+"""The knowledge base facade: finding a document by reference, removing a failure, search's encoder checks."""
 
 from __future__ import annotations
 
@@ -6,11 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal import library
+from pikelocal import api
 from pikelocal.config import load_settings
+from pikelocal.domain.errors import EncoderMismatchError, InputError, ModelError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.errors import EncoderMismatchError, InputError, ModelError
 from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.kb import catalog
+from pikelocal.kb import knowledge_base as kb_module
 from pikelocal.store.store import Store
 
 
@@ -31,37 +33,37 @@ def test_find_document_by_id_path_name_and_sha(kb: Path) -> None:
     with Store.open_existing(kb) as store:
         first, second = store.documents()
         docs = store.documents()
-    assert library.find_document(docs, str(second.id)) == second
-    assert library.find_document(docs, first.path) == first
-    assert library.find_document(docs, second.sha256[:8].upper()) == second
+    assert catalog.find_document(docs, str(second.id)) == second
+    assert catalog.find_document(docs, first.path) == first
+    assert catalog.find_document(docs, second.sha256[:8].upper()) == second
     with pytest.raises(InputError, match="matches 2 documents"):
-        library.find_document(docs, "contract.txt")  # the same file name in two folders
+        catalog.find_document(docs, "contract.txt")  # the same file name in two folders
     with pytest.raises(InputError, match="no document 'nothing.txt'"):
-        library.find_document(docs, "nothing.txt")
+        catalog.find_document(docs, "nothing.txt")
     with pytest.raises(InputError, match="no document"):
-        library.find_document(docs, "abc")  # too short to be a sha256 prefix
+        catalog.find_document(docs, "abc")  # too short to be a sha256 prefix
 
 
 def test_remove_forgets_a_recorded_failure(kb: Path) -> None:
-    removed = library.remove(kb, "junk.pdf")
+    removed = api.open_kb(kb, load_settings(environ={})).remove("junk.pdf")
     assert removed.path.endswith("junk.pdf") and not hasattr(removed, "sha256")
     with Store.open_existing(kb) as store:
         assert store.failures() == [] and len(store.documents()) == 2
     with pytest.raises(InputError, match="no document 'junk.pdf'"):
-        library.remove(kb, "junk.pdf")
+        api.open_kb(kb, load_settings(environ={})).remove("junk.pdf")
 
 
 def test_search_refuses_another_encoder_and_explains_a_missing_one(kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     settings = load_settings(environ={})
-    monkeypatch.setattr(library, "open_encoder", lambda s: HashEncoder(model_id="other-encoder"))
+    monkeypatch.setattr(kb_module, "open_encoder", lambda s: HashEncoder(model_id="other-encoder"))
     with pytest.raises(EncoderMismatchError, match="built with encoder 'hash-bigram'"):
-        library.search_kb(settings, kb, "pumps", mode="dense")
+        api.open_kb(kb, settings).search("pumps", api.SearchRequest(mode="dense"))
 
     def missing(s: object) -> HashEncoder:
         raise ModelError("models/x is not installed")
 
-    monkeypatch.setattr(library, "open_encoder", missing)
+    monkeypatch.setattr(kb_module, "open_encoder", missing)
     with pytest.raises(ModelError, match="`--mode bm25` works without an encoder"):
-        library.search_kb(settings, kb, "pumps", mode="hybrid")
-    hits = library.search_kb(settings, kb, "pumps", mode="bm25")  # no encoder needed
+        api.open_kb(kb, settings).search("pumps", api.SearchRequest(mode="hybrid"))
+    hits = api.open_kb(kb, settings).search("pumps", api.SearchRequest(mode="bm25"))  # no encoder needed
     assert {Path(h.document.path).parent.name for h in hits} == {"a", "b"}

@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from pikelocal import progress
-from pikelocal.events import Notice, StageAdvanced, StageFinished, StageStarted
-from pikelocal.progress import BAR_WIDTH, ProgressPrinter
+from pikelocal.cli import progress
+from pikelocal.cli.progress import BAR_WIDTH, ProgressPrinter
+from pikelocal.domain.events import Notice, StageAdvanced, StageFinished, StageStarted
 
 CLEAR = "\r\x1b[2K"
 

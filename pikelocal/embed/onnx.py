@@ -15,9 +15,9 @@ from numpy.typing import NDArray
 from pikelocal.assets import SUMS_NAME
 from pikelocal.config import available_cpus
 from pikelocal.cpu import cpu_summary
+from pikelocal.domain.errors import ModelError
 from pikelocal.embed.base import EncodeRole, TokenVectors
 from pikelocal.embed.late import assign_tokens, normalise, plan_windows
-from pikelocal.errors import ModelError
 
 log = logging.getLogger(__name__)
 
@@ -57,10 +57,11 @@ def _read_config(model_dir: Path) -> dict[str, Any]:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelError(f"cannot read encoder description {path}: {exc}") from exc
-    missing = [k for k in _REQUIRED if not isinstance(config, dict) or k not in config]
+    fields: dict[str, Any] = config if isinstance(config, dict) else {}  # not an object: lacks every field
+    missing = [k for k in _REQUIRED if k not in fields]
     if missing:
         raise ModelError(f"encoder description {path} lacks {', '.join(missing)}")
-    return config
+    return fields
 
 
 def _build_description(model_dir: Path, config: dict[str, Any], onnx_path: Path, ort_version: str) -> str:

@@ -15,25 +15,25 @@ answering without claim checking gives), so "checking costs N points of accuracy
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pikelocal.answers import ask_options, open_for_answers
 from pikelocal.config import Settings
+from pikelocal.domain.answers import Answer, Evidence
+from pikelocal.domain.documents import PageRecord
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.kinds import answer_mode
+from pikelocal.domain.requests import AskRequest
 from pikelocal.embed.base import Encoder
-from pikelocal.errors import InputError
 from pikelocal.eval.qa import ends_mid_line
 from pikelocal.eval.qa_metrics import score_text
-from pikelocal.library import open_cached_llm
+from pikelocal.kb.knowledge_base import open_kb
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.script import Script, in_script, to_simplified
-from pikelocal.query.ask import ask
 from pikelocal.query.claims import facts_in, numbers_in, split_claims, strip_markers
-from pikelocal.query.records import Answer, Evidence
-from pikelocal.store.store import Store
 
 TEXT_F1_CORRECT = 0.6
 
@@ -119,14 +119,17 @@ def holds_answer(text: str, golds: tuple[str, ...]) -> bool:
     return bool(words) and score_text(strip_markers(text), words).f1 >= TEXT_F1_CORRECT
 
 
-def cited_lines(store: Store, ev: Evidence, doc_id: int) -> str:
+PageOf = Callable[[int, int], PageRecord | None]  # (document id, page number) → the page, or None
+
+
+def cited_lines(page_of: PageOf, ev: Evidence, doc_id: int) -> str:
     """The text of the lines a citation points to (across pages when it spans them)."""
     if ev.page_start is None:
         return ev.text
     out: list[str] = []
     last = ev.page_end if ev.page_end is not None else ev.page_start
     for page_no in range(ev.page_start, last + 1):
-        page = store.page(doc_id, page_no)
+        page = page_of(doc_id, page_no)
         if page is None:
             continue
         lines = page.lines()
@@ -136,7 +139,7 @@ def cited_lines(store: Store, ev: Evidence, doc_id: int) -> str:
     return "\n".join(out)
 
 
-def score_answer(item: HonestyItem, answer: Answer, store: Store) -> HonestyScore:
+def score_answer(item: HonestyItem, answer: Answer, page_of: PageOf) -> HonestyScore:
     keep = [s.text for s in answer.sources]
     doc_of = {s.number: s.doc_id for s in answer.sources}
     # the checked answer
@@ -151,7 +154,7 @@ def score_answer(item: HonestyItem, answer: Answer, store: Store) -> HonestyScor
             claims += 1
             if c.evidence is not None:
                 shown += 1
-                lines = cited_lines(store, c.evidence, doc_of.get(c.evidence.source, 0))
+                lines = cited_lines(page_of, c.evidence, doc_of.get(c.evidence.source, 0))
                 right += holds_answer(lines, item.answers)
                 gold_page = gold_page or (c.evidence.page_start or 0) <= item.page <= (c.evidence.page_end or 0)
     # the model's draft, as answering without checks would have shown it
@@ -275,44 +278,52 @@ def run_honesty(
                 done[(row["item_id"], row["mode"])] = row
             except (ValueError, KeyError):
                 continue
-    store, encoder = open_for_answers(settings, kb, encoder)
-    with store:
-        model = llm if llm is not None else open_cached_llm(settings, store)
-        try:
-            with results_file.open("a", encoding="utf-8") as out:
-                if ends_mid_line(results_file):
-                    out.write("\n")  # end a line torn by a killed run, so the next answer starts its own
-                for item in items:
-                    for mode in modes:
-                        if (item.item_id, mode) in done:
-                            continue
-                        trace = ask(store, encoder, model, item.question, ask_options(settings, mode=mode))
-                        score = score_answer(item, trace.answer, store)
-                        row = {
-                            "item_id": item.item_id,
-                            "mode": mode,
-                            "answer": trace.answer.text,
-                            "draft": trace.answer.draft,
-                            "total_s": trace.total_s,
-                            "model_s": sum(c.seconds for c in trace.calls),
-                            "check_s": trace.answer.check_s,
-                            "cached": bool(trace.calls) and all(c.cached for c in trace.calls),
-                            "trace_id": trace.id,
-                            **asdict(score),
-                        }
-                        out.write(json.dumps(row, ensure_ascii=False) + "\n")
-                        out.flush()
-                        done[(item.item_id, mode)] = row
-                        if on_result:
-                            on_result(row)
-        finally:
-            if llm is None:
-                model.close()
+    with open_kb(kb, settings, encoder=encoder, llm=llm) as knowledge_base:
+        model_id = getattr(knowledge_base.llm(), "model_id", "?")
+
+        def page_of(doc_id: int, page_no: int) -> PageRecord | None:
+            try:
+                return knowledge_base.page(doc_id, page_no)
+            except InputError:
+                return None
+
+        with results_file.open("a", encoding="utf-8") as out:
+            if ends_mid_line(results_file):
+                out.write("\n")  # end a line torn by a killed run, so the next answer starts its own
+            for item in items:
+                for mode in modes:
+                    if (item.item_id, mode) in done:
+                        continue
+                    trace = knowledge_base.ask(item.question, AskRequest(answer_mode(mode)))
+                    score = score_answer(item, trace.answer, page_of)
+                    row = {
+                        "item_id": item.item_id,
+                        "mode": mode,
+                        "answer": trace.answer.text,
+                        "draft": trace.answer.draft,
+                        "total_s": trace.total_s,
+                        "model_s": sum(c.seconds for c in trace.calls),
+                        "check_s": trace.answer.check_s,
+                        "cached": bool(trace.calls) and all(c.cached for c in trace.calls),
+                        "trace_id": trace.id,
+                        **asdict(score),
+                    }
+                    out.write(json.dumps(row, ensure_ascii=False) + "\n")
+                    out.flush()
+                    done[(item.item_id, mode)] = row
+                    if on_result:
+                        on_result(row)
     by_id = {i.item_id: i for i in items}
     rows = []
     for (item_id, mode), row in done.items():
         if item_id in by_id and mode in modes:
             fields = {k: row[k] for k in HonestyScore.__dataclass_fields__ if k in row}
             rows.append((mode, by_id[item_id], HonestyScore(**fields), row["model_s"], row["check_s"]))
-    title = f"{data.name}: {len(items)} questions, model {getattr(model, 'model_id', '?')}"
+    title = f"{data.name}: {len(items)} questions, model {model_id}"
     return format_honesty(title, rows), results_file
+
+
+def row_line(row: Mapping[str, Any]) -> str:
+    """One scored answer, as a run shows it while it goes."""
+    verdict = "not stated" if row["not_stated"] else "correct" if row["correct"] else "wrong"
+    return f"  {row['item_id']} {row['mode']:<9} {verdict:<10} {row['total_s']:5.1f} s  {row['answer']!s:.70}"

@@ -10,23 +10,23 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from pikelocal.answers import ask_options, open_for_answers
 from pikelocal.config import Settings
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.events import EventSink, Notice, ignore
+from pikelocal.domain.kinds import AnswerStyle, answer_mode
+from pikelocal.domain.requests import AskRequest
 from pikelocal.embed.base import Encoder
-from pikelocal.errors import InputError
 from pikelocal.eval import datasets as ds
 from pikelocal.eval.qa_data import QAItem, detect_qa_layout, load_qa
 from pikelocal.eval.qa_metrics import LAWBENCH_CHOICE_TASKS, Score, mean_scores, score_item
 from pikelocal.eval.retrieval import ingest_corpus
-from pikelocal.events import EventSink, Notice, ignore
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.library import ingest_options, open_cached_llm
+from pikelocal.kb.knowledge_base import KnowledgeBase, open_kb
+from pikelocal.kb.options import ingest_options
 from pikelocal.llm.base import LLM
-from pikelocal.prompts.answer import AnswerStyle
-from pikelocal.query.ask import ask
 from pikelocal.query.citations import strip_citations
 from pikelocal.store.store import Store
 
@@ -160,40 +160,32 @@ def run_qa(
         items = items[:take]
     results_file = results_file or kb.with_name(f"{kb.stem}.qa-{data.stem}.jsonl")
     done = load_results(results_file)
-    store, encoder = open_for_answers(settings, kb, encoder)
-    with store:
-        model = llm if llm is not None else open_cached_llm(settings, store)
-        try:
-            with results_file.open("a", encoding="utf-8") as out:
-                if ends_mid_line(results_file):
-                    out.write("\n")  # end a line torn by a killed run, so the next result starts its own
-                for item in items:
-                    for mode in modes:
-                        if (item.item_id, mode) in done:
-                            continue
-                        result = _answer_one(settings, store, encoder, model, item, mode, rounds)
-                        out.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
-                        out.flush()
-                        done[(item.item_id, mode)] = result
-                        if on_result:
-                            on_result(result)
-        finally:
-            if llm is None:
-                model.close()
+    with open_kb(kb, settings, encoder=encoder, llm=llm) as knowledge_base:
+        model_id = getattr(knowledge_base.llm(), "model_id", "?")
+        with results_file.open("a", encoding="utf-8") as out:
+            if ends_mid_line(results_file):
+                out.write("\n")  # end a line torn by a killed run, so the next result starts its own
+            for item in items:
+                for mode in modes:
+                    if (item.item_id, mode) in done:
+                        continue
+                    result = _answer_one(knowledge_base, item, mode, rounds)
+                    out.write(json.dumps(asdict(result), ensure_ascii=False) + "\n")
+                    out.flush()
+                    done[(item.item_id, mode)] = result
+                    if on_result:
+                        on_result(result)
     wanted = {i.item_id for i in items}
     results = [r for (item_id, _), r in done.items() if item_id in wanted and r.mode in modes]
-    title = f"{data.name}: {len(items)} questions (seed {seed}), model {getattr(model, 'model_id', '?')}"
+    title = f"{data.name}: {len(items)} questions (seed {seed}), model {model_id}"
     return QARun(title, kb, results_file, tuple(modes), results, tuple(notes))
 
 
-def _answer_one(
-    settings: Settings, store: Store, encoder: Encoder, llm: LLM, item: QAItem, mode: str, rounds: int | None
-) -> QAResult:
+def _answer_one(knowledge_base: KnowledgeBase, item: QAItem, mode: str, rounds: int | None) -> QAResult:
     style, instruction = style_for(item)
-    options = ask_options(settings, mode=mode, rounds=rounds, style=style, instruction=instruction)
-    if item.task in UNCHECKED_TASKS:
-        options = replace(options, check=False)
-    trace = ask(store, encoder, llm, item.question, options)
+    check = False if item.task in UNCHECKED_TASKS else None
+    request = AskRequest(answer_mode(mode), rounds, style=style, instruction=instruction, check=check)
+    trace = knowledge_base.ask(item.question, request)
     prediction = strip_citations(trace.answer.text)
     score: Score = score_item(item.task, prediction, item.answers)
     return QAResult(
@@ -217,6 +209,11 @@ def _answer_one(
         trace_id=trace.id,
         prompt_evaluated=None if any(c.cached for c in trace.calls) else trace.prompt_evaluated,
     )
+
+
+def result_line(r: QAResult) -> str:
+    """One scored answer, as a run shows it while it goes."""
+    return f"  {r.item_id} {r.mode:<9} F1 {r.f1:.2f}  {r.total_s:5.1f} s  {r.prediction[:70]!r}"
 
 
 def complete_items(run: QARun) -> set[str]:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-from pikelocal.errors import InputError
-from pikelocal.eval.datasets import _field, _iter_jsonl, _load_json_list
+from pikelocal.domain.errors import InputError
+from pikelocal.eval.datasets.reading import iter_jsonl, load_json_list, text_field
 from pikelocal.eval.qa_metrics import LAWBENCH_TASKS, clean_lawbench_gold
 
 AUSLAW_TASKS = {"TF": "tf", "MCQ": "mcq", "QA": "text"}
@@ -34,20 +34,20 @@ def load_multihop_questions(path: Path) -> list[QAItem]:
     """
     path = Path(path)
     items: list[QAItem] = []
-    for index, record in enumerate(_load_json_list(path)):
+    for index, record in enumerate(load_json_list(path)):
         where = f"{path}: item {index}"
         titles = record.get("supporting_titles") or []
         if not isinstance(titles, list):
             raise InputError(f"{where}: supporting_titles must be a list, got {type(titles).__name__}")
         items.append(
             QAItem(
-                item_id=_field(record, "id", where),
-                question=_field(record, "question", where),
-                answers=(_field(record, "answer", where),),
+                item_id=text_field(record, "id", where),
+                question=text_field(record, "question", where),
+                answers=(text_field(record, "answer", where),),
                 task="text",
                 lang="en",
                 hops=max(1, len({str(t) for t in titles})),
-                kind=_field(record, "type", where, ""),
+                kind=text_field(record, "type", where, ""),
             )
         )
     return items
@@ -66,16 +66,16 @@ def load_lawbench(path: Path) -> list[QAItem]:
     path = Path(path)
     task = _lawbench_task(path)
     items: list[QAItem] = []
-    for index, record in enumerate(_load_json_list(path)):
+    for index, record in enumerate(load_json_list(path)):
         where = f"{path}: item {index}"
         items.append(
             QAItem(
                 item_id=f"{task}#{index}",
-                question=_field(record, "question", where),
-                answers=(clean_lawbench_gold(_field(record, "answer", where)),),
+                question=text_field(record, "question", where),
+                answers=(clean_lawbench_gold(text_field(record, "answer", where)),),
                 task=task,
                 lang="zh",
-                instruction=_field(record, "instruction", where, ""),
+                instruction=text_field(record, "instruction", where, ""),
             )
         )
     return items
@@ -90,20 +90,20 @@ def load_auslaw(path: Path, types: tuple[str, ...] = ("TF", "MCQ")) -> list[QAIt
     if unknown := [t for t in types if t not in AUSLAW_TASKS]:
         raise InputError(f"unknown AusLaw question types {unknown} (choose from {', '.join(AUSLAW_TASKS)})")
     items: list[QAItem] = []
-    for where, record in _iter_jsonl(path):
-        qtype = _field(record, "question_type", where)
+    for where, record in iter_jsonl(path):
+        qtype = text_field(record, "question_type", where)
         if qtype not in AUSLAW_TASKS:
             raise InputError(f"{where}: unknown question_type {qtype!r} (expected TF, MCQ or QA)")
         if qtype not in types:
             continue
         items.append(
             QAItem(
-                item_id=_field(record, "question_id", where),
-                question=_field(record, "question", where),
-                answers=(_field(record, "answer", where),),
+                item_id=text_field(record, "question_id", where),
+                question=text_field(record, "question", where),
+                answers=(text_field(record, "answer", where),),
                 task=AUSLAW_TASKS[qtype],
                 lang="en",
-                kind=PurePosixPath(_field(record, "source_pdf", where, "")).name,
+                kind=PurePosixPath(text_field(record, "source_pdf", where, "")).name,
             )
         )
     return items
@@ -111,7 +111,7 @@ def load_auslaw(path: Path, types: tuple[str, ...] = ("TF", "MCQ")) -> list[QAIt
 
 def _first_record(path: Path) -> dict[str, Any] | None:
     """The first object of a JSON Lines file; None when it has none."""
-    return next((record for _, record in _iter_jsonl(path)), None)
+    return next((record for _, record in iter_jsonl(path)), None)
 
 
 def detect_qa_layout(path: Path) -> Literal["multihop", "lawbench", "auslaw", "honesty"]:

@@ -13,12 +13,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pikelocal.domain.events import EventSink, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.domain.kinds import FUSED_SOURCES
 from pikelocal.embed.base import Encoder
 from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
-from pikelocal.events import EventSink, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
-from pikelocal.query.search import SOURCES, fuse, hybrid_sources, rankings
+from pikelocal.query.search import fuse, hybrid_sources, rankings
 from pikelocal.store.store import Store
 
 EVAL_KEY = "eval:"  # path prefix of corpus documents in an evaluation KB
@@ -63,7 +64,7 @@ def ranked_by_mode(
     no_questions = {**weights, "questions": 0.0}
     fused = hybrid_sources(weights) if "hybrid" in modes else ()
     fused += hybrid_sources(no_questions) if CHUNKS_ONLY in modes else ()
-    sources = tuple(s for s in SOURCES if s in modes or s in fused)
+    sources = tuple(s for s in FUSED_SOURCES if s in modes or s in fused)
     n = max(depth, candidates or 0)
     lists = {name: [cid for cid, _ in hits] for name, hits in rankings(store, encoder, query, sources, n).items()}
     out = {m: lists[m][:depth] for m in modes if m not in ("hybrid", CHUNKS_ONLY)}

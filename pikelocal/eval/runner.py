@@ -7,13 +7,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pikelocal.config import Settings
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.events import EventSink, ignore
 from pikelocal.embed.factory import open_encoder
-from pikelocal.errors import InputError
 from pikelocal.eval import datasets as ds
 from pikelocal.eval.retrieval import ModeScores, evaluate, ingest_corpus, law_relevance
-from pikelocal.events import EventSink, ignore
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.library import ingest_options
+from pikelocal.kb.options import ingest_options
 from pikelocal.store.store import Store
 
 LAW_ARTICLES = "law_articles.jsonl"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pikelocal.domain.documents import NewChunk, NewPage
 from pikelocal.ingest.context import chunk_header
 from pikelocal.ingest.parse import ParsedDocument
 from pikelocal.ingest.positions import DocumentText
 from pikelocal.ingest.split_struct import ChunkSpan, CountTokens, split_structured
-from pikelocal.store.records import NewChunk, NewPage
 
 if TYPE_CHECKING:
     from pikelocal.ingest.split_llm import LLMSplit, LLMSplitter

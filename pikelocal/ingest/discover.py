@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from pikelocal.errors import DocumentError
+from pikelocal.domain.errors import DocumentError
 
 # Files an operating system or editor leaves in folders: never documents, never worth a failure line.
 IGNORED_NAMES = {".DS_Store", "Thumbs.db", "desktop.ini"}

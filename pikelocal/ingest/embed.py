@@ -15,10 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from pikelocal.domain.documents import ChunkRecord
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.late import pool_span
 from pikelocal.ingest.context import with_header
-from pikelocal.store.records import ChunkRecord
 
 GROUP_WINDOWS = 4  # a group holds up to this many late windows of chunk text
 MARGIN_SHARE = 0.25  # context added on each side of a group, as a share of one late window

@@ -12,11 +12,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord
+from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.domain.reports import EnrichReport, StageCost
 from pikelocal.embed.base import Encoder
-from pikelocal.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.ingest.context import SECTION_SEPARATOR, chunk_header, with_header
 from pikelocal.ingest.embed import document_text
 from pikelocal.llm.base import LLM
@@ -25,7 +28,6 @@ from pikelocal.prompts.base import PromptJob, PromptResult, run_prompts
 from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.summarize import EXCERPT_CHARS, SUMMARIZE_DOCUMENT, DocumentSummary
 from pikelocal.store.enrichment import DONE, FAILED, SKIPPED
-from pikelocal.store.records import ChunkRecord, DocumentRecord
 from pikelocal.store.store import Store
 
 log = logging.getLogger(__name__)
@@ -41,37 +43,16 @@ class EnrichOptions:
     limit: int | None = None  # at most this many chunks this run
 
 
-@dataclass
-class StageCost:
-    items: int = 0
-    calls: int = 0  # completions asked of the model (retries included)
-    cached: int = 0  # of those, answered from the KB's LLM cache
-    prompt_tokens: int = 0
-    prompt_evaluated: int = 0  # of those, run through the model now (after the KV prefix it reused; 0 if cached)
-    completion_tokens: int = 0
-    llm_seconds: float = 0.0  # time in the model for the calls that ran now
-    seconds: float = 0.0  # wall time of the stage
-
-    def add(self, result: PromptResult[object]) -> None:
-        self.items += 1
-        for c in result.completions:
-            self.calls += 1
-            self.cached += c.cached
-            self.prompt_tokens += c.prompt_tokens
-            self.prompt_evaluated += c.evaluated
-            self.completion_tokens += c.completion_tokens
-            self.llm_seconds += 0.0 if c.cached else c.seconds
-
-
-@dataclass
-class EnrichReport:
-    summarized: int = 0
-    skipped: int = 0  # documents too short to need a summary
-    atomized: int = 0  # chunks
-    questions: int = 0
-    dropped: int = 0  # questions the parser refused (wrong language, vague reference, duplicate)
-    failures: list[str] = field(default_factory=list)  # one line each: the document (and chunk) and why
-    costs: dict[str, StageCost] = field(default_factory=dict)  # 'summaries', 'questions'
+def charge(cost: StageCost, result: PromptResult[Any]) -> None:
+    """Count one item's completions (retries included) into its stage's cost."""
+    cost.items += 1
+    for c in result.completions:
+        cost.calls += 1
+        cost.cached += c.cached
+        cost.prompt_tokens += c.prompt_tokens
+        cost.prompt_evaluated += c.evaluated
+        cost.completion_tokens += c.completion_tokens
+        cost.llm_seconds += 0.0 if c.cached else c.seconds
 
 
 def has_own_title(doc: DocumentRecord) -> bool:
@@ -116,14 +97,14 @@ class Enricher:
                 report.skipped += 1
             elif chunks:
                 docs.append((doc, chunks))
-        cost = report.costs.setdefault("summaries", StageCost())
+        cost = report.summary_cost = report.summary_cost or StageCost()
         t0 = time.perf_counter()
         self.sink(StageStarted("summaries", len(docs), "docs"))
         jobs = [self._summary_job(doc, chunks) for doc, chunks in docs]
 
         def done(i: int, result: PromptResult[DocumentSummary]) -> None:
             doc, chunks = docs[i]
-            cost.add(result)
+            charge(cost, result)
             self._save_summary(doc, chunks, result, report)
             self.sink(StageAdvanced("summaries", cost.items, len(docs), Path(doc.path).name))
 
@@ -153,7 +134,7 @@ class Enricher:
             if not self.store.save_document_summary(doc.id, status=FAILED, error=result.error):
                 return  # removed meanwhile: nothing to report
             report.failures.append(message)
-            self.sink(Notice("warning", message))
+            self.sink(Notice("warning", message, doc.path))
             return
         title = doc.title if has_own_title(doc) or not result.value.title else result.value.title
         headers = {c.id: chunk_header(title or "", c.section_path, summary=result.value.summary) for c in chunks}
@@ -173,7 +154,7 @@ class Enricher:
 
     def _atoms(self, report: EnrichReport) -> None:
         ids = self.store.chunk_ids_to_atomize(self.options.doc_ids, self.options.limit)
-        cost = report.costs.setdefault("questions", StageCost())
+        cost = report.question_cost = report.question_cost or StageCost()
         t0 = time.perf_counter()
         self.sink(StageStarted("questions", len(ids), "chunks"))
         docs: dict[int, DocumentRecord | None] = {}
@@ -193,7 +174,7 @@ class Enricher:
         jobs = [self._atoms_job(c, doc) for c, doc in chunks]
 
         def done(i: int, result: PromptResult[Atoms]) -> None:
-            cost.add(result)
+            charge(cost, result)
             chunk, doc = chunks[i]
             self._save_atoms(chunk, doc, jobs[i].lang, result, report)
             self.sink(StageAdvanced("questions", cost.items, total))
@@ -228,7 +209,7 @@ class Enricher:
             if self.store.save_atoms(chunk.id, status=FAILED, error=result.error) is None:
                 return  # removed meanwhile: nothing to report
             report.failures.append(message)
-            self.sink(Notice("warning", message))
+            self.sink(Notice("warning", message, doc.path))
             return
         atoms = result.value
         vectors = self.encoder.encode(list(atoms.questions), role="query")

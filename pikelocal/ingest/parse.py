@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pikelocal.errors import DocumentError
+from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
 
 if TYPE_CHECKING:

@@ -16,11 +16,14 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import get_args
 
+from pikelocal.domain.documents import DocumentRecord
+from pikelocal.domain.errors import ConfigError, DocumentError
+from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.domain.kinds import DocumentStage, FileStatus, IngestStage, Splitter
+from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
-from pikelocal.errors import ConfigError, DocumentError
-from pikelocal.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.ingest.chunking import SplitOptions, chunk_document
 from pikelocal.ingest.discover import discover
 from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
@@ -28,13 +31,11 @@ from pikelocal.ingest.parse import ParsedDocument, ParsedPage, parse_document, r
 from pikelocal.ingest.split_llm import LLMSplitter
 from pikelocal.ingest.textcheck import line_offsets
 from pikelocal.llm.base import LLM
-from pikelocal.store.records import DocumentRecord
 from pikelocal.store.store import Store
 
 log = logging.getLogger(__name__)
 
-STAGE_PARSED, STAGE_EMBEDDED, STAGE_READY = "parsed", "embedded", "ready"
-Status = Literal["ingested", "replaced", "resumed", "unchanged", "duplicate", "failed"]
+STAGE_PARSED, STAGE_EMBEDDED, STAGE_READY = get_args(DocumentStage)
 
 
 @dataclass(frozen=True)
@@ -47,35 +48,9 @@ class SourceText:
 
 
 @dataclass(frozen=True)
-class FileOutcome:
-    path: str
-    status: Status
-    message: str = ""  # the one-line reason of a failure, or what was skipped and why
-    reason: str | None = None  # failure code: encrypted, image-only, empty, corrupt, unsupported, ...
-    doc_id: int | None = None
-    pages: int = 0
-    chunks: int = 0
-    warnings: tuple[str, ...] = ()
-
-
-@dataclass
-class IngestReport:
-    outcomes: list[FileOutcome] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)  # per stage
-    units: dict[str, int] = field(default_factory=dict)  # per stage: files, chunks embedded, chunks late-pooled
-
-    def count(self, *statuses: Status) -> int:
-        return sum(1 for o in self.outcomes if o.status in statuses)
-
-    @property
-    def failed(self) -> list[FileOutcome]:
-        return [o for o in self.outcomes if o.status == "failed"]
-
-
-@dataclass(frozen=True)
 class IngestOptions:
     split: SplitOptions = SplitOptions()
-    splitter: Literal["structure", "llm"] = "structure"
+    splitter: Splitter = "structure"
     llm: LLM | None = field(
         default=None, compare=False
     )  # for the LLM splitter: a CachedLLM, so reruns ask nothing twice
@@ -87,7 +62,7 @@ class IngestOptions:
 class _Stage:
     """Times a stage and reports its progress to the sink."""
 
-    def __init__(self, sink: EventSink, report: IngestReport, name: str, total: int, unit: str) -> None:
+    def __init__(self, sink: EventSink, report: IngestReport, name: IngestStage, total: int, unit: str) -> None:
         self.sink, self.report, self.name, self.total = sink, report, name, total
         self.done = 0
         self.t0 = time.perf_counter()
@@ -158,7 +133,7 @@ class Ingestor:
     def _failed(self, key: str, err: DocumentError) -> FileOutcome:
         message = str(err)
         self.store.record_failure(key, err.reason, message)
-        self.sink(Notice("error", message))
+        self.sink(Notice("error", message, key))
         return FileOutcome(key, "failed", message, err.reason)
 
     def _ingest_file(self, path: Path) -> FileOutcome:
@@ -194,7 +169,7 @@ class Ingestor:
     def _store_parsed(self, key: str, sha: str, parsed: ParsedDocument) -> FileOutcome:
         """Chunk and store a document whose content is new to the KB (callers have checked :meth:`_known`)."""
         for warning in parsed.warnings:
-            self.sink(Notice("warning", warning))
+            self.sink(Notice("warning", warning, key))
         splitter = LLMSplitter(self.options.llm) if self.options.splitter == "llm" and self.options.llm else None
         chunked = chunk_document(parsed, self.encoder.count_tokens, self.options.split, llm_splitter=splitter)
         if (split := chunked.llm_split) is not None and split.fallbacks:
@@ -203,6 +178,7 @@ class Ingestor:
                     "warning",
                     f"{Path(key).name}: {split.fallbacks} of {split.windows} windows split by structure"
                     f" (the LLM's reply was unusable: {split.errors[-1]})",
+                    key,
                 )
             )
         replaced = bool(self.store.document_by_path(key))
@@ -215,7 +191,7 @@ class Ingestor:
             chunks=chunked.chunks,
             stage=STAGE_PARSED,
         )
-        status: Status = "replaced" if replaced else "ingested"
+        status: FileStatus = "replaced" if replaced else "ingested"
         return FileOutcome(
             key, status, doc_id=doc_id, pages=len(chunked.pages), chunks=len(ids), warnings=parsed.warnings
         )

@@ -118,7 +118,8 @@ def split_structured(
             units.append(_Unit(s, e, opens[0] if opens else None, opens[1] if opens else None, n))
     chunks: list[ChunkSpan] = []
     stack: list[tuple[int, str]] = []
-    cur_start, cur_tokens, cur_path = 0, 0, ()
+    cur_path: tuple[str, ...] = ()
+    cur_start, cur_tokens = 0, 0
     for unit in units:
         major = unit.level is not None and unit.level <= MAJOR_LEVEL
         flush = cur_tokens > 0 and (

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from pikelocal.errors import BackendError, ModelError
+from pikelocal.domain.errors import BackendError, ModelError
 from pikelocal.llm.llama_cpp import check_gguf
 
 

@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pikelocal.config import available_cpus
-from pikelocal.errors import BackendError, ConfigError, ModelError
+from pikelocal.domain.errors import BackendError, ConfigError, ModelError
 from pikelocal.llm.base import Completion, GenParams, Message, json_default
 from pikelocal.llm.threads import ThreadGovernor
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
+    from llama_cpp.llama_grammar import LlamaGrammar
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +51,11 @@ def _route_native_logs(llama_cpp: Any) -> None:
         return
     native = logging.getLogger(f"{__name__}.native")
 
-    @llama_cpp.llama_log_callback
-    def callback(level: int, text: bytes, user_data: Any) -> None:
+    def log_line(level: int, text: bytes, user_data: Any) -> None:
         if native.isEnabledFor(logging.DEBUG):
             native.debug("%s", text.decode("utf-8", "replace").rstrip())
 
+    callback = llama_cpp.llama_log_callback(log_line)  # a ctypes CFUNCTYPE wrapper of it
     llama_cpp.llama_log_set(callback, ctypes.c_void_p(0))
     _native_log_callback = callback
 
@@ -362,7 +363,8 @@ class GrammarFirst:
         self._one_array = llama_cpp.llama_token_data_array(self._one, 1, -1, False)
         self._all = (llama_cpp.llama_token_data * self.n_vocab)()
         token_data = np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)], align=True)
-        self._all_view = np.frombuffer(self._all, dtype=token_data).view(np.recarray)
+        # A ctypes array is a buffer; numpy's stubs do not list ctypes arrays among frombuffer's inputs.
+        self._all_view = np.frombuffer(self._all, dtype=token_data).view(np.recarray)  # type: ignore[call-overload]
         self._all_view.id[:] = np.arange(self.n_vocab, dtype=np.int32)
         self._all_array = llama_cpp.llama_token_data_array(self._all, self.n_vocab, -1, False)
         self.full_checks = 0  # steps where the best token was refused and the whole vocabulary was checked
@@ -393,7 +395,8 @@ class GrammarFirst:
     def _allows(self, token: int, logit: float) -> bool:
         import numpy as np
 
-        self._one[0].id, self._one[0].logit, self._one[0].p = token, logit, 0.0
+        # llama_cpp annotates ``id`` as ctypes.c_int32; a ctypes field takes (and gives back) a plain int.
+        self._one[0].id, self._one[0].logit, self._one[0].p = token, logit, 0.0  # type: ignore[assignment]
         self._one_array.size, self._one_array.selected, self._one_array.sorted = 1, -1, False
         self._lib.llama_sampler_apply(self.sampler, ctypes.byref(self._one_array))
         return bool(np.isfinite(self._one[0].logit))
@@ -428,8 +431,8 @@ def _schema_gbnf(schema: Any) -> str | None:
 
 
 @cache
-def _grammar(gbnf: str) -> Any:
-    """A compiled GBNF grammar (llama_cpp.LlamaGrammar), built once per text."""
-    from llama_cpp import LlamaGrammar
+def _grammar(gbnf: str) -> LlamaGrammar:
+    """A compiled GBNF grammar, built once per text."""
+    from llama_cpp.llama_grammar import LlamaGrammar
 
     return LlamaGrammar.from_string(gbnf, verbose=False)

@@ -16,7 +16,7 @@ from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from pikelocal.errors import BackendError, ConfigError
+from pikelocal.domain.errors import BackendError, ConfigError
 from pikelocal.llm.base import Completion, GenParams, Message, json_default
 
 log = logging.getLogger(__name__)

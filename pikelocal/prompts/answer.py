@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Literal
 
+from pikelocal.domain.kinds import AnswerStyle
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.prompts.lang import Lang
 from pikelocal.prompts.script import Script, to_simplified
 
-AnswerStyle = Literal["full", "short"]
 ANSWER_TAG = "answer"
 
 # What the answer says when the sources do not hold it; the model is told to begin with these words.

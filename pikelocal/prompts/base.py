@@ -17,6 +17,7 @@ from pikelocal.llm.parallel import parallel_map
 from pikelocal.prompts.lang import Lang
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)  # a result of a narrower value type is a result of a wider one
 
 
 class ReplyError(ValueError):
@@ -48,8 +49,8 @@ class Prompt(Generic[T]):
 
 
 @dataclass(frozen=True)
-class PromptResult(Generic[T]):
-    value: T | None
+class PromptResult(Generic[T_co]):
+    value: T_co | None
     error: str | None  # why the last reply could not be used; None on success
     completions: tuple[Completion, ...]  # one, or two when the first reply was retried
 
@@ -76,9 +77,11 @@ class PromptJob(Generic[T]):
 def _decode(prompt: Prompt[T], text: str, lang: Lang, fields: Mapping[str, Any]) -> T:
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         cut = " (the reply was cut off at the token limit?)" if text and not text.rstrip().endswith("}") else ""
         raise ReplyError(f"invalid JSON: {exc.msg} at character {exc.pos}{cut}") from None
+    except ValueError as exc:  # parsed, but a number past int's digit limit: "1111…" from a looping model
+        raise ReplyError(f"invalid JSON: {exc}") from None
     return prompt.parse(data, lang, fields)
 
 

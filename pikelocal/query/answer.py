@@ -6,17 +6,17 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 
+from pikelocal.domain.answers import Answer, CallCost, Source
+from pikelocal.domain.kinds import AnswerMode, AnswerStyle
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Completion, GenParams, Message, pass_through
-from pikelocal.prompts.answer import AnswerStyle, answer_messages, answer_params, not_stated, says_not_stated
+from pikelocal.prompts.answer import answer_messages, answer_params, not_stated, says_not_stated
 from pikelocal.prompts.lang import Lang
 from pikelocal.prompts.script import Script, convert
 from pikelocal.query.attribute import add_missing_citations
 from pikelocal.query.check import ClaimStream
 from pikelocal.query.citations import CitationFilter
 from pikelocal.query.claims import missing_phrase
-from pikelocal.query.expand import heading
-from pikelocal.query.records import Answer, AnswerMode, CallCost, Source
 from pikelocal.query.support import Locator
 
 
@@ -103,7 +103,7 @@ def generate_answer(
         on_delta(text)
         return Answer(request.question, request.mode, request.lang, text, (), (), 0, True, script=request.script)
     if messages is None:
-        blocks = [(s.number, heading(s), s.text) for s in sources]
+        blocks = [(s.number, s.heading(), s.text) for s in sources]
         messages = answer_messages(
             request.question,
             request.lang,

@@ -14,10 +14,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
+from pikelocal.domain.kinds import AnswerMode, AnswerStyle, StepKind
 from pikelocal.embed.base import Encoder
-from pikelocal.events import AnswerDelta, EventSink, ReasoningStep, ignore
 from pikelocal.llm.base import LLM, Message
-from pikelocal.prompts.answer import AnswerStyle, answer_rules, answer_system, answer_task
+from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.script import detect_script
@@ -25,7 +27,6 @@ from pikelocal.query.answer import AnswerRequest, CallLog, Checking, RecordingLL
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, assemble
 from pikelocal.query.locate import store_locator
-from pikelocal.query.records import AnswerMode, QueryTrace
 from pikelocal.query.search import search
 from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
@@ -77,7 +78,7 @@ def ask(
     script = detect_script(question)
     messages: list[Message] | None = None
     if options.mode == "decompose":
-        step: Callable[[int, str, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
+        step: Callable[[int, StepKind, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
         # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
         # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
         # reads the same growing prefix (query.workspace).

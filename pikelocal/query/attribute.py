@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pikelocal.domain.answers import Source
 from pikelocal.query.citations import MARKER
-from pikelocal.query.records import Source
 
 _SENTENCE = re.compile(r"[^。！？!?\n]+(?:[。！？!?]+|\.(?=\s|$)|$)")
 _NUMBER = re.compile(r"\d[\d,.]*\d|\d")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from pikelocal.domain.answers import Candidate
+from pikelocal.domain.kinds import CandidateSource
 from pikelocal.embed.base import Encoder
-from pikelocal.query.records import Candidate, CandidateSource
 from pikelocal.query.search import search
 from pikelocal.store.store import Store
 

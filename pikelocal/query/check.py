@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pikelocal.domain.answers import ClaimCheck, Source
 from pikelocal.embed.base import Encoder
 from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.script import Script, convert
@@ -28,7 +29,6 @@ from pikelocal.query.claims import (
     states_a_blank,
     strip_markers,
 )
-from pikelocal.query.records import ClaimCheck, Source
 from pikelocal.query.support import (
     FOCUS_SHARE,
     Locator,
@@ -175,7 +175,7 @@ class ClaimStream:
         about = about[:ENCODER_CANDIDATES]
         if not about:
             return None
-        vectors = self.encoder.encode([claim, *(u.text for u in about)], role="document")
+        vectors = self.encoder.encode([claim, *(u.text for u in about)], role="passage")
         sims = vectors[1:] @ vectors[0]
         best = int(np.argmax(sims))
         return about[best] if float(sims[best]) >= ENCODER_MIN_COSINE else None

@@ -177,9 +177,9 @@ def numbers_in(text: str) -> set[str]:
         value = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
         found.add(_number_text(value))
     for m in _ZH_NUMBER.finditer(text):
-        value = zh_numeral(next(g for g in m.groups() if g))
-        if value is not None:
-            found.add(str(value))
+        zh_value = zh_numeral(next(g for g in m.groups() if g))
+        if zh_value is not None:
+            found.add(str(zh_value))
     for m in _EN_WORD_NUMBER.finditer(text):
         found.add(str(_EN_NUMBER_WORDS[m.group(1).lower()]))
     return {_strip_zeros(n) for n in found}
@@ -202,17 +202,17 @@ def facts_in(claim: str) -> list[Fact]:
         facts.append(fact)
 
     for m in _WAN.finditer(text):
-        value = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
-        parts = {m.group(1), *([m.group(2)] if m.group(2) else [])}
-        add(m.start(), m.end(), Fact(m.group(0), frozenset({_number_text(value)}), frozenset(parts), "amount"))
+        amount = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
+        wan_parts = frozenset({m.group(1), *([m.group(2)] if m.group(2) else [])})
+        add(m.start(), m.end(), Fact(m.group(0), frozenset({_number_text(amount)}), wan_parts, "amount"))
     for m in _ZH_NUMBER.finditer(text):
-        value = zh_numeral(next(g for g in m.groups() if g))
-        if value is not None:
+        zh_value = zh_numeral(next(g for g in m.groups() if g))
+        if zh_value is not None:
             kind = "article" if m.group(1) else "percent" if m.group(2) else _kind(text, m.end())
-            add(m.start(), m.end(), Fact(m.group(0), frozenset({str(value)}), frozenset({str(value)}), kind))
+            add(m.start(), m.end(), Fact(m.group(0), frozenset({str(zh_value)}), frozenset({str(zh_value)}), kind))
     for m in _PHONE.finditer(text):
-        parts = frozenset(re.findall(r"\d+", m.group(0)))
-        add(m.start(), m.end(), Fact(m.group(0), frozenset({m.group(0).replace("-", "")}), parts, "phone"))
+        phone_parts = frozenset(re.findall(r"\d+", m.group(0)))
+        add(m.start(), m.end(), Fact(m.group(0), frozenset({m.group(0).replace("-", "")}), phone_parts, "phone"))
     for m in _ARABIC.finditer(text):
         value = _strip_zeros(m.group(0).replace(",", "").replace("，", ""))
         add(m.start(), m.end(), Fact(m.group(0), frozenset({value}), frozenset({value}), _kind(text, m.end())))

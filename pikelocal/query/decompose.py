@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pikelocal.domain.answers import Candidate, Round, location
+from pikelocal.domain.kinds import StepKind
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import answer_rules, answer_system
@@ -24,11 +26,10 @@ from pikelocal.prompts.decompose import SELECT_NONE, numbered, propose_prompt, s
 from pikelocal.prompts.lang import Lang
 from pikelocal.query.candidates import atom_candidates, chunk_candidates
 from pikelocal.query.expand import Budget
-from pikelocal.query.records import Candidate, Round, location
 from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
 
-StepSink = Callable[[int, str, str], None]  # (round, kind, text): "propose", "backup", "pick", "stop"
+StepSink = Callable[[int, StepKind, str], None]  # (round, kind, text)
 
 STOP_ENOUGH = "no new sub-question: the sources are enough"
 STOP_NO_CANDIDATE = "nothing found for the sub-questions"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from pikelocal.domain.answers import Source
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.prompts.lang import cjk_count
-from pikelocal.query.records import Source
-from pikelocal.store.records import ChunkRecord, DocumentRecord
 from pikelocal.store.store import Store
 
 MIN_SOURCE_CHARS = 80  # an over-long first chunk is cut to the budget, but never below this
@@ -106,13 +106,6 @@ def _source(number: int, run: Sequence[ChunkRecord], doc: DocumentRecord, budget
         section=first.section_path,
         text=text,
     )
-
-
-def heading(source: Source) -> str:
-    """``title › section › … (file, p. 3)``: what the model reads above a source."""
-    parts = [source.title or source.path.replace("\\", "/").rsplit("/", 1)[-1], *source.section]
-    where = f"p. {source.page_start}" if source.page_start is not None else ""
-    return " › ".join(dict.fromkeys(p for p in parts if p)) + (f" ({where})" if where else "")
 
 
 def assemble(

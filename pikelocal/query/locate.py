@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pikelocal.query.records import Source
+from pikelocal.domain.answers import Source
 from pikelocal.query.support import Locator, position_in_pages
 from pikelocal.store.store import Store
 

@@ -3,37 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal, get_args
 
 import numpy as np
 from numpy.typing import NDArray
 
+from pikelocal.domain.documents import DocumentRecord
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.kinds import FUSED_SOURCES, SEARCH_MODES, SearchMode
+from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
-from pikelocal.errors import InputError
 from pikelocal.query.fusion import reciprocal_rank_fusion
-from pikelocal.query.snippet import Snippet, make_snippet
-from pikelocal.store.records import ChunkRecord, DocumentRecord
-from pikelocal.store.store import Store
+from pikelocal.query.snippet import make_snippet
+from pikelocal.store.store import Store, VectorTable
 
-Mode = Literal["bm25", "dense", "late", "questions", "hybrid"]
-MODES: tuple[str, ...] = get_args(Mode)
-SOURCES = ("bm25", "dense", "late", "questions")  # the rankings hybrid fuses
 QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense leads, BM25 adds exact terms
-
-
-@dataclass(frozen=True)
-class Hit:
-    chunk: ChunkRecord
-    document: DocumentRecord
-    score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; questions, hybrid: RRF score
-    ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it
-    snippet: Snippet
 
 
 def hybrid_sources(weights: Mapping[str, float] | None) -> tuple[str, ...]:
     """The rankings hybrid fuses: every source whose weight is not zero."""
-    return tuple(s for s in SOURCES if (weights or {}).get(s, 1.0) > 0)
+    return tuple(s for s in FUSED_SOURCES if (weights or {}).get(s, 1.0) > 0)
 
 
 def rankings(
@@ -52,7 +40,7 @@ def rankings(
             if name == "questions":
                 out[name] = question_ranking(store, q, query, n)
             else:
-                table = "chunk" if name == "dense" else "late"
+                table: VectorTable = "chunk" if name == "dense" else "late"
                 out[name] = [(cid, 1.0 - dist) for cid, dist in store.knn(table, q, n)]
     return out
 
@@ -80,21 +68,21 @@ def search(
     encoder: Encoder | None,
     query: str,
     *,
-    mode: Mode = "hybrid",
+    mode: SearchMode = "hybrid",
     k: int = 10,
     weights: Mapping[str, float] | None = None,
     candidates: int = 50,
 ) -> list[Hit]:
     """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense and late rankings by weighted RRF."""
-    if mode not in MODES:
-        raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(MODES)})")
+    if mode not in SEARCH_MODES:
+        raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(SEARCH_MODES)})")
     if not query.strip():
         raise InputError("the query is empty")
     if k < 1:
         raise InputError(f"k must be at least 1, got {k}")
-    unknown = set(weights or {}) - set(SOURCES)
+    unknown = set(weights or {}) - set(FUSED_SOURCES)
     if unknown:
-        raise InputError(f"unknown fusion weight(s) {sorted(unknown)} (use {', '.join(SOURCES)})")
+        raise InputError(f"unknown fusion weight(s) {sorted(unknown)} (use {', '.join(FUSED_SOURCES)})")
     with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
         return _search(store, encoder, query, mode, k, weights, candidates)
 
@@ -113,7 +101,7 @@ def _search(
     store: Store,
     encoder: Encoder | None,
     query: str,
-    mode: Mode,
+    mode: SearchMode,
     k: int,
     weights: Mapping[str, float] | None,
     candidates: int,

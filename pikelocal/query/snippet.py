@@ -4,21 +4,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 
+from pikelocal.domain.search import Snippet
 from pikelocal.store.fts import CJK_CHARS, STOPWORDS
 
 _WORD = re.compile(rf"[^\W_{CJK_CHARS}]+|[{CJK_CHARS}]+")
 _IS_CJK = re.compile(rf"[{CJK_CHARS}]")
 _STOP = STOPWORDS | frozenset(["的", "是", "了", "在", "和", "与", "及", "或", "吗", "什么", "哪些", "如何", "多少"])
-
-
-@dataclass(frozen=True)
-class Snippet:
-    text: str
-    marks: tuple[tuple[int, int], ...]  # [start, end) of matched terms within ``text``
-    clipped_start: bool  # text was cut before / after the snippet
-    clipped_end: bool
 
 
 def query_terms(query: str) -> list[str]:
@@ -87,13 +79,3 @@ def make_snippet(text: str, query: str, *, width: int = 240) -> Snippet:
     end = best_start + width
     inside = tuple((a - best_start, b - best_start) for a, b in marks if a >= best_start and b <= end)
     return Snippet(flat[best_start:end], inside, best_start > 0, end < len(flat))
-
-
-def render(snippet: Snippet, open_mark: str = "[", close_mark: str = "]") -> str:
-    """The snippet with each matched term wrapped in the given markers, and … where the text was cut."""
-    out, pos = [], 0
-    for s, e in snippet.marks:
-        out += [snippet.text[pos:s], open_mark, snippet.text[s:e], close_mark]
-        pos = e
-    out.append(snippet.text[pos:])
-    return ("…" if snippet.clipped_start else "") + "".join(out) + ("…" if snippet.clipped_end else "")

@@ -18,10 +18,9 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from pikelocal.domain.answers import Evidence, Source
 from pikelocal.prompts.script import to_simplified
 from pikelocal.query.claims import Fact, asked_terms, content_terms, facts_in, focus_terms, numbers_in, quoted_terms
-from pikelocal.query.expand import heading
-from pikelocal.query.records import Evidence, Source
 
 FOCUS_SHARE = 0.4  # set on the first 37 honesty questions (all tender); docs/BENCHMARKS.md
 TERM_SHARE = 0.6
@@ -278,7 +277,7 @@ def _disagrees(facts: Sequence[Fact], unit: Unit) -> bool:
 
 
 def headings_terms(sources: Sequence[Source]) -> dict[int, frozenset[str]]:
-    return {s.number: frozenset(content_terms(heading(s))) for s in sources}
+    return {s.number: frozenset(content_terms(s.heading())) for s in sources}
 
 
 def evidence(unit: Unit, locate: Locator | None) -> Evidence:

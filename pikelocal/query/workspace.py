@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from pikelocal.domain.answers import Source
 from pikelocal.llm.base import Message
 from pikelocal.prompts.decompose import shared_user, sources_block
 from pikelocal.prompts.lang import Lang
-from pikelocal.query.expand import Budget, assemble, estimate_tokens, heading
-from pikelocal.query.records import Source
+from pikelocal.query.expand import Budget, assemble, estimate_tokens
 from pikelocal.store.store import Store
 
 SOURCE_OVERHEAD_TOKENS = 12  # "[n] heading" and the blank line
@@ -65,7 +65,7 @@ class Workspace:
         return self.sources[len(self.sources) - len(added) :]
 
     def block(self) -> str:
-        return sources_block([(s.number, heading(s), s.text) for s in self.sources], self.lang)
+        return sources_block([(s.number, s.heading(), s.text) for s in self.sources], self.lang)
 
     def messages(self, question: str, task: str) -> list[Message]:
         """The shared system text, the sources, the question, then ``task`` (an answer prompt's last line)."""
@@ -74,4 +74,4 @@ class Workspace:
     def _append(self, source: Source) -> None:
         numbered = replace(source, number=len(self.sources) + 1)
         self.sources.append(numbered)
-        self.used += estimate_tokens(heading(numbered)) + estimate_tokens(numbered.text) + SOURCE_OVERHEAD_TOKENS
+        self.used += estimate_tokens(numbered.heading()) + estimate_tokens(numbered.text) + SOURCE_OVERHEAD_TOKENS

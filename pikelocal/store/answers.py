@@ -12,7 +12,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pikelocal.store.records import ChunkRecord
+from pikelocal.domain.documents import ChunkRecord
 
 if TYPE_CHECKING:
     from pikelocal.store import db
@@ -24,18 +24,6 @@ class TraceRow:
     question: str
     created_at: str
     json: str
-
-
-@dataclass(frozen=True)
-class TraceSummary:
-    """One line of the question history."""
-
-    id: int
-    question: str
-    created_at: str
-    mode: str
-    answer: str
-    total_s: float
 
 
 class AnswersMixin:
@@ -78,12 +66,7 @@ class AnswersMixin:
             rows = self._rows("SELECT id, question, created_at, json FROM traces WHERE id = ?", (trace_id,))
         return TraceRow(*rows[0]) if rows else None
 
-    def trace_summaries(self, limit: int = 20) -> list[TraceSummary]:
-        """The newest ``limit`` questions asked, newest first."""
-        rows = self._rows(
-            "SELECT id, question, created_at, coalesce(json_extract(json, '$.mode'), ''),"
-            " coalesce(json_extract(json, '$.answer.text'), ''), coalesce(json_extract(json, '$.total_s'), 0)"
-            " FROM traces ORDER BY id DESC LIMIT ?",
-            (limit,),
-        )
-        return [TraceSummary(int(i), q, c, m, a, float(t)) for i, q, c, m, a, t in rows]
+    def trace_rows(self, limit: int) -> list[TraceRow]:
+        """The newest ``limit`` stored traces, newest first."""
+        rows = self._rows("SELECT id, question, created_at, json FROM traces ORDER BY id DESC LIMIT ?", (limit,))
+        return [TraceRow(*r) for r in rows]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pikelocal.store.db import Connection, SQLError
+from pikelocal.store.db import Connection, SQLError, one_int
 from pikelocal.store.schema import schema_version
 
 COUNTED = (
@@ -29,7 +29,7 @@ OWNED = (
 
 
 def counts(conn: Connection) -> dict[str, int]:
-    return {t: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in COUNTED}
+    return {t: one_int(conn, f"SELECT count(*) FROM {t}") for t in COUNTED}
 
 
 def integrity_check(conn: Connection) -> list[str]:
@@ -46,14 +46,14 @@ def integrity_check(conn: Connection) -> list[str]:
         problems.append(f"kb_meta schema_version {row and row[0]} differs from user_version {version}")
     for index, owner in OWNED:
         try:
-            n = conn.execute(f"SELECT count(*) FROM {index} WHERE rowid NOT IN (SELECT id FROM {owner})").fetchone()[0]
+            n = one_int(conn, f"SELECT count(*) FROM {index} WHERE rowid NOT IN (SELECT id FROM {owner})")
         except SQLError as e:  # a damaged virtual table: report it rather than stop the check
             problems.append(f"{index}: {e}")
             continue
         if n:
             problems.append(f"{n} rows in {index} have no matching row in {owner}")
     for owner, fts in (("chunks", "chunks_fts"), ("questions", "questions_fts")):
-        n = conn.execute(f"SELECT count(*) FROM {owner} WHERE id NOT IN (SELECT rowid FROM {fts})").fetchone()[0]
+        n = one_int(conn, f"SELECT count(*) FROM {owner} WHERE id NOT IN (SELECT rowid FROM {fts})")
         if n:
             problems.append(f"{n} {owner} have no full-text row in {fts}")
     return problems

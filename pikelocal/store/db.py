@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import apsw
 import sqlite_vec
 
-from pikelocal.errors import StoreError
+from pikelocal.domain.errors import StoreError
+
+if TYPE_CHECKING:  # type aliases of apsw's stubs only, not attributes of the module at run time
+    from apsw import Bindings, SQLiteValue
 
 logger = logging.getLogger(__name__)
 
@@ -106,3 +110,21 @@ def _translate(e: apsw.Error, path: Path) -> StoreError:
     if isinstance(e, apsw.BusyError | apsw.LockedError):
         return StoreError(f"{path} is locked by another process; try again when it has finished")
     return StoreError(f"cannot use {path}: {e}")
+
+
+def int_of(value: SQLiteValue) -> int:
+    """An INTEGER column (rowid, id, count) as an int; apsw types every column as any SQLite value."""
+    return int(cast(int, value))
+
+
+def float_of(value: SQLiteValue) -> float:
+    """A REAL column (distance, score) as a float."""
+    return float(cast(float, value))
+
+
+def one_int(conn: Connection, sql: str, bindings: Bindings | None = None) -> int:
+    """The first column of the first row of ``sql``, as an int (``count(*)``, ``PRAGMA user_version``)."""
+    row = conn.execute(sql, bindings).fetchone()
+    if row is None:
+        raise StoreError(f"no row from: {sql}")
+    return int_of(row[0])

@@ -10,45 +10,20 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord
+from pikelocal.domain.reports import EnrichFailure, EnrichmentCounts, LLMUsage
 from pikelocal.store.fts import normalize_for_index
-from pikelocal.store.records import ChunkRecord, DocumentRecord
 
 if TYPE_CHECKING:
     from pikelocal.store import db
 
 DONE, SKIPPED, FAILED = "done", "skipped", "failed"
 _READY = "ready"  # documents.stage once the fast path is finished (ingest.pipeline.STAGE_READY)
-
-
-@dataclass(frozen=True)
-class EnrichmentCounts:
-    documents: int
-    summaries: Mapping[str, int]  # status ('done', 'skipped', 'failed', 'pending', 'not ready') → documents
-    chunks: int
-    atoms: Mapping[str, int]  # status ('done', 'failed', 'pending', 'not ready') → chunks
-    questions: int
-
-
-@dataclass(frozen=True)
-class LLMUsage:
-    tag: str  # the prompt's name
-    calls: int
-    prompt_tokens: int
-    completion_tokens: int
-    seconds: float  # time the calls took when they ran (cache hits cost nothing again)
-
-
-@dataclass(frozen=True)
-class EnrichFailure:
-    path: str
-    chunk_ord: int | None  # None: the document summary failed
-    message: str
 
 
 class EnrichmentMixin:

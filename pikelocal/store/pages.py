@@ -4,25 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from pikelocal.domain.documents import PageRecord
 
 if TYPE_CHECKING:
     from pikelocal.store import db
-
-
-@dataclass(frozen=True)
-class PageRecord:
-    doc_id: int
-    page_no: int  # 1-based
-    text: str
-    line_offsets: tuple[int, ...]  # offset of each line start within ``text``; citations number lines from 1
-
-    def lines(self) -> list[str]:
-        """The page's lines as citations number them (line n is ``lines()[n - 1]``), without line breaks."""
-        starts = list(self.line_offsets) or [0]
-        ends = starts[1:] + [len(self.text)]
-        return [self.text[s:e].rstrip("\r\n") for s, e in zip(starts, ends, strict=True)]
 
 
 class PagesMixin:

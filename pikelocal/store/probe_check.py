@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
+from pikelocal.domain.errors import EncoderNumericsError
 from pikelocal.embed.probes import MIN_PROBE_COSINE, PROBE_VERSION, ProbeEncoder, probe_agreement, probe_vectors
-from pikelocal.errors import EncoderNumericsError
 
 if TYPE_CHECKING:
     from pikelocal.store.store import Store

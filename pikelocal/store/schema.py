@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pikelocal.errors import StoreError
-from pikelocal.store.db import Connection
+from pikelocal.domain.errors import StoreError
+from pikelocal.store.db import Connection, one_int
 
 # unicode61 keeps CJK runs whole; fts.py rewrites them to bigrams before indexing. Contentless tables with
 # contentless_delete (SQLite >= 3.43) keep only the index: the text lives in chunks/questions already.
@@ -165,7 +165,7 @@ LATEST_VERSION = MIGRATIONS[-1].version
 
 
 def schema_version(conn: Connection) -> int:
-    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    return one_int(conn, "PRAGMA user_version")
 
 
 def check_version(conn: Connection, path: Path) -> int:

@@ -23,15 +23,15 @@ from numpy.typing import ArrayLike
 
 from pikelocal import __version__
 from pikelocal.domain import CachedCompletion
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecord, NewChunk, NewPage, NewQuestion
+from pikelocal.domain.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.embed.probes import ProbeEncoder
-from pikelocal.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.store import checks, db, schema, vectors
 from pikelocal.store.answers import AnswersMixin
 from pikelocal.store.enrichment import EnrichmentMixin
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, is_cjk_sentence, normalize_for_index
 from pikelocal.store.pages import PagesMixin
 from pikelocal.store.probe_check import check_probes
-from pikelocal.store.records import ChunkRecord, DocumentRecord, FailureRecord, NewChunk, NewPage, NewQuestion
 
 logger = logging.getLogger(__name__)
 
@@ -474,7 +474,7 @@ class Store(EnrichmentMixin, AnswersMixin, PagesMixin):
             ).fetchall()
             if missing and not skip_missing:
                 raise ValueError(f"no {owner} with ids {[m[0] for m in missing[:5]]}")
-            gone = {int(m[0]) for m in missing}
+            gone = {db.int_of(m[0]) for m in missing}
             keep = [k for k, i in enumerate(ids) if int(i) not in gone]
             ids, mat = [ids[k] for k in keep], mat[keep]
             # vec0 has no upsert: delete first so re-embedding replaces.
@@ -532,5 +532,10 @@ class Store(EnrichmentMixin, AnswersMixin, PagesMixin):
 
 
 def _chunk(row: tuple[Any, ...]) -> ChunkRecord:
-    *head, section_path, header, summary = row
-    return ChunkRecord(*head, tuple(json.loads(section_path)), header, summary)
+    """A row of ``SELECT {_CHUNK_COLS}`` as a record (section_path is stored as a JSON list)."""
+    (id_, doc_id, ord_, text, char_start, char_end, page_start, page_end, line_start, line_end,
+     section_path, header, summary) = row  # fmt: skip
+    return ChunkRecord(
+        id_, doc_id, ord_, text, char_start, char_end, page_start, page_end, line_start, line_end,
+        tuple(json.loads(section_path)), header, summary,
+    )  # fmt: skip

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from pikelocal.store.db import Connection
+from pikelocal.store.db import Connection, float_of, int_of, one_int
 
 MAX_K = 4096  # sqlite-vec refuses larger k
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -30,7 +30,8 @@ def float32_blob(vector: ArrayLike) -> bytes:
 def quantize_int8(vector: ArrayLike) -> NDArray[np.int8]:
     """Scalar quantisation of a unit vector's components ([-1, 1] → [-127, 127])."""
     v = np.asarray(vector, dtype=np.float32)
-    return np.clip(np.rint(v * 127.0), -127, 127).astype(np.int8)
+    q: NDArray[np.int8] = np.clip(np.rint(v * 127.0), -127, 127).astype(np.int8)
+    return q
 
 
 def int8_blob(vector: ArrayLike) -> bytes:
@@ -64,7 +65,7 @@ def knn(conn: Connection, table: str, query: ArrayLike, k: int) -> list[tuple[in
         f"SELECT rowid, distance FROM {_ident(table)} WHERE embedding MATCH ? AND k = ? ORDER BY distance",
         (float32_blob(query), min(k, MAX_K)),
     ).fetchall()
-    return [(int(r), float(d)) for r, d in rows]
+    return [(int_of(r), float_of(d)) for r, d in rows]
 
 
 def create_bit_table(conn: Connection, table: str, dim: int) -> None:
@@ -79,7 +80,7 @@ def fill_bit_table(conn: Connection, bit_table: str, float_table: str) -> int:
             f"INSERT INTO {bit_table}(rowid, embedding) "
             f"SELECT rowid, vec_quantize_binary(embedding) FROM {_ident(float_table)}"
         )
-    return int(conn.execute(f"SELECT count(*) FROM {bit_table}").fetchone()[0])
+    return one_int(conn, f"SELECT count(*) FROM {bit_table}")
 
 
 def knn_binary_rescore(
@@ -99,7 +100,7 @@ def knn_binary_rescore(
         f"SELECT rowid FROM {_ident(bit_table)} WHERE embedding MATCH vec_bit(?) AND k = ?",
         (bit_blob(q), min(k * oversample, MAX_K)),
     ).fetchall()
-    ids = [int(r[0]) for r in candidates]
+    ids = [int_of(r[0]) for r in candidates]
     return rescore(conn, float_table, q, ids)[:k]
 
 

@@ -9,8 +9,6 @@ from textual.binding import Binding
 from textual.message_pump import MessagePump
 
 from pikelocal import api
-from pikelocal.config import Settings
-from pikelocal.knowledge_base import KnowledgeBase
 from pikelocal.tui.jobs import Job, Work, run_job
 from pikelocal.tui.render import file_name
 from pikelocal.tui.screens.ask import AskScreen
@@ -34,14 +32,14 @@ class PikeApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, settings: Settings, kb: KnowledgeBase | None = None) -> None:
+    def __init__(self, settings: api.Settings, kb: api.KnowledgeBase | None = None) -> None:
         super().__init__()
         self.settings = settings
         self._kb = kb
         self.jobs: dict[str, Job] = {}
 
     @property
-    def kb(self) -> KnowledgeBase:
+    def kb(self) -> api.KnowledgeBase:
         assert self._kb is not None, "no knowledge base is open"
         return self._kb
 
@@ -56,7 +54,7 @@ class PikeApp(App[None]):
             self.exit()
             return
         if self._kb is None or self._kb.path != path:
-            self._kb = api.open_kb(self.settings, path)
+            self._kb = api.open_kb(path, self.settings)
         self.sub_title = file_name(str(path))
         for name, screen in (("ask", AskScreen), ("library", LibraryScreen), ("history", HistoryScreen)):
             if not self.is_screen_installed(name):
@@ -119,5 +117,5 @@ class PikeApp(App[None]):
             self._kb.close()
 
 
-def run(settings: Settings, kb_path: Path | None) -> None:
-    PikeApp(settings, api.open_kb(settings, kb_path) if kb_path is not None else None).run()
+def run(settings: api.Settings, kb_path: Path | None) -> None:
+    PikeApp(settings, api.open_kb(kb_path, settings) if kb_path is not None else None).run()

@@ -15,8 +15,8 @@ from typing import Any
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from pikelocal.errors import Cancelled, PikeError
-from pikelocal.events import Event, EventSink, cancellable
+from pikelocal.domain.errors import Cancelled, PikeError
+from pikelocal.domain.events import Event, EventSink, cancellable
 
 log = logging.getLogger(__name__)
 

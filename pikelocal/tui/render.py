@@ -11,10 +11,9 @@ from rich.table import Table
 from rich.text import Text
 from textual.content import Content
 
-from pikelocal.events import ReasoningStep
-from pikelocal.query.expand import heading
-from pikelocal.query.records import Answer, QueryTrace, Round, Source
-from pikelocal.store.pages import PageRecord
+from pikelocal.domain.answers import Answer, QueryTrace, Round, Source
+from pikelocal.domain.documents import PageRecord
+from pikelocal.domain.events import ReasoningStep
 
 CITATION = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
 STEP_MARK = {"propose": "?", "backup": "↺", "pick": "→", "stop": "■"}
@@ -144,7 +143,7 @@ def reasoning_text(trace: QueryTrace, *, context_chars: int = 600) -> Text:
     parts += [Text(f"note: {n}", style="yellow") for n in trace.notes]
     parts.append(Text(f"Context sent for the answer ({len(trace.answer.sources)} sources)", style="bold underline"))
     for s in trace.answer.sources:
-        block = Text(f"[{s.number}] {heading(s)}", style="bold")
+        block = Text(f"[{s.number}] {s.heading()}", style="bold")
         body = s.text if len(s.text) <= context_chars else s.text[:context_chars] + " …"
         block.append("\n" + body.strip(), style="dim")
         parts.append(block)

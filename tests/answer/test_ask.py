@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from pikelocal import answers
+from pikelocal import api
 from pikelocal.config import Settings
-from pikelocal.errors import InputError
-from pikelocal.events import AnswerDelta, Event, ReasoningStep
-from pikelocal.llm.base import GenParams, Message
+from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.events import AnswerDelta, Event, ReasoningStep
+from pikelocal.domain.kinds import answer_mode
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.query.ask import AskOptions, ask
 from pikelocal.query.decompose import DecomposeOptions
-from pikelocal.query.records import QueryTrace
 from pikelocal.store.store import Store
-from tests.answer.kb import ENC, build, chunk_with
-from tests.test_cli import assert_one_line_error, run_cli
+from tests.support.answer_kb import ENC, build, chunk_with
+from tests.support.answer_scripts import cite_source_with
+from tests.support.cli import assert_one_line_error, run_cli
 
 DECOMPOSE = DecomposeOptions(threshold=0.4)
 
@@ -28,20 +27,6 @@ DECOMPOSE = DecomposeOptions(threshold=0.4)
 @pytest.fixture
 def kb(tmp_path: Path) -> Path:
     return build(tmp_path)
-
-
-def cite_source_with(words: str, sentence: str) -> object:
-    """An answer script citing the number of the source that holds ``words`` (as a careful model would)."""
-
-    def answer(messages: Sequence[Message], _params: GenParams) -> str:
-        prompt = messages[-1].content
-        starts = list(re.finditer(r"^\[(\d+)\] ", prompt, flags=re.M))
-        for m, after in zip(starts, [*starts[1:], None], strict=True):
-            if words in prompt[m.start() : after.start() if after else len(prompt)]:
-                return f"{sentence} [{m.group(1)}]."
-        return "The documents do not state it."
-
-    return answer
 
 
 def scripted(answer: object, picks: object = '{"pick": 1}') -> FakeLLM:
@@ -119,14 +104,15 @@ def test_the_trace_is_stored_and_read_back_whole(kb: Path) -> None:
     llm = scripted(cite_source_with("flood, fire", "Flood and fire"))
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         asked = ask(store, ENC, llm, "Which events are force majeure?", AskOptions(decompose=DECOMPOSE))
-    stored = answers.get_trace(kb, asked.id)
+    facade = api.open_kb(kb, Settings(), encoder=ENC, llm=llm)
+    stored = facade.trace(asked.id)
     assert stored.id == asked.id and stored.created_at
     assert stored.to_dict() == asked.to_dict()
-    assert answers.get_trace(kb).id == asked.id  # the newest
-    (row,) = answers.history(kb)
+    assert facade.trace().id == asked.id  # the newest
+    (row,) = facade.history()
     assert row.question == "Which events are force majeure?" and row.mode == "decompose"
     with pytest.raises(InputError, match="no trace 999"):
-        answers.get_trace(kb, 999)
+        facade.trace(999)
 
 
 def test_trace_and_history_at_the_command_line(kb: Path) -> None:
@@ -175,10 +161,10 @@ def test_the_answer_prompt_is_in_the_question_language(kb: Path) -> None:
     assert "in English" in en[-1].content and "Question: How long is the warranty?" in en[-1].content
 
 
-def test_ask_kb_refuses_an_empty_question_and_a_missing_kb(tmp_path: Path) -> None:
+def test_ask_refuses_an_empty_question_and_a_missing_kb(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="empty"):
-        answers.ask_kb(Settings(), tmp_path / "x.kb", "  ", encoder=ENC, llm=scripted("x"))
+        api.open_kb(tmp_path / "x.kb", Settings(), encoder=ENC, llm=scripted("x")).ask("  ")
     with pytest.raises(InputError, match="no such knowledge base"):
-        answers.ask_kb(Settings(), tmp_path / "x.kb", "why?", encoder=ENC, llm=scripted("x"))
+        api.open_kb(tmp_path / "x.kb", Settings(), encoder=ENC, llm=scripted("x")).ask("why?")
     with pytest.raises(InputError, match="unknown answer mode"):
-        answers.ask_options(Settings(), mode="magic")
+        answer_mode("magic")

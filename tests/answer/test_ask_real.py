@@ -14,9 +14,9 @@ import pypdf
 import pytest
 
 from pikelocal import api
-from pikelocal.query.records import QueryTrace, Source
+from pikelocal.domain.answers import QueryTrace, Source
 from pikelocal.store.store import Store
-from tests.conftest import installed_model
+from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
 TENDER = "zh_tender/黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
@@ -29,13 +29,19 @@ def kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     installed_model("embeddinggemma-300m/model.onnx")
     path = tmp_path_factory.mktemp("ask-real") / "kb.sqlite"
-    report = api.ingest(settings(), path, [shared_data / "pdfs" / TENDER, shared_data / "pdfs" / STATUTE])
+    with api.open_kb(path, settings()) as knowledge_base:
+        report = knowledge_base.add([shared_data / "pdfs" / TENDER, shared_data / "pdfs" / STATUTE]).ingest
     assert report.count("ingested") == 2
     return path
 
 
 def settings() -> api.Settings:
     return api.load_settings(environ={}, overrides=SETTINGS)
+
+
+def ask(kb: Path, question: str, mode: api.AnswerMode | None = None) -> api.QueryTrace:
+    with api.open_kb(kb, settings()) as knowledge_base:
+        return knowledge_base.ask(question, api.AskRequest(mode=mode))
 
 
 def pages_holding(pdf: Path, pattern: str) -> set[int]:
@@ -56,7 +62,7 @@ def covers(source: Source, pages: set[int]) -> bool:
 
 
 def test_a_chinese_question_is_answered_in_chinese_with_a_correct_citation(kb: Path, shared_data: Path) -> None:
-    trace = api.ask(settings(), kb, "勘察设计服务期是多少日历天？")
+    trace = ask(kb, "勘察设计服务期是多少日历天？")
     answer = trace.answer
     assert "1095" in answer.text, answer.text
     assert trace.mode == "decompose" and trace.rounds and len(trace.rounds) <= 2
@@ -73,7 +79,7 @@ def test_a_chinese_question_is_answered_in_chinese_with_a_correct_citation(kb: P
 
 
 def test_an_english_question_is_answered_with_a_correct_citation(kb: Path, shared_data: Path) -> None:
-    trace = api.ask(settings(), kb, "When does section 1 of the Contracts Review Act 1980 commence?", mode="naive")
+    trace = ask(kb, "When does section 1 of the Contracts Review Act 1980 commence?", mode="naive")
     answer = trace.answer
     assert "assent" in answer.text.lower(), answer.text
     pages = pages_holding(shared_data / "pdfs" / STATUTE, "shallcommenceonthedateofassent")
@@ -89,16 +95,28 @@ def test_an_english_question_is_answered_with_a_correct_citation(kb: Path, share
     ],
 )
 def test_a_question_about_something_absent_gets_documents_do_not_state(kb: Path, question: str) -> None:
-    trace = api.ask(settings(), kb, question, mode="naive")
+    trace = ask(kb, question, mode="naive")
     assert trace.answer.unsupported, trace.answer.text
     zh = re.search(r"[\u4e00-\u9fff]", question) is not None
     assert (re.search(r"[\u4e00-\u9fff]", trace.answer.text) is not None) == zh  # in the question's language
 
 
+TRACED_QUESTIONS = (
+    "What colour is the Minister's car under the Contracts Review Act 1980?",
+    "招标文件规定的火星探测器发射日期是哪一天？",
+)
+
+
 def test_every_question_left_a_trace(kb: Path) -> None:
-    rows = api.history(kb)
-    assert len(rows) >= 1
+    """Self-contained: asks its own questions and finds exactly one new trace for each (whatever ran before)."""
+    newest_before = max((r.id for r in api.open_kb(kb, settings()).history(1)), default=0)
+    for question in TRACED_QUESTIONS:
+        ask(kb, question, mode="naive")
+    rows = [r for r in api.open_kb(kb, settings()).history(len(TRACED_QUESTIONS) + 10) if r.id > newest_before]
+    assert [r.question for r in rows] == list(reversed(TRACED_QUESTIONS))  # newest first, one per question
     with Store.open_existing(kb) as store:
         assert store.integrity_check() == []
-    shown = api.trace(kb, rows[0].id)
-    assert shown.calls and shown.calls[-1].tag == "answer" and shown.total_s > 0
+    for row in rows:
+        shown = api.open_kb(kb, settings()).trace(row.id)
+        assert shown.question == row.question
+        assert shown.calls and shown.calls[-1].tag == "answer" and shown.total_s > 0

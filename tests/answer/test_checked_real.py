@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from pikelocal import api
+from pikelocal.domain.answers import QueryTrace
 from pikelocal.prompts.script import in_script
-from pikelocal.query.records import QueryTrace
-from tests.conftest import installed_model
+from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
 RFP = Path(__file__).parents[1] / "data" / "tender_rfp_zh_hant.txt"
@@ -30,8 +30,14 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     installed_model("embeddinggemma-300m/model.onnx")
     path = tmp_path_factory.mktemp("checked-real") / "kb.sqlite"
-    assert api.ingest(settings(), path, [RFP]).count("ingested") == 1
+    with api.open_kb(path, settings()) as knowledge_base:
+        assert knowledge_base.add([RFP]).ingest.count("ingested") == 1
     return path
+
+
+def ask(kb: Path, question: str) -> QueryTrace:
+    with api.open_kb(kb, settings()) as knowledge_base:
+        return knowledge_base.ask(question, api.AskRequest(mode="naive"))
 
 
 def cited_lines(trace: QueryTrace) -> list[str]:
@@ -46,7 +52,7 @@ def cited_lines(trace: QueryTrace) -> list[str]:
 
 
 def test_the_bid_bond_the_tender_does_not_set_is_not_stated(kb: Path) -> None:
-    trace = api.ask(settings(), kb, "本案押標金金額是多少？", mode="naive")
+    trace = ask(kb, "本案押標金金額是多少？")
     answer = trace.answer
     assert answer.unsupported and answer.cited == (), (answer.draft, answer.text)
     assert answer.text.startswith("文件中沒有說明") and "押標金" in answer.text, answer.text
@@ -55,7 +61,7 @@ def test_the_bid_bond_the_tender_does_not_set_is_not_stated(kb: Path) -> None:
 
 
 def test_a_table_row_answer_is_cited_to_its_own_line(kb: Path) -> None:
-    trace = api.ask(settings(), kb, "評分項目「執行計畫與預期成果」的配分是多少？", mode="naive")
+    trace = ask(kb, "評分項目「執行計畫與預期成果」的配分是多少？")
     answer = trace.answer
     assert "30" in answer.text and not answer.unsupported, (answer.draft, answer.text)
     lines = cited_lines(trace)
@@ -64,10 +70,10 @@ def test_a_table_row_answer_is_cited_to_its_own_line(kb: Path) -> None:
 
 
 def test_a_prose_fact_is_cited_to_its_line_in_the_questions_script(kb: Path) -> None:
-    trace = api.ask(settings(), kb, "廠商簡報時間是多久？", mode="naive")
+    trace = ask(kb, "廠商簡報時間是多久？")
     answer = trace.answer
     assert "15" in answer.text and not answer.unsupported, (answer.draft, answer.text)
     assert any("15分鐘" in line for line in cited_lines(trace))
     assert in_script(answer.text, "hant", keep=[RFP.read_text(encoding="utf-8")])
-    shown = api.trace(kb, trace.id)  # the stored trace keeps every verdict and its evidence
+    shown = api.open_kb(kb, settings()).trace(trace.id)  # the stored trace keeps every verdict and its evidence
     assert [c.verdict for c in shown.answer.claims] == [c.verdict for c in answer.claims]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from pikelocal.domain.answers import Source
 from pikelocal.prompts.script import detect_script, in_script
 from pikelocal.query.check import ClaimStream
 from pikelocal.query.claims import facts_in, missing_phrase, numbers_in, split_claims, zh_numeral
-from pikelocal.query.records import Source
 
 RFP = (
     "一、本案採購預算金額為新臺幣35萬900元。\n"

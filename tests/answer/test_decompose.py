@@ -19,7 +19,7 @@ from pikelocal.query.decompose import (
     decompose,
 )
 from pikelocal.store.store import Store
-from tests.answer.kb import ENC, build, chunk_with
+from tests.support.answer_kb import ENC, build, chunk_with
 
 OPTIONS = DecomposeOptions(rounds=5, threshold=0.4)
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.documents import ChunkRecord
 from pikelocal.query.expand import Budget, assemble, estimate_tokens
-from pikelocal.store.records import ChunkRecord
 from pikelocal.store.store import Store
-from tests.answer.kb import ENC, build, chunk_with
+from tests.support.answer_kb import ENC, build, chunk_with
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ from pikelocal.query.decompose import STOP_BUDGET, STOP_ENOUGH, DecomposeOptions
 from pikelocal.query.expand import Budget
 from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
-from tests.answer.kb import ENC, build, chunk_with
+from tests.support.answer_kb import ENC, build, chunk_with
 
 DECOMPOSE = DecomposeOptions(threshold=0.4)
 

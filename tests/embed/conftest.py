@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import GEMMA_DIR, MINILM_DIR, load_encoder
-from .texts import EN_PARAGRAPHS, ZH_PARAGRAPHS, LongDoc, make_doc
+from tests.support.embed_models import GEMMA_DIR, MINILM_DIR, load_encoder
+from tests.support.embed_texts import EN_PARAGRAPHS, ZH_PARAGRAPHS, LongDoc, make_doc
 
 
 @pytest.fixture(scope="session")

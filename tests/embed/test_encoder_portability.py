@@ -20,8 +20,7 @@ import numpy as np
 import pytest
 
 from pikelocal.embed.probes import LATE_PROBE, PROBE_VERSION, SENTENCE_PROBES, late_spans, probe_vectors, rowwise_cosine
-
-from .helpers import GEMMA_DIR, load_encoder
+from tests.support.embed_models import GEMMA_DIR, load_encoder
 
 REFERENCE = Path(__file__).resolve().parents[1] / "data" / "embeddinggemma_probes_fp32.json"
 INT8_REFERENCES = sorted(REFERENCE.parent.glob("embeddinggemma_probes_int8_*.json"))
@@ -64,7 +63,7 @@ def test_installed_encoder_matches_the_pytorch_reference_on_this_cpu() -> None:
 @pytest.mark.slow
 def test_kb_refuses_a_perturbed_build_of_the_real_encoder(tmp_path: Path) -> None:
     """A KB made with the installed build opens with it again, and is refused by a perturbed build of the same id."""
-    from pikelocal.errors import EncoderNumericsError
+    from pikelocal.domain.errors import EncoderNumericsError
     from pikelocal.ingest.pipeline import Ingestor
     from pikelocal.store.store import Store
 

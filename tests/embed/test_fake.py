@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -26,11 +31,25 @@ def test_deterministic_and_normalised() -> None:
     np.testing.assert_array_equal(a[2], 0.0)  # nothing to hash
 
 
-def test_fixed_vectors_across_processes() -> None:
-    # blake2b, not Python's salted hash(): the same bucket in every process
-    v = HashEncoder(dim=16).encode_tokens("ab").vectors[0]
-    assert np.count_nonzero(v) >= 1
-    assert np.array_equal(v, HashEncoder(dim=16).encode_tokens("ab").vectors[0])
+FIXED_TEXT = "ab Bid bond 投标保证金"
+VECTORS_IN_A_CHILD = f"""
+import json
+from pikelocal.embed.fake import HashEncoder
+print(json.dumps(HashEncoder(dim=16).encode_tokens({FIXED_TEXT!r}).vectors.tolist()))
+"""
+
+
+@pytest.mark.parametrize("hash_seed", ["1", "2"])
+def test_fixed_vectors_across_processes(hash_seed: str) -> None:
+    # blake2b, not Python's salted hash(): the same bucket in every process, whatever its PYTHONHASHSEED
+    here = HashEncoder(dim=16).encode_tokens(FIXED_TEXT).vectors
+    assert here.shape[0] >= 8 and np.count_nonzero(here) >= 8
+    env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+    child = subprocess.run(
+        [sys.executable, "-c", VECTORS_IN_A_CHILD], env=env, capture_output=True, text=True, timeout=60, check=True
+    )
+    there = np.array(json.loads(child.stdout), dtype=np.float32)
+    np.testing.assert_array_equal(there, here)
 
 
 @pytest.mark.parametrize(

@@ -9,9 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pikelocal.errors import ModelError
-
-from .helpers import MINILM_DIR, require_model
+from pikelocal.domain.errors import ModelError
+from tests.support.embed_models import MINILM_DIR, require_model
 
 pytest.importorskip("onnxruntime")
 tokenizers = pytest.importorskip("tokenizers")

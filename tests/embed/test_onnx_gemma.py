@@ -7,9 +7,8 @@ import pytest
 
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.late import pool_span, pool_spans
-
-from .helpers import assert_offsets_cover, cos
-from .texts import EN_PARAGRAPHS, LongDoc
+from tests.support.embed_models import assert_offsets_cover, cos
+from tests.support.embed_texts import EN_PARAGRAPHS, LongDoc
 
 pytestmark = pytest.mark.slow
 

@@ -9,9 +9,8 @@ import pytest
 
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.late import pool_span, pool_spans
-
-from .helpers import MINILM_DIR, assert_offsets_cover, cos, load_encoder
-from .texts import EN_PARAGRAPHS, LongDoc, make_doc
+from tests.support.embed_models import MINILM_DIR, assert_offsets_cover, cos, load_encoder
+from tests.support.embed_texts import EN_PARAGRAPHS, LongDoc, make_doc
 
 pytestmark = pytest.mark.slow
 

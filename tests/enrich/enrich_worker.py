@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 # Run as a script from anywhere: make the repository's package importable even without an installed checkout.
@@ -19,40 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
-from pikelocal.llm.base import GenParams, Message  # noqa: E402
-from pikelocal.llm.cached import CachedLLM, cache_key  # noqa: E402
-from pikelocal.llm.fake import FakeLLM  # noqa: E402
-from pikelocal.store import db  # noqa: E402
+from pikelocal.llm.cached import CachedLLM  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
-from tests.enrich.corpus import SCRIPT  # noqa: E402
-
-MODEL_ID = "fake-enrich"
-Reply = Callable[[Sequence[Message], GenParams], str]
-
-
-def in_cache(kb: Path, key: str) -> bool:
-    """Whether ``key`` is in the KB's llm_cache, through a read-only connection of its own."""
-    conn = db.connect(kb, readonly=True)
-    try:
-        return conn.execute("SELECT 1 FROM llm_cache WHERE key = ?", (key,)).fetchone() is not None
-    finally:
-        db.close(conn, readonly=True)
-
-
-def checked(reply: Reply, kb: Path, log: Path, latency: float) -> Reply:
-    def answer(messages: Sequence[Message], params: GenParams) -> str:
-        key = cache_key(MODEL_ID, messages, params)
-        with log.open("a", encoding="utf-8") as f:  # closed (so written) before the answer is worked on
-            f.write(f"{key} {int(in_cache(kb, key))}\n")
-        time.sleep(latency)
-        return reply(messages, params)
-
-    return answer
-
-
-def checked_llm(kb: Path, log: Path, latency: float, parallel: int) -> FakeLLM:
-    script = {tag: checked(reply, kb, log, latency) for tag, reply in SCRIPT.items()}
-    return FakeLLM(script, model_id=MODEL_ID, max_parallel=parallel)
+from tests.support.enrich_llm import checked_llm  # noqa: E402
 
 
 def main(argv: Sequence[str]) -> int:

@@ -13,7 +13,7 @@ from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.atomize import atomize_prompt, parse_atoms, question_key, vague_reference
 from pikelocal.prompts.base import ReplyError, run_prompt
 from pikelocal.prompts.lang import detect_lang
-from tests.enrich.corpus import INGEST, open_kb
+from tests.support.enrich_corpus import INGEST, open_kb
 
 ZH_CHUNK = "第三条 投标人应当在投标截止时间前缴纳投标保证金，金额不得超过采购预算的百分之二。"
 EN_CHUNK = "Bidders shall lodge a tender bond of two percent of the estimate before the closing date."
@@ -76,6 +76,18 @@ def test_english_questions_for_a_chinese_chunk_are_refused_and_the_retry_says_wh
     retry = llm.calls[1].messages
     assert [m.role for m in retry] == ["system", "user", "assistant", "user"]
     assert "not in Chinese" in retry[3].content and retry[3].content.startswith("上面的回复无法使用")
+
+
+def test_an_unparseable_reply_is_a_failed_result_not_an_exception() -> None:
+    # json.loads raises a plain ValueError (no .msg/.pos) for an integer past Python's digit limit; that used to
+    # escape run_prompt as AttributeError instead of being retried and reported.
+    replies = iter(['{"questions": [' + "1" * 5000 + "]}", '{"questions": ["青松市'])
+    llm = FakeLLM({"atomize": lambda m, p: next(replies)})
+    result = run_prompt(llm, atomize_prompt(5), "zh", FIELDS)
+    assert not result.ok and result.value is None and len(result.completions) == 2
+    assert "invalid JSON" in llm.calls[1].messages[3].content and "digits" in llm.calls[1].messages[3].content
+    assert result.error is not None
+    assert result.error.startswith("invalid JSON: Unterminated string") and "cut off" in result.error
 
 
 def test_the_prompt_asks_for_questions_only_and_puts_the_chunk_last() -> None:

@@ -26,9 +26,9 @@ from pikelocal.ingest.enrich import Enricher, EnrichOptions
 from pikelocal.llm.cached import CachedLLM, cache_key
 from pikelocal.store import db
 from pikelocal.store.store import Store
-from tests.conftest import PythonWorkers
-from tests.enrich.corpus import build_kb, open_kb, write_corpus
-from tests.enrich.enrich_worker import MODEL_ID, checked_llm
+from tests.support.enrich_corpus import build_kb, open_kb, write_corpus
+from tests.support.enrich_llm import MODEL_ID, checked_llm
+from tests.support.workers import PythonWorkers
 
 WORKER = Path(__file__).resolve().parent / "enrich_worker.py"
 LATENCY_S = 0.05

@@ -10,7 +10,7 @@ from pathlib import Path
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.query.search import search
 from pikelocal.store.store import Store
-from tests.enrich.corpus import SUMMARY_WORD_EN, build_kb, write_corpus
+from tests.support.enrich_corpus import SUMMARY_WORD_EN, build_kb, write_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 WORKER = Path(__file__).resolve().parent / "enrich_worker.py"

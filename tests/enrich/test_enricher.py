@@ -7,13 +7,14 @@ text file of five chunks titled only by its file name, and a one-paragraph Markd
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord
+from pikelocal.domain.reports import EnrichFailure
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.context import chunk_header, with_header
 from pikelocal.ingest.enrich import Enricher, EnrichOptions, EnrichReport
@@ -22,10 +23,8 @@ from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.query.search import search
-from pikelocal.store.enrichment import EnrichFailure
-from pikelocal.store.records import ChunkRecord, DocumentRecord
 from pikelocal.store.store import Store
-from tests.enrich.corpus import (
+from tests.support.enrich_corpus import (
     BAD_JSON,
     EN_STEM,
     FAIL_MARK,
@@ -87,7 +86,7 @@ def test_summaries_go_into_every_header_and_the_chunks_are_embedded_again(store:
     llm = scripted_llm()
     report = enrich(store, llm)
     assert (report.summarized, report.skipped) == (2, 1)
-    assert report.costs["summaries"].items == 2 and report.costs["summaries"].calls == 2
+    assert report.summary_cost.items == 2 and report.summary_cost.calls == 2
 
     docs = docs_by_name(store)
     zh, en, memo = docs["zh_rules.md"], docs[f"{EN_STEM}.txt"], docs["lantern.md"]
@@ -270,7 +269,7 @@ def test_a_reply_bad_twice_fails_only_its_chunk(store: Store, kb: Path) -> None:
     # the run went on: the chunks after it in the same document and the next document are done
     later = [c for c in all_chunks(store) if c.id > failed.id]
     assert later and all(chunk_status(kb)[c.id][0] == "done" for c in later)
-    assert report.costs["questions"].items == 15 and report.costs["questions"].calls == 17
+    assert report.question_cost.items == 15 and report.question_cost.calls == 17
 
 
 # --- reruns and selections ----------------------------------------------------------------------------------
@@ -363,6 +362,7 @@ def test_removing_a_document_while_it_is_enriched(store: Store, kb: Path, during
 def test_parallel_calls_overlap_and_every_result_is_stored(store: Store, kb: Path) -> None:
     lock = threading.Lock()
     active, peak = 0, 0
+    overlapped, gave_up = threading.Event(), threading.Event()
 
     def tracked(reply):  # type: ignore[no-untyped-def]
         def answer(messages: Sequence[Message], params: GenParams) -> str:
@@ -370,8 +370,13 @@ def test_parallel_calls_overlap_and_every_result_is_stored(store: Store, kb: Pat
             with lock:
                 active += 1
                 peak = max(peak, active)
+                if active > 1:
+                    overlapped.set()
             try:
-                time.sleep(0.03)
+                # Hold the call until another one runs beside it: overlap, if the fan-out works, is certain.
+                # One at a time, the first call gives up after 2 s and no later call waits.
+                if not gave_up.is_set() and not overlapped.wait(2):
+                    gave_up.set()
                 return reply(messages, params)
             finally:
                 with lock:

@@ -17,9 +17,17 @@ from pikelocal.llm.openai_compat import OpenAICompatLLM
 from pikelocal.prompts.atomize import atomize_prompt, parse_atoms
 from pikelocal.prompts.base import ReplyError
 from pikelocal.prompts.summarize import SUMMARIZE_DOCUMENT, parse_summary
-from tests.enrich.corpus import EN_STEM, ENGLISH_CORPUS, SHORT_DOC, build_kb, chunk_status, open_kb, write_corpus
-from tests.llm.jsonschema_mini import instance
-from tests.llm.standin_server import StandinServer
+from tests.support.enrich_corpus import (
+    EN_STEM,
+    ENGLISH_CORPUS,
+    SHORT_DOC,
+    build_kb,
+    chunk_status,
+    open_kb,
+    write_corpus,
+)
+from tests.support.jsonschema_mini import instance
+from tests.support.standin_server import StandinServer
 
 LATENCY_S = 0.3
 FIELDS = {"max_q": 5}

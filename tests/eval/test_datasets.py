@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.errors import InputError
+from pikelocal.domain.errors import InputError
 from pikelocal.eval.datasets import (
     CorpusDoc,
     EvalQuery,

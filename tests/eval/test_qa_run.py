@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from pikelocal.config import Settings
-from pikelocal.errors import InputError
+from pikelocal.domain.errors import InputError
 from pikelocal.eval.qa import complete_items, format_table, load_results, run_qa
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from tests.answer.kb import ENC, build
-from tests.test_cli import run_cli
+from tests.support.answer_kb import ENC, build
+from tests.support.cli import run_cli
 
 QUESTIONS = [
     {"id": "q1", "question": "投标保证金是多少？", "answer": "五万元", "type": "bridge", "supporting_titles": ["a"]},
@@ -89,7 +89,7 @@ def test_building_the_kb_shows_progress_before_the_first_answer(tmp_path: Path) 
     """A new user's `eval qa` used to print nothing for the minutes it spent building its KB."""
     from dataclasses import replace
 
-    from pikelocal.events import Event, Notice, StageFinished, StageStarted
+    from pikelocal.domain.events import Event, Notice, StageFinished, StageStarted
 
     corpus = [
         {"doc_id": "a", "title": "Bid bond", "text": "The bid bond of the Qingsong tender is fifty thousand yuan."},

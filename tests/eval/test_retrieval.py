@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.events import Event, StageAdvanced, StageFinished, StageStarted
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.eval.datasets import CorpusDoc, EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.retrieval import (
@@ -23,7 +24,6 @@ from pikelocal.eval.retrieval import (
     law_relevance,
     ranked_by_mode,
 )
-from pikelocal.events import Event, StageAdvanced, StageFinished, StageStarted
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.query.search import search

@@ -19,12 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pikelocal.embed.base import EncodeRole, TokenVectors  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
-from pikelocal.ingest.chunking import SplitOptions  # noqa: E402
-from pikelocal.ingest.pipeline import IngestOptions, Ingestor  # noqa: E402
+from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
+from tests.support.crash_ingest import OPTIONS  # noqa: E402 - the in-process resume in the test uses the same options
 
-SPLIT = SplitOptions(target=40, min_tokens=10, max_tokens=60)
-OPTIONS = IngestOptions(split=SPLIT, embed_batch=2)  # the in-process resume in the test uses the same options
 DEFAULT_DELAY = 0.05
 
 

@@ -11,7 +11,7 @@ from pikelocal.eval.atoms import check_atoms, shared_terms
 from pikelocal.prompts.lang import is_chinese
 from pikelocal.query.search import search
 from pikelocal.store.store import Store
-from tests.conftest import installed_model
+from tests.support.paths import installed_model
 
 # The fixture runs the real 1.5B LLM over a 116-page PDF: 12 min when the 2 cores are shared with another job,
 # close to the suite's 15-min hang guard, so this module gets twice that (a hang guard, not a speed test).
@@ -25,8 +25,9 @@ def tender_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Pa
     pdf = next((shared_data / "pdfs" / "zh_tender").glob("*.pdf"))
     kb = tmp_path_factory.mktemp("enrich") / "tender.kb"
     settings = api.load_settings(environ={}, overrides={"encoder.model": "minilm", "ingest.late": False})
-    api.ingest(settings, kb, [pdf])
-    report = api.enrich(settings, kb, limit=CHUNKS)
+    with api.open_kb(kb, settings) as knowledge_base:
+        knowledge_base.add([pdf])
+        report = knowledge_base.enrich(api.EnrichRequest(limit=CHUNKS))
     assert report.summarized == 1 and report.atomized + len(report.failures) == CHUNKS
     return kb
 
@@ -66,7 +67,7 @@ def test_a_stored_question_finds_its_chunk_by_the_question_path(tender_kb: Path)
 
 
 def test_stats_count_the_calls_and_what_remains(tender_kb: Path) -> None:
-    st = api.stats(tender_kb)
+    st = api.open_kb(tender_kb, api.load_settings(environ={})).stats()
     tags = {u.tag: u for u in st.usage}
     assert tags["summarize_document"].calls == 1
     assert sum(u.calls for t, u in tags.items() if t.startswith("atomize")) >= CHUNKS

@@ -10,7 +10,7 @@ import pytest
 
 from pikelocal import api
 from pikelocal.store.store import Store
-from tests.conftest import installed_model
+from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
 
@@ -20,7 +20,8 @@ def constitution_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path)
     installed_model("embeddinggemma-300m/model.onnx")
     pdf = shared_data / "pdfs" / "zh_law" / "中华人民共和国宪法.pdf"
     kb = tmp_path_factory.mktemp("real") / "constitution.kb"
-    report = api.ingest(api.load_settings(environ={}), kb, [pdf])
+    with api.open_kb(kb, api.load_settings(environ={})) as knowledge_base:
+        report = knowledge_base.add([pdf]).ingest
     assert [o.status for o in report.outcomes] == ["ingested"]
     return kb, pdf
 
@@ -58,7 +59,8 @@ def test_search_finds_the_term_of_office_on_its_page(constitution_kb: tuple[Path
     kb, pdf = constitution_kb
     pages = [(p.extract_text() or "").replace("\n", "") for p in pypdf.PdfReader(pdf).pages]
     query = "中华人民共和国主席每届任期几年？" if mode != "bm25" else "主席 副主席 每届任期"
-    hits = api.search(api.load_settings(environ={}), kb, query, mode=mode, k=3)  # type: ignore[arg-type]
+    with api.open_kb(kb, api.load_settings(environ={})) as knowledge_base:
+        hits = knowledge_base.search(query, api.SearchRequest(mode=mode, k=3))  # type: ignore[arg-type]
     assert hits
     good = [h for h in hits if "主席、副主席每届任期" in h.chunk.text.replace("\n", "")]
     assert good, [h.chunk.text[:60] for h in hits]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.errors import DocumentError
+from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.parse import ParsedDocument, clean_pdf_title, parse_document
 from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.events import Event, Notice, StageAdvanced, ignore
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.events import Event, Notice, StageAdvanced, ignore
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
-from tests.ingest.encoders import CountingEncoder
+from tests.support.encoders import CountingEncoder
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 ENCRYPTED = "edge_cases/libreoffice-writer-password.pdf"

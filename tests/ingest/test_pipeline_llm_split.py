@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.errors import ConfigError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.errors import ConfigError
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.store.store import Store
-from tests.ingest.test_split_llm import at_topic_end, script, topic_text
+from tests.support.split_scripts import at_topic_end, script, topic_text
 
 ENC = HashEncoder()
 # Sizes in HashEncoder tokens; a topic paragraph of topic_text() is a few dozen of them.

@@ -17,16 +17,16 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.errors import StoreError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.errors import StoreError
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
 from pikelocal.query.search import search
 from pikelocal.store.db import SQLError
 from pikelocal.store.store import Store
-from tests.conftest import PythonWorkers
-from tests.ingest.crash_worker import OPTIONS as WORKER_OPTIONS
-from tests.ingest.crash_worker import SPLIT
-from tests.ingest.encoders import CountingEncoder
+from tests.support.crash_ingest import OPTIONS as WORKER_OPTIONS
+from tests.support.crash_ingest import SPLIT
+from tests.support.encoders import CountingEncoder
+from tests.support.workers import PythonWorkers
 
 WORKER = Path(__file__).resolve().parent / "crash_worker.py"
 IN_PROCESS = IngestOptions(split=SPLIT, embed_batch=4)

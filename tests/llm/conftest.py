@@ -3,36 +3,16 @@
 from __future__ import annotations
 
 import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from pikelocal.domain import CachedCompletion
-
-from ..conftest import installed_model
-from .standin_server import StandinServer
+from tests.support.llm_cache import DictCache
+from tests.support.paths import installed_model
+from tests.support.standin_server import StandinServer
 
 SMOLLM2 = "smollm2-135m-instruct-q4_1.gguf"
-
-
-class DictCache:
-    """The :class:`~pikelocal.llm.cached.CompletionCache` protocol over a dict (the KB uses SQLite)."""
-
-    def __init__(self) -> None:
-        self.rows: dict[str, CachedCompletion] = {}
-        self.puts = 0
-        self._lock = threading.Lock()
-
-    def get_cached_completion(self, key: str) -> CachedCompletion | None:
-        with self._lock:
-            return self.rows.get(key)
-
-    def put_cached_completion(self, c: CachedCompletion) -> None:
-        with self._lock:
-            self.rows[c.key] = c
-            self.puts += 1
 
 
 @pytest.fixture

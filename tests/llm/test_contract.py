@@ -15,9 +15,8 @@ import pytest
 from pikelocal.llm.base import LLM, Completion, GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.openai_compat import OpenAICompatLLM
-
-from .conftest import DictCache
-from .jsonschema_mini import errors
+from tests.support.jsonschema_mini import errors
+from tests.support.llm_cache import DictCache
 
 MESSAGES = (
     Message("system", "You are a helpful assistant. Answer briefly."),

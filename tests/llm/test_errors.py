@@ -6,14 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.errors import BackendError, ConfigError, ModelError, PikeError
+from pikelocal.domain.errors import BackendError, ConfigError, ModelError, PikeError
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.llama_cpp import LlamaCppLLM
 from pikelocal.llm.openai_compat import OpenAICompatLLM
-
-from .conftest import DictCache
-from .standin_server import StandinServer
+from tests.support.llm_cache import DictCache
+from tests.support.standin_server import StandinServer
 
 MESSAGES = (Message("user", "Hello?"),)
 PARAMS = GenParams(tag="errors", max_tokens=8)

@@ -10,8 +10,7 @@ import pytest
 from pikelocal.llm.base import LLM, GenParams, Message
 from pikelocal.llm.cached import CachedLLM, CompletionCache, cache_key
 from pikelocal.llm.fake import FakeLLM
-
-from .conftest import DictCache
+from tests.support.llm_cache import DictCache
 
 MESSAGES = (Message("system", "Be brief."), Message("user", "What is PIKE-RAG?"))
 

@@ -87,7 +87,7 @@ def test_the_grammar_is_asked_about_one_token_unless_it_refuses(smollm2) -> None
 
 def test_a_failure_inside_the_processor_is_an_error_not_a_silent_reply(fast, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """The processor runs as a ctypes callback, where an exception would vanish; the backend raises it instead."""
-    from pikelocal.errors import BackendError
+    from pikelocal.domain.errors import BackendError
 
     def dead_end(self, logits):  # type: ignore[no-untyped-def]
         raise RuntimeError("the grammar allows no token here")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.errors import ConfigError
+from pikelocal.domain.errors import ConfigError
 from pikelocal.llm.llama_cpp import file_fingerprint
 from pikelocal.llm.openai_compat import OpenAICompatLLM
 

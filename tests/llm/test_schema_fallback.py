@@ -6,9 +6,8 @@ import json
 
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.openai_compat import OpenAICompatLLM
-
-from .jsonschema_mini import errors
-from .standin_server import StandinServer
+from tests.support.jsonschema_mini import errors
+from tests.support.standin_server import StandinServer
 
 SCHEMA = {
     "type": "object",

@@ -3,56 +3,22 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from pikelocal.embed.fake import HashEncoder
-from pikelocal.errors import InputError
-from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.domain.documents import DocumentRecord
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.kinds import FUSED_SOURCES, SEARCH_MODES
+from pikelocal.domain.search import Hit
+from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.query import search as search_module
 from pikelocal.query.fusion import RRF_K, reciprocal_rank_fusion
-from pikelocal.query.search import MODES, SOURCES, Hit, rankings, search
-from pikelocal.store.records import DocumentRecord
+from pikelocal.query.search import rankings, search
 from pikelocal.store.store import Store
+from tests.support.search_corpus import DOCS, ENC, OPTIONS, PDF_PAGES, add_stand_in_questions, make_pdf
 
-ENC = HashEncoder()
-OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60))
-
-# One topic per document; the topic words occur in no other document.
-DOCS = {
-    "bid_bond.md": (
-        "# 投标保证金\n\n投标人应当在投标截止时间前提交投标保证金。投标保证金的金额为人民币五万元。\n\n"
-        "投标保证金可以采用银行保函形式。未按要求提交投标保证金的投标将被否决。\n"
-    ),
-    "performance_bond.md": (
-        "# 履约保证金\n\n中标人应当在签订合同前提交履约保证金。履约保证金为合同价款的百分之十。\n\n"
-        "履约保证金在工程竣工验收后退还。\n"
-    ),
-    "termination.md": (
-        "# Termination clause\n\nEither party may terminate this agreement by written notice. Termination takes"
-        " effect thirty days after the notice.\n\nUpon termination the supplier shall return all confidential"
-        " materials.\n"
-    ),
-    "delivery.md": (
-        "# Delivery schedule\n\nThe supplier shall deliver the goods according to the delivery schedule. Each"
-        " delivery is inspected on arrival.\n\nLate delivery incurs liquidated damages per day of delay.\n"
-    ),
-}
-PDF_PAGES = (
-    (
-        "Warranty terms apply to every delivered item.",
-        "The seller warrants that the goods are free from defects in material and workmanship for twelve months.",
-        "A claim under this warranty must be made in writing within the warranty period.",
-    ),
-    (
-        "Force majeure events excuse a delay in performance.",
-        "Such events include flood, fire, war and strikes beyond the control of the parties.",
-        "The affected party shall notify the other party promptly.",
-    ),
-)
 TOPICS = {  # query → the file about it
     "投标保证金": "bid_bond.md",
     "履约保证金": "performance_bond.md",
@@ -60,35 +26,6 @@ TOPICS = {  # query → the file about it
     "delivery schedule": "delivery.md",
     "force majeure": "contract.pdf",
 }
-
-
-def make_pdf(pages: Sequence[Sequence[str]]) -> bytes:
-    """A minimal valid PDF (Helvetica, one text line per entry) with one page per item of ``pages``."""
-    n = len(pages)
-    objs = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        f"<< /Type /Pages /Kids [{' '.join(f'{4 + 2 * i} 0 R' for i in range(n))}] /Count {n} >>".encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    for i, lines in enumerate(pages):
-        ops = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td"]
-        ops += [f"({line}) Tj T*" for line in lines]
-        stream = "\n".join([*ops, "ET"]).encode("latin-1")
-        objs.append(
-            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >>"
-            b" /Contents %d 0 R >>" % (5 + 2 * i)
-        )
-        objs.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, obj in enumerate(objs, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, obj)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    out += b"".join(b"%010d 00000 n \n" % off for off in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
 
 
 def build_kb(root: Path) -> tuple[Path, Path]:
@@ -104,14 +41,6 @@ def build_kb(root: Path) -> tuple[Path, Path]:
         assert report.count("ingested") == len(DOCS) + 1 and not report.failed
         add_stand_in_questions(store)
     return kb, folder
-
-
-def add_stand_in_questions(store: Store) -> None:
-    """Atomic questions without an LLM: each chunk's first two non-blank lines, so the question path has rows."""
-    for doc in store.documents():
-        for c in store.chunks_of(doc.id):
-            lines = [line.strip() for line in c.text.splitlines() if line.strip()][:2]
-            store.save_atoms(c.id, status="done", questions=lines, vectors=ENC.encode(lines, role="query"))
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +82,7 @@ def hand_rrf(lists: dict[str, list[int]], weights: dict[str, float]) -> dict[int
 # --- every mode finds the topic ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SEARCH_MODES)
 @pytest.mark.parametrize("query", TOPICS)
 def test_the_document_about_the_topic_ranks_first(store: Store, mode: str, query: str) -> None:
     hits = search(store, ENC, query, mode=mode, k=5)  # type: ignore[arg-type]
@@ -190,11 +119,11 @@ def test_bm25_without_a_matching_term_finds_nothing_while_dense_ranks_everything
 
 @pytest.mark.parametrize("query", ["termination", "保证金 delivery", "投标保证金"])
 def test_hybrid_is_the_rrf_of_the_single_mode_rankings(store: Store, query: str) -> None:
-    ranked = rankings(store, ENC, query, SOURCES, 50)
-    assert set(ranked) == set(SOURCES)
+    ranked = rankings(store, ENC, query, FUSED_SOURCES, 50)
+    assert set(ranked) == set(FUSED_SOURCES)
     lists = {name: [cid for cid, _ in lst] for name, lst in ranked.items()}
     # The single-mode searches return these same rankings.
-    for mode in SOURCES:
+    for mode in FUSED_SOURCES:
         assert [h.chunk.id for h in search(store, ENC, query, mode=mode, k=50)] == lists[mode]  # type: ignore[arg-type]
 
     hits = search(store, ENC, query, mode="hybrid", k=50)
@@ -228,7 +157,7 @@ def test_hybrid_k_cuts_the_fusion_of_all_candidates(store: Store) -> None:
     assert [h.chunk.id for h in top3] == [h.chunk.id for h in full[:3]]
     # With few candidates each ranking is cut at max(k, candidates) before fusion.
     few = search(store, ENC, query, mode="hybrid", k=3, candidates=1)
-    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, SOURCES, 3).items()}
+    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, FUSED_SOURCES, 3).items()}
     assert [h.chunk.id for h in few] == [cid for cid, _ in reciprocal_rank_fusion(lists)[:3]]
     assert all(max(h.ranks.values()) <= 3 for h in few)
 
@@ -239,7 +168,7 @@ def test_a_zero_weight_drops_its_source(store: Store, zeroed: tuple[str, ...]) -
     weights = dict.fromkeys(zeroed, 0.0)
     hits = search(store, ENC, query, mode="hybrid", k=50, weights=weights)
     assert hits
-    kept = [s for s in SOURCES if s not in zeroed]
+    kept = [s for s in FUSED_SOURCES if s not in zeroed]
     for h in hits:
         assert not set(h.ranks) & set(zeroed)
         assert set(h.ranks) <= set(kept)
@@ -258,7 +187,7 @@ def test_only_bm25_left_gives_the_bm25_hits(store: Store) -> None:
 def test_weights_scale_each_source(store: Store) -> None:
     query = "保证金 delivery"
     weights = {"bm25": 0.5, "dense": 2.0, "late": 1.0}
-    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, SOURCES, 50).items()}
+    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, FUSED_SOURCES, 50).items()}
     by_hand = hand_rrf(lists, weights)
     hits = search(store, ENC, query, mode="hybrid", k=50, weights=weights)
     assert {h.chunk.id: h.score for h in hits} == pytest.approx(by_hand)
@@ -272,7 +201,7 @@ def test_all_weights_zero_finds_nothing(store: Store) -> None:
 # --- k, hit fields -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SEARCH_MODES)
 def test_k_is_respected(store: Store, mode: str) -> None:
     n_chunks = sum(store.chunk_counts().values())
     everything = search(store, ENC, "保证金 the goods", mode=mode, k=100)  # type: ignore[arg-type]
@@ -284,14 +213,12 @@ def test_k_is_respected(store: Store, mode: str) -> None:
 
 @pytest.mark.parametrize(
     ("mode", "k"),
-    [(m, k) for m in MODES for k in (0, -1)],
+    [(m, k) for m in SEARCH_MODES for k in (0, -1)],
 )
-def test_k_below_one_gives_no_hit_in_every_mode(store: Store, mode: str, k: int) -> None:
-    try:
-        hits = search(store, ENC, "保证金", mode=mode, k=k)  # type: ignore[arg-type]
-    except InputError:
-        return  # refusing is fine too
-    assert hits == []
+def test_k_below_one_is_an_input_error_in_every_mode(store: Store, mode: str, k: int) -> None:
+    # search() refuses before it looks at the KB: an empty list would hide a caller's bug
+    with pytest.raises(InputError, match=f"k must be at least 1, got {k}"):
+        search(store, ENC, "保证金", mode=mode, k=k)  # type: ignore[arg-type]
 
 
 def page_of(line: str) -> int:
@@ -323,7 +250,7 @@ def test_every_pdf_chunk_knows_its_pages(store: Store) -> None:
         assert (c.page_start, c.page_end) == (page_of(lines[0]), page_of(lines[-1]))
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SEARCH_MODES)
 def test_chinese_hit_snippet_marks_the_query_term(store: Store, mode: str) -> None:
     hits = search(store, ENC, "履约保证金", mode=mode, k=3)  # type: ignore[arg-type]
     top = hits[0]
@@ -350,7 +277,7 @@ def test_english_snippet_marks_inflections(store: Store) -> None:
 def test_unknown_mode_and_empty_query_are_input_errors(store: Store) -> None:
     with pytest.raises(InputError, match="unknown search mode 'sparse'"):
         search(store, ENC, "保证金", mode="sparse")  # type: ignore[arg-type]
-    for mode in MODES:
+    for mode in SEARCH_MODES:
         for query in ("", "   ", "\n\t"):
             with pytest.raises(InputError, match="empty"):
                 search(store, ENC, query, mode=mode)  # type: ignore[arg-type]
@@ -367,7 +294,7 @@ def test_a_deleted_document_is_never_a_hit(fresh: tuple[Store, Path]) -> None:
     store, _ = fresh
     gone = doc_named(store, "bid_bond.md")
     assert store.delete_document(gone.id)
-    for mode in MODES:
+    for mode in SEARCH_MODES:
         hits = search(store, ENC, "投标保证金", mode=mode, k=50)  # type: ignore[arg-type]
         assert all(h.document.id != gone.id for h in hits)
     assert search(store, ENC, "投标保证金", mode="bm25") == []
@@ -380,11 +307,11 @@ def test_a_chunk_deleted_between_ranking_and_fetch_is_skipped(
     query = "投标保证金"
     gone = doc_named(store, "bid_bond.md")
     gone_ids = {c.id for c in store.chunks_of(gone.id)}
-    stale = rankings(store, ENC, query, SOURCES, 50)
+    stale = rankings(store, ENC, query, FUSED_SOURCES, 50)
     assert gone_ids <= {cid for cid, _ in stale["bm25"]} and gone_ids <= {cid for cid, _ in stale["dense"]}
     store.delete_document(gone.id)  # "another process" removes the document after the rankings were taken
 
-    def stale_rankings(*_: object, sources: tuple[str, ...] = SOURCES, n: int = 50) -> dict:
+    def stale_rankings(*_: object, sources: tuple[str, ...] = FUSED_SOURCES, n: int = 50) -> dict:
         return {name: stale[name][:n] for name in sources}
 
     monkeypatch.setattr(search_module, "rankings", lambda s, e, q, sources, n: stale_rankings(sources=sources, n=n))
@@ -398,7 +325,7 @@ def test_a_chunk_deleted_between_ranking_and_fetch_is_skipped(
     assert all(h.document.id != gone.id for h in hits)
 
 
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", SEARCH_MODES)
 def test_search_on_a_read_only_kb(kb_files: tuple[Path, Path], mode: str) -> None:
     kb, _ = kb_files
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as rw:

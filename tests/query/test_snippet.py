@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.query.snippet import Snippet, find_marks, make_snippet, query_terms, render
+from pikelocal.domain.search import Snippet
+from pikelocal.query.snippet import find_marks, make_snippet, query_terms
 
 
 def marked(text: str, query: str) -> list[str]:
@@ -90,7 +91,7 @@ def test_a_short_text_is_the_whole_snippet_with_whitespace_collapsed() -> None:
     assert snippet.text == "The bid deposit is due."
     assert [snippet.text[s:e] for s, e in snippet.marks] == ["deposit"]
     assert not snippet.clipped_start and not snippet.clipped_end
-    assert render(snippet) == "The bid [deposit] is due."
+    assert snippet.marked() == "The bid [deposit] is due."
 
 
 def test_the_window_holds_the_most_matches() -> None:
@@ -109,7 +110,7 @@ def test_the_window_holds_the_most_matches() -> None:
     assert "one deposit" not in snippet.text
     assert snippet.clipped_start and snippet.clipped_end
     assert_marks_valid(snippet)
-    rendered = render(snippet)
+    rendered = snippet.marked()
     assert rendered.startswith("…") and rendered.endswith("…")
     assert rendered.count("[deposit]") == 3
 
@@ -119,11 +120,11 @@ def test_window_at_the_start_and_at_the_end_is_clipped_on_one_side_only() -> Non
     head = make_snippet("termination notice. " + filler, "termination", width=100)
     assert not head.clipped_start and head.clipped_end
     assert head.text.startswith("termination notice.")
-    assert render(head).endswith("…") and not render(head).startswith("…")
+    assert head.marked().endswith("…") and not head.marked().startswith("…")
     tail = make_snippet(filler + "final termination notice.", "termination", width=100)
     assert tail.clipped_start and not tail.clipped_end
     assert tail.text.endswith("final termination notice.")
-    assert render(tail).startswith("…") and not render(tail).endswith("…")
+    assert tail.marked().startswith("…") and not tail.marked().endswith("…")
     for snippet in (head, tail):
         assert [snippet.text[s:e] for s, e in snippet.marks] == ["termination"]
 
@@ -133,7 +134,7 @@ def test_no_match_gives_the_start_of_the_text() -> None:
     snippet = make_snippet(text, "zebra", width=50)
     assert snippet.text == text[:50] and snippet.marks == ()
     assert not snippet.clipped_start and snippet.clipped_end
-    assert render(snippet) == text[:50] + "…"
+    assert snippet.marked() == text[:50] + "…"
 
 
 def test_long_chinese_text_window_and_marks_point_at_the_term() -> None:
@@ -144,7 +145,7 @@ def test_long_chinese_text_window_and_marks_point_at_the_term() -> None:
     assert_marks_valid(snippet)
     assert [snippet.text[s:e] for s, e in snippet.marks] == ["投标", "投标保证金", "投标保证金"]
     assert snippet.clipped_start and snippet.clipped_end
-    assert render(snippet, "<b>", "</b>").count("<b>投标保证金</b>") == 2
+    assert snippet.marked("<b>", "</b>").count("<b>投标保证金</b>") == 2
 
 
 @pytest.mark.parametrize("width", [20, 60, 240])
@@ -160,8 +161,8 @@ def test_marks_are_within_bounds_for_any_width(width: int) -> None:
 
 def test_render_with_custom_markers_keeps_the_text() -> None:
     snippet = Snippet("abc def ghi", ((4, 7),), False, False)
-    assert render(snippet, "**", "**") == "abc **def** ghi"
-    assert render(Snippet("abc", (), True, True)) == "…abc…"
+    assert snippet.marked("**", "**") == "abc **def** ghi"
+    assert Snippet("abc", (), True, True).marked() == "…abc…"
 
 
 def test_full_width_text_is_marked() -> None:

@@ -8,9 +8,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.store.store import Store
-
-ENCODER = "hash-encoder-test"
-DIM = 8
+from tests.support.store_kb import DIM, ENCODER  # noqa: F401 - the fixtures below use them
 
 
 @pytest.fixture

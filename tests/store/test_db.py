@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.errors import StoreError
-from pikelocal.store.records import NewChunk
+from pikelocal.domain.documents import NewChunk
+from pikelocal.domain.errors import StoreError
 from pikelocal.store.store import Store
-
-from .conftest import DIM, ENCODER
+from tests.support.store_kb import DIM, ENCODER
 
 REPO = Path(__file__).resolve().parents[2]
 

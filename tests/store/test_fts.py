@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from pikelocal.domain.documents import NewChunk, NewQuestion
 from pikelocal.store.fts import build_match_query, is_cjk_sentence, normalize_for_index
-from pikelocal.store.records import NewChunk, NewQuestion
 from pikelocal.store.store import Store
 
 TEXTS = {

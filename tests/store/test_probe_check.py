@@ -14,17 +14,18 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from pikelocal import library
+from pikelocal import api
 from pikelocal.config import load_settings
+from pikelocal.domain.documents import NewQuestion
+from pikelocal.domain.errors import EncoderNumericsError
 from pikelocal.embed.base import EncodeRole, TokenVectors
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import normalise
 from pikelocal.embed.probes import MIN_PROBE_COSINE, probe_vectors, rowwise_cosine
-from pikelocal.errors import EncoderNumericsError
 from pikelocal.ingest.embed import early_text
 from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.kb import knowledge_base as kb_module
 from pikelocal.store import probe_check
-from pikelocal.store.records import NewQuestion
 from pikelocal.store.store import Store
 
 
@@ -112,12 +113,12 @@ def test_a_kb_from_before_probes_gets_them_on_first_open(tmp_path: Path) -> None
 def test_search_and_ask_paths_refuse_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     kb = make_kb(tmp_path, HashEncoder())
     settings = load_settings(environ={})
-    monkeypatch.setattr(library, "open_encoder", lambda s: Perturbed(0.2))
+    monkeypatch.setattr(kb_module, "open_encoder", lambda s: Perturbed(0.2))
     with pytest.raises(EncoderNumericsError):
-        library.search_kb(settings, kb, "投标保证金", mode="dense")
-    assert library.search_kb(settings, kb, "投标保证金", mode="bm25")  # BM25 needs no encoder
+        api.open_kb(kb, settings).search("投标保证金", api.SearchRequest(mode="dense"))
+    assert api.open_kb(kb, settings).search("投标保证金", api.SearchRequest(mode="bm25"))  # BM25 needs no encoder
     forced = load_settings(environ={"PIKELOCAL_ENCODER_FORCE": "true"})
-    assert library.search_kb(forced, kb, "投标保证金", mode="dense")
+    assert api.open_kb(kb, forced).search("投标保证金", api.SearchRequest(mode="dense"))
 
 
 def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Path) -> None:
@@ -128,7 +129,7 @@ def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Pa
         store.put_vectors("question", [qid], HashEncoder().encode(["投标保证金是多少？"], role="query"))
     new = Perturbed(0.2)
     settings = load_settings(environ={})
-    report = library.reembed(settings, kb, encoder=new)
+    report = api.open_kb(kb, settings, encoder=new).reembed()
     assert report.ingest.units["embed"] == len(chunks) and report.ingest.units["late"] == len(chunks)
     assert report.questions == 1
     with Store.open(kb, encoder_id="hash-bigram", dim=256, probe=new) as store:
@@ -153,7 +154,7 @@ def test_reembed_killed_after_the_reset_continues_without_resetting_again(tmp_pa
         ids = store.chunk_ids_without("chunk", first.id)
         vec = new.encode([early_text(c) for c in store.get_chunks(ids)], role="passage")
         store.put_vectors("chunk", ids, vec)  # part of the work done before the "kill"
-    report = library.reembed(load_settings(environ={}), kb, encoder=new)
+    report = api.open_kb(kb, load_settings(environ={}), encoder=new).reembed()
     assert report.ingest.units["embed"] == n_chunks - len(ids)  # the finished part is not redone
     with Store.open_existing(kb) as store:
         assert store.meta()["reembed_pending"] is False
@@ -163,17 +164,19 @@ def test_reembed_killed_after_the_reset_continues_without_resetting_again(tmp_pa
 def test_late_vectors_skipped_now_are_reported_pending_and_added_later(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(library, "open_encoder", lambda s: HashEncoder())
+    monkeypatch.setattr(kb_module, "open_encoder", lambda s: HashEncoder())
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "tender.md").write_text("# 招标公告\n\n投标保证金为人民币伍万元。\n\n履约保证金为合同金额的百分之十。\n")
     kb = tmp_path / "kb.kb"
     settings = load_settings(environ={})
-    first = library.ingest(settings, kb, [docs], late=False, encoder=HashEncoder())
+    first = api.open_kb(kb, settings, encoder=HashEncoder()).add([docs], api.AddRequest(late=False)).ingest
     assert "late" not in first.units and first.units["embed"] > 0
-    stats = library.stats(kb)
+    stats = api.open_kb(kb, settings).stats()
     assert stats.late_pending == stats.vectors["chunks"] > 0 and stats.vectors["chunk_vectors"] == stats.late_pending
-    assert library.search_kb(settings, kb, "投标保证金", mode="hybrid")  # searchable before its late vectors
-    again = library.ingest(settings, kb, [docs], encoder=HashEncoder())  # unchanged file: only the late vectors
+    assert api.open_kb(kb, settings).search(
+        "投标保证金", api.SearchRequest(mode="hybrid")
+    )  # searchable before its late vectors
+    again = api.open_kb(kb, settings, encoder=HashEncoder()).add([docs]).ingest  # unchanged file: only the late vectors
     assert again.units["late"] == stats.vectors["chunks"] and again.units.get("embed", 0) == 0
-    assert library.stats(kb).late_pending == 0
+    assert api.open_kb(kb, settings).stats().late_pending == 0

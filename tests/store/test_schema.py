@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.errors import StoreError
+from pikelocal.domain.errors import StoreError
 from pikelocal.store import db, schema
 from pikelocal.store.store import Store
-
-from .conftest import DIM, ENCODER
+from tests.support.store_kb import DIM, ENCODER
 
 EXPECTED_TABLES = {
     "kb_meta", "documents", "pages", "chunks", "questions", "llm_cache", "traces",

@@ -9,13 +9,12 @@ import numpy as np
 import pytest
 
 from pikelocal.domain import CachedCompletion
-from pikelocal.errors import EncoderMismatchError, InputError, StoreError
+from pikelocal.domain.documents import NewChunk, NewPage, NewQuestion
+from pikelocal.domain.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.store import db
-from pikelocal.store.records import NewChunk, NewPage, NewQuestion
 from pikelocal.store.schema import LATEST_VERSION
 from pikelocal.store.store import Store
-
-from .conftest import DIM, ENCODER
+from tests.support.store_kb import DIM, ENCODER
 
 
 def _completion(key: str, text: str = "答案") -> CachedCompletion:
@@ -79,16 +78,34 @@ def test_cache_roundtrip_and_persistence(kb_path: Path) -> None:
 
 
 def test_cache_puts_from_threads(store: Store) -> None:
+    """Four threads put and read back at once; what they saw is checked here, in the test's own thread."""
+    start = threading.Barrier(4, timeout=10)
+    read_back: dict[str, CachedCompletion | None] = {}
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
     def worker(n: int) -> None:
-        for i in range(25):
-            store.put_cached_completion(_completion(f"t{n}-{i}"))
-            assert store.get_cached_completion(f"t{n}-{i}") is not None
+        try:
+            start.wait()  # all four begin together
+            for i in range(25):
+                key = f"t{n}-{i}"
+                store.put_cached_completion(_completion(key))
+                got = store.get_cached_completion(key)
+                with lock:
+                    read_back[key] = got
+        except BaseException as e:  # noqa: BLE001 - reported below, in the main thread
+            with lock:
+                errors.append(e)
 
     threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=30)
+    assert not any(t.is_alive() for t in threads), "a worker thread hung"
+    assert errors == []
+    expected = {f"t{n}-{i}": _completion(f"t{n}-{i}") for n in range(4) for i in range(25)}
+    assert read_back == expected  # every put was readable at once, by the thread that made it
     assert store.counts()["llm_cache"] == 100
 
 

@@ -14,8 +14,8 @@ from pikelocal.store.store import Store
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.viewer import DocumentViewer
 from pikelocal.tui.screenshot import screen_text
-from tests.answer.kb import build
-from tests.tui.helpers import ZH_ANSWER, ZH_QUESTION, ask, fake_llm, make_app, run, text_of, wait_until
+from tests.support.answer_kb import build
+from tests.support.tui import ZH_ANSWER, ZH_QUESTION, ask, fake_llm, make_app, run, text_of, wait_until
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_asking_shows_the_streamed_answer_and_its_sources(fresh_kb: Path) -> Non
 
     run(scenario())
     with Store.open_existing(fresh_kb) as store:
-        assert [t.question for t in store.trace_summaries(5)] == [ZH_QUESTION]
+        assert [t.question for t in store.trace_rows(5)] == [ZH_QUESTION]
 
 
 def test_a_citation_marker_opens_the_viewer_at_the_cited_page_with_the_lines_highlighted(kb: Path) -> None:
@@ -179,7 +179,7 @@ def test_escape_cancels_an_answer_and_nothing_is_stored(fresh_kb: Path) -> None:
 
     run(scenario())
     with Store.open_existing(fresh_kb) as store:
-        assert store.trace_summaries(5) == []
+        assert store.trace_rows(5) == []
         assert store.integrity_check() == []
 
 

@@ -8,8 +8,8 @@ import pytest
 from textual.message import Message
 
 from pikelocal.cli import main
-from pikelocal.errors import InputError
-from pikelocal.events import EventSink, Notice
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.events import EventSink, Notice
 from pikelocal.tui.jobs import Job, WorkDone, WorkEvent, WorkFailed, run_job
 
 

@@ -11,7 +11,7 @@ import pytest
 from textual.message import Message
 from textual.widgets import DataTable, Label, ProgressBar
 
-from pikelocal.events import StageAdvanced, StageStarted
+from pikelocal.domain.events import StageAdvanced, StageStarted
 from pikelocal.llm.base import GenParams
 from pikelocal.llm.base import Message as LLMMessage
 from pikelocal.llm.fake import FakeLLM
@@ -20,9 +20,9 @@ from pikelocal.tui.jobs import WorkEvent
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.dialogs import ConfirmDialog, PathDialog
 from pikelocal.tui.screens.library import LibraryScreen
-from tests.answer.kb import build
-from tests.enrich.corpus import SCRIPT
-from tests.tui.helpers import ZH_ANSWER, ZH_QUESTION, ask, fake_llm, make_app, run, text_of, wait_until
+from tests.support.answer_kb import build
+from tests.support.enrich_corpus import SCRIPT
+from tests.support.tui import ZH_ANSWER, ZH_QUESTION, ask, fake_llm, make_app, run, text_of, wait_until
 
 NEW_DOC = "# 付款方式\n\n采购人应当在验收合格后三十日内支付合同价款。\n\n逾期付款的，按日支付万分之五的违约金。\n"
 

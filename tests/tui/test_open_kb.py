@@ -9,8 +9,8 @@ import pytest
 from pikelocal.config import Settings
 from pikelocal.tui.app import PikeApp
 from pikelocal.tui.screens.open_kb import OpenKBScreen
-from tests.answer.kb import build
-from tests.tui.helpers import run, wait_until
+from tests.support.answer_kb import build
+from tests.support.tui import run, wait_until
 
 
 def test_the_chooser_lists_kbs_here_and_opens_the_chosen_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

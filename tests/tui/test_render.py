@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.table import Table
 from textual.content import Content
 
-from pikelocal.events import ReasoningStep
-from pikelocal.query.records import Answer, CallCost, Candidate, QueryTrace, Round, Source
-from pikelocal.store.pages import PageRecord
+from pikelocal.domain.answers import Answer, CallCost, Candidate, QueryTrace, Round, Source
+from pikelocal.domain.documents import PageRecord
+from pikelocal.domain.events import ReasoningStep
 from pikelocal.tui.render import (
     answer_content,
     cited_lines,

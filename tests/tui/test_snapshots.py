@@ -17,8 +17,8 @@ from pikelocal.store.store import Store
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.library import LibraryScreen
 from pikelocal.tui.screens.viewer import DocumentViewer
-from tests.answer.kb import ENC, OPTIONS, build
-from tests.tui.helpers import ZH_QUESTION, ask, make_app, wait_until
+from tests.support.answer_kb import ENC, OPTIONS, build
+from tests.support.tui import ZH_QUESTION, ask, make_app, wait_until
 
 SIZE = (80, 24)
 # answer.k = 1: decompose reads one search hit first and the rounds add the rest, so the reasoning has picks to show

@@ -11,13 +11,12 @@ from pathlib import Path
 import pytest
 
 from pikelocal import api
-from pikelocal.knowledge_base import KnowledgeBase
 from pikelocal.tui.app import PikeApp
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.viewer import DocumentViewer
 from pikelocal.tui.screenshot import screen_text
-from tests.conftest import installed_model
-from tests.tui.helpers import ask, text_of, wait_until
+from tests.support.paths import installed_model
+from tests.support.tui import ask, text_of, wait_until
 
 pytestmark = pytest.mark.slow
 SAMPLE = Path(api.__file__).parent / "samples" / "道路改造工程招标文件（示例）.md"
@@ -28,10 +27,11 @@ def test_a_chinese_question_on_the_real_model_is_answered_cited_and_opened(tmp_p
     installed_model("embeddinggemma-300m/model.onnx")
     settings = api.load_settings(environ={}, overrides={"ingest.late": False})
     kb = tmp_path / "kb.sqlite"
-    assert api.ingest(settings, kb, [SAMPLE]).count("ingested") == 1
+    with api.open_kb(kb, settings) as knowledge_base:
+        assert knowledge_base.add([SAMPLE]).ingest.count("ingested") == 1
 
     async def scenario() -> None:
-        app = PikeApp(settings, KnowledgeBase(settings, kb))  # real models, loaded by the app on first use
+        app = PikeApp(settings, api.open_kb(kb, settings))  # real models, loaded by the app on first use
         async with app.run_test(size=(100, 30)) as pilot:
             await ask(pilot, "投标保证金是多少？", mode="naive")
             await wait_until(pilot, lambda: "Writing the answer" in text_of(app, "#status"), timeout=600)

@@ -13,10 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Collapsible, Footer, Header, Input, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from pikelocal.errors import PikeError
-from pikelocal.events import AnswerDelta, ReasoningStep
-from pikelocal.query.records import ANSWER_MODES, QueryTrace
-from pikelocal.trace_text import claim_lines, summary_line
+from pikelocal.api import claim_lines, summary_line
+from pikelocal.domain import ANSWER_MODES, AskRequest, QueryTrace, answer_mode
+from pikelocal.domain.errors import PikeError
+from pikelocal.domain.events import AnswerDelta, ReasoningStep
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
 from pikelocal.tui.render import (
     answer_content,
@@ -95,8 +95,8 @@ class AskScreen(Screen[None]):
         if not kb.exists():
             self.notify("This knowledge base holds no documents yet: add some in the Library (F3).", severity="error")
             return
-        mode = str(self.query_one("#mode", Select).value)
-        if not self.app.start_job(JOB, self, lambda sink: kb.ask(question, mode=mode, rounds=rounds, sink=sink)):
+        mode = answer_mode(str(self.query_one("#mode", Select).value))
+        if not self.app.start_job(JOB, self, lambda sink: kb.ask(question, AskRequest(mode, rounds), sink)):
             return
         self.query_one("#question", QuestionInput).remember(question)
         self.trace, self._streamed, self._steps = None, "", []
@@ -216,7 +216,7 @@ class AskScreen(Screen[None]):
     def action_cycle_mode(self) -> None:
         select = self.query_one("#mode", Select)
         modes = list(ANSWER_MODES)
-        select.value = modes[(modes.index(str(select.value)) + 1) % len(modes)]
+        select.value = modes[(modes.index(answer_mode(str(select.value))) + 1) % len(modes)]
         self.notify(f"Mode: {select.value}", timeout=2)
 
     def action_focus_sources(self) -> None:

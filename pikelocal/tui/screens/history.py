@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from pikelocal.errors import PikeError
+from pikelocal.domain.errors import PikeError
 from pikelocal.tui.render import clip
 
 if TYPE_CHECKING:

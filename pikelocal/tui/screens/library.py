@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Static
 
-from pikelocal.errors import PikeError
-from pikelocal.events import Notice, StageAdvanced, StageFinished, StageStarted
-from pikelocal.knowledge_base import AddReport
-from pikelocal.library import DocumentStatus, Library
+from pikelocal.domain import AddReport, AddRequest, DocumentStatus, Library
+from pikelocal.domain.errors import PikeError
+from pikelocal.domain.events import Notice, StageAdvanced, StageFinished, StageStarted
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
 from pikelocal.tui.render import clip, file_name, without_dirs
 from pikelocal.tui.screens.dialogs import ConfirmDialog, PathDialog
@@ -78,7 +78,7 @@ class LibraryScreen(Screen[None]):
     def action_refresh(self) -> None:
         kb = self.app.kb
         try:
-            lib = kb.library() if kb.exists() else Library([], [])
+            lib = kb.documents() if kb.exists() else Library([], [])
         except PikeError as exc:
             self.notify(str(exc), severity="error")
             return
@@ -87,10 +87,10 @@ class LibraryScreen(Screen[None]):
         docs.clear()
         name_width = max(12, self.size.width - 52)
         for d in lib.documents:
-            parsed, embedded, enriched = stage_marks(d)
+            parsed, embedded, enriched_mark = stage_marks(d)
             name = clip(d.record.title or file_name(d.record.path), name_width)
             docs.add_row(str(d.record.id), name, str(d.record.n_pages or ""), str(d.chunks), parsed, embedded,
-                         enriched, key=str(d.record.id))  # fmt: skip
+                         enriched_mark, key=str(d.record.id))  # fmt: skip
         if lib.documents:
             docs.move_cursor(row=min(cursor, len(lib.documents) - 1))
         failures = self.query_one("#failures", DataTable)
@@ -118,7 +118,7 @@ class LibraryScreen(Screen[None]):
         if path is None:
             return
         kb = self.app.kb
-        if self.app.start_job(JOB, self, lambda sink: kb.add([path], sink=sink)):
+        if self.app.start_job(JOB, self, lambda sink: kb.add([path], AddRequest(enrich=True), sink)):
             self._progress(f"Adding {path.name}…", None)
 
     def action_enrich(self) -> None:
@@ -175,8 +175,8 @@ class LibraryScreen(Screen[None]):
         elif isinstance(event, StageFinished):
             self.action_refresh()
         elif isinstance(event, Notice):
-            severity = "error" if event.level == "error" else "warning" if event.level == "warning" else "information"
-            self.notify(without_dirs(event.message, event.message.split(": ", 1)[0]), severity=severity)
+            severity: SeverityLevel = "information" if event.level == "info" else event.level
+            self.notify(without_dirs(event.message, event.path) if event.path else event.message, severity=severity)
             self.action_refresh()
 
     def on_work_done(self, message: WorkDone) -> None:

@@ -10,7 +10,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from pikelocal.knowledge_base import check_kb_path
+from pikelocal.api import kb_problem
 from pikelocal.tui.widgets import PathSuggester
 
 KB_SUFFIXES = (".kb", ".sqlite", ".db")
@@ -37,7 +37,7 @@ class OpenKBScreen(Screen[Path | None]):
         self.query_one("#kb-path").focus()
 
     def _choose(self, path: Path) -> None:
-        problem = check_kb_path(path)
+        problem = kb_problem(path)
         if problem:
             self.notify(problem, title="Cannot open", severity="error")
             return

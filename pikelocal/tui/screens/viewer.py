@@ -8,9 +8,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
-from pikelocal.errors import PikeError
-from pikelocal.knowledge_base import KnowledgeBase
-from pikelocal.query.records import Source
+from pikelocal.api import KnowledgeBase
+from pikelocal.domain.answers import Source
+from pikelocal.domain.errors import PikeError
 from pikelocal.tui.render import cited_lines, excerpt_lines, file_name, page_table
 
 

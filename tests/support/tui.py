@@ -10,13 +10,13 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from pikelocal import api
 from pikelocal.config import Settings
-from pikelocal.knowledge_base import KnowledgeBase
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.tui.app import PikeApp
-from tests.answer.kb import ENC
-from tests.answer.test_ask import cite_source_with
+from tests.support.answer_kb import ENC
+from tests.support.answer_scripts import cite_source_with
 
 ZH_QUESTION = "履约保证金是多少？"
 ZH_ANSWER = "履约保证金为合同价款的百分之十"
@@ -43,7 +43,7 @@ def fake_llm(answer: object | None = None, *, before_answer: Callable[[], None] 
 
 def make_app(kb: Path, llm: FakeLLM | None = None, settings: Settings | None = None) -> PikeApp:
     settings = settings or Settings()
-    return PikeApp(settings, KnowledgeBase(settings, kb, encoder=ENC, llm=llm or fake_llm()))
+    return PikeApp(settings, api.open_kb(kb, settings, encoder=ENC, llm=llm or fake_llm()))
 
 
 async def wait_until(pilot: Pilot[object], condition: Callable[[], bool], timeout: float = 20.0) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from pikelocal.domain.kinds import NoticeLevel, StepKind
+
 
 @dataclass(frozen=True)
 class StageStarted:
@@ -32,8 +34,9 @@ class StageFinished:
 class Notice:
     """A one-line message worth showing now: a failed file, a warning about garbled text."""
 
-    level: str  # "warning" | "error" | "info"
+    level: NoticeLevel
     message: str
+    path: str | None = None  # the file it is about, when it is about one
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ class ReasoningStep:
     """One step of the decomposition loop, as it happens (for a live reasoning view)."""
 
     round: int
-    kind: str  # "propose" | "backup" | "pick" | "stop"
+    kind: StepKind
     text: str
 
 
@@ -61,12 +64,12 @@ def ignore(_: Event) -> None:
 
 
 def cancellable(sink: EventSink, is_cancelled: Callable[[], bool]) -> EventSink:
-    """``sink`` that raises :class:`~pikelocal.errors.Cancelled` once ``is_cancelled()`` is true.
+    """``sink`` that raises :class:`~pikelocal.domain.errors.Cancelled` once ``is_cancelled()`` is true.
 
     Work reports events between its units (a file, a chunk, an answer token), never inside a write
     transaction, so stopping there leaves the KB as a killed run would: consistent and resumable.
     """
-    from pikelocal.errors import Cancelled
+    from pikelocal.domain.errors import Cancelled
 
     def checked(event: Event) -> None:
         if is_cancelled():

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-AnswerMode = Literal["naive", "hier", "decompose"]
-ANSWER_MODES: tuple[AnswerMode, ...] = ("naive", "hier", "decompose")
-CandidateSource = Literal["atoms", "question", "chunks"]  # sub-question → atoms; backups: question → atoms, → chunks
+from pikelocal.domain.kinds import AnswerMode, CandidateSource, Verdict
 
 
 @dataclass(frozen=True)
@@ -51,6 +49,12 @@ class Source:
     section: tuple[str, ...]
     text: str
 
+    def heading(self) -> str:
+        """``title › section › … (file, p. 3)``: what the model reads above a source."""
+        parts = [self.title or self.path.replace("\\", "/").rsplit("/", 1)[-1], *self.section]
+        where = f"p. {self.page_start}" if self.page_start is not None else ""
+        return " › ".join(dict.fromkeys(p for p in parts if p)) + (f" ({where})" if where else "")
+
     def location(self) -> str:
         return location(self.path, (self.page_start, self.page_end), (self.line_start, self.line_end))
 
@@ -69,9 +73,6 @@ def location(path: str, pages: tuple[int | None, int | None], lines: tuple[int |
     if l0 is not None:
         parts.append(f"line {l0}" if l1 in (None, l0) else f"lines {l0}–{l1}")
     return ", ".join(parts)
-
-
-Verdict = Literal["supported", "unsupported", "contradicted", "not_stated", "filler"]
 
 
 @dataclass(frozen=True)

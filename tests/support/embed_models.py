@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pikelocal.embed.base import TokenVectors
+from tests.support.paths import MODELS  # noqa: E402
 
-MODELS = Path(__file__).resolve().parents[2] / "models"
 MINILM_DIR = MODELS / "minilm-l6-v2"
 GEMMA_DIR = MODELS / "embeddinggemma-300m"
 

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from .jsonschema_mini import instance
+from tests.support.jsonschema_mini import instance
 
 log = logging.getLogger(__name__)
 

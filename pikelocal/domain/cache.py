@@ -1,4 +1,4 @@
-"""Typed values shared across layers (frozen dataclasses; no behaviour beyond small helpers)."""
+"""A completion as the knowledge base caches it."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import TextIO
 
-from pikelocal.events import Event, Notice, StageAdvanced, StageFinished, StageStarted
+from pikelocal.domain.events import Event, Notice, StageAdvanced, StageFinished, StageStarted
 
 BAR_WIDTH = 24
 REDRAW_S = 0.2  # at most five redraws a second

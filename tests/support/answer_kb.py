@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pikelocal.domain.documents import ChunkRecord
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
-from pikelocal.store.records import ChunkRecord
 from pikelocal.store.store import Store
-from tests.query.test_search import DOCS, PDF_PAGES, add_stand_in_questions, make_pdf
+from tests.support.search_corpus import DOCS, PDF_PAGES, add_stand_in_questions, make_pdf
 
 ENC = HashEncoder()
 OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=False)

@@ -1,4 +1,5 @@
-"""Frozen records crossing the store boundary (rows in, rows out); no SQL here."""
+"""Documents as the knowledge base holds them: documents, pages, chunks and atomic questions, rows in and rows
+out (frozen; no SQL here)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,17 @@ class FailureRecord:
     reason: str  # encrypted | image-only | empty | corrupt | unsupported | unreadable | vanished | ...
     message: str
     at: str  # ISO-8601 UTC
+
+
+@dataclass(frozen=True)
+class PageRecord:
+    doc_id: int
+    page_no: int  # 1-based
+    text: str
+    line_offsets: tuple[int, ...]  # offset of each line start within ``text``; citations number lines from 1
+
+    def lines(self) -> list[str]:
+        """The page's lines as citations number them (line n is ``lines()[n - 1]``), without line breaks."""
+        starts = list(self.line_offsets) or [0]
+        ends = starts[1:] + [len(self.text)]
+        return [self.text[s:e].rstrip("\r\n") for s, e in zip(starts, ends, strict=True)]

@@ -1,0 +1,105 @@
+"""Commands for answering: `ask`, `trace`, `history`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from pikelocal import api
+from pikelocal.cli.common import err, settings_of
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("question")
+@click.option(
+    "--mode", type=click.Choice(api.ANSWER_MODES), help="Answering method (default: answer.mode = decompose)."
+)
+@click.option("--rounds", type=click.IntRange(1, 20), help="Decomposition rounds at most (default: answer.rounds = 5).")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON at the end (no streaming).")
+@click.option("--quiet", "-q", is_flag=True, help="Do not show the reasoning steps on stderr.")
+@click.pass_context
+def ask(ctx: click.Context, kb: Path, question: str, mode: api.AnswerMode | None, rounds: int | None, as_json: bool,
+        quiet: bool) -> None:  # fmt: skip
+    """Answer QUESTION from KB with numbered sources: [1] file, p. 12, lines 3–17.
+
+    The answer streams to stdout as it is generated; the reasoning (sub-questions, picks) goes to stderr.
+    """
+
+    def sink(event: api.Event) -> None:
+        if as_json:
+            return
+        if isinstance(event, api.AnswerDelta):
+            click.echo(event.text, nl=False)
+            sys.stdout.flush()
+        elif isinstance(event, api.ReasoningStep) and not quiet:
+            err(f"  round {event.round} · {event.kind}: {event.text}", dim=True)
+
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        trace = knowledge_base.ask(question, api.AskRequest(mode=mode, rounds=rounds), sink)
+    if as_json:
+        click.echo(json.dumps({"id": trace.id, **trace.to_dict()}, ensure_ascii=False, indent=2))
+        return
+    click.echo("")
+    if trace.answer.matched:
+        marks = "".join(f"[{n}]" for n in trace.answer.matched)
+        err(f"(the model cited nothing; {marks} added by matching the answer to the sources)", dim=True)
+    _print_sources(trace)
+    if not quiet:
+        for line in api.claim_lines(trace.answer):
+            err(line, dim=True)
+        err(api.summary_line(trace), dim=True)
+
+
+def _print_sources(trace: api.QueryTrace) -> None:
+    sources = trace.answer.sources
+    if not sources:
+        return
+    click.echo("")
+    cited = set(trace.answer.cited)
+    evidence = [c.evidence for c in trace.answer.claims if c.verdict == "supported" and c.evidence is not None]
+    for s in sources:
+        line = f"[{s.number}] {s.location()}"
+        click.echo(line if s.number in cited else click.style(f"{line}  (not cited)", dim=True))
+        for where in dict.fromkeys(e.location() for e in evidence if e.source == s.number):
+            click.echo(f"      cited: {where}")
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("trace_id", required=False, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> None:
+    """Show how a question was answered: rounds, candidates, picks, sources, LLM calls (default: the newest)."""
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        t = knowledge_base.trace(trace_id)
+    if as_json:
+        click.echo(json.dumps({"id": t.id, "created_at": t.created_at, **t.to_dict()}, ensure_ascii=False, indent=2))
+        return
+    for line in api.trace_lines(t):
+        click.echo(line)
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--limit", type=click.IntRange(1), default=api.HISTORY_LIMIT, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def history(ctx: click.Context, kb: Path, limit: int, as_json: bool) -> None:
+    """Past questions asked of KB, newest first (open one with `pikelocal trace KB ID`)."""
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        rows = knowledge_base.history(limit)
+    if as_json:
+        click.echo(json.dumps([r.__dict__ for r in rows], ensure_ascii=False, indent=2))
+        return
+    if not rows:
+        click.echo("No questions asked yet.")
+    for r in rows:
+        answer = " ".join(r.answer.split())
+        answer = answer[:60] + "…" if len(answer) > 60 else answer
+        click.echo(f"{r.id:>5}  {r.created_at[:19].replace('T', ' ')}  {r.mode:<9} {r.total_s:6.1f} s  {r.question}")
+        click.echo(f"{'':>7}{answer}")

@@ -1,0 +1,36 @@
+"""What every command module shares: the settings of this invocation and how to print to stderr or a file."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from pikelocal import api
+
+
+def settings_of(ctx: click.Context, overrides: Mapping[str, Any] | None = None) -> api.Settings:
+    """The settings of this invocation (file < environment < global flags), with a command's ``overrides`` (e.g.
+    ``{"ingest.splitter": "llm"}``) on top."""
+    obj: dict[str, Any] = ctx.ensure_object(dict)
+    extra = {k: v for k, v in (overrides or {}).items() if v is not None}
+    if extra:
+        return api.load_settings(obj.get("config"), {**(obj.get("overrides") or {}), **extra})
+    if "settings" not in obj:
+        obj["settings"] = api.load_settings(obj.get("config"), obj.get("overrides"))
+    settings: api.Settings = obj["settings"]
+    return settings
+
+
+def err(text: str, *, dim: bool = False) -> None:
+    """A line on stderr (dimmed on a terminal)."""
+    click.echo(click.style(text, dim=dim) if sys.stderr.isatty() else text, err=True)
+
+
+def append_table(out: Path, table: str, notes: Sequence[str]) -> None:
+    """Append a Markdown table and its notes (in italics) to ``out`` (an eval command's --out)."""
+    with out.open("a", encoding="utf-8") as fh:
+        fh.write(table + "\n" + "".join(f"\n_{n}_" for n in notes) + "\n\n")

@@ -1,0 +1,211 @@
+"""Commands that build and inspect a knowledge base: `ingest`, `enrich`, `reembed`, `docs`, `stats`, `rm`."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import click
+
+from pikelocal import api
+from pikelocal.cli.common import settings_of
+from pikelocal.cli.progress import ProgressPrinter
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--password", help="Password for encrypted PDFs.")
+@click.option(
+    "--late/--no-late",
+    default=None,
+    help="Late-chunked vectors now (default: ingest.late). --no-late makes documents searchable sooner; "
+    "`enrich` or the next ingest adds them.",
+)
+@click.option("--enrich", "then_enrich", is_flag=True, help="Then run `enrich` (LLM summaries and questions).")
+@click.option(
+    "--splitter",
+    type=click.Choice(api.SPLITTERS),
+    help="structure (fast, default) or llm: PIKE-RAG's LLM-guided splitter (an LLM call per chunk).",
+)
+@click.pass_context
+def ingest(
+    ctx: click.Context,
+    kb: Path,
+    paths: tuple[Path, ...],
+    password: str | None,
+    late: bool | None,
+    then_enrich: bool,
+    splitter: str | None,
+) -> None:
+    """Add files and folders (PDF, .txt, .md; recursively) to the knowledge base KB (created if missing).
+
+    Unchanged files are skipped, changed files replace their old version, and a run that was interrupted
+    continues where it stopped. Exits with 1 when any file failed.
+    """
+    settings = settings_of(ctx, {"ingest.splitter": splitter})
+    with api.open_kb(kb, settings) as knowledge_base:
+        added = knowledge_base.add(list(paths), api.AddRequest(password=password, late=late), ProgressPrinter())
+        report = added.ingest
+        done = report.count("ingested", "replaced", "resumed")
+        chunks = sum(o.chunks for o in report.outcomes if o.status in ("ingested", "replaced"))
+        skipped = report.count("unchanged", "duplicate")
+        click.echo(
+            f"Ingested {done} file(s) ({chunks:,} new chunks), skipped {skipped} unchanged,"
+            f" failed {len(report.failed)}. Knowledge base: {kb}"
+        )
+        secs = report.seconds
+        if "embed" in secs:
+            late_note = f"; late-chunked vectors took {secs['late']:.0f} s more" if secs.get("late") else ""
+            click.echo(f"  searchable (BM25 + dense) after {secs.get('parse', 0) + secs['embed']:.0f} s{late_note}")
+        for o in report.outcomes:
+            if o.status == "duplicate":
+                click.echo(f"  skipped {o.path}: {o.message}")
+        for o in report.failed:
+            click.echo(f"  failed  [{o.reason}] {o.message}")
+        if then_enrich:
+            _enrich(knowledge_base, (), None)
+    if report.failed:
+        ctx.exit(1)
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
+@click.option("--limit", type=click.IntRange(1), help="Enrich at most this many chunks in this run.")
+@click.pass_context
+def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | None) -> None:
+    """Let the LLM write document summaries and each chunk's atomic questions (what is not done yet).
+
+    Slow on a CPU (seconds per chunk); Ctrl-C stops it and keeps everything finished, and running it again
+    continues. The KB stays searchable meanwhile, from other processes too.
+    """
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        _enrich(knowledge_base, docs, limit)
+
+
+def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int | None) -> None:
+    report = knowledge_base.enrich(api.EnrichRequest(docs=tuple(docs), limit=limit), ProgressPrinter())
+    q = report.question_cost
+    click.echo(
+        f"Enriched: {report.summarized} document summaries, {report.atomized} chunks with {report.questions}"
+        f" questions ({report.dropped} refused by the checks); {len(report.failures)} failed."
+    )
+    if q is not None and q.calls:
+        click.echo(
+            f"  LLM: {q.calls} calls for questions ({q.cached} from the cache), {q.prompt_tokens:,} prompt and"
+            f" {q.completion_tokens:,} output tokens, {q.seconds:.0f} s"
+        )
+    for line in report.failures:
+        click.echo(f"  failed  {line}")
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.pass_context
+def reembed(ctx: click.Context, kb: Path) -> None:
+    """Compute every vector of KB again with the configured encoder (no LLM call; resumable).
+
+    For a KB whose vectors came from another build of the same encoder (another quantization, or integer
+    kernels that computed other numbers on another CPU), which pikelocal refuses to search silently.
+    """
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        report = knowledge_base.reembed(ProgressPrinter())
+    units = report.ingest.units
+    click.echo(
+        f"Re-embedded {kb}: {units.get('embed', 0):,} chunk vectors, {units.get('late', 0):,} late vectors,"
+        f" {report.questions:,} question vectors."
+    )
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
+    """List the documents of KB with their stage, and the files that failed with their reasons."""
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        lib = knowledge_base.documents()
+    if as_json:
+        data = {
+            "documents": [dataclasses.asdict(d.record) | {"chunks": d.chunks} for d in lib.documents],
+            "failures": [dataclasses.asdict(f) for f in lib.failures],
+        }
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    if not lib.documents and not lib.failures:
+        click.echo(f"{kb} holds no documents yet: pikelocal ingest {kb} FILES…")
+    if lib.documents:
+        click.echo(f"{'id':>4}  {'stage':<9} {'pages':>5} {'chunks':>6}  title / path")
+    for d in lib.documents:
+        r = d.record
+        click.echo(f"{r.id:>4}  {r.stage:<9} {r.n_pages or 0:>5} {d.chunks:>6}  {r.title}")
+        click.echo(f"{'':>35}{r.path}")
+    if lib.failures:
+        click.echo(click.style(f"{len(lib.failures)} file(s) failed:", fg="red"))
+        for f in lib.failures:
+            click.echo(f"  [{f.reason}] {f.message}")
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@click.pass_context
+def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
+    """Enrichment progress, LLM tokens and time per prompt, what remains, and failures."""
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        st = knowledge_base.stats()
+    if as_json:
+        data = dataclasses.asdict(st) | {"path": str(st.path), "seconds_per_chunk": st.seconds_per_chunk()}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    c = st.counts
+    click.echo(f"KB: {kb}")
+    click.echo(f"Documents: {c.documents:,}  summaries: " + _statuses(c.summaries))
+    click.echo(f"Chunks: {c.chunks:,}  questions: " + _statuses(c.atoms) + f"; {c.questions:,} atomic questions")
+    v = st.vectors
+    late = f"{v.get('late_vectors', 0):,}/{v.get('chunks', 0):,}"
+    click.echo(
+        f"Vectors: dense {v.get('chunk_vectors', 0):,}/{v.get('chunks', 0):,} chunks, late {late}"
+        + (
+            f" ({st.late_pending:,} pending: search uses the late vectors present; `pikelocal enrich {kb}` or the"
+            " next ingest adds the rest)"
+            if st.late_pending
+            else ""
+        )
+    )
+    if st.usage:
+        click.echo(f"{'LLM prompt':<20}{'calls':>7}{'tokens in':>11}{'tokens out':>11}{'seconds':>9}{'s/call':>8}")
+        for u in st.usage:
+            click.echo(
+                f"{u.tag:<20}{u.calls:>7,}{u.prompt_tokens:>11,}{u.completion_tokens:>11,}{u.seconds:>9.0f}"
+                f"{u.seconds / u.calls:>8.1f}"
+            )
+    pending = c.atoms.get("pending", 0)
+    per_chunk = st.seconds_per_chunk()
+    if pending:
+        eta = f", about {pending * per_chunk / 60:,.0f} min at {per_chunk:.1f} s per chunk" if per_chunk else ""
+        click.echo(f"Remaining: {pending:,} chunks to enrich{eta} (run `pikelocal enrich {kb}`)")
+    for f in st.failures:
+        where = "summary" if f.chunk_ord is None else f"chunk {f.chunk_ord}"
+        click.echo(f"  failed  {Path(f.path).name} {where}: {f.message}")
+
+
+def _statuses(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n:,} {status}" for status, n in counts.items() if n) or "none"
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("doc")
+@click.pass_context
+def rm(ctx: click.Context, kb: Path, doc: str) -> None:
+    """Remove document DOC (id, path, file name or sha256 prefix) from KB with all its chunks and vectors."""
+    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+        removed = knowledge_base.remove(doc)
+    if isinstance(removed, api.DocumentRecord):
+        click.echo(f"Removed document {removed.id}: {removed.path}")
+    else:
+        click.echo(f"Forgot the failure recorded for {removed.path}")

@@ -1,0 +1,63 @@
+"""Commands about the installation: `models`, `doctor`, `demo`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pikelocal import api
+from pikelocal.cli.common import settings_of
+
+OWN_MODELS_HELP = """\
+Use your own models (nothing is ever downloaded):
+  GGUF LLM     pikelocal --llm-model /path/to/model.gguf …      or  PIKELOCAL_LLM_MODEL=/path/to/model.gguf
+  LLM server   pikelocal --llm-backend openai --llm-url http://127.0.0.1:8080/v1 --llm-model NAME …
+  ONNX encoder pikelocal --encoder /path/to/folder …            or  PIKELOCAL_ENCODER_MODEL=/path/to/folder
+               (a folder with encoder.json, the .onnx model and tokenizer.json; see models/README.md)"""
+
+
+@click.command()
+@click.option("--verify", is_flag=True, help="Re-hash every file instead of trusting the last verification.")
+@click.pass_context
+def models(ctx: click.Context, verify: bool) -> None:
+    """List installed models: verified, missing or corrupt."""
+    manifest, statuses = api.model_statuses(settings_of(ctx), full=verify)
+    click.echo(f"Models folder: {manifest.folder}")
+    for st in statuses:
+        mark = {
+            "verified": click.style("ok     ", fg="green"),
+            "missing": click.style("missing", fg="yellow"),
+            "corrupt": click.style("CORRUPT", fg="red"),
+        }[st.state]
+        size = f"{st.size_bytes / 1e6:,.0f} MB" if st.state == "verified" else ""
+        click.echo(f"  {mark} {st.artifact.role:<16} {st.artifact.id:<36} {size:>9}  {st.artifact.licence}")
+        if st.state != "verified":
+            click.echo(f"          {st.detail}")
+    if any(st.state != "verified" for st in statuses):
+        click.echo("Install or repair with: make models")
+    click.echo("\n" + OWN_MODELS_HELP)
+
+
+@click.command()
+@click.argument("kb", required=False, type=click.Path(path_type=Path))
+@click.option("--verify", is_flag=True, help="Re-hash model files.")
+@click.pass_context
+def doctor(ctx: click.Context, kb: Path | None, verify: bool) -> None:
+    """Check versions, CPU/GPU, models, and (given KB) a knowledge-base file."""
+    sections = api.doctor(settings_of(ctx), kb, full=verify)
+    for section in sections:
+        click.echo(click.style(section.title, bold=True))
+        for check in section.checks:
+            mark = {True: click.style("ok  ", fg="green"), False: click.style("FAIL", fg="red"), None: "    "}
+            click.echo(f"  {mark[check.ok]} {check.name:<24} {check.value}")
+    if any(s.failed for s in sections):
+        ctx.exit(1)
+
+
+@click.command()
+@click.argument("kb", default="demo.kb", type=click.Path(path_type=Path))
+@click.pass_context
+def demo(ctx: click.Context, kb: Path) -> None:
+    """Run the default models end to end and write a small KB file (default ./demo.kb)."""
+    api.demo(settings_of(ctx), kb, click.echo)

@@ -1,0 +1,28 @@
+"""`pikelocal tui`: the terminal UI (the one command that starts the other front end)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from pikelocal import api
+from pikelocal.cli.common import settings_of
+
+
+@click.command()
+@click.argument("kb", required=False, type=click.Path(path_type=Path))
+@click.pass_context
+def tui(ctx: click.Context, kb: Path | None) -> None:
+    """Open the terminal UI on KB: ask, read cited pages, follow the reasoning, manage the library.
+
+    Without KB, choose a knowledge base file or name a new one. F1 shows the keys.
+    """
+    settings = settings_of(ctx)
+    if kb is not None:
+        kb = kb.expanduser().resolve()
+        if (problem := api.kb_problem(kb)) is not None:
+            raise api.InputError(problem)
+    from pikelocal.tui.app import run
+
+    run(settings, kb)

@@ -1,0 +1,90 @@
+"""Typed records, enumerations, events and errors shared across layers: frozen dataclasses and ``Literal`` types
+with no behaviour beyond small helpers, and nothing below them (they import only each other).
+
+``kinds`` (every enumeration), ``documents`` (what the KB holds), ``search`` (hits), ``answers`` (traces),
+``reports`` (what operations report), ``requests`` (what callers ask for), ``events`` (progress), ``errors``.
+Front ends import from here and from :mod:`pikelocal.api` only.
+"""
+
+from pikelocal.domain.answers import Answer, CallCost, Candidate, ClaimCheck, Evidence, QueryTrace, Round, Source
+from pikelocal.domain.cache import CachedCompletion
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecord, PageRecord
+from pikelocal.domain.errors import (
+    BackendError,
+    Cancelled,
+    ConfigError,
+    DocumentError,
+    EncoderMismatchError,
+    EncoderNumericsError,
+    InputError,
+    ModelError,
+    PikeError,
+    StoreError,
+)
+from pikelocal.domain.events import (
+    AnswerDelta,
+    Event,
+    EventSink,
+    Notice,
+    ReasoningStep,
+    StageAdvanced,
+    StageFinished,
+    StageStarted,
+    cancellable,
+    ignore,
+)
+from pikelocal.domain.kinds import (
+    ANSWER_MODES,
+    DOCUMENT_STAGES,
+    ENRICH_STATUSES,
+    FUSED_SOURCES,
+    HISTORY_LIMIT,
+    SEARCH_MODES,
+    SPLITTERS,
+    AnswerMode,
+    AnswerStyle,
+    CandidateSource,
+    DocumentStage,
+    EnrichStatus,
+    FileStatus,
+    FusedSource,
+    IngestStage,
+    NoticeLevel,
+    SearchMode,
+    Splitter,
+    StepKind,
+    Verdict,
+    answer_mode,
+)
+from pikelocal.domain.reports import (
+    AddReport,
+    DocumentStatus,
+    EnrichFailure,
+    EnrichmentCounts,
+    EnrichReport,
+    EvalReport,
+    FileOutcome,
+    IngestReport,
+    KBStats,
+    Library,
+    LLMUsage,
+    ReembedReport,
+    StageCost,
+    TraceSummary,
+)
+from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
+from pikelocal.domain.search import Hit, Snippet
+
+__all__ = [
+    "ANSWER_MODES", "DOCUMENT_STAGES", "ENRICH_STATUSES", "FUSED_SOURCES", "HISTORY_LIMIT", "SEARCH_MODES",
+    "SPLITTERS", "AddReport", "AddRequest", "Answer", "AnswerDelta", "AnswerMode", "AnswerStyle", "AskRequest",
+    "BackendError", "CachedCompletion", "CallCost", "Cancelled", "Candidate", "CandidateSource", "ChunkRecord",
+    "ClaimCheck", "ConfigError", "DocumentError", "DocumentRecord", "DocumentStage", "DocumentStatus",
+    "EncoderMismatchError", "EncoderNumericsError", "EnrichFailure", "EnrichReport", "EnrichRequest",
+    "EnrichStatus", "EnrichmentCounts", "EvalReport", "Event", "EventSink", "Evidence", "FailureRecord",
+    "FileOutcome", "FileStatus", "FusedSource", "Hit", "IngestReport", "IngestStage", "InputError", "KBStats",
+    "LLMUsage", "Library", "ModelError", "Notice", "NoticeLevel", "PageRecord", "PikeError", "QueryTrace",
+    "ReasoningStep", "ReembedReport", "Round", "SearchMode", "SearchRequest", "Snippet", "Source", "Splitter",
+    "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
+    "Verdict", "answer_mode", "cancellable", "ignore",
+]  # fmt: skip

@@ -1,0 +1,51 @@
+"""Every enumeration of pikelocal, defined once: a ``Literal`` type for the checker and a tuple of its values for
+the CLI's choices, config validation and the TUI's menus. Values are the strings stored in KB files and traces.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+AnswerMode = Literal["naive", "hier", "decompose"]  # hier: naive over the question's sub-paths; decompose: Algorithm 1
+ANSWER_MODES: tuple[AnswerMode, ...] = get_args(AnswerMode)
+
+AnswerStyle = Literal["full", "short"]  # short: a phrase, for benchmarks that score one
+
+SearchMode = Literal["bm25", "dense", "late", "questions", "hybrid"]
+SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
+FusedSource = Literal["bm25", "dense", "late", "questions"]  # the rankings hybrid fuses
+FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
+
+Splitter = Literal["structure", "llm"]  # structure: fast, rule-based; llm: PIKE-RAG's LLM-guided splitter
+SPLITTERS: tuple[Splitter, ...] = get_args(Splitter)
+
+DocumentStage = Literal["parsed", "embedded", "ready"]  # documents.stage: chunks stored / early vectors / all vectors
+DOCUMENT_STAGES: tuple[DocumentStage, ...] = get_args(DocumentStage)
+
+EnrichStatus = Literal["done", "skipped", "failed", "pending", "not ready"]  # of a summary or a chunk's questions
+ENRICH_STATUSES: tuple[EnrichStatus, ...] = get_args(EnrichStatus)
+
+IngestStage = Literal["parse", "embed", "late"]  # the stages an ingest times: parsing, early vectors, late vectors
+
+FileStatus = Literal["ingested", "replaced", "resumed", "unchanged", "duplicate", "failed"]  # one file of an ingest
+
+NoticeLevel = Literal["info", "warning", "error"]
+
+StepKind = Literal["propose", "backup", "pick", "stop"]  # one step of the decomposition loop
+
+CandidateSource = Literal["atoms", "question", "chunks"]  # sub-question → atoms; backups: question → atoms, → chunks
+
+Verdict = Literal["supported", "unsupported", "contradicted", "not_stated", "filler"]  # a claim against its sources
+
+
+def answer_mode(name: str) -> AnswerMode:
+    """``name`` as an answer mode; an unknown one is an InputError naming the choices."""
+    for mode in ANSWER_MODES:
+        if mode == name:
+            return mode
+    from pikelocal.domain.errors import InputError
+
+    raise InputError(f"unknown answer mode '{name}' (use one of {', '.join(ANSWER_MODES)})")
+
+
+HISTORY_LIMIT = 20  # past questions listed when the caller does not say how many

@@ -1,0 +1,41 @@
+"""What a caller asks of a knowledge base (the option objects of :class:`pikelocal.api.KnowledgeBase`'s methods).
+
+A field left at ``None`` takes its value from the settings the KB was opened with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pikelocal.domain.kinds import AnswerMode, AnswerStyle, SearchMode
+
+
+@dataclass(frozen=True)
+class AddRequest:
+    """How to ingest files and folders (the KB is created when missing)."""
+
+    password: str | None = None  # for encrypted PDFs
+    late: bool | None = None  # late-chunked vectors too (ingest.late)
+    enrich: bool = False  # then run enrichment on what is not yet enriched
+
+
+@dataclass(frozen=True)
+class EnrichRequest:
+    docs: Sequence[str] = ()  # only these documents (id, path, file name or sha256 prefix); empty: all
+    limit: int | None = None  # at most this many chunks in this run
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    mode: SearchMode = "hybrid"
+    k: int | None = None  # hits (search.k)
+
+
+@dataclass(frozen=True)
+class AskRequest:
+    mode: AnswerMode | None = None  # answer.mode
+    rounds: int | None = None  # decomposition rounds at most (answer.rounds)
+    style: AnswerStyle = "full"  # short: a phrase (benchmarks score it) instead of the full cited answer
+    instruction: str = ""  # added to the answering rules (e.g. "Begin the answer with True or False.")
+    check: bool | None = None  # check claims against the sources (answer.check)

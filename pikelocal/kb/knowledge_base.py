@@ -1,0 +1,227 @@
+"""One knowledge base and everything done to it: the object :func:`pikelocal.api.open_kb` returns.
+
+The models load once, on first use, and are shared by every operation, from any thread (the TUI runs work in
+worker threads). Each operation opens its own connection to the KB file (SQLite in WAL mode), so a question can
+be answered while a document is being ingested; the in-process LLM serialises its calls itself.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+
+from pikelocal.config import Settings
+from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord
+from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError
+from pikelocal.domain.events import EventSink, ignore
+from pikelocal.domain.kinds import HISTORY_LIMIT
+from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
+from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
+from pikelocal.domain.search import Hit
+from pikelocal.embed.base import Encoder
+from pikelocal.embed.factory import open_encoder
+from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.kb import catalog
+from pikelocal.kb.options import ask_options, enrich_options, ingest_options
+from pikelocal.kb.session import encoder_settings_for, kb_session
+from pikelocal.llm.base import LLM
+from pikelocal.query.search import search
+from pikelocal.store.probe_check import check_probes
+from pikelocal.store.store import Store
+
+
+def open_kb(path: Path, settings: Settings, *, encoder: Encoder | None = None, llm: LLM | None = None) -> KnowledgeBase:
+    """The KB at ``path`` (created by the first :meth:`KnowledgeBase.add`); use it as a context manager, which
+    closes the models it loaded. ``encoder`` and ``llm`` replace the configured ones (fakes in tests, a model
+    shared by several KBs); they stay the caller's to close."""
+    return KnowledgeBase(settings, Path(path), encoder=encoder, llm=llm)
+
+
+class KnowledgeBase:
+    """A KB file with its encoder and LLM, loaded lazily."""
+
+    def __init__(
+        self, settings: Settings, path: Path, *, encoder: Encoder | None = None, llm: LLM | None = None
+    ) -> None:
+        self.path = path
+        self.settings = encoder_settings_for(settings, path)
+        self._encoder = encoder
+        self._llm = llm
+        self._owns_llm = llm is None
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    # --- models ----------------------------------------------------------------------------------------
+
+    def encoder(self) -> Encoder:
+        with self._lock:
+            if self._encoder is None:
+                self._encoder = open_encoder(self.settings)
+            return self._encoder
+
+    def llm(self) -> LLM:
+        with self._lock:
+            if self._llm is None:
+                from pikelocal.llm.factory import open_llm
+
+                self._llm = open_llm(self.settings)
+            return self._llm
+
+    def close(self) -> None:
+        """Close the LLM this KB loaded (the encoder holds no resource worth closing)."""
+        with self._lock:
+            if self._llm is not None and self._owns_llm:
+                self._llm.close()
+                self._llm = None
+
+    # --- reading (no model needed) ------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        return self.path.exists() and self.path.stat().st_size > 0
+
+    def documents(self) -> Library:
+        """Documents with their stage and chunk count, and the files that failed with their reasons."""
+        return catalog.library(self.path)
+
+    def stats(self) -> KBStats:
+        """Counts, enrichment progress, LLM tokens and time per prompt, and failures."""
+        return catalog.stats(self.path)
+
+    def history(self, limit: int = HISTORY_LIMIT) -> list[TraceSummary]:
+        """Past questions, newest first."""
+        with Store.open_existing(self.path) as store:
+            rows = store.trace_rows(limit)
+        summaries = []
+        for row in rows:
+            trace = QueryTrace.from_dict(json.loads(row.json))
+            summaries.append(
+                TraceSummary(row.id, row.question, row.created_at, trace.mode, trace.answer.text, trace.total_s)
+            )
+        return summaries
+
+    def trace(self, trace_id: int | None = None) -> QueryTrace:
+        """A stored question trace: rounds, sources, answer, LLM calls and timings (the newest without an id)."""
+        with Store.open_existing(self.path) as store:
+            row = store.get_trace(trace_id)
+        if row is None:
+            which = f"no trace {trace_id}" if trace_id is not None else "no question has been asked yet"
+            raise InputError(f"{self.path}: {which} (see `pikelocal history {self.path}`)")
+        return QueryTrace.from_dict(json.loads(row.json), id=row.id, created_at=row.created_at)
+
+    def page(self, doc_id: int, page_no: int) -> PageRecord:
+        """One page of a document, with its line starts (line numbers match the citations')."""
+        with Store.open_existing(self.path) as store:
+            page = store.page(doc_id, page_no)
+        if page is None:
+            raise InputError(f"{self.path.name}: document {doc_id} has no page {page_no}")
+        return page
+
+    def page_numbers(self, doc_id: int) -> list[int]:
+        with Store.open_existing(self.path) as store:
+            return store.page_numbers(doc_id)
+
+    def remove(self, ref: str) -> DocumentRecord | FailureRecord:
+        """Remove a document (by id, path, file name or sha256 prefix) with all its rows and vectors."""
+        return catalog.remove(self.path, ref)
+
+    # --- work (from any thread; ``sink`` may raise Cancelled to stop between units) -------------------------
+
+    def add(self, paths: Sequence[Path], request: AddRequest = AddRequest(), sink: EventSink = ignore) -> AddReport:
+        """Parse, split, embed and index files and folders (the KB is created when missing); then, when asked,
+        enrich what is not yet enriched."""
+        if not paths:
+            raise InputError("nothing to ingest: give files or folders")
+        with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm, create=True) as s:
+            splitter_llm = s.llm() if s.settings.ingest.splitter == "llm" else None
+            options = ingest_options(s.settings, password=request.password, late=request.late, llm=splitter_llm)
+            report = Ingestor(s.store, s.encoder, options, sink).ingest_paths(list(paths))
+        enriched = self.enrich(sink=sink) if request.enrich else None
+        return AddReport(report, enriched)
+
+    def enrich(self, request: EnrichRequest = EnrichRequest(), sink: EventSink = ignore) -> EnrichReport:
+        """Run the LLM over what is not yet enriched: document summaries, then each chunk's atomic questions."""
+        from pikelocal.ingest.enrich import Enricher
+
+        enrich_options(self.settings, None, request.limit)  # a bad limit fails before any model loads
+        with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm) as s:
+            # What ingestion left (vectors of a killed run, late vectors skipped with --no-late) comes first: it
+            # is cheap next to the LLM, and a document is enriched once it is ready.
+            late_missing = s.settings.ingest.late and s.store.documents_missing("late")
+            if s.store.documents_in_stage("parsed", "embedded") or late_missing:
+                Ingestor(s.store, s.encoder, ingest_options(s.settings), sink).finish_pending()
+            known = s.store.documents()
+            doc_ids = [catalog.find_document(known, ref).id for ref in request.docs] if request.docs else None
+            options = enrich_options(s.settings, doc_ids, request.limit)
+            return Enricher(s.store, s.encoder, s.llm(), options, sink).run()
+
+    def reembed(self, sink: EventSink = ignore) -> ReembedReport:
+        """Compute every vector again with the configured encoder and record its probe vectors.
+
+        The way out when the KB's stored vectors come from another build of the same encoder
+        (``EncoderNumericsError``). No LLM call: chunks, headers and atomic questions stay. A killed run continues
+        where it stopped.
+        """
+        from pikelocal.store.probe_check import current_probes, encoder_build, pack
+
+        encoder = self.encoder()
+        with Store.open(self.path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
+            if not store.meta().get("reembed_pending"):
+                store.reset_vectors(pack(current_probes(encoder), encoder_build(encoder)))
+            report = Ingestor(store, encoder, ingest_options(self.settings), sink).finish_pending()
+            done = 0
+            while batch := store.questions_without_vectors():
+                vectors = encoder.encode([text for _, text in batch], role="query")
+                store.put_vectors("question", [qid for qid, _ in batch], vectors, skip_missing=True)
+                done += len(batch)
+            store.finish_reembed()
+        return ReembedReport(report, done)
+
+    def search(self, query: str, request: SearchRequest = SearchRequest()) -> list[Hit]:
+        """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid (RRF) retrieval."""
+        with Store.open_existing(self.path) as store:
+            encoder = None
+            if request.mode != "bm25":
+                try:
+                    encoder = self.encoder()
+                except (ModelError, ConfigError) as exc:
+                    raise ModelError(f"{exc}; `--mode bm25` works without an encoder") from exc
+                if (encoder.model_id, encoder.dim) != (store.encoder_id, store.dim):
+                    raise EncoderMismatchError(
+                        f"{self.path} was built with encoder '{store.encoder_id}' but '{encoder.model_id}' is"
+                        " configured"
+                    )
+                check_probes(store, encoder, force=self.settings.encoder.force)
+            s = self.settings.search
+            k = request.k or s.k
+            return search(store, encoder, query, mode=request.mode, k=k, weights=s.weights(), candidates=s.candidates)
+
+    def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
+        """Answer ``question`` with cited sources; the trace is stored in the KB.
+
+        The answer text arrives through ``sink`` as :class:`~pikelocal.domain.events.AnswerDelta` events while it is
+        generated, the decomposition rounds as :class:`~pikelocal.domain.events.ReasoningStep` events.
+        """
+        from pikelocal.query.ask import ask
+
+        if not question.strip():
+            raise InputError("the question is empty")
+        options = ask_options(self.settings, request)
+        if not self.path.exists():
+            raise InputError(
+                f"{self.path}: no such knowledge base (create one with `pikelocal ingest {self.path} FILES…`)"
+            )
+        with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm) as s:
+            if not s.store.documents():
+                raise InputError(
+                    f"{self.path} holds no documents yet (add some with `pikelocal ingest {self.path} FILES…`)"
+                )
+            return ask(s.store, s.encoder, s.llm(), question, options, sink)

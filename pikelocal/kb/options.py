@@ -1,0 +1,65 @@
+"""Settings plus a caller's request turned into the options of the ingest, enrich and answer pipelines."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pikelocal.config import Settings
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.kinds import answer_mode
+from pikelocal.domain.requests import AskRequest
+from pikelocal.ingest.chunking import SplitOptions
+from pikelocal.ingest.enrich import EnrichOptions
+from pikelocal.ingest.pipeline import IngestOptions
+from pikelocal.llm.base import LLM
+from pikelocal.query.ask import AskOptions
+from pikelocal.query.decompose import DecomposeOptions
+
+
+def ingest_options(
+    settings: Settings, *, password: str | None = None, late: bool | None = None, llm: LLM | None = None
+) -> IngestOptions:
+    s = settings.ingest
+    split = SplitOptions(target=s.chunk_tokens, min_tokens=s.min_tokens, max_tokens=s.max_tokens)
+    return IngestOptions(
+        split=split, splitter=s.splitter, llm=llm, late=s.late if late is None else late, password=password
+    )
+
+
+def enrich_options(settings: Settings, doc_ids: Sequence[int] | None, limit: int | None) -> EnrichOptions:
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
+    e = settings.enrich
+    return EnrichOptions(
+        max_questions=e.questions,
+        summaries=e.summaries,
+        doc_ids=tuple(doc_ids) if doc_ids is not None else None,
+        limit=limit,
+    )
+
+
+def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOptions:
+    """Settings (``[answer]``, ``[search]``) with the caller's choices on top."""
+    a = settings.answer
+    mode = answer_mode(request.mode or a.mode)
+    if request.rounds is not None and request.rounds < 1:
+        raise InputError(f"--rounds must be at least 1, got {request.rounds}")
+    decompose = DecomposeOptions(
+        rounds=request.rounds or a.rounds, max_proposals=a.proposals, atoms_k=a.atoms_k, threshold=a.threshold
+    )
+    options = AskOptions(
+        mode=mode,
+        k=a.k,
+        decompose=decompose,
+        neighbours=a.neighbours,
+        context_tokens=a.context_tokens,
+        max_tokens=a.max_tokens,
+        style=request.style,
+        instruction=request.instruction,
+        weights=settings.search.weights(),
+        check=a.check,
+        check_encoder=a.check_encoder,
+        cite_grammar=a.cite_grammar,
+    )
+    return options if request.check is None else replace(options, check=request.check)

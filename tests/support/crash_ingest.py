@@ -1,0 +1,9 @@
+"""The ingest options of tests/ingest/crash_worker.py, shared with the test that resumes its killed runs."""
+
+from __future__ import annotations
+
+from pikelocal.ingest.chunking import SplitOptions
+from pikelocal.ingest.pipeline import IngestOptions
+
+SPLIT = SplitOptions(target=40, min_tokens=10, max_tokens=60)
+OPTIONS = IngestOptions(split=SPLIT, embed_batch=2)
