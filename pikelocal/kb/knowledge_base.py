@@ -210,7 +210,7 @@ class KnowledgeBase:
         The answer text arrives through ``sink`` as :class:`~pikelocal.domain.events.AnswerDelta` events while it is
         generated, the decomposition rounds as :class:`~pikelocal.domain.events.ReasoningStep` events.
         """
-        from pikelocal.query.ask import ask
+        from pikelocal.query.modes import ask
 
         if not question.strip():
             raise InputError("the question is empty")

@@ -13,7 +13,7 @@ from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.enrich import EnrichOptions
 from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.llm.base import LLM
-from pikelocal.query.ask import AskOptions
+from pikelocal.query.modes import AskOptions
 from pikelocal.query.decompose import DecomposeOptions
 
 

@@ -27,7 +27,7 @@ from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecor
 from pikelocal.domain.errors import EncoderMismatchError, InputError, StoreError
 from pikelocal.embed.probes import ProbeEncoder
 from pikelocal.store import checks, db, schema, vectors
-from pikelocal.store.answers import AnswersMixin
+from pikelocal.store.traces import AnswersMixin
 from pikelocal.store.enrichment import EnrichmentMixin
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION, build_match_query, is_cjk_sentence, normalize_for_index
 from pikelocal.store.pages import PagesMixin

@@ -23,7 +23,7 @@ from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.script import detect_script
-from pikelocal.query.answer import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
+from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, assemble
 from pikelocal.query.locate import store_locator
