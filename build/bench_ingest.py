@@ -70,19 +70,19 @@ def latencies(store: Store, enc, mode: str, reps: int = 3) -> tuple[float, float
 def synthetic_kb(path: Path, source: Store, dim: int, n: int) -> Store:
     """A KB of ``n`` chunks: real chunk texts repeated (for FTS) and random unit vectors (for KNN)."""
     path.unlink(missing_ok=True)
-    texts = [c.text for d in source.documents() for c in source.chunks_of(d.id)]
+    texts = [c.text for d in source.docs.documents() for c in source.chunks.chunks_of(d.id)]
     store = Store.open(path, encoder_id=source.encoder_id, dim=dim)
     rng = np.random.default_rng(7)
     per_doc = 1000
     for d in range(n // per_doc):
         chunks = [NewChunk(i, texts[(d * per_doc + i) % len(texts)], 0, 1) for i in range(per_doc)]
-        _, ids = store.add_parsed_document(
+        _, ids = store.docs.add_parsed_document(
             path=f"synthetic/{d}", sha256=f"s{d}", title=f"doc {d}", kind="text", pages=[NewPage(1, "x")],
             chunks=chunks, stage="ready",
         )  # fmt: skip
         for table in ("chunk", "late"):
             v = rng.standard_normal((per_doc, dim)).astype(np.float32)
-            store.put_vectors(table, ids, v / np.linalg.norm(v, axis=1, keepdims=True))
+            store.index.put_vectors(table, ids, v / np.linalg.norm(v, axis=1, keepdims=True))
     return store
 
 
@@ -100,8 +100,8 @@ def main() -> int:
     lines = []
     with Store.open(kb, encoder_id=enc.model_id, dim=enc.dim) as store:
         report = Ingestor(store, enc, ingest_options(settings)).ingest_paths([PDF])
-        doc = store.documents()[0]
-        chunks = store.chunks_of(doc.id)
+        doc = store.docs.documents()[0]
+        chunks = store.chunks.chunks_of(doc.id)
         texts = [early_text(c) for c in chunks]
         early_tokens = sum(enc.count_tokens(t) for t in texts)
         doc_tokens = sum(enc.count_tokens(c.text) for c in chunks)

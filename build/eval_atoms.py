@@ -38,11 +38,13 @@ def main() -> int:
     evalset = ds.load_multihop(*ds.find_multihop(args.data, args.which))
     sample = ds.subset(evalset.queries, args.limit, args.seed)
     with Store.open_existing(args.kb) as store:
-        failed = {(f.path, f.chunk_ord) for f in store.enrich_failures()}  # failed for good: the run is over for them
+        failed = {
+            (f.path, f.chunk_ord) for f in store.enrichment.enrich_failures()
+        }  # failed for good: the run is over for them
         done = {
             d.path.removeprefix(EVAL_KEY)
-            for d in store.documents()
-            if all(store.questions_of(c.id) or (d.path, c.ord) in failed for c in store.chunks_of(d.id))
+            for d in store.docs.documents()
+            if all(store.chunks.questions_of(c.id) or (d.path, c.ord) in failed for c in store.chunks.chunks_of(d.id))
         }
     complete = []
     for q in sample:  # the first questions whose pools are enriched, in sample order
@@ -63,12 +65,12 @@ def main() -> int:
     encoder = open_encoder(settings)
     with Store.open(cut, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
         wanted = {f"{EVAL_KEY}{d.doc_id}" for d in keep.docs}
-        for d in store.documents():
+        for d in store.docs.documents():
             if d.path not in wanted:
-                store.delete_document(d.id)
+                store.docs.delete_document(d.id)
         modes = [m.strip() for m in args.modes.split(",")]
         scores = evaluate(store, encoder, complete, modes=modes, ks=(1, 2, 5, 10), weights=settings.search.weights())
-        counts = store.enrichment_counts()
+        counts = store.enrichment.enrichment_counts()
     title = (
         f"{evalset.name}: the first {len(complete)} of {len(sample)} seeded questions (seed {args.seed}),"
         f" {len(keep.docs)} pooled paragraphs, {counts.questions} atomic questions, {encoder.model_id}"

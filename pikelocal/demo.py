@@ -109,7 +109,7 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
 
     store = Store.open(kb_path, encoder_id=info.id, dim=info.dim, settings={"demo": True})
     resources.callback(store.close)
-    cached = CachedLLM(llm, store)
+    cached = CachedLLM(llm, store.cache)
 
     emit("2. Schema-constrained JSON answer from the clause:")
     emit("   " + CLAUSE.replace("\n", " "))
@@ -152,7 +152,7 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
             emit(f"   {query}")
             emit(f"     → {Path(hits[0].document.path).name}, p. {c.page_start}, lines {c.line_start}–{c.line_end}")
             emit(f"       {hits[0].snippet.marked()[:110]}")
-        again = CachedLLM(llm, reread).complete(messages, params)
+        again = CachedLLM(llm, reread.cache).complete(messages, params)
         emit(
             f"   the same LLM call again: served from the KB's cache = {again.cached}, text identical = "
             f"{again.text == first.text}"

@@ -155,8 +155,8 @@ def test_doctor_on_a_healthy_kb(tmp_path: Path) -> None:
     write_toy_manifest(models, size=len(payload), sha256=hashlib.sha256(payload).hexdigest())
     kb = tmp_path / "kb.sqlite"
     with Store.open(kb, encoder_id="toy-encoder", dim=8) as store:
-        doc = store.add_document(path="a.txt", sha256="a" * 64, title="A")
-        store.add_chunks(doc, [NewChunk(ord=0, text="合同金额", char_start=0, char_end=4)])
+        doc = store.docs.add_document(path="a.txt", sha256="a" * 64, title="A")
+        store.chunks.add_chunks(doc, [NewChunk(ord=0, text="合同金额", char_start=0, char_end=4)])
     proc = run_cli("doctor", str(kb), env={"PIKELOCAL_MODELS_DIR": str(models)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = {}  # check name -> (mark, value); the mark is "ok", "FAIL" or "" (information)

@@ -19,14 +19,14 @@ def prepared_kb(path: Path) -> None:
     with Store.open(path, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         docs = [SourceText("a.md", "Bid bond rules", "The bid bond is 50,000 yuan."), SourceText("b.md", "", "x y z")]
         Ingestor(store, ENC, IngestOptions(late=False)).ingest_texts(docs)
-        a, b = (store.chunks_of(d.id)[0] for d in store.documents())
-        for doc in store.documents():
-            store.save_document_summary(doc.id, status="skipped")
+        a, b = (store.chunks.chunks_of(d.id)[0] for d in store.docs.documents())
+        for doc in store.docs.documents():
+            store.enrichment.save_document_summary(doc.id, status="skipped")
         qs = ["How much is the bid bond of the Bid bond rules?"]
-        store.save_atoms(a.id, status="done", questions=qs, lang="en", vectors=ENC.encode(qs, role="query"))
-        store.save_atoms(b.id, status="failed", error="no usable question (not in English)")
+        store.enrichment.save_atoms(a.id, status="done", questions=qs, lang="en", vectors=ENC.encode(qs, role="query"))
+        store.enrichment.save_atoms(b.id, status="failed", error="no usable question (not in English)")
         for i, tag in enumerate(("atomize", "atomize")):
-            store.put_cached_completion(CachedCompletion(f"k{i}", "fake", tag, "{}", 100, 20, 4.0))
+            store.cache.put_cached_completion(CachedCompletion(f"k{i}", "fake", tag, "{}", 100, 20, 4.0))
 
 
 def test_stats_shows_progress_usage_and_failures(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ def test_ingest_summarises_and_exits_1_when_a_file_failed(library: tuple[Path, P
         assert store.integrity_check() == []
         counts = store.counts()
         assert counts["documents"] == 3 and counts["chunks"] == counts["chunk_vectors"] == counts["late_vectors"] > 3
-        assert [f.reason for f in store.failures()] == ["corrupt"]
+        assert [f.reason for f in store.docs.failures()] == ["corrupt"]
 
 
 def test_ingest_again_skips_unchanged_files(library: tuple[Path, Path, str], tmp_path: Path) -> None:
@@ -88,8 +88,8 @@ def test_rm_removes_a_document_with_its_rows(library: tuple[Path, Path, str], tm
     shutil.copy(kb, copy)
     with Store.open_existing(copy) as store:
         before = store.counts()
-        doc = next(d for d in store.documents() if d.path.endswith("supply-agreement-sample.md"))
-        n_chunks = len(store.chunks_of(doc.id))
+        doc = next(d for d in store.docs.documents() if d.path.endswith("supply-agreement-sample.md"))
+        n_chunks = len(store.chunks.chunks_of(doc.id))
     proc = run_cli("rm", str(copy), "supply-agreement-sample.md")
     assert proc.returncode == 0, proc.stderr
     assert "Removed document" in proc.stdout

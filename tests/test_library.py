@@ -31,8 +31,8 @@ def kb(tmp_path: Path) -> Path:
 
 def test_find_document_by_id_path_name_and_sha(kb: Path) -> None:
     with Store.open_existing(kb) as store:
-        first, second = store.documents()
-        docs = store.documents()
+        first, second = store.docs.documents()
+        docs = store.docs.documents()
     assert catalog.find_document(docs, str(second.id)) == second
     assert catalog.find_document(docs, first.path) == first
     assert catalog.find_document(docs, second.sha256[:8].upper()) == second
@@ -48,7 +48,7 @@ def test_remove_forgets_a_recorded_failure(kb: Path) -> None:
     removed = api.open_kb(kb, load_settings(environ={})).remove("junk.pdf")
     assert removed.path.endswith("junk.pdf") and not hasattr(removed, "sha256")
     with Store.open_existing(kb) as store:
-        assert store.failures() == [] and len(store.documents()) == 2
+        assert store.docs.failures() == [] and len(store.docs.documents()) == 2
     with pytest.raises(InputError, match="no document 'junk.pdf'"):
         api.open_kb(kb, load_settings(environ={})).remove("junk.pdf")
 

@@ -1,1 +1,2 @@
-"""Retrieval and QA evaluation: IR metrics and loaders for the BEIR, multi-hop and Chinese-law evaluation sets."""
+"""Benchmarks: retrieval (nDCG, recall, MRR per search mode) and QA (EM/F1 per answer mode, the honesty set) over
+the BEIR, multi-hop, Chinese-law and AusLaw data; loaders in ``datasets/``."""

@@ -82,15 +82,15 @@ class AtomCheck:
 def check_atoms(store: Store, *, chinese_chunks_only: bool = True) -> AtomCheck:
     """Language and key-term overlap of every stored question (of Chinese chunks, by default)."""
     chunks = questions = chinese = sharing = 0
-    for doc in store.documents():
-        for chunk in store.chunks_of(doc.id):
+    for doc in store.docs.documents():
+        for chunk in store.chunks.chunks_of(doc.id):
             if chinese_chunks_only and not is_chinese(chunk.text):
                 continue
-            qs = store.questions_of(chunk.id)
+            qs = store.chunks.questions_of(chunk.id)
             chunks += bool(qs)
             for q in qs:
                 questions += 1
                 chinese += is_chinese(q)
                 sharing += bool(shared_terms(q, chunk.text))
-    failed = sum(1 for f in store.enrich_failures() if f.chunk_ord is not None)
+    failed = sum(1 for f in store.enrichment.enrich_failures() if f.chunk_ord is not None)
     return AtomCheck(chunks, questions, chinese, sharing, failed)

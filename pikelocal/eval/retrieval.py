@@ -47,8 +47,8 @@ def ingest_corpus(
 
 def chunk_doc_keys(store: Store) -> dict[int, tuple[str, ...]]:
     """chunk id → (corpus document id,), for an evaluation KB."""
-    docs = {d.id: d.path.removeprefix(EVAL_KEY) for d in store.documents()}
-    return {cid: (docs[doc_id],) for cid, doc_id in store.chunk_owners().items()}
+    docs = {d.id: d.path.removeprefix(EVAL_KEY) for d in store.docs.documents()}
+    return {cid: (docs[doc_id],) for cid, doc_id in store.chunks.chunk_owners().items()}
 
 
 def ranked_by_mode(
@@ -136,13 +136,13 @@ def law_relevance(
 ) -> tuple[list[EvalQuery], dict[int, tuple[str, ...]]]:
     """Queries whose relevant keys are ``file#article``, and chunk id → every such key the chunk opens."""
     root = str(law_root.resolve())
-    docs = {d.id: d.path for d in store.documents()}
+    docs = {d.id: d.path for d in store.docs.documents()}
     wanted: dict[str, set[str]] = {}
     for _, art in questions:
         wanted.setdefault(str(Path(root, art.file)), set()).add(art.article)
     key_of: dict[int, tuple[str, ...]] = {}
     for doc_id, path in docs.items():
-        for c in store.chunks_of(doc_id):
+        for c in store.chunks.chunks_of(doc_id):
             rel = str(Path(path).relative_to(root)) if path.startswith(root) else path
             opened = sorted(a for a in wanted.get(path, ()) if article_pattern(a).search(c.text))
             # a chunk that opens no wanted article still ranks (as a miss), under a key of its own

@@ -76,8 +76,8 @@ class Enricher:
         if self.options.summaries:
             self._summaries(report)
         else:  # the questions wait for the summary step: mark it skipped
-            for doc in self.store.documents_to_summarize(self.options.doc_ids):
-                self.store.save_document_summary(doc.id, status=SKIPPED)
+            for doc in self.store.enrichment.documents_to_summarize(self.options.doc_ids):
+                self.store.enrichment.save_document_summary(doc.id, status=SKIPPED)
         self._atoms(report)
         return report
 
@@ -86,14 +86,14 @@ class Enricher:
     def _summaries(self, report: EnrichReport) -> None:
         docs = []
         budget = self.options.limit  # with --limit, summarize only the documents whose chunks this run reaches
-        for doc in self.store.documents_to_summarize(self.options.doc_ids):
+        for doc in self.store.enrichment.documents_to_summarize(self.options.doc_ids):
             if budget is not None and budget <= 0:
                 break
-            chunks = self.store.chunks_of(doc.id)
+            chunks = self.store.chunks.chunks_of(doc.id)
             if budget is not None:
                 budget -= len(chunks)
             if len(chunks) <= 1 and has_own_title(doc):  # the one chunk is the document: nothing to add
-                self.store.save_document_summary(doc.id, status=SKIPPED)
+                self.store.enrichment.save_document_summary(doc.id, status=SKIPPED)
                 report.skipped += 1
             elif chunks:
                 docs.append((doc, chunks))
@@ -131,7 +131,7 @@ class Enricher:
     ) -> None:
         if result.value is None:
             message = f"{Path(doc.path).name}: document summary failed: {result.error}"
-            if not self.store.save_document_summary(doc.id, status=FAILED, error=result.error):
+            if not self.store.enrichment.save_document_summary(doc.id, status=FAILED, error=result.error):
                 return  # removed meanwhile: nothing to report
             report.failures.append(message)
             self.sink(Notice("warning", message, doc.path))
@@ -140,7 +140,7 @@ class Enricher:
         headers = {c.id: chunk_header(title or "", c.section_path, summary=result.value.summary) for c in chunks}
         texts = [with_header(headers[c.id], c.text) for c in chunks]
         vectors = self.encoder.encode(texts, role="passage")  # the embedded text changed: embed it again
-        saved = self.store.save_document_summary(
+        saved = self.store.enrichment.save_document_summary(
             doc.id,
             status=DONE,
             title=None if has_own_title(doc) else title,
@@ -153,16 +153,16 @@ class Enricher:
     # --- atomic questions -------------------------------------------------------------------------
 
     def _atoms(self, report: EnrichReport) -> None:
-        ids = self.store.chunk_ids_to_atomize(self.options.doc_ids, self.options.limit)
+        ids = self.store.enrichment.chunk_ids_to_atomize(self.options.doc_ids, self.options.limit)
         cost = report.question_cost = report.question_cost or StageCost()
         t0 = time.perf_counter()
         self.sink(StageStarted("questions", len(ids), "chunks"))
         docs: dict[int, DocumentRecord | None] = {}
         for start in range(0, len(ids), BATCH):
-            chunks = self.store.get_chunks(ids[start : start + BATCH])
+            chunks = self.store.chunks.get_chunks(ids[start : start + BATCH])
             for c in chunks:
                 if c.doc_id not in docs:
-                    docs[c.doc_id] = self.store.get_document(c.doc_id)
+                    docs[c.doc_id] = self.store.docs.get_document(c.doc_id)
             live = [(c, doc) for c in chunks if (doc := docs[c.doc_id]) is not None]  # not removed meanwhile
             self._atoms_batch(live, cost, len(ids), report)
         cost.seconds += time.perf_counter() - t0
@@ -206,14 +206,16 @@ class Enricher:
         if result.value is None:
             where = f"{Path(doc.path).name} chunk {chunk.ord}"
             message = f"{where}: questions failed: {result.error}"
-            if self.store.save_atoms(chunk.id, status=FAILED, error=result.error) is None:
+            if self.store.enrichment.save_atoms(chunk.id, status=FAILED, error=result.error) is None:
                 return  # removed meanwhile: nothing to report
             report.failures.append(message)
             self.sink(Notice("warning", message, doc.path))
             return
         atoms = result.value
         vectors = self.encoder.encode(list(atoms.questions), role="query")
-        saved = self.store.save_atoms(chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors)
+        saved = self.store.enrichment.save_atoms(
+            chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors
+        )
         if saved is None:
             return
         report.atomized += 1

@@ -125,14 +125,14 @@ class Ingestor:
         if self.options.late:
             self._late(report)
         else:  # documents a run with late chunking left half done are finished without it
-            self._advance_docs(self.store.documents_in_stage(STAGE_EMBEDDED), STAGE_READY)
+            self._advance_docs(self.store.docs.documents_in_stage(STAGE_EMBEDDED), STAGE_READY)
         return report
 
     # --- parse ---------------------------------------------------------------------------------------
 
     def _failed(self, key: str, err: DocumentError) -> FileOutcome:
         message = str(err)
-        self.store.record_failure(key, err.reason, message)
+        self.store.docs.record_failure(key, err.reason, message)
         self.sink(Notice("error", message, key))
         return FileOutcome(key, "failed", message, err.reason)
 
@@ -151,16 +151,16 @@ class Ingestor:
 
     def _known(self, key: str, sha: str) -> FileOutcome | None:
         """The outcome for content already in the KB, or None when it must be parsed."""
-        doc = self.store.document_by_sha256(sha)
+        doc = self.store.docs.document_by_sha256(sha)
         if doc is None:
             return None
-        self.store.clear_failure(key)
+        self.store.docs.clear_failure(key)
         if doc.path != key:
             # this path's content is now that of another document: its own older version must go
-            self.store.delete_other_versions(key, sha)
+            self.store.docs.delete_other_versions(key, sha)
             if not doc.path.startswith("/") or Path(doc.path).exists():
                 return FileOutcome(key, "duplicate", f"same content as {doc.path}, already in the KB", doc_id=doc.id)
-            self.store.set_document_path(doc.id, key)  # moved or renamed: cite the file where it is now
+            self.store.docs.set_document_path(doc.id, key)  # moved or renamed: cite the file where it is now
             return FileOutcome(key, "unchanged", f"moved from {doc.path}; its path is updated", doc_id=doc.id)
         if doc.stage == STAGE_READY:
             return FileOutcome(key, "unchanged", "unchanged since it was ingested", doc_id=doc.id)
@@ -181,8 +181,8 @@ class Ingestor:
                     key,
                 )
             )
-        replaced = bool(self.store.document_by_path(key))
-        doc_id, ids = self.store.add_parsed_document(
+        replaced = bool(self.store.docs.document_by_path(key))
+        doc_id, ids = self.store.docs.add_parsed_document(
             path=key,
             sha256=sha,
             title=parsed.title,
@@ -199,8 +199,8 @@ class Ingestor:
     # --- vectors -------------------------------------------------------------------------------------
 
     def _embed(self, report: IngestReport) -> None:
-        docs = self.store.documents_in_stage(STAGE_PARSED)
-        todo = [(doc, self.store.chunk_ids_without("chunk", doc.id)) for doc in docs]
+        docs = self.store.docs.documents_in_stage(STAGE_PARSED)
+        todo = [(doc, self.store.index.chunk_ids_without("chunk", doc.id)) for doc in docs]
         stage = _Stage(self.sink, report, "embed", sum(len(ids) for _, ids in todo), "chunks")
         after = STAGE_EMBEDDED if self.options.late else STAGE_READY
         batch: list[int] = []
@@ -220,32 +220,32 @@ class Ingestor:
         stage.finish()
 
     def _embed_batch(self, ids: list[int], stage: _Stage) -> None:
-        chunks = self.store.get_chunks(ids)
+        chunks = self.store.chunks.get_chunks(ids)
         vectors = self.encoder.encode([early_text(c) for c in chunks], role="passage")
-        self.store.put_vectors("chunk", [c.id for c in chunks], vectors, skip_missing=True)
+        self.store.index.put_vectors("chunk", [c.id for c in chunks], vectors, skip_missing=True)
         stage.advance(len(chunks))
 
     def _advance_docs(self, docs: Sequence[DocumentRecord], stage: str) -> None:
         for doc in docs:
-            self.store.set_document_stage(doc.id, stage)
+            self.store.docs.set_document_stage(doc.id, stage)
 
     def _late(self, report: IngestReport) -> None:
         """Late vectors for documents that lack some: those just embedded, and ready ones ingested without late
         chunking. One document at a time, so memory holds one document's text."""
-        embedded = {d.id: d for d in self.store.documents_in_stage(STAGE_EMBEDDED)}
-        lacking = {d.id: d for d in self.store.documents_missing("late") if d.stage == STAGE_READY}
+        embedded = {d.id: d for d in self.store.docs.documents_in_stage(STAGE_EMBEDDED)}
+        lacking = {d.id: d for d in self.store.docs.documents_missing("late") if d.stage == STAGE_READY}
         docs = sorted({**embedded, **lacking}.values(), key=lambda d: d.id)
-        missing = {d.id: set(self.store.chunk_ids_without("late", d.id)) for d in docs}
+        missing = {d.id: set(self.store.index.chunk_ids_without("late", d.id)) for d in docs}
         stage = _Stage(self.sink, report, "late", sum(len(m) for m in missing.values()), "chunks")
         for doc in docs:
             if missing[doc.id]:
                 self._late_document(doc, missing[doc.id], stage)
             if doc.stage != STAGE_READY:
-                self.store.set_document_stage(doc.id, STAGE_READY)
+                self.store.docs.set_document_stage(doc.id, STAGE_READY)
         stage.finish()
 
     def _late_document(self, doc: DocumentRecord, missing: set[int], stage: _Stage) -> None:
-        chunks = self.store.chunks_of(doc.id)
+        chunks = self.store.chunks.chunks_of(doc.id)
         if not chunks:  # removed by another process meanwhile
             return
         text = document_text(chunks)
@@ -254,5 +254,5 @@ class Ingestor:
             todo = missing.intersection(c.id for c in group.chunks)
             if todo:
                 vectors = late_vectors(self.encoder, text, group)
-                self.store.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
+                self.store.index.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
                 stage.advance(len(todo), detail=Path(doc.path).name)

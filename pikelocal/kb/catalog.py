@@ -27,9 +27,9 @@ def check_kb_path(path: Path) -> str | None:
 
 def library(kb_path: Path) -> Library:
     with Store.open_existing(kb_path) as store:
-        per_doc, atoms = store.chunk_counts(), store.atoms_by_document()
-        docs = [DocumentStatus(d, per_doc.get(d.id, 0), atoms.get(d.id, {})) for d in store.documents()]
-        return Library(docs, store.failures())
+        per_doc, atoms = store.chunks.chunk_counts(), store.enrichment.atoms_by_document()
+        docs = [DocumentStatus(d, per_doc.get(d.id, 0), atoms.get(d.id, {})) for d in store.docs.documents()]
+        return Library(docs, store.docs.failures())
 
 
 def find_document(docs: Sequence[DocumentRecord], ref: str) -> DocumentRecord:
@@ -54,17 +54,17 @@ def find_document(docs: Sequence[DocumentRecord], ref: str) -> DocumentRecord:
 def remove(kb_path: Path, ref: str) -> DocumentRecord | FailureRecord:
     """Remove a document with all its rows and vectors (or forget a recorded failure for that path)."""
     with Store.open_existing(kb_path, readonly=False) as store:
-        docs = store.documents()
+        docs = store.docs.documents()
         try:
             doc = find_document(docs, ref)
         except InputError:
             full = str(Path(ref).expanduser().resolve())
-            for failure in store.failures():
+            for failure in store.docs.failures():
                 if failure.path in (ref, full) or Path(failure.path).name == ref:
-                    store.clear_failure(failure.path)
+                    store.docs.clear_failure(failure.path)
                     return failure
             raise
-        store.delete_document(doc.id)
+        store.docs.delete_document(doc.id)
         return doc
 
 
@@ -73,4 +73,10 @@ def stats(kb_path: Path) -> KBStats:
     with Store.open_existing(kb_path) as store:
         counts = store.counts()
         vectors = {k: counts.get(k, 0) for k in ("chunks", "chunk_vectors", "late_vectors")}
-        return KBStats(kb_path, store.enrichment_counts(), store.llm_usage(), store.enrich_failures(), vectors)
+        return KBStats(
+            kb_path,
+            store.enrichment.enrichment_counts(),
+            store.cache.llm_usage(),
+            store.enrichment.enrich_failures(),
+            vectors,
+        )

@@ -99,7 +99,7 @@ class KnowledgeBase:
     def history(self, limit: int = HISTORY_LIMIT) -> list[TraceSummary]:
         """Past questions, newest first."""
         with Store.open_existing(self.path) as store:
-            rows = store.trace_rows(limit)
+            rows = store.traces.trace_rows(limit)
         summaries = []
         for row in rows:
             trace = QueryTrace.from_dict(json.loads(row.json))
@@ -111,7 +111,7 @@ class KnowledgeBase:
     def trace(self, trace_id: int | None = None) -> QueryTrace:
         """A stored question trace: rounds, sources, answer, LLM calls and timings (the newest without an id)."""
         with Store.open_existing(self.path) as store:
-            row = store.get_trace(trace_id)
+            row = store.traces.get_trace(trace_id)
         if row is None:
             which = f"no trace {trace_id}" if trace_id is not None else "no question has been asked yet"
             raise InputError(f"{self.path}: {which} (see `pikelocal history {self.path}`)")
@@ -120,14 +120,14 @@ class KnowledgeBase:
     def page(self, doc_id: int, page_no: int) -> PageRecord:
         """One page of a document, with its line starts (line numbers match the citations')."""
         with Store.open_existing(self.path) as store:
-            page = store.page(doc_id, page_no)
+            page = store.docs.page(doc_id, page_no)
         if page is None:
             raise InputError(f"{self.path.name}: document {doc_id} has no page {page_no}")
         return page
 
     def page_numbers(self, doc_id: int) -> list[int]:
         with Store.open_existing(self.path) as store:
-            return store.page_numbers(doc_id)
+            return store.docs.page_numbers(doc_id)
 
     def remove(self, ref: str) -> DocumentRecord | FailureRecord:
         """Remove a document (by id, path, file name or sha256 prefix) with all its rows and vectors."""
@@ -155,10 +155,10 @@ class KnowledgeBase:
         with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm) as s:
             # What ingestion left (vectors of a killed run, late vectors skipped with --no-late) comes first: it
             # is cheap next to the LLM, and a document is enriched once it is ready.
-            late_missing = s.settings.ingest.late and s.store.documents_missing("late")
-            if s.store.documents_in_stage("parsed", "embedded") or late_missing:
+            late_missing = s.settings.ingest.late and s.store.docs.documents_missing("late")
+            if s.store.docs.documents_in_stage("parsed", "embedded") or late_missing:
                 Ingestor(s.store, s.encoder, ingest_options(s.settings), sink).finish_pending()
-            known = s.store.documents()
+            known = s.store.docs.documents()
             doc_ids = [catalog.find_document(known, ref).id for ref in request.docs] if request.docs else None
             options = enrich_options(s.settings, doc_ids, request.limit)
             return Enricher(s.store, s.encoder, s.llm(), options, sink).run()
@@ -175,14 +175,14 @@ class KnowledgeBase:
         encoder = self.encoder()
         with Store.open(self.path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
             if not store.meta().get("reembed_pending"):
-                store.reset_vectors(pack(current_probes(encoder), encoder_build(encoder)))
+                store.index.reset_vectors(pack(current_probes(encoder), encoder_build(encoder)))
             report = Ingestor(store, encoder, ingest_options(self.settings), sink).finish_pending()
             done = 0
-            while batch := store.questions_without_vectors():
+            while batch := store.index.questions_without_vectors():
                 vectors = encoder.encode([text for _, text in batch], role="query")
-                store.put_vectors("question", [qid for qid, _ in batch], vectors, skip_missing=True)
+                store.index.put_vectors("question", [qid for qid, _ in batch], vectors, skip_missing=True)
                 done += len(batch)
-            store.finish_reembed()
+            store.index.finish_reembed()
         return ReembedReport(report, done)
 
     def search(self, query: str, request: SearchRequest = SearchRequest()) -> list[Hit]:
@@ -220,7 +220,7 @@ class KnowledgeBase:
                 f"{self.path}: no such knowledge base (create one with `pikelocal ingest {self.path} FILES…`)"
             )
         with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm) as s:
-            if not s.store.documents():
+            if not s.store.docs.documents():
                 raise InputError(
                     f"{self.path} holds no documents yet (add some with `pikelocal ingest {self.path} FILES…`)"
                 )

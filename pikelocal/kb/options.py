@@ -13,8 +13,8 @@ from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.enrich import EnrichOptions
 from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.llm.base import LLM
-from pikelocal.query.modes import AskOptions
 from pikelocal.query.decompose import DecomposeOptions
+from pikelocal.query.modes import AskOptions
 
 
 def ingest_options(

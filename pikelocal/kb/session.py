@@ -66,7 +66,7 @@ class Session:
             from pikelocal.llm.factory import open_llm
 
             inner = self.load_llm() if self.load_llm is not None else open_llm(self.settings)
-            self._cached = CachedLLM(inner, self.store)
+            self._cached = CachedLLM(inner, self.store.cache)
         return self._cached
 
     def close(self) -> None:

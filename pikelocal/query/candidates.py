@@ -34,11 +34,11 @@ def atom_candidates(
     vectors = encoder.encode(list(queries), role="query")
     best: dict[int, float] = {}  # question id → best similarity over the queries
     for vector in vectors:
-        for qid, distance in store.knn("question", vector, k):
+        for qid, distance in store.index.knn("question", vector, k):
             similarity = 1.0 - distance
             if similarity >= threshold and similarity > best.get(qid, -1.0):
                 best[qid] = similarity
-    texts = store.question_texts(list(best))
+    texts = store.chunks.question_texts(list(best))
     per_chunk: dict[int, Candidate] = {}
     for qid, similarity in sorted(best.items(), key=lambda kv: -kv[1]):
         if qid not in texts:

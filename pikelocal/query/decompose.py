@@ -75,7 +75,7 @@ def decompose(
     if workspace is None:
         system = shared_system(answer_system(lang), answer_rules(lang), lang)
         workspace = Workspace.start(store, lang, system, Budget(DEFAULT_BUDGET_TOKENS), ())
-    has_atoms = store.question_count() > 0
+    has_atoms = store.chunks.question_count() > 0
     notes: list[str] = []
     if not has_atoms:
         notes.append("the KB has no atomic questions yet (run `pikelocal enrich`): sub-questions searched the chunks")
@@ -134,11 +134,11 @@ def decompose(
 
 def _where(store: Store, chunk_id: int) -> str | None:
     """The picked chunk's own place (its neighbours may have joined it in the source)."""
-    found = store.get_chunks([chunk_id])
+    found = store.chunks.get_chunks([chunk_id])
     if not found:
         return None
     chunk = found[0]
-    doc = store.get_document(chunk.doc_id)
+    doc = store.docs.get_document(chunk.doc_id)
     path = doc.path if doc else "?"
     return location(path, (chunk.page_start, chunk.page_end), (chunk.line_start, chunk.line_end))
 

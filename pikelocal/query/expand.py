@@ -35,7 +35,7 @@ def choose_chunks(store: Store, priority: Sequence[int], budget: Budget, fill: S
 
     The first chunk is always kept, cut to the budget when it alone is larger.
     """
-    gathered = store.get_chunks(list(dict.fromkeys(priority)))
+    gathered = store.chunks.get_chunks(list(dict.fromkeys(priority)))
     chosen: dict[int, ChunkRecord] = {}
     used = 0
     for chunk in gathered:
@@ -48,13 +48,13 @@ def choose_chunks(store: Store, priority: Sequence[int], budget: Budget, fill: S
         for chunk in gathered:
             if chunk.id not in chosen:
                 continue
-            at = store.chunk_ids_at(chunk.doc_id, [chunk.ord - distance, chunk.ord + distance])
-            for near in store.get_chunks([i for i in at.values() if i not in chosen]):
+            at = store.chunks.chunk_ids_at(chunk.doc_id, [chunk.ord - distance, chunk.ord + distance])
+            for near in store.chunks.get_chunks([i for i in at.values() if i not in chosen]):
                 cost = estimate_tokens(near.text)
                 if used + cost <= budget.tokens:
                     chosen[near.id] = near
                     used += cost
-    for chunk in store.get_chunks([i for i in dict.fromkeys(fill) if i not in chosen]):
+    for chunk in store.chunks.get_chunks([i for i in dict.fromkeys(fill) if i not in chosen]):
         cost = estimate_tokens(chunk.text) + 12
         if used + cost <= budget.tokens:
             chosen[chunk.id] = chunk
@@ -118,7 +118,7 @@ def assemble(
     docs: dict[int, DocumentRecord] = {}
     for c in chunks:
         if c.doc_id not in docs:
-            doc = store.get_document(c.doc_id)
+            doc = store.docs.get_document(c.doc_id)
             if doc is not None:
                 docs[c.doc_id] = doc
     return build_sources([c for c in chunks if c.doc_id in docs], priority, docs, budget.tokens)

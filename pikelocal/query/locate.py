@@ -12,11 +12,11 @@ def store_locator(store: Store) -> Locator:
     pages: dict[int, list[tuple[int, int, tuple[int, ...]]]] = {}
 
     def locate(source: Source, start: int, end: int) -> tuple[int | None, int | None, int | None, int | None] | None:
-        chunks = sorted(store.get_chunks(list(source.chunk_ids)), key=lambda c: c.ord)
+        chunks = sorted(store.chunks.get_chunks(list(source.chunk_ids)), key=lambda c: c.ord)
         if not chunks:
             return None
         if source.doc_id not in pages:
-            pages[source.doc_id] = store.page_starts(source.doc_id)
+            pages[source.doc_id] = store.docs.page_starts(source.doc_id)
         layout = pages[source.doc_id]
         if not layout:
             return None

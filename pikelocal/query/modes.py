@@ -23,9 +23,9 @@ from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.script import detect_script
-from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, assemble
+from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.locate import store_locator
 from pikelocal.query.search import search
 from pikelocal.query.workspace import Workspace
@@ -125,7 +125,7 @@ def ask(
         context_chunks=tuple(dict.fromkeys([*priority, *fill])),
     )
     if save and not store.readonly:
-        trace_id = store.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
+        trace_id = store.traces.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
         trace = replace(trace, id=trace_id)
     return trace
 

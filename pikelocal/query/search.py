@@ -14,7 +14,8 @@ from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
 from pikelocal.query.fusion import reciprocal_rank_fusion
 from pikelocal.query.snippet import make_snippet
-from pikelocal.store.store import Store, VectorTable
+from pikelocal.store.index import VectorTable
+from pikelocal.store.store import Store
 
 QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense leads, BM25 adds exact terms
 
@@ -30,7 +31,7 @@ def rankings(
     """Each named source's ranking of chunk ids with its own score, best first."""
     out: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in sources:
-        out["bm25"] = store.fts_search("chunk", query, n)
+        out["bm25"] = store.index.fts_search("chunk", query, n)
     dense = [s for s in sources if s in ("dense", "late", "questions")]
     if dense:
         if encoder is None:
@@ -41,7 +42,7 @@ def rankings(
                 out[name] = question_ranking(store, q, query, n)
             else:
                 table: VectorTable = "chunk" if name == "dense" else "late"
-                out[name] = [(cid, 1.0 - dist) for cid, dist in store.knn(table, q, n)]
+                out[name] = [(cid, 1.0 - dist) for cid, dist in store.index.knn(table, q, n)]
     return out
 
 
@@ -50,11 +51,11 @@ def question_ranking(store: Store, query_vector: NDArray[np.float32], query: str
     BM25, fused by RRF), each chunk ranked by its best question; empty when the KB has no questions yet."""
     wide = 3 * n  # a chunk has several questions
     lists = {
-        "dense": [qid for qid, _ in store.knn("question", query_vector, wide)],
-        "bm25": [qid for qid, _ in store.fts_search("question", query, wide)],
+        "dense": [qid for qid, _ in store.index.knn("question", query_vector, wide)],
+        "bm25": [qid for qid, _ in store.index.fts_search("question", query, wide)],
     }
     fused = reciprocal_rank_fusion(lists, weights={"bm25": QUESTION_BM25_WEIGHT})
-    owner = store.question_chunks([qid for qid, _ in fused])
+    owner = store.chunks.question_chunks([qid for qid, _ in fused])
     best: dict[int, float] = {}
     for qid, score in fused:
         cid = owner.get(qid)
@@ -114,7 +115,7 @@ def _search(
         fused = fuse(lists, weights, max(k, candidates))[:k]
     else:
         fused = ranked[mode][:k]
-    chunks = {c.id: c for c in store.get_chunks([cid for cid, _ in fused])}
+    chunks = {c.id: c for c in store.chunks.get_chunks([cid for cid, _ in fused])}
     docs: dict[int, DocumentRecord] = {}
     hits = []
     for cid, score in fused:
@@ -122,7 +123,7 @@ def _search(
         if chunk is None:  # deleted between the ranking and the fetch (another process removing a document)
             continue
         if chunk.doc_id not in docs:
-            doc = store.get_document(chunk.doc_id)
+            doc = store.docs.get_document(chunk.doc_id)
             if doc is None:
                 continue
             docs[chunk.doc_id] = doc

@@ -1,49 +1,49 @@
 """The store's side of LLM enrichment: what is still to do, and writing each result in one transaction.
 
-A mixin of :class:`~pikelocal.store.store.Store` (kept apart so each file stays readable). Every write here
-commits one document's summary or one chunk's atoms whole, so a reader in another process sees a chunk
-either before or after its enrichment, and a killed run loses at most the result it was writing.
+A part of :class:`~pikelocal.store.store.Store` (``store.enrichment``): document summaries and each chunk's
+atomic questions, with their status and errors (what the LLM calls cost is ``store.cache.llm_usage``). Every
+write here commits one document's summary or one chunk's atoms whole, so a reader in another process sees a
+chunk either before or after its enrichment, and a killed run loses at most the result it was writing.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from pikelocal.domain.documents import ChunkRecord, DocumentRecord
-from pikelocal.domain.reports import EnrichFailure, EnrichmentCounts, LLMUsage
+from pikelocal.domain.documents import DocumentRecord
+from pikelocal.domain.reports import EnrichFailure, EnrichmentCounts
 from pikelocal.store.fts import normalize_for_index
 
 if TYPE_CHECKING:
-    from pikelocal.store import db
+    from pikelocal.store.store import Store
 
 DONE, SKIPPED, FAILED = "done", "skipped", "failed"
 _READY = "ready"  # documents.stage once the fast path is finished (ingest.pipeline.STAGE_READY)
 
 
-class EnrichmentMixin:
-    if TYPE_CHECKING:
-        _conn: db.Connection
+class Enrichment:
+    """Summary and atomic-question state of one open store."""
 
-        def transaction(self) -> AbstractContextManager[None]: ...
-        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-        def put_vectors(
-            self, table: Any, ids: Sequence[int], matrix: ArrayLike, *, skip_missing: bool = False
-        ) -> None: ...
-        def documents_in_stage(self, *stages: str) -> list[DocumentRecord]: ...
-        def get_chunks(self, ids: Sequence[int]) -> list[ChunkRecord]: ...
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._conn = store._conn  # written only inside the store's transaction (which holds its lock)
+        self._rows = store._rows
 
     # --- what is left -----------------------------------------------------------------------------
 
     def documents_to_summarize(self, doc_ids: Sequence[int] | None = None) -> list[DocumentRecord]:
         """Ready documents whose summary step has not run (nor been skipped)."""
         pending = {r[0] for r in self._rows("SELECT id FROM documents WHERE summary_status IS NULL")}
-        return [d for d in self.documents_in_stage(_READY) if d.id in pending and (doc_ids is None or d.id in doc_ids)]
+        return [
+            d
+            for d in self._store.docs.documents_in_stage(_READY)
+            if d.id in pending and (doc_ids is None or d.id in doc_ids)
+        ]
 
     def chunk_ids_to_atomize(self, doc_ids: Sequence[int] | None = None, limit: int | None = None) -> list[int]:
         """Chunks without atoms, of ready documents whose summary step is over; in document order."""
@@ -87,14 +87,6 @@ class EnrichmentMixin:
             out.setdefault(int(doc_id), {})[str(status)] = int(n)
         return out
 
-    def llm_usage(self) -> list[LLMUsage]:
-        """Per prompt: calls, tokens and seconds of every completion the KB has stored (its LLM cache)."""
-        rows = self._rows(
-            "SELECT tag, count(*), sum(prompt_tokens), sum(completion_tokens), sum(seconds) FROM llm_cache"
-            " GROUP BY tag ORDER BY tag"
-        )
-        return [LLMUsage(str(t), int(n), int(p or 0), int(c or 0), float(s or 0.0)) for t, n, p, c, s in rows]
-
     def enrich_failures(self) -> list[EnrichFailure]:
         rows = self._rows(
             "SELECT path, NULL, enrich_error FROM documents WHERE summary_status = 'failed' UNION ALL"
@@ -120,7 +112,7 @@ class EnrichmentMixin:
         and early vectors (``header_vectors``, one row per header, in the mapping's order). False when the
         document is gone (removed by another process meanwhile)."""
         headers = dict(headers or {})
-        with self.transaction():
+        with self._store.transaction():
             self._conn.execute(
                 "UPDATE documents SET summary_status = ?, enrich_error = ?, summary = coalesce(?, summary),"
                 " title = coalesce(?, title), updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
@@ -130,7 +122,7 @@ class EnrichmentMixin:
                 return False
             if not headers:
                 return True
-            live = {c.id: c for c in self.get_chunks(list(headers)) if c.doc_id == doc_id}
+            live = {c.id: c for c in self._store.chunks.get_chunks(list(headers)) if c.doc_id == doc_id}
             for cid, header in headers.items():
                 chunk = live.get(cid)
                 if chunk is None:
@@ -142,7 +134,7 @@ class EnrichmentMixin:
                     (cid, normalize_for_index(header), normalize_for_index(chunk.text)),
                 )
             if header_vectors is not None:
-                self.put_vectors("chunk", list(headers), np.asarray(header_vectors), skip_missing=True)
+                self._store.index.put_vectors("chunk", list(headers), np.asarray(header_vectors), skip_missing=True)
             return True
 
     def save_atoms(
@@ -159,7 +151,7 @@ class EnrichmentMixin:
         """Replace a chunk's atomic questions (with FTS rows and vectors) and record its status; returns the
         question ids, or None when the chunk is gone (its document removed meanwhile). A summary the chunk
         already has (from the LLM splitter) is kept."""
-        with self.transaction():
+        with self._store.transaction():
             if not self._rows("SELECT 1 FROM chunks WHERE id = ?", (chunk_id,)):
                 return None
             old = [r[0] for r in self._rows("SELECT id FROM questions WHERE chunk_id = ?", (chunk_id,))]
@@ -176,20 +168,9 @@ class EnrichmentMixin:
                 )
                 ids.append(qid)
             if ids and vectors is not None:
-                self.put_vectors("question", ids, np.asarray(vectors))
+                self._store.index.put_vectors("question", ids, np.asarray(vectors))
             self._conn.execute(
                 "UPDATE chunks SET atoms_status = ?, enrich_error = ?, summary = coalesce(summary, ?) WHERE id = ?",
                 (status, error, summary, chunk_id),
             )
             return ids
-
-    def questions_of(self, chunk_id: int) -> list[str]:
-        return [r[0] for r in self._rows("SELECT text FROM questions WHERE chunk_id = ? ORDER BY id", (chunk_id,))]
-
-    def question_chunks(self, question_ids: Sequence[int]) -> dict[int, int]:
-        """question id → chunk id."""
-        rows = self._rows(
-            "SELECT id, chunk_id FROM questions WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps([int(i) for i in question_ids]),),
-        )
-        return {int(q): int(c) for q, c in rows}

@@ -1,21 +1,16 @@
-"""The store's side of answering: neighbouring chunks, atomic question texts, and the stored query traces.
+"""The store's query traces: what each answered question retrieved and why, kept for ``pikelocal trace``.
 
-A mixin of :class:`~pikelocal.store.store.Store`. A trace is stored as JSON (the query layer owns its shape), so
-the store never needs to know the answering types.
+A part of :class:`~pikelocal.store.store.Store` (``store.traces``). A trace is stored as JSON (the query layer
+owns its shape), so the store never needs to know the answering types.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from pikelocal.domain.documents import ChunkRecord
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pikelocal.store import db
+    from pikelocal.store.store import Store
 
 
 @dataclass(frozen=True)
@@ -26,35 +21,16 @@ class TraceRow:
     json: str
 
 
-class AnswersMixin:
-    if TYPE_CHECKING:
-        _conn: db.Connection
+class Traces:
+    """The stored query traces of one open store."""
 
-        def transaction(self) -> AbstractContextManager[None]: ...
-        def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
-        def get_chunks(self, ids: Sequence[int]) -> list[ChunkRecord]: ...
-
-    def chunk_ids_at(self, doc_id: int, ords: Sequence[int]) -> dict[int, int]:
-        """ord → chunk id for the given positions of one document (positions past either end are left out)."""
-        rows = self._rows(
-            "SELECT ord, id FROM chunks WHERE doc_id = ? AND ord IN (SELECT value FROM json_each(?))",
-            (doc_id, json.dumps([int(o) for o in ords])),
-        )
-        return {int(o): int(i) for o, i in rows}
-
-    def question_texts(self, question_ids: Sequence[int]) -> dict[int, tuple[int, str]]:
-        """question id → (chunk id, question text)."""
-        rows = self._rows(
-            "SELECT id, chunk_id, text FROM questions WHERE id IN (SELECT value FROM json_each(?))",
-            (json.dumps([int(i) for i in question_ids]),),
-        )
-        return {int(q): (int(c), str(t)) for q, c, t in rows}
-
-    def question_count(self) -> int:
-        return int(self._rows("SELECT count(*) FROM questions")[0][0])
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._conn = store._conn  # written only inside the store's transaction (which holds its lock)
+        self._rows = store._rows
 
     def save_trace(self, question: str, payload: str) -> int:
-        with self.transaction():
+        with self._store.transaction():
             self._conn.execute("INSERT INTO traces(question, json) VALUES (?, ?)", (question, payload))
             return int(self._conn.last_insert_rowid())
 

@@ -1,1 +1,1 @@
-"""The terminal UI (Textual): a thin layer over :mod:`pikelocal.knowledge_base`; textual is imported only here."""
+"""The terminal UI (Textual): a thin layer over :mod:`pikelocal.api`; textual is imported only here."""

@@ -135,7 +135,7 @@ def test_backups_search_the_chunks_of_a_kb_without_atomic_questions(kb_without_q
         assert first.backup == "sub-questions → chunks"
         assert first.candidates and {c.source for c in first.candidates} == {"chunks"}
         assert first.chunk_added == first.candidates[0].chunk_id
-        assert "warrant" in store.get_chunks([first.chunk_added])[0].text.lower()
+        assert "warrant" in store.chunks.get_chunks([first.chunk_added])[0].text.lower()
     assert any("no atomic questions" in n for n in result.notes)
 
 

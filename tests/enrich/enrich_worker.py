@@ -32,7 +32,7 @@ def main(argv: Sequence[str]) -> int:
     parallel = int(argv[4]) if len(argv) > 4 else 2
     encoder = HashEncoder()
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
-        llm = CachedLLM(checked_llm(kb, log, latency, parallel), store)
+        llm = CachedLLM(checked_llm(kb, log, latency, parallel), store.cache)
         report = Enricher(store, encoder, llm, EnrichOptions()).run()
         print(json.dumps({"atomized": report.atomized, "questions": report.questions}), flush=True)
     return 0

@@ -68,17 +68,17 @@ def snapshot(store: Store, kb: Path) -> dict[str, Any]:
     finally:
         db.close(conn, readonly=True)
     out: dict[str, Any] = {}
-    for doc in store.documents():
+    for doc in store.docs.documents():
         out[doc.path] = (doc.title, doc.summary, doc_status[doc.path])
-        for c in store.chunks_of(doc.id):
+        for c in store.chunks.chunks_of(doc.id):
             qids = sorted(q for q, cid in question_ids.items() if cid == c.id)
             out[f"{doc.path}#{c.ord}"] = {
                 "header": c.header,
                 "summary": c.summary,
                 "status": chunk_status[(doc.path, c.ord)],
-                "questions": store.questions_of(c.id),
-                "vector": store.vector("chunk", c.id),
-                "question_vectors": [store.vector("question", q) for q in qids],
+                "questions": store.chunks.questions_of(c.id),
+                "vector": store.index.vector("chunk", c.id),
+                "question_vectors": [store.index.vector("question", q) for q in qids],
             }
     return out
 
@@ -107,7 +107,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
     log = base_dir / "reference.log"
     inner = checked_llm(ref, log, 0.0, PARALLEL)
     with open_kb(ref, create=False) as store:
-        report = Enricher(store, HashEncoder(), CachedLLM(inner, store), EnrichOptions()).run()
+        report = Enricher(store, HashEncoder(), CachedLLM(inner, store.cache), EnrichOptions()).run()
         assert report.atomized == 14 and len(report.failures) == 1  # the corpus' always-failing chunk
         snap = snapshot(store, ref)
     lines = log.read_text().splitlines()
@@ -179,5 +179,5 @@ def test_sigkill_at_random_points_then_resume_equals_clean_run(
     with open_kb(kb, create=False) as store:
         assert store.integrity_check() == []
         assert_same(snapshot(store, kb), reference.snapshot)
-        counts = store.enrichment_counts()
+        counts = store.enrichment.enrichment_counts()
         assert counts.atoms["pending"] == 0 and counts.summaries["pending"] == 0

@@ -36,7 +36,7 @@ def test_searches_keep_working_while_another_process_enriches(tmp_path: Path) ->
         while proc.poll() is None:
             assert time.monotonic() < deadline, f"the worker did not finish within {WAIT_S:.0f} s"
             with Store.open_existing(kb) as store, store.snapshot():  # the count and the searches see one state
-                n = store.enrichment_counts().questions
+                n = store.enrichment.enrichment_counts().questions
                 hybrid = search(store, ENC, "pike spawning meadows", mode="hybrid", k=5)
                 assert hybrid and all(h.chunk.doc_id == h.document.id for h in hybrid)
                 assert any("Spawning happens" in h.chunk.text for h in hybrid)
@@ -53,11 +53,11 @@ def test_searches_keep_working_while_another_process_enriches(tmp_path: Path) ->
     assert proc.returncode == 0, (tmp_path / "worker.err").read_text()[-2000:]
 
     with Store.open_existing(kb) as store:
-        final = store.enrichment_counts().questions
+        final = store.enrichment.enrichment_counts().questions
         assert final == FINAL_QUESTIONS
         assert store.integrity_check() == []
-        refund = next(c for d in store.documents() for c in store.chunks_of(d.id) if "退还" in c.text)
-        (question,) = store.questions_of(refund.id)
+        refund = next(c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id) if "退还" in c.text)
+        (question,) = store.chunks.questions_of(refund.id)
         hits = search(store, ENC, question, mode="questions", k=3)
         assert hits[0].chunk.id == refund.id and hits[0].ranks == {"questions": 1}
         hybrid = search(store, ENC, question, mode="hybrid", k=3)

@@ -61,11 +61,11 @@ def store(kb: Path) -> Iterator[Store]:
 
 
 def docs_by_name(store: Store) -> dict[str, DocumentRecord]:
-    return {Path(d.path).name: d for d in store.documents()}
+    return {Path(d.path).name: d for d in store.docs.documents()}
 
 
 def all_chunks(store: Store) -> list[ChunkRecord]:
-    return [c for d in store.documents() for c in store.chunks_of(d.id)]
+    return [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
 
 
 def enrich(store: Store, llm: FakeLLM, **options: object) -> EnrichReport:
@@ -81,8 +81,11 @@ def atomize_calls(llm: FakeLLM, needle: str | None = None) -> list[tuple[Message
 
 
 def test_summaries_go_into_every_header_and_the_chunks_are_embedded_again(store: Store) -> None:
-    before = {c.id: (c.header, store.vector("chunk", c.id)) for c in all_chunks(store)}
-    assert store.fts_search("chunk", SUMMARY_WORD_EN, 50) == [] and store.fts_search("chunk", SUMMARY_WORD_ZH, 50) == []
+    before = {c.id: (c.header, store.index.vector("chunk", c.id)) for c in all_chunks(store)}
+    assert (
+        store.index.fts_search("chunk", SUMMARY_WORD_EN, 50) == []
+        and store.index.fts_search("chunk", SUMMARY_WORD_ZH, 50) == []
+    )
     llm = scripted_llm()
     report = enrich(store, llm)
     assert (report.summarized, report.skipped) == (2, 1)
@@ -100,27 +103,39 @@ def test_summaries_go_into_every_header_and_the_chunks_are_embedded_again(store:
     assert zh.title == ZH_TITLE and zh.summary is not None and SUMMARY_WORD_ZH in zh.summary
     assert en.title == GENERATED_TITLE and en.summary is not None and SUMMARY_WORD_EN in en.summary
     assert memo.title == SHORT_TITLE and memo.summary is None
-    assert store.enrichment_counts().summaries == {"done": 2, "skipped": 1, "failed": 0, "pending": 0, "not ready": 0}
+    assert store.enrichment.enrichment_counts().summaries == {
+        "done": 2,
+        "skipped": 1,
+        "failed": 0,
+        "pending": 0,
+        "not ready": 0,
+    }
 
     for doc in (zh, en):
-        chunks = store.chunks_of(doc.id)
+        chunks = store.chunks.chunks_of(doc.id)
         assert len(chunks) > 1
         for c in chunks:
             assert c.header == chunk_header(doc.title or "", c.section_path, summary=doc.summary)
             assert c.header.endswith("\n" + (doc.summary or "")) and c.header != before[c.id][0]
             expected = ENC.encode([with_header(c.header, c.text)], role="passage")[0]
-            stored = store.vector("chunk", c.id)
+            stored = store.index.vector("chunk", c.id)
             assert stored is not None and np.allclose(stored, expected, atol=1e-6)
             old = before[c.id][1]
             assert old is not None and not np.allclose(stored, old, atol=1e-3)
-    (memo_chunk,) = store.chunks_of(memo.id)
+    (memo_chunk,) = store.chunks.chunks_of(memo.id)
     assert memo_chunk.header == before[memo_chunk.id][0] == SHORT_TITLE
-    assert np.array_equal(store.vector("chunk", memo_chunk.id), before[memo_chunk.id][1])
+    assert np.array_equal(store.index.vector("chunk", memo_chunk.id), before[memo_chunk.id][1])
 
     # BM25 sees the new headers: a word only the summaries hold finds every chunk of the document, and no other
-    assert {i for i, _ in store.fts_search("chunk", SUMMARY_WORD_EN, 50)} == {c.id for c in store.chunks_of(en.id)}
-    assert {i for i, _ in store.fts_search("chunk", SUMMARY_WORD_ZH, 50)} == {c.id for c in store.chunks_of(zh.id)}
-    assert {i for i, _ in store.fts_search("chunk", "Catalogued", 50)} == {c.id for c in store.chunks_of(en.id)}
+    assert {i for i, _ in store.index.fts_search("chunk", SUMMARY_WORD_EN, 50)} == {
+        c.id for c in store.chunks.chunks_of(en.id)
+    }
+    assert {i for i, _ in store.index.fts_search("chunk", SUMMARY_WORD_ZH, 50)} == {
+        c.id for c in store.chunks.chunks_of(zh.id)
+    }
+    assert {i for i, _ in store.index.fts_search("chunk", "Catalogued", 50)} == {
+        c.id for c in store.chunks.chunks_of(en.id)
+    }
     assert store.integrity_check() == []
 
 
@@ -130,7 +145,7 @@ def test_a_failed_summary_is_recorded_and_the_questions_still_come(store: Store)
     assert report.summarized == 0 and len(llm.calls_for("summarize_document")) == 4  # two documents, retried
     assert len(report.failures) == 3  # two summaries, the chunk that always fails
     assert all("too short" in f for f in report.failures if "document summary failed" in f)
-    failures = store.enrich_failures()
+    failures = store.enrichment.enrich_failures()
     assert sorted((Path(f.path).name, -1 if f.chunk_ord is None else f.chunk_ord) for f in failures) == [
         (f"{EN_STEM}.txt", -1),
         (f"{EN_STEM}.txt", 3),
@@ -138,7 +153,7 @@ def test_a_failed_summary_is_recorded_and_the_questions_still_come(store: Store)
     ]
     docs = docs_by_name(store)
     assert docs[f"{EN_STEM}.txt"].title == EN_STEM and docs[f"{EN_STEM}.txt"].summary is None
-    counts = store.enrichment_counts()
+    counts = store.enrichment.enrichment_counts()
     assert counts.summaries["failed"] == 2 and counts.atoms == {
         "done": 14,
         "failed": 1,
@@ -151,8 +166,8 @@ def test_summaries_off_marks_documents_skipped_and_asks_only_for_questions(store
     llm = scripted_llm()
     report = enrich(store, llm, summaries=False)
     assert llm.calls_for("summarize_document") == [] and report.summarized == 0
-    assert store.enrichment_counts().summaries["skipped"] == 3
-    assert all(d.summary is None for d in store.documents())
+    assert store.enrichment.enrichment_counts().summaries["skipped"] == 3
+    assert all(d.summary is None for d in store.docs.documents())
     assert report.atomized == 14
 
 
@@ -163,7 +178,7 @@ def test_questions_are_stored_per_chunk_in_its_language_and_searchable(store: St
     llm = scripted_llm()
     report = enrich(store, llm)
     status = chunk_status(kb)
-    docs = {d.id: d for d in store.documents()}
+    docs = {d.id: d for d in store.docs.documents()}
     chunks = all_chunks(store)
     assert len(chunks) == 15
     done = [c for c in chunks if status[c.id][0] == "done"]
@@ -171,11 +186,11 @@ def test_questions_are_stored_per_chunk_in_its_language_and_searchable(store: St
     # every reply held one vague question and one duplicate besides the good ones
     assert report.dropped == 2 * 14
     rows = question_rows(kb)
-    assert report.questions == len(rows) == store.enrichment_counts().questions
+    assert report.questions == len(rows) == store.enrichment.enrichment_counts().questions
 
     lang_of = {c.id: detect_lang(c.text) for c in chunks}
     for c in done:
-        questions = store.questions_of(c.id)
+        questions = store.chunks.questions_of(c.id)
         # the good ones, in reply order, asked with the title the summary step settled on
         assert questions == questions_for(docs[c.doc_id].title or "", c.text)
         assert questions and all(detect_lang(q) == lang_of[c.id] for q in questions)
@@ -185,17 +200,19 @@ def test_questions_are_stored_per_chunk_in_its_language_and_searchable(store: St
 
     for qid, cid, text, _ in rows:
         # a vector for every question: the question encoded as a query
-        vector = store.vector("question", qid)
+        vector = store.index.vector("question", qid)
         assert vector is not None and np.allclose(vector, ENC.encode([text], role="query")[0], atol=1e-6)
         # full text finds it, and the question path of search ranks its chunk first
-        hits = store.fts_search("question", text, 5)
+        hits = store.index.fts_search("question", text, 5)
         assert hits and hits[0][0] == qid, text
         found = search(store, ENC, text, mode="questions", k=3)
         assert found and found[0].chunk.id == cid and found[0].ranks == {"questions": 1}, text
-    assert store.question_chunks([qid for qid, *_ in rows]) == {qid: cid for qid, cid, *_ in rows}
+    assert store.chunks.question_chunks([qid for qid, *_ in rows]) == {qid: cid for qid, cid, *_ in rows}
     # every English question of the text file names the generated title
-    english = [qid for qid, cid, _, _ in rows if docs[store.get_chunks([cid])[0].doc_id].title == GENERATED_TITLE]
-    assert {i for i, _ in store.fts_search("question", "Catalogued", 100)} == set(english)
+    english = [
+        qid for qid, cid, _, _ in rows if docs[store.chunks.get_chunks([cid])[0].doc_id].title == GENERATED_TITLE
+    ]
+    assert {i for i, _ in store.index.fts_search("question", "Catalogued", 100)} == set(english)
 
 
 def test_the_atomize_prompt_carries_title_section_and_document_summary(store: Store) -> None:
@@ -204,16 +221,16 @@ def test_the_atomize_prompt_carries_title_section_and_document_summary(store: St
     docs = docs_by_name(store)
     zh, en, memo = docs["zh_rules.md"], docs[f"{EN_STEM}.txt"], docs["lantern.md"]
     prompts = {passage_of(m)[1]: m[1].content for m in atomize_calls(llm)}
-    for c in store.chunks_of(zh.id):
+    for c in store.chunks.chunks_of(zh.id):
         user = prompts[c.text.strip()]
         # the document's part (title, summary) comes before the chunk's own (section, text): one cached prefix
         assert f"文档：{ZH_TITLE}\n摘要：{zh.summary}\n每个问题都写明主体" in user
         assert f"\n\n位置：{' › '.join(c.section_path) or '—'}\n文字：\n{c.text.strip()}" in user
-    for c in store.chunks_of(en.id):
+    for c in store.chunks.chunks_of(en.id):
         user = prompts[c.text.strip()]
         assert f"Document: {GENERATED_TITLE}\nSummary: {en.summary}\nName the subject" in user
         assert user.endswith(f"Section: —\nPassage:\n{c.text.strip()}")
-    (memo_chunk,) = store.chunks_of(memo.id)
+    (memo_chunk,) = store.chunks.chunks_of(memo.id)
     memo_user = prompts[memo_chunk.text.strip()]
     assert (
         f"Document: {SHORT_TITLE}\nName the subject" in memo_user and f"Section: {SHORT_TITLE}\nPassage:" in memo_user
@@ -228,9 +245,9 @@ def test_a_long_chunk_gets_questions_only_and_no_chunk_summary(tmp_path: Path) -
     llm = scripted_llm()
     with open_kb(tmp_path / "kb.kb") as store:
         Ingestor(store, ENC, IngestOptions(late=False)).ingest_texts([SourceText("rules", "Qingsong Rules", text)])
-        (chunk,) = [c for d in store.documents() for c in store.chunks_of(d.id)]
+        (chunk,) = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
         report = enrich(store, llm)
-        (after,) = store.get_chunks([chunk.id])
+        (after,) = store.chunks.get_chunks([chunk.id])
     assert report.skipped == 1 and [c.tag for c in llm.calls] == ["atomize"]
     assert "summary" not in (llm.calls[0].params.json_schema or {})["properties"]
     assert after.summary is None
@@ -251,7 +268,7 @@ def test_a_bad_reply_is_retried_once_with_the_reply_and_the_error(store: Store, 
     assert second[:2] == first and second[2].content == BAD_JSON
     assert "invalid JSON" in second[3].content and second[3].content.startswith("That reply cannot be used")
     chunk = next(c for c in all_chunks(store) if RETRY_MARK in c.text)
-    assert chunk_status(kb)[chunk.id] == ("done", None) and len(store.questions_of(chunk.id)) == 3
+    assert chunk_status(kb)[chunk.id] == ("done", None) and len(store.chunks.questions_of(chunk.id)) == 3
 
 
 def test_a_reply_bad_twice_fails_only_its_chunk(store: Store, kb: Path) -> None:
@@ -261,11 +278,11 @@ def test_a_reply_bad_twice_fails_only_its_chunk(store: Store, kb: Path) -> None:
     failed = next(c for c in all_chunks(store) if FAIL_MARK in c.text)
     status, error = chunk_status(kb)[failed.id]
     assert status == "failed" and error is not None and "invalid JSON" in error
-    assert store.questions_of(failed.id) == []
+    assert store.chunks.questions_of(failed.id) == []
     assert report.failures == [f"{EN_STEM}.txt chunk {failed.ord}: questions failed: {error}"]
-    doc = store.get_document(failed.doc_id)
+    doc = store.docs.get_document(failed.doc_id)
     assert doc is not None
-    assert store.enrich_failures() == [EnrichFailure(doc.path, failed.ord, error)]
+    assert store.enrichment.enrich_failures() == [EnrichFailure(doc.path, failed.ord, error)]
     # the run went on: the chunks after it in the same document and the next document are done
     later = [c for c in all_chunks(store) if c.id > failed.id]
     assert later and all(chunk_status(kb)[c.id][0] == "done" for c in later)
@@ -279,11 +296,11 @@ def test_a_second_run_asks_nothing(store: Store) -> None:
     llm = scripted_llm()
     first = enrich(store, llm)
     n = len(llm.calls)
-    counts = store.enrichment_counts()
+    counts = store.enrichment.enrichment_counts()
     again = enrich(store, llm)
     assert len(llm.calls) == n
     assert (again.summarized, again.skipped, again.atomized, again.questions, again.failures) == (0, 0, 0, 0, [])
-    assert store.enrichment_counts() == counts and first.atomized == 14
+    assert store.enrichment.enrichment_counts() == counts and first.atomized == 14
 
 
 def test_limit_enriches_exactly_that_many_chunks(store: Store, kb: Path) -> None:
@@ -291,9 +308,11 @@ def test_limit_enriches_exactly_that_many_chunks(store: Store, kb: Path) -> None
     report = enrich(store, llm, limit=2)
     assert report.atomized == 2 and len(atomize_calls(llm)) == 2
     assert sorted(s for s, _ in chunk_status(kb).values() if s is not None) == ["done", "done"]
-    assert store.enrichment_counts().atoms["pending"] == 13
+    assert store.enrichment.enrichment_counts().atoms["pending"] == 13
     rest = enrich(store, llm)
-    assert rest.atomized == 12 and len(rest.failures) == 1 and store.enrichment_counts().atoms["pending"] == 0
+    assert (
+        rest.atomized == 12 and len(rest.failures) == 1 and store.enrichment.enrichment_counts().atoms["pending"] == 0
+    )
     assert len(atomize_calls(llm)) == 2 + 13 + 2  # each chunk once, the retried and the failing one twice
 
 
@@ -304,11 +323,11 @@ def test_doc_ids_limit_the_run_to_those_documents(store: Store, kb: Path) -> Non
     assert report.summarized == 1 and report.skipped == 0 and report.atomized == 9
     assert len(llm.calls_for("summarize_document")) == 1
     assert all(ZH_TITLE in m[1].content for m in atomize_calls(llm))
-    zh_ids = {c.id for c in store.chunks_of(zh.id)}
+    zh_ids = {c.id for c in store.chunks.chunks_of(zh.id)}
     for cid, (status, _) in chunk_status(kb).items():
         assert (status == "done") == (cid in zh_ids)
-    assert store.enrichment_counts().summaries["pending"] == 2
-    assert all(d.summary is None for d in store.documents() if d.id != zh.id)
+    assert store.enrichment.enrichment_counts().summaries["pending"] == 2
+    assert all(d.summary is None for d in store.docs.documents() if d.id != zh.id)
 
 
 # --- removal meanwhile --------------------------------------------------------------------------------------
@@ -316,14 +335,16 @@ def test_doc_ids_limit_the_run_to_those_documents(store: Store, kb: Path) -> Non
 
 def test_save_atoms_on_a_removed_chunk_returns_nothing(store: Store) -> None:
     en = docs_by_name(store)[f"{EN_STEM}.txt"]
-    chunk = store.chunks_of(en.id)[0]
-    assert store.delete_document(en.id)
-    ids = store.save_atoms(chunk.id, status="done", questions=["Who tags pike?"], lang="en", vectors=np.ones((1, 256)))
-    assert ids is None and store.enrichment_counts().questions == 0
-    store.save_document_summary(
+    chunk = store.chunks.chunks_of(en.id)[0]
+    assert store.docs.delete_document(en.id)
+    ids = store.enrichment.save_atoms(
+        chunk.id, status="done", questions=["Who tags pike?"], lang="en", vectors=np.ones((1, 256))
+    )
+    assert ids is None and store.enrichment.enrichment_counts().questions == 0
+    store.enrichment.save_document_summary(
         en.id, status="done", summary="gone", headers={chunk.id: "h"}, header_vectors=[[0.0] * 256]
     )
-    assert store.get_document(en.id) is None and store.integrity_check() == []
+    assert store.docs.get_document(en.id) is None and store.integrity_check() == []
 
 
 @pytest.mark.parametrize("during", ["summarize_document", "atomize"])
@@ -336,7 +357,7 @@ def test_removing_a_document_while_it_is_enriched(store: Store, kb: Path, during
     def remove_then(reply):  # type: ignore[no-untyped-def]
         def answer(messages: Sequence[Message], params: GenParams) -> str:
             if not removed and "pike" in messages[1].content.lower():  # its summary, or its first chunk
-                removed.append(other.delete_document(en.id))
+                removed.append(other.docs.delete_document(en.id))
             return reply(messages, params)
 
         return answer
@@ -347,13 +368,16 @@ def test_removing_a_document_while_it_is_enriched(store: Store, kb: Path, during
     finally:
         other.close()
     assert removed == [True]
-    assert store.get_document(en.id) is None
+    assert store.docs.get_document(en.id) is None
     assert store.integrity_check() == []
-    counts = store.enrichment_counts()
+    counts = store.enrichment.enrichment_counts()
     assert counts.documents == 2 and counts.chunks == 10
     assert counts.atoms == {"done": 10, "failed": 0, "pending": 0, "not ready": 0}
-    assert counts.questions == sum(len(store.questions_of(c.id)) for c in all_chunks(store))
-    assert store.fts_search("question", "Catalogued", 50) == [] and store.fts_search("chunk", SUMMARY_WORD_EN, 50) == []
+    assert counts.questions == sum(len(store.chunks.questions_of(c.id)) for c in all_chunks(store))
+    assert (
+        store.index.fts_search("question", "Catalogued", 50) == []
+        and store.index.fts_search("chunk", SUMMARY_WORD_EN, 50) == []
+    )
 
 
 # --- parallel fan-out ---------------------------------------------------------------------------------------
@@ -388,11 +412,11 @@ def test_parallel_calls_overlap_and_every_result_is_stored(store: Store, kb: Pat
     report = enrich(store, llm)
     assert 2 <= peak <= 4
     assert report.atomized == 14 and len(report.failures) == 1 and report.dropped == 28
-    docs = {d.id: d for d in store.documents()}
+    docs = {d.id: d for d in store.docs.documents()}
     status = chunk_status(kb)
     for c in all_chunks(store):
         if status[c.id][0] == "done":
-            assert store.questions_of(c.id) == questions_for(docs[c.doc_id].title or "", c.text)
+            assert store.chunks.questions_of(c.id) == questions_for(docs[c.doc_id].title or "", c.text)
         else:
             assert FAIL_MARK in c.text
     assert store.integrity_check() == []

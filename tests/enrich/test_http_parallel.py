@@ -48,9 +48,9 @@ def test_enrich_fans_out_to_max_parallel_requests(tmp_path: Path) -> None:
     with StandinServer(latency_s=LATENCY_S, lifetime_s=120) as server, open_kb(kb, create=False) as store:
         llm = OpenAICompatLLM(server.url, "standin", max_parallel=4, timeout_s=30)
         report = Enricher(store, HashEncoder(), llm, EnrichOptions()).run()
-        chunks = [c for d in store.documents() for c in store.chunks_of(d.id)]
-        titles = sorted(d.title or "" for d in store.documents())
-        questions = {c.id: store.questions_of(c.id) for c in chunks}
+        chunks = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
+        titles = sorted(d.title or "" for d in store.docs.documents())
+        questions = {c.id: store.chunks.questions_of(c.id) for c in chunks}
 
     assert len(chunks) == 11 and report.failures == []
     assert report.summarized == 2 and report.skipped == 1 and report.atomized == len(chunks)

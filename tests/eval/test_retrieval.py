@@ -76,31 +76,31 @@ def assert_scores(s: ModeScores, ndcg: float, recall: dict[int, float], mrr: flo
 
 
 def test_ingest_corpus_stores_each_document_under_its_key(store: Store) -> None:
-    docs = store.documents()
+    docs = store.docs.documents()
     assert sorted(d.path for d in docs) == sorted(f"{EVAL_KEY}{d.doc_id}" for d in DOCS)
     assert {d.title for d in docs} == {d.title for d in DOCS}
     assert {d.stage for d in docs} == {"ready"}
     keys = chunk_doc_keys(store)
-    assert set(keys) == set(store.chunk_owners()) and set(keys.values()) == {(d.doc_id,) for d in DOCS}
+    assert set(keys) == set(store.chunks.chunk_owners()) and set(keys.values()) == {(d.doc_id,) for d in DOCS}
     for doc in docs:
-        (chunk,) = store.chunks_of(doc.id)  # four words: one chunk each
+        (chunk,) = store.chunks.chunks_of(doc.id)  # four words: one chunk each
         assert keys[chunk.id] == (doc.path.removeprefix(EVAL_KEY),)
 
 
 def test_ingest_corpus_twice_or_after_a_partial_build_adds_no_duplicate(tmp_path: Path) -> None:
     with kb(tmp_path / "eval.sqlite") as s:
         ingest_corpus(s, ENC, EvalSet("tiny", DOCS[:2], ()), OPTIONS)  # a build stopped after two documents
-        first = {d.path: d.id for d in s.documents()}
-        first_chunks = dict(s.chunk_owners())
+        first = {d.path: d.id for d in s.docs.documents()}
+        first_chunks = dict(s.chunks.chunk_owners())
         ingest_corpus(s, ENC, EVALSET, OPTIONS)
         counts = s.counts()
         ingest_corpus(s, ENC, EVALSET, OPTIONS)
         assert s.counts() == counts
-        docs = s.documents()
+        docs = s.docs.documents()
         assert sorted(d.path for d in docs) == sorted(f"{EVAL_KEY}{d.doc_id}" for d in DOCS)
         assert {d.path: d.id for d in docs if d.path in first} == first  # the first two were kept, not redone
-        assert {c: o for c, o in s.chunk_owners().items() if c in first_chunks} == first_chunks
-        assert len(s.chunk_owners()) == len(DOCS)
+        assert {c: o for c, o in s.chunks.chunk_owners().items() if c in first_chunks} == first_chunks
+        assert len(s.chunks.chunk_owners()) == len(DOCS)
         assert counts["chunk_vectors"] == counts["late_vectors"] == len(DOCS)
 
 
@@ -256,7 +256,7 @@ def article_text(source: str, label: str) -> str:
 
 
 def chunk_holding(store: Store, text: str) -> int:
-    (cid,) = [c.id for d in store.documents() for c in store.chunks_of(d.id) if text in c.text]
+    (cid,) = [c.id for d in store.docs.documents() for c in store.chunks.chunks_of(d.id) if text in c.text]
     return cid
 
 
@@ -277,7 +277,7 @@ def test_law_relevance_maps_chunks_to_file_article_keys(tmp_path: Path) -> None:
             EvalQuery("q0", questions[0][0], {"民法.md#第二条": 1}),
             EvalQuery("q1", questions[1][0], {"criminal/刑法.md#第一条": 1}),
         ]
-        assert set(key_of) == set(s.chunk_owners())
+        assert set(key_of) == set(s.chunks.chunk_owners())
         wanted = {
             chunk_holding(s, civil_2): ("民法.md#第二条",),
             chunk_holding(s, criminal_1): ("criminal/刑法.md#第一条",),
@@ -287,7 +287,7 @@ def test_law_relevance_maps_chunks_to_file_article_keys(tmp_path: Path) -> None:
             if cid in wanted:
                 assert key == wanted[cid]
             else:  # 民法 第一条 and 刑法 第二条 are not asked for; the same label in the other law gets no credit
-                owner = s.get_document(s.chunk_owners()[cid])
+                owner = s.docs.get_document(s.chunks.chunk_owners()[cid])
                 assert owner is not None
                 rel = Path(owner.path).relative_to(laws.resolve()).as_posix()
                 assert key == (f"{rel}#chunk{cid}",)

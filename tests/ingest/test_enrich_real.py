@@ -34,9 +34,9 @@ def tender_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Pa
 
 def test_the_summary_is_chinese_and_in_every_header(tender_kb: Path) -> None:
     with Store.open_existing(tender_kb) as store:
-        (doc,) = store.documents()
+        (doc,) = store.docs.documents()
         assert doc.summary and is_chinese(doc.summary)
-        chunks = store.chunks_of(doc.id)
+        chunks = store.chunks.chunks_of(doc.id)
         assert all(doc.summary in c.header for c in chunks)
         assert store.integrity_check() == []
 
@@ -46,9 +46,9 @@ def test_questions_are_chinese_and_share_key_terms_with_their_chunk(tender_kb: P
         check = check_atoms(store)
         assert check.chunks + check.failed_chunks == CHUNKS and check.questions >= CHUNKS
         assert check.chinese == check.questions
-        for doc in store.documents():
-            for chunk in store.chunks_of(doc.id):
-                for q in store.questions_of(chunk.id):
+        for doc in store.docs.documents():
+            for chunk in store.chunks.chunks_of(doc.id):
+                for q in store.chunks.questions_of(chunk.id):
                     assert shared_terms(q, chunk.text), f"{q!r} shares no key term with chunk {chunk.ord}"
 
 
@@ -58,8 +58,8 @@ def test_a_stored_question_finds_its_chunk_by_the_question_path(tender_kb: Path)
 
     encoder = open_encoder(settings)
     with Store.open_existing(tender_kb) as store:
-        (doc,) = store.documents()
-        asked = [(c.id, q) for c in store.chunks_of(doc.id) for q in store.questions_of(c.id)]
+        (doc,) = store.docs.documents()
+        asked = [(c.id, q) for c in store.chunks.chunks_of(doc.id) for q in store.chunks.questions_of(c.id)]
         assert asked
         for chunk_id, question in asked:
             hits = search(store, encoder, question, mode="questions", k=3)

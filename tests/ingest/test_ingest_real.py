@@ -30,12 +30,12 @@ def test_every_stage_ran_with_the_default_encoder(constitution_kb: tuple[Path, P
     kb, _ = constitution_kb
     with Store.open_existing(kb) as store:
         assert store.encoder_id == "embeddinggemma-300m-int8" and store.dim == 768
-        (doc,) = store.documents()
+        (doc,) = store.docs.documents()
         assert doc.stage == "ready" and doc.n_pages == 23 and doc.title == "中华人民共和国宪法"
         counts = store.counts()
         assert counts["chunks"] == counts["chunk_vectors"] == counts["late_vectors"] > 20
         assert store.integrity_check() == []
-        chunks = store.chunks_of(doc.id)
+        chunks = store.chunks.chunks_of(doc.id)
         assert any("第三章 国家机构" in " › ".join(c.section_path) for c in chunks)
         assert all(c.header.startswith("中华人民共和国宪法") for c in chunks)
 
@@ -43,13 +43,13 @@ def test_every_stage_ran_with_the_default_encoder(constitution_kb: tuple[Path, P
 def test_late_vectors_are_in_context_versions_of_the_early_ones(constitution_kb: tuple[Path, Path]) -> None:
     kb, _ = constitution_kb
     with Store.open_existing(kb) as store:
-        ids = [c.id for c in store.chunks_of(store.documents()[0].id)]
+        ids = [c.id for c in store.chunks.chunks_of(store.docs.documents()[0].id)]
         # a chunk's late vector is nearer to its own early vector than to most other chunks' early vectors
         own_rank = []
         for cid in ids[::5]:
-            late = store.vector("late", cid)
+            late = store.index.vector("late", cid)
             assert late is not None and abs(float(np.linalg.norm(late)) - 1.0) < 1e-3
-            ranked = [i for i, _ in store.knn("chunk", late, len(ids))]
+            ranked = [i for i, _ in store.index.knn("chunk", late, len(ids))]
             own_rank.append(ranked.index(cid))
         assert np.median(own_rank) <= 2, own_rank
 

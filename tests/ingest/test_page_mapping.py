@@ -31,8 +31,8 @@ def test_recorded_page_and_line_hold_the_chunk_text(tender_kb: tuple[Path, Path]
     kb, pdf = tender_kb
     pages = [p.extract_text() for p in pypdf.PdfReader(pdf).pages]  # independent extraction
     with Store.open_existing(kb) as store:
-        (doc,) = store.documents()
-        chunks = store.chunks_of(doc.id)
+        (doc,) = store.docs.documents()
+        chunks = store.chunks.chunks_of(doc.id)
     assert doc.n_pages == len(pages) == 116
     sample = [c for c in chunks if c.page_start > 1][::15]
     assert len(sample) >= 8
@@ -58,8 +58,8 @@ def test_a_known_clause_is_on_its_page(tender_kb: tuple[Path, Path]) -> None:
     truth = {i + 1 for i, p in enumerate(reader.pages) if wanted in (p.extract_text() or "").replace("\n", "")}
     assert truth, "the clause is in the tender document"
     with Store.open_existing(kb) as store:
-        (doc,) = store.documents()
-        found = [c for c in store.chunks_of(doc.id) if wanted in c.text.replace("\n", "")]
+        (doc,) = store.docs.documents()
+        found = [c for c in store.chunks.chunks_of(doc.id) if wanted in c.text.replace("\n", "")]
     assert found
     for c in found:
         assert set(range(c.page_start, c.page_end + 1)) & truth, (c.page_start, c.page_end, truth)

@@ -125,12 +125,12 @@ def assert_consistent(store: Store) -> dict[str, int]:
     assert store.integrity_check() == []
     counts = store.counts()
     assert counts["chunk_vectors"] == counts["late_vectors"] == counts["chunks"] > 0
-    docs = store.documents()
+    docs = store.docs.documents()
     assert counts["documents"] == len(docs)
     assert {d.stage for d in docs} == {"ready"}
     total = 0
     for doc in docs:
-        chunks = store.chunks_of(doc.id)
+        chunks = store.chunks.chunks_of(doc.id)
         assert [c.ord for c in chunks] == list(range(len(chunks)))
         total += len(chunks)
     assert total == counts["chunks"]
@@ -138,7 +138,7 @@ def assert_consistent(store: Store) -> dict[str, int]:
 
 
 def texts_by_path(store: Store) -> dict[str, str]:
-    return {d.path: "".join(c.text for c in store.chunks_of(d.id)) for d in store.documents()}
+    return {d.path: "".join(c.text for c in store.chunks.chunks_of(d.id)) for d in store.docs.documents()}
 
 
 # --- a good folder ---------------------------------------------------------------------------------------
@@ -156,7 +156,7 @@ def test_folder_is_ingested_whole_with_exact_text_positions_and_headers(tmp_path
         outcomes = by_path(report)
         assert set(outcomes) == {key(folder / rel) for rel in CORPUS}  # hidden .git/ and .DS_Store left out
         assert {o.status for o in outcomes.values()} == {"ingested"}
-        assert report.failed == [] and store.failures() == []
+        assert report.failed == [] and store.docs.failures() == []
         assert not [e for e in events if isinstance(e, Notice) and e.level == "error"]
 
         counts = assert_consistent(store)
@@ -165,13 +165,13 @@ def test_folder_is_ingested_whole_with_exact_text_positions_and_headers(tmp_path
         # the small split options give several chunks to every file but the shortest ones
         assert counts["chunks"] >= 2 * len(CORPUS)
 
-        docs = {d.path: d for d in store.documents()}
+        docs = {d.path: d for d in store.docs.documents()}
         for rel, (_, text, title) in CORPUS.items():
             doc = docs[key(folder / rel)]
             assert doc.title == title, rel
             assert doc.kind == ("markdown" if rel.endswith(".md") else "text")
             assert outcomes[doc.path].doc_id == doc.id
-            chunks = store.chunks_of(doc.id)
+            chunks = store.chunks.chunks_of(doc.id)
             assert "".join(c.text for c in chunks) == text, rel
             assert outcomes[doc.path].chunks == len(chunks)
             n_lines = text.count("\n") + (0 if text.endswith("\n") else 1)
@@ -188,16 +188,16 @@ def test_folder_is_ingested_whole_with_exact_text_positions_and_headers(tmp_path
 
         # the GB18030 and Big5 files were decoded, not mangled: their words are found by full-text search
         gb, big5 = docs[key(folder / "zh/招标法.txt")], docs[key(folder / "zh/契約_big5.txt")]
-        owners = store.chunk_owners()
-        assert {owners[i] for i, _ in store.fts_search("chunk", "招标投标", 5)} == {gb.id}
-        assert {owners[i] for i, _ in store.fts_search("chunk", "誠實", 5)} == {big5.id}
+        owners = store.chunks.chunk_owners()
+        assert {owners[i] for i, _ in store.index.fts_search("chunk", "招标投标", 5)} == {gb.id}
+        assert {owners[i] for i, _ in store.index.fts_search("chunk", "誠實", 5)} == {big5.id}
 
 
 def test_second_run_on_the_same_folder_changes_nothing(tmp_path: Path) -> None:
     folder = write_corpus(tmp_path / "docs")
     with open_kb(tmp_path / "kb.kb") as store:
         ingest(store, [folder])
-        before, docs_before, texts_before = store.counts(), store.documents(), texts_by_path(store)
+        before, docs_before, texts_before = store.counts(), store.docs.documents(), texts_by_path(store)
 
         encoder = CountingEncoder()
         report = ingest(store, [folder], encoder=encoder)
@@ -207,7 +207,7 @@ def test_second_run_on_the_same_folder_changes_nothing(tmp_path: Path) -> None:
         assert all(o.doc_id is not None for o in report.outcomes)
         assert encoder.texts == 0 and encoder.token_calls == 0  # nothing embedded again
         assert store.counts() == before  # no new document, chunk, vector or LLM-cache row
-        assert store.documents() == docs_before  # same ids, same stage, not even touched
+        assert store.docs.documents() == docs_before  # same ids, same stage, not even touched
         assert texts_by_path(store) == texts_before
         assert_consistent(store)
 
@@ -218,9 +218,9 @@ def test_changed_file_replaces_its_older_version(tmp_path: Path) -> None:
     with open_kb(tmp_path / "kb.kb") as store:
         ingest(store, [folder])
         before = store.counts()
-        old = next(d for d in store.documents() if d.path == key(target))
-        old_chunk_ids = {c.id for c in store.chunks_of(old.id)}
-        assert store.fts_search("chunk", "aquarium", 5)  # a word only the old version has
+        old = next(d for d in store.docs.documents() if d.path == key(target))
+        old_chunk_ids = {c.id for c in store.chunks.chunks_of(old.id)}
+        assert store.index.fts_search("chunk", "aquarium", 5)  # a word only the old version has
 
         new_text = (
             "Muskellunge are the pike's larger cousins.\n\nThey are rarer, warier and grow past a metre; "
@@ -235,16 +235,16 @@ def test_changed_file_replaces_its_older_version(tmp_path: Path) -> None:
         counts = assert_consistent(store)  # includes: no vector or FTS row without its chunk
         assert counts["documents"] == before["documents"]
 
-        docs = {d.path: d for d in store.documents()}
+        docs = {d.path: d for d in store.docs.documents()}
         new = docs[key(target)]
-        assert new.id != old.id and store.get_document(old.id) is None
-        assert store.chunks_of(old.id) == [] and not old_chunk_ids & set(store.chunk_owners())
-        assert "".join(c.text for c in store.chunks_of(new.id)) == new_text
-        assert store.fts_search("chunk", "aquarium", 5) == []
-        owners = store.chunk_owners()
-        assert {owners[i] for i, _ in store.fts_search("chunk", "muskellunge", 5)} == {new.id}
+        assert new.id != old.id and store.docs.get_document(old.id) is None
+        assert store.chunks.chunks_of(old.id) == [] and not old_chunk_ids & set(store.chunks.chunk_owners())
+        assert "".join(c.text for c in store.chunks.chunks_of(new.id)) == new_text
+        assert store.index.fts_search("chunk", "aquarium", 5) == []
+        owners = store.chunks.chunk_owners()
+        assert {owners[i] for i, _ in store.index.fts_search("chunk", "muskellunge", 5)} == {new.id}
         # the nearest dense vectors to the new text are the new document's, so its vectors were written
-        (cid, _), *_ = store.knn("chunk", HashEncoder().encode(["tiger muskie hybrid"], role="query")[0], 1)
+        (cid, _), *_ = store.index.knn("chunk", HashEncoder().encode(["tiger muskie hybrid"], role="query")[0], 1)
         assert owners[cid] == new.id
 
 
@@ -262,8 +262,8 @@ def test_same_content_at_a_second_path_is_a_duplicate(tmp_path: Path) -> None:
         dup = outcomes[second]
         assert dup.status == "duplicate" and first in dup.message
         assert dup.doc_id == outcomes[first].doc_id
-        assert [d.path for d in store.documents()] == [first]
-        assert report.failed == [] and store.failures() == []
+        assert [d.path for d in store.docs.documents()] == [first]
+        assert report.failed == [] and store.docs.failures() == []
         assert_consistent(store)
 
         # on a later run too, the copy is a duplicate of the first path
@@ -321,17 +321,17 @@ def test_bad_files_fail_one_by_one_and_the_batch_goes_on(tmp_path: Path, monkeyp
             errors = [e.message for e in events if isinstance(e, Notice) and e.level == "error"]
             assert sorted(errors) == sorted(outcomes[p].message for p in expected)
 
-            assert {f.path: f.reason for f in store.failures()} == expected
-            assert all(Path(f.path).name in f.message for f in store.failures())
-            assert [d.path for d in store.documents()] == [key(good)]
+            assert {f.path: f.reason for f in store.docs.failures()} == expected
+            assert all(Path(f.path).name in f.message for f in store.docs.failures())
+            assert [d.path for d in store.docs.documents()] == [key(good)]
             assert_consistent(store)
 
             # the empty file gets content: it goes in, and its recorded failure is gone
             (folder / "a_empty.txt").write_text("Now the file has a sentence in it.\n")
             again = by_path(ingest(store, [folder / "a_empty.txt"]))
             assert again[key(folder / "a_empty.txt")].status == "ingested"
-            assert key(folder / "a_empty.txt") not in {f.path for f in store.failures()}
-            assert len(store.failures()) == len(expected) - 1
+            assert key(folder / "a_empty.txt") not in {f.path for f in store.docs.failures()}
+            assert len(store.docs.failures()) == len(expected) - 1
             assert_consistent(store)
     finally:
         if locked.exists():
@@ -356,8 +356,8 @@ def test_file_vanishing_mid_run_fails_alone(tmp_path: Path) -> None:
         assert [outcomes[key(folder / n)].status for n in names] == ["ingested", "failed", "ingested"]
         failed = outcomes[key(victim)]
         assert failed.reason == "vanished" and victim.name in failed.message
-        assert [(f.path, f.reason) for f in store.failures()] == [(key(victim), "vanished")]
-        assert sorted(d.path for d in store.documents()) == [key(folder / names[0]), key(folder / names[2])]
+        assert [(f.path, f.reason) for f in store.docs.failures()] == [(key(victim), "vanished")]
+        assert sorted(d.path for d in store.docs.documents()) == [key(folder / names[0]), key(folder / names[2])]
         assert_consistent(store)
 
 
@@ -372,7 +372,7 @@ def test_failure_for_a_missing_relative_path_is_cleared_once_the_file_ingests(
         relative.write_text("The file exists now and holds a sentence.\n")
         (done,) = ingest(store, [relative]).outcomes
         assert done.status == "ingested"
-        assert store.failures() == []  # fails: the 'vanished' record of 'later.txt' stays for good
+        assert store.docs.failures() == []  # fails: the 'vanished' record of 'later.txt' stays for good
         assert missing.path == done.path == key(relative)  # one key for one file, as for every other outcome
 
 
@@ -404,14 +404,14 @@ def test_real_pdfs_encrypted_image_only_and_garbled(tmp_path: Path, pdfs: Path) 
         assert any("garbled" in w and garbled.name in w for w in warnings), warnings
         assert any("garbled" in w for w in ok.warnings)
 
-        assert {f.path: f.reason for f in store.failures()} == {
+        assert {f.path: f.reason for f in store.docs.failures()} == {
             key(encrypted): "encrypted",
             key(image_only): "image-only",
         }
         counts = assert_consistent(store)
         assert counts["documents"] == 1 and counts["pages"] == ok.pages
-        (doc,) = store.documents()
-        chunks = store.chunks_of(doc.id)
+        (doc,) = store.docs.documents()
+        chunks = store.chunks.chunks_of(doc.id)
         assert all(1 <= c.page_start <= c.page_end <= ok.pages for c in chunks)
         assert all(c.line_start >= 1 and c.line_end >= 1 for c in chunks)
         assert [c.page_start for c in chunks] == sorted(c.page_start for c in chunks)
@@ -421,9 +421,9 @@ def test_real_pdfs_encrypted_image_only_and_garbled(tmp_path: Path, pdfs: Path) 
         again = Ingestor(store, HashEncoder(), IngestOptions(password="openpassword")).ingest_paths([encrypted])
         (opened,) = again.outcomes
         assert opened.status == "ingested" and opened.path == key(encrypted) and again.failed == []
-        text = "".join(c.text for c in store.chunks_of(opened.doc_id))
+        text = "".join(c.text for c in store.chunks.chunks_of(opened.doc_id))
         assert "Lorem ipsum" in text
-        assert {f.path: f.reason for f in store.failures()} == {key(image_only): "image-only"}
+        assert {f.path: f.reason for f in store.docs.failures()} == {key(image_only): "image-only"}
         assert assert_consistent(store)["documents"] == 2
 
 
@@ -436,7 +436,7 @@ def test_without_late_chunking_documents_are_ready_with_early_vectors_only(tmp_p
         counts = store.counts()
         assert counts["chunk_vectors"] == counts["chunks"] > 0 and counts["late_vectors"] == 0
         assert encoder.texts == counts["chunks"] and encoder.token_calls == 0
-        assert {d.stage for d in store.documents()} == {"ready"}
+        assert {d.stage for d in store.docs.documents()} == {"ready"}
         assert store.integrity_check() == []
         with pytest.raises(AssertionError):  # the helper the other tests lean on does notice missing late vectors
             assert_consistent(store)
@@ -450,18 +450,18 @@ def test_a_moved_file_keeps_its_rows_and_gets_its_new_path(tmp_path: Path) -> No
     with open_kb(tmp_path / "kb.kb") as store:
         ingest(store, [folder])
         before = store.counts()
-        (doc,) = store.documents()
+        (doc,) = store.docs.documents()
         new = folder / "renamed.txt"
         old.rename(new)
         (outcome,) = ingest(store, [folder]).outcomes
         assert outcome.status == "unchanged" and f"moved from {old.resolve()}" in outcome.message
-        (moved,) = store.documents()
+        (moved,) = store.docs.documents()
         assert moved.id == doc.id and moved.path == str(new.resolve())
         assert store.counts() == before
 
 
 def _texts(store: Store) -> dict[str, str]:
-    return {Path(d.path).name: "".join(c.text for c in store.chunks_of(d.id)) for d in store.documents()}
+    return {Path(d.path).name: "".join(c.text for c in store.chunks.chunks_of(d.id)) for d in store.docs.documents()}
 
 
 def test_a_file_edited_to_equal_another_loses_its_old_version(tmp_path: Path) -> None:
@@ -475,7 +475,7 @@ def test_a_file_edited_to_equal_another_loses_its_old_version(tmp_path: Path) ->
         outcomes = {Path(o.path).name: o.status for o in ingest(store, [folder]).outcomes}
         assert outcomes == {"a.txt": "duplicate", "b.txt": "unchanged"}
         assert _texts(store) == {"b.txt": "Bananas are delivered on Friday.\n"}  # the apples version is gone
-        assert store.fts_search("chunk", "apples", 5) == []
+        assert store.index.fts_search("chunk", "apples", 5) == []
         assert_consistent(store)
 
 
@@ -490,7 +490,7 @@ def test_a_file_moved_over_another_replaces_it(tmp_path: Path) -> None:
         (outcome,) = ingest(store, [folder]).outcomes
         assert outcome.status == "unchanged" and "moved from" in outcome.message
         assert _texts(store) == {"b.txt": "Apples are delivered on Monday.\n"}
-        assert [d.path for d in store.documents()] == [str((folder / "b.txt").resolve())]
+        assert [d.path for d in store.docs.documents()] == [str((folder / "b.txt").resolve())]
         assert_consistent(store)
 
 
@@ -499,7 +499,7 @@ def test_the_kb_file_inside_the_ingested_folder_is_not_a_document(tmp_path: Path
     with open_kb(tmp_path / "kb.kb") as store:
         report = ingest(store, [tmp_path])
         assert [(Path(o.path).name, o.status) for o in report.outcomes] == [("note.txt", "ingested")]
-        assert store.failures() == []
+        assert store.docs.failures() == []
 
 
 def test_late_vectors_follow_the_setting_across_runs(tmp_path: Path) -> None:
@@ -508,7 +508,7 @@ def test_late_vectors_follow_the_setting_across_runs(tmp_path: Path) -> None:
     (folder / "a.md").write_text("# Title\n\n" + "Clause text about delivery and payment. " * 40 + "\n")
     with open_kb(tmp_path / "kb.kb") as store:
         ingest(store, [folder], late=False)
-        assert {d.stage for d in store.documents()} == {"ready"}
+        assert {d.stage for d in store.docs.documents()} == {"ready"}
         assert store.counts()["late_vectors"] == 0
         report = ingest(store, [folder], late=True)  # the file is unchanged, but its late vectors are missing
         assert [o.status for o in report.outcomes] == ["unchanged"]
@@ -524,10 +524,10 @@ def test_a_document_left_embedded_finishes_without_late_chunking(tmp_path: Path)
     (folder / "a.txt").write_text("Some text to embed.\n")
     with open_kb(tmp_path / "kb.kb") as store:
         ingest(store, [folder])
-        (doc,) = store.documents()
-        store.set_document_stage(doc.id, "embedded")  # as a run killed before its late stage leaves it
+        (doc,) = store.docs.documents()
+        store.docs.set_document_stage(doc.id, "embedded")  # as a run killed before its late stage leaves it
         ingest(store, [folder], late=False)
-        assert store.get_document(doc.id).stage == "ready"  # type: ignore[union-attr]
+        assert store.docs.get_document(doc.id).stage == "ready"  # type: ignore[union-attr]
 
 
 def test_a_failure_clears_when_the_file_comes_back_unchanged(tmp_path: Path) -> None:
@@ -537,7 +537,7 @@ def test_a_failure_clears_when_the_file_comes_back_unchanged(tmp_path: Path) -> 
         ingest(store, [path])
         moved = path.rename(tmp_path / "elsewhere.bin")
         (gone,) = ingest(store, [path]).outcomes
-        assert gone.status == "failed" and [f.reason for f in store.failures()] == ["vanished"]
+        assert gone.status == "failed" and [f.reason for f in store.docs.failures()] == ["vanished"]
         moved.rename(path)
         (back,) = ingest(store, [path]).outcomes
-        assert back.status == "unchanged" and store.failures() == []
+        assert back.status == "unchanged" and store.docs.failures() == []

@@ -33,8 +33,8 @@ def test_llm_split_chunks_end_where_the_model_says_and_carry_its_summaries(tmp_p
     (folder / "topics.md").write_text(text, encoding="utf-8")
     fake = FakeLLM({"split": script(at_topic_end)})
     with ingest(tmp_path / "kb.sqlite", folder, fake) as store:
-        (doc,) = store.documents()
-        chunks = store.chunks_of(doc.id)
+        (doc,) = store.docs.documents()
+        chunks = store.chunks.chunks_of(doc.id)
         assert doc.stage == "ready" and len(chunks) >= 2
         assert "".join(c.text for c in chunks) == text
         for c in chunks[:-1]:  # every boundary the model chose is the end of a topic
@@ -51,15 +51,15 @@ def test_a_rerun_through_the_kb_cache_asks_the_model_nothing(tmp_path: Path) -> 
     fake = FakeLLM({"split": script(at_topic_end)})
     with Store.open(tmp_path / "kb.sqlite", encoder_id=ENC.model_id, dim=ENC.dim) as store:
         Ingestor(
-            store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store), late=False)
+            store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store.cache), late=False)
         ).ingest_paths([folder])
-        first = [(c.text, c.summary) for c in store.chunks_of(store.documents()[0].id)]
+        first = [(c.text, c.summary) for c in store.chunks.chunks_of(store.docs.documents()[0].id)]
         asked = len(fake.calls)
-        store.delete_document(store.documents()[0].id)  # as if a killed run had stored nothing for it
+        store.docs.delete_document(store.docs.documents()[0].id)  # as if a killed run had stored nothing for it
         Ingestor(
-            store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store), late=False)
+            store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store.cache), late=False)
         ).ingest_paths([folder])
-        again = [(c.text, c.summary) for c in store.chunks_of(store.documents()[0].id)]
+        again = [(c.text, c.summary) for c in store.chunks.chunks_of(store.docs.documents()[0].id)]
     assert asked > 0 and len(fake.calls) == asked and again == first
 
 

@@ -106,7 +106,7 @@ def open_kb(path: Path, *, create: bool = True) -> Store:
 
 
 def chunk_texts(store: Store) -> dict[str, list[str]]:
-    return {d.path: [c.text for c in store.chunks_of(d.id)] for d in store.documents()}
+    return {d.path: [c.text for c in store.chunks.chunks_of(d.id)] for d in store.docs.documents()}
 
 
 @pytest.fixture(scope="module")
@@ -132,12 +132,12 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
 def assert_like_reference(store: Store, ref: Reference) -> None:
     assert store.integrity_check() == []
     assert store.counts() == ref.counts
-    assert {d.stage for d in store.documents()} == {"ready"}
-    for doc in store.documents():
-        ords = [c.ord for c in store.chunks_of(doc.id)]
+    assert {d.stage for d in store.docs.documents()} == {"ready"}
+    for doc in store.docs.documents():
+        ords = [c.ord for c in store.chunks.chunks_of(doc.id)]
         assert ords == list(range(len(ords))), doc.path  # no chunk twice, none missing
     assert chunk_texts(store) == ref.texts
-    assert store.failures() == []
+    assert store.docs.failures() == []
 
 
 # --- an exception inside the encoder -----------------------------------------------------------------------
@@ -157,7 +157,7 @@ def test_resume_after_encoder_exception_equals_clean_run(
     n_chunks = reference.counts["chunks"]
     with open_kb(kb, create=False) as store:
         interrupted = store.counts()
-        stages = [d.stage for d in store.documents()]
+        stages = [d.stage for d in store.docs.documents()]
         assert interrupted["documents"] == 17 and interrupted["chunks"] == n_chunks  # parsing had finished
         # vectors are committed batch by batch: exactly what the calls that returned produced is there
         assert interrupted["chunk_vectors"] == crashing.texts
@@ -169,9 +169,11 @@ def test_resume_after_encoder_exception_equals_clean_run(
             assert 0 < interrupted["late_vectors"] < n_chunks
             assert set(stages) <= {"embedded", "ready"} and stages.count("ready") <= after
             # after one late call the long document (first, two groups) is left half pooled
-            docs = store.documents()
+            docs = store.docs.documents()
             partial = [
-                d.path for d in docs if 0 < len(store.chunk_ids_without("late", d.id)) < len(store.chunks_of(d.id))
+                d.path
+                for d in docs
+                if 0 < len(store.index.chunk_ids_without("late", d.id)) < len(store.chunks.chunks_of(d.id))
             ]
             assert partial == ([str((reference.folder / "a_long.txt").resolve())] if after == 1 else [])
         assert store.integrity_check() == []

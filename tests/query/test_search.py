@@ -63,7 +63,7 @@ def fresh(tmp_path: Path) -> Iterator[tuple[Store, Path]]:
 
 
 def doc_named(store: Store, name: str) -> DocumentRecord:
-    (doc,) = [d for d in store.documents() if Path(d.path).name == name]
+    (doc,) = [d for d in store.docs.documents() if Path(d.path).name == name]
     return doc
 
 
@@ -95,7 +95,7 @@ def test_bm25_on_a_term_of_one_document_returns_only_its_chunks_that_hold_it(
     store: Store, term: str, name: str
 ) -> None:
     doc = doc_named(store, name)
-    holding = {c.id for c in store.chunks_of(doc.id) if term in (c.header + "\n" + c.text).lower()}
+    holding = {c.id for c in store.chunks.chunks_of(doc.id) if term in (c.header + "\n" + c.text).lower()}
     assert holding  # by construction
     hits = search(store, ENC, term, mode="bm25", k=50)
     assert {h.chunk.id for h in hits} == holding
@@ -107,7 +107,7 @@ def test_bm25_on_a_term_of_one_document_returns_only_its_chunks_that_hold_it(
 
 def test_bm25_without_a_matching_term_finds_nothing_while_dense_ranks_everything(store: Store) -> None:
     assert search(store, ENC, "zebra", mode="bm25") == []
-    n_chunks = sum(store.chunk_counts().values())
+    n_chunks = sum(store.chunks.chunk_counts().values())
     for mode in ("dense", "late"):
         hits = search(store, ENC, "zebra", mode=mode, k=100)  # type: ignore[arg-type]
         assert len(hits) == n_chunks
@@ -203,7 +203,7 @@ def test_all_weights_zero_finds_nothing(store: Store) -> None:
 
 @pytest.mark.parametrize("mode", SEARCH_MODES)
 def test_k_is_respected(store: Store, mode: str) -> None:
-    n_chunks = sum(store.chunk_counts().values())
+    n_chunks = sum(store.chunks.chunk_counts().values())
     everything = search(store, ENC, "保证金 the goods", mode=mode, k=100)  # type: ignore[arg-type]
     assert 3 < len(everything) <= n_chunks
     for k in (1, 2, 3):
@@ -243,7 +243,7 @@ def test_hit_fields_for_a_pdf_hit(store: Store, kb_files: tuple[Path, Path]) -> 
 
 def test_every_pdf_chunk_knows_its_pages(store: Store) -> None:
     doc = doc_named(store, "contract.pdf")
-    chunks = store.chunks_of(doc.id)
+    chunks = store.chunks.chunks_of(doc.id)
     assert len(chunks) >= 2
     for c in chunks:
         lines = [line.strip() for line in c.text.splitlines() if line.strip()]
@@ -293,7 +293,7 @@ def test_dense_modes_need_an_encoder_but_bm25_does_not(store: Store) -> None:
 def test_a_deleted_document_is_never_a_hit(fresh: tuple[Store, Path]) -> None:
     store, _ = fresh
     gone = doc_named(store, "bid_bond.md")
-    assert store.delete_document(gone.id)
+    assert store.docs.delete_document(gone.id)
     for mode in SEARCH_MODES:
         hits = search(store, ENC, "投标保证金", mode=mode, k=50)  # type: ignore[arg-type]
         assert all(h.document.id != gone.id for h in hits)
@@ -306,10 +306,10 @@ def test_a_chunk_deleted_between_ranking_and_fetch_is_skipped(
     store, _ = fresh
     query = "投标保证金"
     gone = doc_named(store, "bid_bond.md")
-    gone_ids = {c.id for c in store.chunks_of(gone.id)}
+    gone_ids = {c.id for c in store.chunks.chunks_of(gone.id)}
     stale = rankings(store, ENC, query, FUSED_SOURCES, 50)
     assert gone_ids <= {cid for cid, _ in stale["bm25"]} and gone_ids <= {cid for cid, _ in stale["dense"]}
-    store.delete_document(gone.id)  # "another process" removes the document after the rankings were taken
+    store.docs.delete_document(gone.id)  # "another process" removes the document after the rankings were taken
 
     def stale_rankings(*_: object, sources: tuple[str, ...] = FUSED_SOURCES, n: int = 50) -> dict:
         return {name: stale[name][:n] for name in sources}

@@ -104,8 +104,8 @@ def test_path_under_a_file_is_one_line(tmp_path: Path) -> None:
 
 def test_one_file_after_close(kb_path: Path) -> None:
     with _open(kb_path) as s:
-        doc = s.add_document(path="a.txt", sha256="a")
-        s.add_chunks(doc, [NewChunk(ord=0, text="合同", char_start=0, char_end=2)])
+        doc = s.docs.add_document(path="a.txt", sha256="a")
+        s.chunks.add_chunks(doc, [NewChunk(ord=0, text="合同", char_start=0, char_end=2)])
         assert "kb.sqlite-wal" in _sidecars(kb_path)  # WAL while writing
     assert _sidecars(kb_path) == []
     with Store.open_existing(kb_path) as s:
@@ -121,13 +121,13 @@ def test_one_file_after_close(kb_path: Path) -> None:
 def test_close_beside_another_connection_keeps_data(kb_path: Path) -> None:
     a = _open(kb_path)
     b = _open(kb_path)
-    a.add_document(path="a.txt", sha256="a")
+    a.docs.add_document(path="a.txt", sha256="a")
     a.close()  # b still has the file open: stays in WAL, nothing lost
-    b.add_document(path="b.txt", sha256="b")
+    b.docs.add_document(path="b.txt", sha256="b")
     b.close()
     assert _sidecars(kb_path) == []
     with Store.open_existing(kb_path) as s:
-        assert [d.path for d in s.documents()] == ["a.txt", "b.txt"]
+        assert [d.path for d in s.docs.documents()] == ["a.txt", "b.txt"]
 
 
 READER = textwrap.dedent(
@@ -142,9 +142,9 @@ READER = textwrap.dedent(
 
 def test_second_process_reads_during_write_transaction(kb_path: Path) -> None:
     with _open(kb_path) as s:
-        s.add_document(path="committed.txt", sha256="c")
+        s.docs.add_document(path="committed.txt", sha256="c")
         with s.transaction():
-            s.add_document(path="pending.txt", sha256="p")
+            s.docs.add_document(path="pending.txt", sha256="p")
             env = {**os.environ, "PYTHONPATH": str(REPO)}
             out = subprocess.run(
                 [sys.executable, "-c", READER, str(kb_path)], capture_output=True, text=True, timeout=60, env=env

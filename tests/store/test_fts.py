@@ -69,14 +69,14 @@ def test_query_builder_quotes_everything() -> None:
 
 @pytest.fixture
 def fts_store(store: Store) -> tuple[Store, dict[str, int]]:
-    doc = store.add_document(path="t.txt", sha256="t")
+    doc = store.docs.add_document(path="t.txt", sha256="t")
     chunks = [NewChunk(ord=i, text=t, char_start=0, char_end=len(t)) for i, t in enumerate(TEXTS.values())]
-    ids = dict(zip(TEXTS, store.add_chunks(doc, chunks), strict=True))
+    ids = dict(zip(TEXTS, store.chunks.add_chunks(doc, chunks), strict=True))
     return store, ids
 
 
 def _hits(store: Store, query: str, **kw: bool) -> set[int]:
-    return {i for i, _ in store.fts_search("chunk", query, 20, **kw)}
+    return {i for i, _ in store.index.fts_search("chunk", query, 20, **kw)}
 
 
 @pytest.mark.parametrize(
@@ -115,14 +115,14 @@ def test_fts_require_all_and_loose_mode(fts_store: tuple[Store, dict[str, int]])
     store, ids = fts_store
     assert _hits(store, "合同 termination", require_all=True) == {ids["mixed"]}
     # a question written without spaces: every bigram separately, best overlap first
-    hits = store.fts_search("chunk", "投标保证金是多少？", 5, exact_phrases=False)
+    hits = store.index.fts_search("chunk", "投标保证金是多少？", 5, exact_phrases=False)
     assert hits[0][0] == ids["bond"]
     assert all(a[1] >= b[1] for a, b in zip(hits, hits[1:], strict=False))
 
 
 def test_fts_ranks_more_terms_higher(fts_store: tuple[Store, dict[str, int]]) -> None:
     store, ids = fts_store
-    hits = store.fts_search("chunk", "terminated written notice", 5)
+    hits = store.index.fts_search("chunk", "terminated written notice", 5)
     assert hits[0][0] == ids["terminated"]
     assert {i for i, _ in hits} >= {ids["terminated"], ids["notice"], ids["terminate"]}
 
@@ -132,25 +132,27 @@ def test_fts_syntax_characters_never_raise(fts_store: tuple[Store, dict[str, int
     store, _ = fts_store
     for exact in (True, False):
         for require_all in (True, False):
-            assert isinstance(store.fts_search("chunk", query, 5, exact_phrases=exact, require_all=require_all), list)
+            assert isinstance(
+                store.index.fts_search("chunk", query, 5, exact_phrases=exact, require_all=require_all), list
+            )
 
 
 def test_fts_header_is_searchable_and_questions_index(store: Store) -> None:
-    doc = store.add_document(path="h.txt", sha256="h")
-    (cid,) = store.add_chunks(doc, [NewChunk(ord=0, text="正文", char_start=0, char_end=2, header="付款条件")])
-    assert [i for i, _ in store.fts_search("chunk", "付款", 5)] == [cid]
-    (qid,) = store.add_questions([NewQuestion(chunk_id=cid, text="付款期限是多少天？", lang="zh")])
-    assert [i for i, _ in store.fts_search("question", "付款期限", 5)] == [qid]
-    assert store.fts_search("question", "退款", 5) == []
+    doc = store.docs.add_document(path="h.txt", sha256="h")
+    (cid,) = store.chunks.add_chunks(doc, [NewChunk(ord=0, text="正文", char_start=0, char_end=2, header="付款条件")])
+    assert [i for i, _ in store.index.fts_search("chunk", "付款", 5)] == [cid]
+    (qid,) = store.chunks.add_questions([NewQuestion(chunk_id=cid, text="付款期限是多少天？", lang="zh")])
+    assert [i for i, _ in store.index.fts_search("question", "付款期限", 5)] == [qid]
+    assert store.index.fts_search("question", "退款", 5) == []
 
 
 def test_a_chinese_question_searches_its_bigrams_by_default(fts_store: tuple[Store, dict[str, int]]) -> None:
     store, ids = fts_store
-    assert store.fts_search("chunk", "投标保证金是多少？", 5, exact_phrases=True) == []  # the sentence is nowhere
-    hits = store.fts_search("chunk", "投标保证金是多少？", 5)  # default: a CJK sentence is a bag of bigrams
+    assert store.index.fts_search("chunk", "投标保证金是多少？", 5, exact_phrases=True) == []  # the sentence is nowhere
+    hits = store.index.fts_search("chunk", "投标保证金是多少？", 5)  # default: a CJK sentence is a bag of bigrams
     assert hits and hits[0][0] == ids["bond"]
     # a short term keeps its exact-phrase meaning: 履约保证金 must not match the bid bond
-    assert store.fts_search("chunk", "履约保证金", 5) == []
+    assert store.index.fts_search("chunk", "履约保证金", 5) == []
 
 
 @pytest.mark.parametrize(

@@ -124,9 +124,9 @@ def test_search_and_ask_paths_refuse_too(tmp_path: Path, monkeypatch: pytest.Mon
 def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Path) -> None:
     kb = make_kb(tmp_path, HashEncoder())
     with Store.open_existing(kb, readonly=False) as store:
-        chunks = [c for d in store.documents() for c in store.chunks_of(d.id)]
-        (qid,) = store.add_questions([NewQuestion(chunks[0].id, "投标保证金是多少？", "zh")])
-        store.put_vectors("question", [qid], HashEncoder().encode(["投标保证金是多少？"], role="query"))
+        chunks = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
+        (qid,) = store.chunks.add_questions([NewQuestion(chunks[0].id, "投标保证金是多少？", "zh")])
+        store.index.put_vectors("question", [qid], HashEncoder().encode(["投标保证金是多少？"], role="query"))
     new = Perturbed(0.2)
     settings = load_settings(environ={})
     report = api.open_kb(kb, settings, encoder=new).reembed()
@@ -134,12 +134,12 @@ def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Pa
     assert report.questions == 1
     with Store.open(kb, encoder_id="hash-bigram", dim=256, probe=new) as store:
         assert not store.meta()["reembed_pending"]
-        assert all(d.stage == "ready" for d in store.documents())
+        assert all(d.stage == "ready" for d in store.docs.documents())
         for c in chunks:
-            np.testing.assert_allclose(store.vector("chunk", c.id), new.encode([early_text(c)], role="passage")[0],
-                                       atol=1e-6)  # fmt: skip
-        np.testing.assert_allclose(store.vector("question", qid), new.encode(["投标保证金是多少？"], role="query")[0],
-                                   atol=1e-6)  # fmt: skip
+            expected = new.encode([early_text(c)], role="passage")[0]
+            np.testing.assert_allclose(store.index.vector("chunk", c.id), expected, atol=1e-6)
+        expected = new.encode(["投标保证金是多少？"], role="query")[0]
+        np.testing.assert_allclose(store.index.vector("question", qid), expected, atol=1e-6)
     with pytest.raises(EncoderNumericsError):  # the KB now lives in the new encoder's numbers
         Store.open(kb, encoder_id="hash-bigram", dim=256, probe=HashEncoder())
 
@@ -148,12 +148,12 @@ def test_reembed_killed_after_the_reset_continues_without_resetting_again(tmp_pa
     kb = make_kb(tmp_path, HashEncoder())
     new = Perturbed(0.2)
     with Store.open_existing(kb, readonly=False) as store:
-        store.reset_vectors(probe_check.pack(probe_check.current_probes(new), "perturbed"))
+        store.index.reset_vectors(probe_check.pack(probe_check.current_probes(new), "perturbed"))
         n_chunks = store.counts()["chunks"]
-        first = store.documents()[0]
-        ids = store.chunk_ids_without("chunk", first.id)
-        vec = new.encode([early_text(c) for c in store.get_chunks(ids)], role="passage")
-        store.put_vectors("chunk", ids, vec)  # part of the work done before the "kill"
+        first = store.docs.documents()[0]
+        ids = store.index.chunk_ids_without("chunk", first.id)
+        vec = new.encode([early_text(c) for c in store.chunks.get_chunks(ids)], role="passage")
+        store.index.put_vectors("chunk", ids, vec)  # part of the work done before the "kill"
     report = api.open_kb(kb, load_settings(environ={}), encoder=new).reembed()
     assert report.ingest.units["embed"] == n_chunks - len(ids)  # the finished part is not redone
     with Store.open_existing(kb) as store:

@@ -106,5 +106,5 @@ def test_a_read_only_open_upgrades_an_older_kb_first(kb_path: Path, monkeypatch:
         Store.open(kb_path, encoder_id="enc", dim=4).close()
     assert _user_version(kb_path) == 1
     with Store.open_existing(kb_path) as s:  # read-only, as `pikelocal docs` opens it
-        assert s.readonly and s.failures() == []
+        assert s.readonly and s.docs.failures() == []
     assert _user_version(kb_path) == schema.LATEST_VERSION

@@ -40,6 +40,6 @@ def build(root: Path, *, questions: bool = True) -> Path:
 
 def chunk_with(store: Store, words: str) -> ChunkRecord:
     """The one chunk whose text holds ``words``."""
-    found = [c for d in store.documents() for c in store.chunks_of(d.id) if words in c.text]
+    found = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id) if words in c.text]
     assert len(found) == 1, f"{len(found)} chunks hold {words!r}"
     return found[0]

@@ -77,7 +77,7 @@ def make_pdf(pages: Sequence[Sequence[str]]) -> bytes:
 
 def add_stand_in_questions(store: Store) -> None:
     """Atomic questions without an LLM: each chunk's first two non-blank lines, so the question path has rows."""
-    for doc in store.documents():
-        for c in store.chunks_of(doc.id):
+    for doc in store.docs.documents():
+        for c in store.chunks.chunks_of(doc.id):
             lines = [line.strip() for line in c.text.splitlines() if line.strip()][:2]
-            store.save_atoms(c.id, status="done", questions=lines, vectors=ENC.encode(lines, role="query"))
+            store.enrichment.save_atoms(c.id, status="done", questions=lines, vectors=ENC.encode(lines, role="query"))

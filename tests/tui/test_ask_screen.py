@@ -53,7 +53,7 @@ def test_asking_shows_the_streamed_answer_and_its_sources(fresh_kb: Path) -> Non
 
     run(scenario())
     with Store.open_existing(fresh_kb) as store:
-        assert [t.question for t in store.trace_rows(5)] == [ZH_QUESTION]
+        assert [t.question for t in store.traces.trace_rows(5)] == [ZH_QUESTION]
 
 
 def test_a_citation_marker_opens_the_viewer_at_the_cited_page_with_the_lines_highlighted(kb: Path) -> None:
@@ -179,7 +179,7 @@ def test_escape_cancels_an_answer_and_nothing_is_stored(fresh_kb: Path) -> None:
 
     run(scenario())
     with Store.open_existing(fresh_kb) as store:
-        assert store.trace_rows(5) == []
+        assert store.traces.trace_rows(5) == []
         assert store.integrity_check() == []
 
 

@@ -132,7 +132,7 @@ def test_removing_asks_first_and_then_removes_everything(tmp_path: Path) -> None
 
     run(scenario())
     with Store.open_existing(kb) as store:
-        assert all(d.title != "投标保证金" for d in store.documents())
+        assert all(d.title != "投标保证金" for d in store.docs.documents())
         assert store.integrity_check() == []
 
 
@@ -160,10 +160,10 @@ def test_cancelling_an_add_keeps_the_kb_consistent_and_enrich_resumes(tmp_path: 
     atomized_before = len(llm.calls_for("atomize"))
     with Store.open_existing(kb) as store:
         assert store.integrity_check() == []
-        counts = store.enrichment_counts()
-        assert "付款方式" in [d.title for d in store.documents()]
+        counts = store.enrichment.enrichment_counts()
+        assert "付款方式" in [d.title for d in store.docs.documents()]
         assert 1 <= counts.atoms["done"] < counts.chunks  # stopped part-way, at a chunk boundary
-        assert {d.stage for d in store.documents()} == {"ready"}
+        assert {d.stage for d in store.docs.documents()} == {"ready"}
 
     async def resume() -> None:
         app = make_app(kb, llm)
@@ -175,7 +175,7 @@ def test_cancelling_an_add_keeps_the_kb_consistent_and_enrich_resumes(tmp_path: 
 
     run(resume())
     with Store.open_existing(kb) as store:
-        counts = store.enrichment_counts()
+        counts = store.enrichment.enrichment_counts()
         assert counts.atoms["done"] == counts.chunks
     calls = llm.calls_for("atomize")
     finished_first = {c.messages[-1].content for c in calls[:atomized_before]}

@@ -1,0 +1,142 @@
+"""The store's search index: the vector tables (sqlite-vec) with their KNN, and the FTS5 full-text tables.
+
+A part of :class:`~pikelocal.store.store.Store` (``store.index``). Vectors are keyed by the id of the chunk
+(``chunk``: early, ``late``: late-chunking) or atomic question (``question``) they embed; the FTS rows are
+written with their chunks and questions (:mod:`pikelocal.store.chunks`) and searched here. ``reembed`` drops
+every vector at once (:meth:`SearchIndex.reset_vectors`) and resumes like an interrupted ingestion.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from pikelocal.store import db, schema, vectors
+from pikelocal.store.fts import build_match_query, is_cjk_sentence
+
+if TYPE_CHECKING:
+    from pikelocal.store.store import Store
+
+VectorTable = Literal["chunk", "late", "question"]
+FtsTable = Literal["chunk", "question"]
+_FTS_RANK = {"chunk": "bm25(chunks_fts, 0.5, 1.0)", "question": "bm25(questions_fts)"}  # header counts half
+
+
+class SearchIndex:
+    """Vectors and full-text search of one open store."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._conn = store._conn  # used only under the store's lock (its transaction holds it)
+        self._lock = store._lock
+        self._rows = store._rows
+
+    # --- vectors -------------------------------------------------------------------------------------
+
+    def put_vectors(
+        self, table: VectorTable, ids: Sequence[int], matrix: ArrayLike, *, skip_missing: bool = False
+    ) -> None:
+        """Store (or replace) one vector per id; ``ids`` are chunk ids (chunk, late) or question ids.
+
+        An id with no chunk/question is an error, unless ``skip_missing`` (ingestion: another process may
+        have removed the document while its vectors were being computed).
+        """
+        name = schema.VECTOR_TABLES[table]
+        dim = self._store.dim
+        mat = np.asarray(matrix, dtype=np.float32)
+        if mat.ndim != 2 or mat.shape != (len(ids), dim):
+            raise ValueError(f"expected a ({len(ids)}, {dim}) matrix for {name}, got {mat.shape}")
+        owner = "questions" if table == "question" else "chunks"
+        with self._store.transaction():
+            missing = self._conn.execute(
+                f"SELECT value FROM json_each(?) WHERE value NOT IN (SELECT id FROM {owner})",
+                (json.dumps([int(i) for i in ids]),),
+            ).fetchall()
+            if missing and not skip_missing:
+                raise ValueError(f"no {owner} with ids {[m[0] for m in missing[:5]]}")
+            gone = {db.int_of(m[0]) for m in missing}
+            keep = [k for k, i in enumerate(ids) if int(i) not in gone]
+            ids, mat = [ids[k] for k in keep], mat[keep]
+            # vec0 has no upsert: delete first so re-embedding replaces.
+            self._conn.executemany(f"DELETE FROM {name} WHERE rowid = ?", [(int(i),) for i in ids])
+            self._conn.executemany(
+                f"INSERT INTO {name}(rowid, embedding) VALUES (?, ?)",
+                [(int(i), vectors.float32_blob(row)) for i, row in zip(ids, mat, strict=True)],
+            )
+
+    def vector(self, table: VectorTable, row_id: int) -> np.ndarray | None:
+        """The stored vector of a chunk (chunk, late) or question, or None when it has none."""
+        rows = self._rows(f"SELECT embedding FROM {schema.VECTOR_TABLES[table]} WHERE rowid = ?", (row_id,))
+        return np.frombuffer(rows[0][0], dtype=np.float32).copy() if rows else None
+
+    def knn(self, table: VectorTable, query_vector: ArrayLike, k: int) -> list[tuple[int, float]]:
+        """The ``k`` nearest ids by cosine distance (0 = same direction), nearest first."""
+        dim = self._store.dim
+        q = np.asarray(query_vector, dtype=np.float32)
+        if q.shape != (dim,):
+            raise ValueError(f"expected a ({dim},) query vector, got {q.shape}")
+        with self._lock:
+            return vectors.knn(self._conn, schema.VECTOR_TABLES[table], q, k)
+
+    def chunk_ids_without(self, table: VectorTable, doc_id: int) -> list[int]:
+        """Chunk ids of a document that have no row yet in vector table ``table`` (for resuming)."""
+        name = schema.VECTOR_TABLES[table]
+        rows = self._rows(
+            f"SELECT id FROM chunks WHERE doc_id = ? AND NOT EXISTS (SELECT 1 FROM {name} v WHERE v.rowid = chunks.id)"
+            " ORDER BY ord",
+            (doc_id,),
+        )
+        return [int(r[0]) for r in rows]
+
+    def questions_without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
+        """(id, text) of atomic questions that have no vector (after :meth:`reset_vectors`)."""
+        rows = self._rows(
+            "SELECT id, text FROM questions WHERE id NOT IN (SELECT rowid FROM question_vectors) ORDER BY id LIMIT ?",
+            (int(limit),),
+        )
+        return [(int(i), str(t)) for i, t in rows]
+
+    # --- re-embedding --------------------------------------------------------------------------------
+
+    def reset_vectors(self, probes: Mapping[str, Any]) -> None:
+        """Drop every stored vector, mark every document 'parsed' and record the new encoder's ``probes``, in one
+        transaction (``reembed``): the vectors are then computed again as a resumed ingestion computes them.
+        ``kb_meta.reembed_pending`` stays true until :meth:`finish_reembed`, so a killed run is not reset twice."""
+        with self._store.transaction():
+            for name in schema.VECTOR_TABLES.values():
+                self._conn.execute(f"DELETE FROM {name}")
+            self._conn.execute("UPDATE documents SET stage = 'parsed' WHERE stage IN ('embedded', 'ready')")
+            self._store.set_meta("encoder_probes", dict(probes))
+            self._store.set_meta("reembed_pending", True)
+
+    def finish_reembed(self) -> None:
+        self._store.set_meta("reembed_pending", False)
+
+    # --- full text -----------------------------------------------------------------------------------
+
+    def fts_search(
+        self,
+        table: FtsTable,
+        query: str,
+        k: int,
+        *,
+        require_all: bool = False,
+        exact_phrases: bool | None = None,
+    ) -> list[tuple[int, float]]:
+        """Full-text hits as (id, score), best first; score = -bm25, so higher is better.
+
+        See :func:`pikelocal.store.fts.build_match_query` for ``require_all`` and ``exact_phrases``; None
+        chooses: exact phrases for terms, bigrams for a Chinese sentence (:func:`is_cjk_sentence`).
+        """
+        if exact_phrases is None:
+            exact_phrases = not is_cjk_sentence(query)
+        match = build_match_query(query, require_all=require_all, exact_phrases=exact_phrases)
+        if match is None or k <= 0:
+            return []
+        name, rank = schema.FTS_TABLES[table], _FTS_RANK[table]
+        rows = self._rows(f"SELECT rowid, {rank} AS r FROM {name} WHERE {name} MATCH ? ORDER BY r LIMIT ?", (match, k))
+        return [(int(i), -float(r)) for i, r in rows]
