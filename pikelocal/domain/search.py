@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 
@@ -30,5 +30,5 @@ class Hit:
     chunk: ChunkRecord
     document: DocumentRecord
     score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; questions, hybrid: RRF score
-    ranks: Mapping[str, int] = field(default_factory=dict)  # 1-based rank in each source ranking that found it
-    snippet: Snippet = Snippet("", (), False, False)
+    ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it
+    snippet: Snippet
