@@ -18,7 +18,7 @@ from pikelocal.doctor import Section, run_doctor
 from pikelocal.domain import *  # noqa: F403  (the records, kinds, events and errors are part of this surface)
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.reports import EvalReport
-from pikelocal.trace_text import claim_lines, summary_line, trace_lines
+from pikelocal.trace_text import claim_lines, printable, summary_line, trace_lines
 
 if TYPE_CHECKING:
     from pikelocal.demo import DemoResult
@@ -29,8 +29,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "claim_lines", "demo", "doctor",
-    "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb", "summary_line",
-    "trace_lines",
+    "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb", "printable",
+    "summary_line", "trace_lines",
 ]  # fmt: skip
 __all__ += domain.__all__
 

@@ -1,4 +1,9 @@
-"""Settings: defaults < pikelocal.toml < PIKELOCAL_* environment < command-line flags.
+"""Settings: defaults < the config file < PIKELOCAL_* environment < command-line flags.
+
+The config file is ``--config FILE`` (or ``$PIKELOCAL_CONFIG``) when given, else the user's own
+``$XDG_CONFIG_HOME/pikelocal/pikelocal.toml`` (``~/.config/pikelocal/pikelocal.toml``). A ``pikelocal.toml`` in the
+current folder is never read unless named: a file someone left in a shared folder must not redirect the LLM (and
+the documents' text) to a server of their choosing.
 
 Unknown keys are rejected with a suggestion, so a typo never silently falls back to a default.
 Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_URL``) or
@@ -8,6 +13,8 @@ Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_U
 from __future__ import annotations
 
 import difflib
+import ipaddress
+import logging
 import math
 import os
 import tomllib
@@ -15,9 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pikelocal.domain.errors import ConfigError
 from pikelocal.domain.kinds import ANSWER_MODES, SPLITTERS, AnswerMode, Splitter
+
+log = logging.getLogger(__name__)
 
 CONFIG_FILE = "pikelocal.toml"
 ENV_PREFIX = "PIKELOCAL_"
@@ -34,6 +44,7 @@ class LLMSettings:
     flash_attn: bool = True  # llama.cpp's flash attention: prompt 25 % faster on a 2-core AVX2 CPU
     gpu_layers: int = 0  # llama.cpp layers to offload; -1 = all (needs a GPU build, see README)
     base_url: str = ""  # e.g. http://127.0.0.1:8080/v1
+    allow_remote: bool = False  # a base_url off this machine receives the documents' text: only when set
     api_key: str = ""
     timeout_s: float = 120.0
     parallel: int = 4  # concurrent requests to an HTTP server
@@ -218,17 +229,30 @@ def from_env(environ: Mapping[str, str]) -> dict[str, tuple[str, str]]:
     return values
 
 
+def user_config_file(env: Mapping[str, str]) -> Path | None:
+    """``$XDG_CONFIG_HOME/pikelocal/pikelocal.toml`` or ``$HOME/.config/pikelocal/pikelocal.toml``."""
+    if env.get("XDG_CONFIG_HOME"):
+        return Path(env["XDG_CONFIG_HOME"]) / "pikelocal" / CONFIG_FILE
+    if env.get("HOME"):
+        return Path(env["HOME"]) / ".config" / "pikelocal" / CONFIG_FILE
+    return None
+
+
 def load_settings(
     config_file: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
-    """Build settings from every layer. ``config_file`` defaults to ``$PIKELOCAL_CONFIG`` or ./pikelocal.toml."""
+    """Build settings from every layer. ``config_file`` defaults to ``$PIKELOCAL_CONFIG``, else the user's config
+    file when it exists (:func:`user_config_file`)."""
     env = os.environ if environ is None else environ
     settings = Settings()
     path = config_file or (Path(env["PIKELOCAL_CONFIG"]) if env.get("PIKELOCAL_CONFIG") else None)
-    if path is None and Path(CONFIG_FILE).is_file():
-        path = Path(CONFIG_FILE)
+    if path is None:
+        user_file = user_config_file(env)
+        path = user_file if user_file is not None and user_file.is_file() else None
+        if Path(CONFIG_FILE).is_file() and (path is None or Path(CONFIG_FILE).resolve() != path.resolve()):
+            log.warning("./%s is not read; pass --config %s to use it", CONFIG_FILE, CONFIG_FILE)
     if path is not None:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -245,11 +269,27 @@ def load_settings(
     return settings
 
 
+def is_loopback_url(url: str) -> bool:
+    """True when ``url``'s host is this machine (localhost or a loopback address)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def _validate(s: Settings) -> None:
     if s.llm.backend not in ("llama_cpp", "openai"):
         raise ConfigError(f"llm.backend = '{s.llm.backend}': must be 'llama_cpp' or 'openai'")
     if s.llm.backend == "openai" and not s.llm.base_url:
         raise ConfigError("llm.backend = 'openai' needs llm.base_url (e.g. http://127.0.0.1:8080/v1)")
+    if s.llm.backend == "openai" and not s.llm.allow_remote and not is_loopback_url(s.llm.base_url):
+        raise ConfigError(
+            f"llm.base_url = '{s.llm.base_url}' is not on this machine, and the documents' text would be sent there;"
+            " set llm.allow_remote = true (PIKELOCAL_LLM_ALLOW_REMOTE=true) to allow it"
+        )
     checks = [
         ("llm.parallel", s.llm.parallel, 1),
         ("llm.n_ctx", s.llm.n_ctx, 256),

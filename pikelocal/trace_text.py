@@ -1,10 +1,24 @@
-"""A question trace as readable text: one summary line, and the full trace line by line (CLI and TUI)."""
+"""Text for a terminal: a question trace as one summary line or line by line (CLI and TUI), and
+:func:`printable`, which every piece of document or model text passes through before a terminal sees it."""
 
 from __future__ import annotations
+
+import re
 
 from pikelocal.domain.answers import Answer, QueryTrace
 
 _MARK = {"supported": "✓", "unsupported": "✗", "contradicted": "✗", "not_stated": "∅", "filler": "·"}
+
+
+# C0 and C1 control characters (ESC, CSI, OSC, BEL, backspace, carriage return, …) but newline and tab, DEL, and
+# the Unicode controls that reorder text (bidi embeddings, overrides and isolates).
+_UNPRINTABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters, so a document cannot clear the screen, set the terminal's title, move
+    the cursor or reorder what is shown: without its introducer (ESC, CSI, OSC) an escape sequence is inert text."""
+    return _UNPRINTABLE.sub("", text)
 
 
 def summary_line(trace: QueryTrace) -> str:
@@ -42,7 +56,7 @@ def claim_lines(answer: Answer, width: int = 60) -> list[str]:
         elif c.reason and c.verdict != "filler":
             line += f"  — {c.reason}"
         out.append(line)
-    return out
+    return [printable(line) for line in out]
 
 
 def trace_lines(t: QueryTrace) -> list[str]:
@@ -91,4 +105,4 @@ def trace_lines(t: QueryTrace) -> list[str]:
     out.append(f"First answer token {first} · total {t.total_s:.1f} s{checks}")
     if t.answer.removed_citations:
         out.append(f"{t.answer.removed_citations} citation number(s) named no source and were removed")
-    return out
+    return [printable(line) for line in out]

@@ -112,9 +112,14 @@ def test_demo_refuses_to_overwrite_a_file_it_did_not_make(tmp_path: Path) -> Non
 
 
 def demo_against_server(url: str, tmp_path: Path) -> subprocess.CompletedProcess:
-    """`pikelocal demo` with the HTTP backend at ``url`` (a toy encoder: the LLM call is what fails)."""
+    """`pikelocal demo` with the HTTP backend at ``url`` (a toy encoder: the LLM call is what fails). The line
+    naming the server, which every command that sends text to one prints first, is checked and taken off stderr."""
     args = ("--llm-backend", "openai", "--llm-url", url, "--llm-model", "m", "--encoder", toy_encoder(tmp_path))
-    return run_cli(*args, "demo", str(tmp_path / "d.kb"))
+    proc = run_cli(*args, "demo", str(tmp_path / "d.kb"))
+    named, _, rest = proc.stderr.partition("\n")
+    assert named.startswith(f"LLM server: {url} "), proc.stderr
+    proc.stderr = rest
+    return proc
 
 
 def test_llm_server_down_is_one_line(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import err, settings_of
+from pikelocal.cli.common import err, llm_settings, settings_of
 
 
 @click.command()
@@ -33,12 +33,12 @@ def ask(ctx: click.Context, kb: Path, question: str, mode: api.AnswerMode | None
         if as_json:
             return
         if isinstance(event, api.AnswerDelta):
-            click.echo(event.text, nl=False)
+            click.echo(api.printable(event.text), nl=False)
             sys.stdout.flush()
         elif isinstance(event, api.ReasoningStep) and not quiet:
-            err(f"  round {event.round} · {event.kind}: {event.text}", dim=True)
+            err(api.printable(f"  round {event.round} · {event.kind}: {event.text}"), dim=True)
 
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with api.open_kb(kb, llm_settings(ctx)) as knowledge_base:
         trace = knowledge_base.ask(question, api.AskRequest(mode=mode, rounds=rounds), sink)
     if as_json:
         click.echo(json.dumps({"id": trace.id, **trace.to_dict()}, ensure_ascii=False, indent=2))
@@ -62,10 +62,10 @@ def _print_sources(trace: api.QueryTrace) -> None:
     cited = set(trace.answer.cited)
     evidence = [c.evidence for c in trace.answer.claims if c.verdict == "supported" and c.evidence is not None]
     for s in sources:
-        line = f"[{s.number}] {s.location()}"
+        line = api.printable(f"[{s.number}] {s.location()}")
         click.echo(line if s.number in cited else click.style(f"{line}  (not cited)", dim=True))
         for where in dict.fromkeys(e.location() for e in evidence if e.source == s.number):
-            click.echo(f"      cited: {where}")
+            click.echo(api.printable(f"      cited: {where}"))
 
 
 @click.command()
@@ -101,5 +101,6 @@ def history(ctx: click.Context, kb: Path, limit: int, as_json: bool) -> None:
     for r in rows:
         answer = " ".join(r.answer.split())
         answer = answer[:60] + "…" if len(answer) > 60 else answer
-        click.echo(f"{r.id:>5}  {r.created_at[:19].replace('T', ' ')}  {r.mode:<9} {r.total_s:6.1f} s  {r.question}")
-        click.echo(f"{'':>7}{answer}")
+        question = api.printable(r.question)
+        click.echo(f"{r.id:>5}  {r.created_at[:19].replace('T', ' ')}  {r.mode:<9} {r.total_s:6.1f} s  {question}")
+        click.echo(f"{'':>7}{api.printable(answer)}")

@@ -25,6 +25,17 @@ def settings_of(ctx: click.Context, overrides: Mapping[str, Any] | None = None) 
     return settings
 
 
+def llm_settings(ctx: click.Context, overrides: Mapping[str, Any] | None = None) -> api.Settings:
+    """:func:`settings_of` for a command that sends text to the LLM: when that LLM is a server, its address is
+    named once on stderr, so nobody sends documents somewhere without seeing where."""
+    settings = settings_of(ctx, overrides)
+    obj: dict[str, Any] = ctx.ensure_object(dict)
+    if settings.llm.backend == "openai" and not obj.get("endpoint_named"):
+        obj["endpoint_named"] = True
+        err(f"LLM server: {settings.llm.base_url} (the text of the documents and questions is sent there)")
+    return settings
+
+
 def err(text: str, *, dim: bool = False) -> None:
     """A line on stderr (dimmed on a terminal)."""
     click.echo(click.style(text, dim=dim) if sys.stderr.isatty() else text, err=True)

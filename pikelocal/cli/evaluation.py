@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import append_table, err, settings_of
+from pikelocal.cli.common import append_table, err, llm_settings, settings_of
 from pikelocal.cli.progress import ProgressPrinter
 
 
@@ -112,7 +112,7 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
     if bad or not chosen:
         raise click.BadParameter(f"unknown mode(s) {bad} (use {', '.join(api.ANSWER_MODES)})", param_hint="--modes")
     report = api.eval_qa(
-        settings_of(ctx), data, kb, modes=chosen, limit=limit, seed=seed, take=take, rounds=rounds,
+        llm_settings(ctx), data, kb, modes=chosen, limit=limit, seed=seed, take=take, rounds=rounds,
         results_file=results, on_answer=lambda line: err(line, dim=True), sink=ProgressPrinter(),
     )  # fmt: skip
     _print(report, out)

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import settings_of
+from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.progress import ProgressPrinter
 
 
@@ -45,7 +45,9 @@ def ingest(
     Unchanged files are skipped, changed files replace their old version, and a run that was interrupted
     continues where it stopped. Exits with 1 when any file failed.
     """
-    settings = settings_of(ctx, {"ingest.splitter": splitter})
+    overrides = {"ingest.splitter": splitter}
+    uses_llm = then_enrich or (splitter or settings_of(ctx).ingest.splitter) == "llm"
+    settings = llm_settings(ctx, overrides) if uses_llm else settings_of(ctx, overrides)
     with api.open_kb(kb, settings) as knowledge_base:
         added = knowledge_base.add(list(paths), api.AddRequest(password=password, late=late), ProgressPrinter())
         report = added.ingest
@@ -62,9 +64,9 @@ def ingest(
             click.echo(f"  searchable (BM25 + dense) after {secs.get('parse', 0) + secs['embed']:.0f} s{late_note}")
         for o in report.outcomes:
             if o.status == "duplicate":
-                click.echo(f"  skipped {o.path}: {o.message}")
+                click.echo(api.printable(f"  skipped {o.path}: {o.message}"))
         for o in report.failed:
-            click.echo(f"  failed  [{o.reason}] {o.message}")
+            click.echo(api.printable(f"  failed  [{o.reason}] {o.message}"))
         if then_enrich:
             _enrich(knowledge_base, (), None)
     if report.failed:
@@ -82,7 +84,7 @@ def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | Non
     Slow on a CPU (seconds per chunk); Ctrl-C stops it and keeps everything finished, and running it again
     continues. The KB stays searchable meanwhile, from other processes too.
     """
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with api.open_kb(kb, llm_settings(ctx)) as knowledge_base:
         _enrich(knowledge_base, docs, limit)
 
 
@@ -99,7 +101,7 @@ def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int |
             f" {q.completion_tokens:,} output tokens, {q.seconds:.0f} s"
         )
     for line in report.failures:
-        click.echo(f"  failed  {line}")
+        click.echo(api.printable(f"  failed  {line}"))
 
 
 @click.command()
@@ -141,12 +143,12 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
         click.echo(f"{'id':>4}  {'stage':<9} {'pages':>5} {'chunks':>6}  title / path")
     for d in lib.documents:
         r = d.record
-        click.echo(f"{r.id:>4}  {r.stage:<9} {r.n_pages or 0:>5} {d.chunks:>6}  {r.title}")
-        click.echo(f"{'':>35}{r.path}")
+        click.echo(api.printable(f"{r.id:>4}  {r.stage:<9} {r.n_pages or 0:>5} {d.chunks:>6}  {r.title}"))
+        click.echo(api.printable(f"{'':>35}{r.path}"))
     if lib.failures:
         click.echo(click.style(f"{len(lib.failures)} file(s) failed:", fg="red"))
         for f in lib.failures:
-            click.echo(f"  [{f.reason}] {f.message}")
+            click.echo(api.printable(f"  [{f.reason}] {f.message}"))
 
 
 @click.command()
@@ -190,7 +192,7 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
         click.echo(f"Remaining: {pending:,} chunks to enrich{eta} (run `pikelocal enrich {kb}`)")
     for f in st.failures:
         where = "summary" if f.chunk_ord is None else f"chunk {f.chunk_ord}"
-        click.echo(f"  failed  {Path(f.path).name} {where}: {f.message}")
+        click.echo(api.printable(f"  failed  {Path(f.path).name} {where}: {f.message}"))
 
 
 def _statuses(counts: Mapping[str, int]) -> str:

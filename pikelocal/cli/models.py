@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import settings_of
+from pikelocal.cli.common import llm_settings, settings_of
 
 OWN_MODELS_HELP = """\
 Use your own models (nothing is ever downloaded):
@@ -60,4 +60,4 @@ def doctor(ctx: click.Context, kb: Path | None, verify: bool) -> None:
 @click.pass_context
 def demo(ctx: click.Context, kb: Path) -> None:
     """Run the default models end to end and write a small KB file (default ./demo.kb)."""
-    api.demo(settings_of(ctx), kb, click.echo)
+    api.demo(llm_settings(ctx), kb, click.echo)

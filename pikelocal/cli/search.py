@@ -49,9 +49,9 @@ def search(ctx: click.Context, kb: Path, query: str, mode: api.SearchMode, k: in
     for i, h in enumerate(hits, start=1):
         c = h.chunk
         pages = f"p. {c.page_start}" if c.page_start == c.page_end else f"pp. {c.page_start}–{c.page_end}"
-        where = f"{Path(h.document.path).name}, {pages}, lines {c.line_start}–{c.line_end}"
+        where = api.printable(f"{Path(h.document.path).name}, {pages}, lines {c.line_start}–{c.line_end}")
         click.echo(click.style(f"[{i}] {where}", bold=True) + f"  score {h.score:.4g}")
         if c.section_path:
-            click.echo("    " + " › ".join(c.section_path))
+            click.echo("    " + api.printable(" › ".join(c.section_path)))
         opening, closing = ("\x1b[1;33m", "\x1b[0m") if color else ("[", "]")
-        click.echo("    " + h.snippet.marked(opening, closing))
+        click.echo("    " + h.snippet.marked(opening, closing, clean=api.printable))

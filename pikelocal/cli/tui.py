@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import settings_of
+from pikelocal.cli.common import llm_settings
 
 
 @click.command()
@@ -18,7 +18,7 @@ def tui(ctx: click.Context, kb: Path | None) -> None:
 
     Without KB, choose a knowledge base file or name a new one. F1 shows the keys.
     """
-    settings = settings_of(ctx)
+    settings = llm_settings(ctx)
     if kb is not None:
         kb = kb.expanduser().resolve()
         if (problem := api.kb_problem(kb)) is not None:

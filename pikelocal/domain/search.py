@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
@@ -15,13 +15,16 @@ class Snippet:
     clipped_start: bool  # text was cut before / after the snippet
     clipped_end: bool
 
-    def marked(self, open_mark: str = "[", close_mark: str = "]") -> str:
-        """The text with each matched term wrapped in the given markers, and … where the text was cut."""
+    def marked(
+        self, open_mark: str = "[", close_mark: str = "]", clean: Callable[[str], str] = lambda text: text
+    ) -> str:
+        """The text with each matched term wrapped in the given markers, and … where the text was cut; ``clean``
+        is applied to the text's pieces, never to the markers (which may be terminal colour codes)."""
         out, pos = [], 0
         for s, e in self.marks:
-            out += [self.text[pos:s], open_mark, self.text[s:e], close_mark]
+            out += [clean(self.text[pos:s]), open_mark, clean(self.text[s:e]), close_mark]
             pos = e
-        out.append(self.text[pos:])
+        out.append(clean(self.text[pos:]))
         return ("…" if self.clipped_start else "") + "".join(out) + ("…" if self.clipped_end else "")
 
 

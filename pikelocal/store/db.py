@@ -8,6 +8,7 @@ user, so only the ``.kb`` file remains afterwards.
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -41,6 +42,8 @@ def connect(path: Path, *, readonly: bool = False) -> Connection:
         raise StoreError(f"{path} is a directory, not a knowledge-base file")
     if readonly and not path.exists():
         raise StoreError(f"{path} does not exist")
+    if not readonly:
+        create_private(path)
     flags = apsw.SQLITE_OPEN_READONLY if readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
     try:
         conn = apsw.Connection(str(path), flags=flags)
@@ -69,6 +72,17 @@ def connect(path: Path, *, readonly: bool = False) -> Connection:
         conn.close()
         raise
     return conn
+
+
+def create_private(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 when it does not exist: a KB holds confidential documents, questions and
+    answers. SQLite gives the ``-wal``, ``-shm`` and ``-journal`` files the database file's permissions."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as e:
+        raise StoreError(f"{path}: cannot create the knowledge-base file: {e.strerror or e}") from None
 
 
 def close(conn: Connection, *, readonly: bool = False) -> None:
