@@ -82,7 +82,7 @@ def create_private(path: Path) -> None:
     except FileExistsError:
         pass
     except OSError as e:
-        raise StoreError(f"{path}: cannot create the knowledge-base file: {e.strerror or e}") from None
+        raise StoreError(f"{path}: cannot open or create the knowledge-base file: {e.strerror or e}") from None
 
 
 def close(conn: Connection, *, readonly: bool = False) -> None:
