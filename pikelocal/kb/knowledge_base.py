@@ -26,6 +26,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb import catalog
+from pikelocal.kb.lease import writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
@@ -143,7 +144,8 @@ class KnowledgeBase:
         with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm, create=True) as s:
             splitter_llm = s.llm() if s.settings.ingest.splitter == "llm" else None
             options = ingest_options(s.settings, password=request.password, late=request.late, llm=splitter_llm)
-            report = Ingestor(s.store, s.encoder, options, sink).ingest_paths(list(paths))
+            with writer_lease(s.store, "ingest", sink):
+                report = Ingestor(s.store, s.encoder, options, sink).ingest_paths(list(paths))
         enriched = self.enrich(sink=sink) if request.enrich else None
         return AddReport(report, enriched)
 
@@ -152,7 +154,10 @@ class KnowledgeBase:
         from pikelocal.ingest.enrich import Enricher
 
         enrich_options(self.settings, None, request.limit)  # a bad limit fails before any model loads
-        with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm) as s:
+        with (
+            kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm) as s,
+            writer_lease(s.store, "enrich", sink),
+        ):
             # What ingestion left (vectors of a killed run, late vectors skipped with --no-late) comes first: it
             # is cheap next to the LLM, and a document is enriched once it is ready.
             late_missing = s.settings.ingest.late and s.store.docs.documents_missing("late")
@@ -173,7 +178,10 @@ class KnowledgeBase:
         from pikelocal.store.probe_check import current_probes, encoder_build, pack
 
         encoder = self.encoder()
-        with Store.open(self.path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
+        with (
+            Store.open(self.path, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store,
+            writer_lease(store, "reembed", sink),
+        ):
             if not store.meta().get("reembed_pending"):
                 store.index.reset_vectors(pack(current_probes(encoder), encoder_build(encoder)))
             report = Ingestor(store, encoder, ingest_options(self.settings), sink).finish_pending()

@@ -1,8 +1,12 @@
-"""Encoders for ingestion tests: the hashing fake, counting what the pipeline asks of it."""
+"""Encoders for ingestion tests: the hashing fake, counting what the pipeline asks of it, or slowed down."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
+
+import numpy as np
+from numpy.typing import NDArray
 
 from pikelocal.embed.base import EncodeRole, TokenVectors
 from pikelocal.embed.fake import HashEncoder
@@ -37,3 +41,25 @@ class CountingEncoder(HashEncoder):
         out = super().encode_tokens(text)
         self.token_calls += 1
         return out
+
+
+class SlowEncoder(HashEncoder):
+    """Same vectors and model id as HashEncoder; every top-level call sleeps first (to keep work observable)."""
+
+    def __init__(self, delay: float = 0.05) -> None:
+        super().__init__()
+        self.delay = delay
+        self._nested = False
+
+    def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
+        time.sleep(self.delay)
+        self._nested = True  # HashEncoder.encode calls encode_tokens: sleep once per call, not per text
+        try:
+            return super().encode(texts, role=role)
+        finally:
+            self._nested = False
+
+    def encode_tokens(self, text: str) -> TokenVectors:
+        if not self._nested:
+            time.sleep(self.delay)
+        return super().encode_tokens(text)
