@@ -2,6 +2,11 @@
 
 Standard library only: one connection per request, so the backend is thread-safe and a batch can
 fan out over ``max_parallel`` requests to a server that runs them side by side.
+
+What a server sends is not trusted: every request has a deadline (see :class:`Deadline`), a reply has a size cap,
+redirects are reported rather than followed (a redirect could send the documents in a prompt elsewhere), and JSON
+that Python cannot decode (nested too deeply, numbers past the int-digit limit) is a :class:`BackendError` like any
+other garbage.
 """
 
 from __future__ import annotations
@@ -18,10 +23,17 @@ from urllib.parse import urlsplit
 
 from pikelocal.domain.errors import BackendError, ConfigError
 from pikelocal.llm.base import Completion, GenParams, Message, json_default
+from pikelocal.llm.deadline_http import Deadline, DeadlineConnection, DeadlineTLSConnection
 
 log = logging.getLogger(__name__)
 
 _SNIPPET = 160  # how much of a bad reply goes into an error message
+_MIB = 1024 * 1024
+MAX_REPLY = 16 * _MIB  # a whole (non-streamed) reply; a chat completion is a few KiB
+MAX_EVENT_LINE = 1 * _MIB  # one line of an SSE stream; a delta event is a few hundred bytes
+MAX_STREAM = 64 * _MIB  # all the lines of one stream (deltas carry more overhead than text)
+_PIECE = 64 * 1024  # a reply is read in pieces of this size, so the cap is checked as it grows
+_MAX_COUNT = 10**9  # a token count above this is garbage: treated as unknown (0), never stored
 
 
 class _StatusError(BackendError):
@@ -33,6 +45,7 @@ class _StatusError(BackendError):
 
 
 def _snippet(raw: bytes | str) -> str:
+    raw = raw[: _SNIPPET * 16]  # a reply may be megabytes; its start is all an error message shows
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
     text = " ".join(text.split())
     return text if len(text) <= _SNIPPET else text[:_SNIPPET] + "…"
@@ -41,8 +54,8 @@ def _snippet(raw: bytes | str) -> str:
 class OpenAICompatLLM:
     """Talks to ``POST {base_url}/chat/completions``; ``base_url`` like ``http://127.0.0.1:8080/v1``.
 
-    ``timeout_s`` bounds connecting and each wait for data (the whole reply when not streaming,
-    the gap between two chunks when streaming), not the total time of a long stream.
+    ``timeout_s`` bounds each HTTP request as a whole: connecting, sending, and reading the entire reply,
+    streamed or not (see :class:`Deadline`).
     """
 
     def __init__(
@@ -196,8 +209,9 @@ class OpenAICompatLLM:
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
-        cls = http.client.HTTPSConnection if self._https else http.client.HTTPConnection
-        conn = cls(self._host, self._port, timeout=self.timeout_s)
+        deadline = Deadline(self.timeout_s)
+        cls = DeadlineTLSConnection if self._https else DeadlineConnection
+        conn = cls(self._host, self._port, deadline)
         try:
             conn.request("POST", self._path, body=data, headers=headers)
             resp = conn.getresponse()
@@ -215,13 +229,26 @@ class OpenAICompatLLM:
             finally:
                 conn.close()
             raise _StatusError(resp.status, f"LLM server at {self.url} answered HTTP {resp.status}: {_error_text(raw)}")
+        if 300 <= resp.status < 400:
+            # http.client never follows a redirect, and neither do we: the request carries document text, and a
+            # redirect could send it to another host. The user points base_url at the final address instead.
+            location = _snippet(resp.getheader("Location") or "") or "nowhere: no Location header"
+            conn.close()
+            raise _StatusError(
+                resp.status,
+                f"LLM server at {self.url} answered {resp.status} (redirect to {location}); pikelocal does not "
+                "follow redirects: set llm.base_url to the final address",
+            )
         return conn, resp
 
     def _transport_error(self, exc: OSError | http.client.HTTPException) -> BackendError:
         if isinstance(exc, ConnectionRefusedError):
             return BackendError(f"cannot reach LLM server at {self.url}: connection refused — is it running?")
-        if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError since 3.10
-            return BackendError(f"LLM server at {self.url} did not answer within {self.timeout_s:g} s")
+        if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError since 3.10; so is a passed Deadline
+            return BackendError(
+                f"LLM server at {self.url} did not answer within {self.timeout_s:g} s "
+                "(llm.timeout_s, the limit for a whole request)"
+            )
         if isinstance(exc, socket.gaierror):
             return BackendError(f"cannot reach LLM server at {self.url}: unknown host {self._host!r}")
         return BackendError(
@@ -229,16 +256,41 @@ class OpenAICompatLLM:
         )
 
     def _read(self, resp: http.client.HTTPResponse) -> bytes:
+        """The whole body, up to :data:`MAX_REPLY` bytes."""
+        if resp.length is not None and resp.length > MAX_REPLY:  # said so in Content-Length: do not read it
+            resp.close()
+            raise self._too_large(MAX_REPLY, "reply")
+        pieces: list[bytes] = []
+        size = 0
         try:
-            return resp.read()
+            while piece := resp.read(_PIECE):
+                size += len(piece)
+                if size > MAX_REPLY:
+                    raise self._too_large(MAX_REPLY, "reply")
+                pieces.append(piece)
         except (OSError, http.client.HTTPException) as exc:
             raise self._transport_error(exc) from exc
+        return b"".join(pieces)
+
+    def _too_large(self, limit: int, what: str) -> BackendError:
+        return BackendError(f"LLM server at {self.url} sent a {what} larger than {limit // _MIB} MiB")
+
+    def _loads(self, raw: bytes | str, what: str) -> Any:
+        """``json.loads``, with every way it can fail on hostile input a one-line :class:`BackendError`."""
+        try:
+            return json.loads(raw)
+        except RecursionError:  # "[[[[…" deeper than the interpreter's recursion limit
+            reason = "JSON nested too deeply"
+        except UnicodeDecodeError:
+            reason = "not UTF-8"
+        except json.JSONDecodeError:
+            reason = "not JSON"
+        except ValueError as exc:  # decoded, but an integer past Python's int-digit limit
+            reason = f"unusable JSON: {_snippet(str(exc).split(';')[0])}"
+        raise BackendError(f"LLM server at {self.url} sent a garbage {what} ({reason}): {_snippet(raw)!r}")
 
     def _parse(self, raw: bytes) -> dict[str, Any]:
-        try:
-            reply = json.loads(raw)
-        except ValueError:
-            raise BackendError(f"LLM server at {self.url} sent a garbage reply (not JSON): {_snippet(raw)!r}") from None
+        reply = self._loads(raw, "reply")
         if not isinstance(reply, dict):
             raise BackendError(f"LLM server at {self.url} sent a garbage reply: {_snippet(raw)!r}")
         if "error" in reply and "choices" not in reply:
@@ -259,14 +311,23 @@ class OpenAICompatLLM:
         return content
 
     def _events(self, resp: http.client.HTTPResponse) -> Iterator[dict[str, Any]]:
-        """Parse SSE ``data:`` lines into JSON objects; ``data: [DONE]`` yields :data:`_DONE`."""
+        """Parse SSE ``data:`` lines into JSON objects; ``data: [DONE]`` yields :data:`_DONE`.
+
+        A line may hold :data:`MAX_EVENT_LINE` bytes and the stream :data:`MAX_STREAM` in all.
+        """
+        size = 0
         while True:
             try:
-                line = resp.readline()
+                line = resp.readline(MAX_EVENT_LINE + 1)
             except (OSError, http.client.HTTPException) as exc:
                 raise self._transport_error(exc) from exc
             if not line:
                 return
+            if len(line) > MAX_EVENT_LINE:
+                raise self._too_large(MAX_EVENT_LINE, "stream event")
+            size += len(line)
+            if size > MAX_STREAM:
+                raise self._too_large(MAX_STREAM, "reply")
             text = line.decode("utf-8", "replace").strip()
             if not text.startswith("data:"):
                 continue  # blank separators, ": keep-alive" comments, "event:" / "id:" fields
@@ -274,12 +335,7 @@ class OpenAICompatLLM:
             if payload == "[DONE]":
                 yield _DONE
                 return
-            try:
-                event = json.loads(payload)
-            except ValueError:
-                raise BackendError(
-                    f"LLM server at {self.url} sent a garbage stream event (not JSON): {_snippet(payload)!r}"
-                ) from None
+            event = self._loads(payload, "stream event")
             if not isinstance(event, dict):
                 raise BackendError(f"LLM server at {self.url} sent a garbage stream event: {_snippet(payload)!r}")
             if "error" in event:
@@ -290,16 +346,23 @@ class OpenAICompatLLM:
 _DONE: dict[str, Any] = {}  # sentinel for "data: [DONE]", compared by identity
 
 
+# -- the deadline ----------------------------------------------------------------------------------
+
+
 def _usage(reply: dict[str, Any]) -> tuple[int, int]:
     """(prompt_tokens, completion_tokens) from ``usage``; 0 where the server reports none."""
     usage = reply.get("usage")
     if not isinstance(usage, dict):
         return 0, 0
-    prompt, completion = usage.get("prompt_tokens"), usage.get("completion_tokens")
-    return (
-        prompt if isinstance(prompt, int) else 0,
-        completion if isinstance(completion, int) else 0,
-    )
+    return _count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))
+
+
+def _count(value: Any) -> int:
+    """A token count the server reported; 0 (unknown) for anything but a plausible one (a 4000-digit number decodes,
+    but would not fit an SQLite integer when the completion is cached)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT:
+        return value
+    return 0
 
 
 def _evaluated(reply: dict[str, Any]) -> int | None:
@@ -307,13 +370,13 @@ def _evaluated(reply: dict[str, Any]) -> int | None:
     (the tokens after its cached prefix); vLLM and OpenAI report ``usage.prompt_tokens_details.cached_tokens``."""
     timings = reply.get("timings")
     if isinstance(timings, dict) and isinstance(timings.get("prompt_n"), int):
-        return int(timings["prompt_n"])
+        return _count(timings["prompt_n"])
     usage = reply.get("usage")
     details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
     if isinstance(details, dict) and isinstance(details.get("cached_tokens"), int):
         prompt = usage.get("prompt_tokens") if isinstance(usage, dict) else None
         if isinstance(prompt, int):
-            return max(0, prompt - int(details["cached_tokens"]))
+            return max(0, _count(prompt) - _count(details["cached_tokens"]))
     return None
 
 
@@ -321,7 +384,7 @@ def _error_text(raw: bytes | str) -> str:
     """The server's own error message where it sent one ({"error": {"message": …}}), else the body."""
     try:
         error = json.loads(raw).get("error")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         return _snippet(raw) or "(empty body)"
     if isinstance(error, dict) and isinstance(error.get("message"), str):
         return _snippet(error["message"])

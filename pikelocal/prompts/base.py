@@ -82,6 +82,8 @@ def _decode(prompt: Prompt[T], text: str, lang: Lang, fields: Mapping[str, Any])
         raise ReplyError(f"invalid JSON: {exc.msg} at character {exc.pos}{cut}") from None
     except ValueError as exc:  # parsed, but a number past int's digit limit: "1111…" from a looping model
         raise ReplyError(f"invalid JSON: {exc}") from None
+    except RecursionError:  # "[[[[…" deeper than the interpreter's recursion limit, from a looping model
+        raise ReplyError("invalid JSON: nested too deeply") from None
     return prompt.parse(data, lang, fields)
 
 

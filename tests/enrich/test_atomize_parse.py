@@ -90,6 +90,17 @@ def test_an_unparseable_reply_is_a_failed_result_not_an_exception() -> None:
     assert result.error.startswith("invalid JSON: Unterminated string") and "cut off" in result.error
 
 
+def test_a_deeply_nested_reply_is_retried_not_raised() -> None:
+    # json.loads raises RecursionError for "[[[[…" deeper than the recursion limit (a looping model); that used to
+    # escape run_prompt instead of being retried and reported.
+    replies = iter(["[" * 100_000, '{"a": ' * 50_000])
+    llm = FakeLLM({"atomize": lambda m, p: next(replies)})
+    result = run_prompt(llm, atomize_prompt(5), "zh", FIELDS)
+    assert not result.ok and result.value is None and len(result.completions) == 2
+    assert "invalid JSON: nested too deeply" in llm.calls[1].messages[3].content
+    assert result.error == "invalid JSON: nested too deeply"
+
+
 def test_the_prompt_asks_for_questions_only_and_puts_the_chunk_last() -> None:
     prompt = atomize_prompt(3)
     assert prompt.name == "atomize" and list(prompt.schema["properties"]) == ["questions"]
