@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import time
 from pathlib import Path
 
 from textual.app import App
@@ -16,6 +19,8 @@ from pikelocal.tui.screens.help import HelpScreen
 from pikelocal.tui.screens.history import HistoryScreen
 from pikelocal.tui.screens.library import LibraryScreen
 from pikelocal.tui.screens.open_kb import OpenKBScreen
+
+STOP_GRACE_S = 3.0  # how long Ctrl+Q waits for running work to reach a safe point
 
 
 class PikeApp(App[None]):
@@ -113,9 +118,45 @@ class PikeApp(App[None]):
     def on_unmount(self) -> None:
         for job in self.jobs.values():
             job.cancel.set()
-        if self._kb is not None:
-            self._kb.close()
+        if self._kb is not None and not any(job.running for job in self.jobs.values()):
+            self._kb.close()  # never under a worker still inside a model call: the process exit frees it
+
+
+def stragglers(app: PikeApp, grace: float) -> list[str]:
+    """The jobs still running ``grace`` seconds after the app asked them to stop (they are between two safe points,
+    e.g. inside one LLM call)."""
+    deadline = time.monotonic() + grace
+    for job in app.jobs.values():
+        job.done.wait(max(0.0, deadline - time.monotonic()))
+    return [job.name for job in app.jobs.values() if job.running]
+
+
+def log_file() -> Path:
+    """``$XDG_STATE_HOME/pikelocal/tui.log`` (``~/.local/state/pikelocal/tui.log``)."""
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(state) / "pikelocal" / "tui.log"
+
+
+def log_to_file(path: Path) -> None:
+    """Send every log record and Python warning to ``path`` instead of stderr, which is the TUI's screen (one PDF
+    with broken dictionaries once printed 16,506 pypdf warnings over it)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    for old in list(root.handlers):
+        root.removeHandler(old)
+    root.addHandler(handler)
+    logging.captureWarnings(True)
 
 
 def run(settings: api.Settings, kb_path: Path | None) -> None:
-    PikeApp(settings, api.open_kb(kb_path, settings) if kb_path is not None else None).run()
+    app = PikeApp(settings, api.open_kb(kb_path, settings) if kb_path is not None else None)
+    log_to_file(log_file())
+    app.run()
+    if waiting := stragglers(app, STOP_GRACE_S):
+        # A worker thread inside one model call would keep the process alive until the call ends (35 s and more).
+        # Leaving now is what a kill does: every finished step is in the KB (SQLite keeps it consistent) and the
+        # next run continues from there.
+        print(f"Stopped {', '.join(waiting)} mid-step; finished work is kept and the next run continues.", flush=True)
+        os._exit(0)

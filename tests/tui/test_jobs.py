@@ -8,6 +8,7 @@ import pytest
 from textual.message import Message
 
 from pikelocal.cli import main
+from pikelocal.config import load_settings
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, Notice
 from pikelocal.tui.jobs import Job, WorkDone, WorkEvent, WorkFailed, run_job
@@ -85,3 +86,54 @@ def test_tui_refuses_a_folder_or_a_non_kb_file_before_starting(
         assert exit_.value.code == code
         err = capsys.readouterr().err
         assert err.startswith("Error: ") and reason in err and len(err.strip().splitlines()) == 1
+
+
+def test_quitting_does_not_wait_for_work_inside_a_long_step(tmp_path: Path) -> None:
+    """Ctrl+Q used to leave the process alive until the running model call ended (35 s and more): after a short
+    grace the app names the work still inside a step, so `run` can leave the way a kill would."""
+    import threading
+    import time
+
+    from pikelocal.tui.app import PikeApp, stragglers
+
+    app = PikeApp(load_settings(environ={}))
+    inside, release = threading.Event(), threading.Event()
+    slow, quick = Job("enrich"), Job("ask")
+    app.jobs.update(enrich=slow, ask=quick)
+
+    def model_call(sink: EventSink) -> None:
+        inside.set()
+        release.wait(30)  # one step that checks no cancel flag
+
+    threading.Thread(target=run_job, args=(slow, Inbox(), model_call), daemon=True).start()
+    run_job(quick, Inbox(), lambda sink: None)
+    assert inside.wait(5)
+    t0 = time.monotonic()
+    assert stragglers(app, grace=0.2) == ["enrich"]
+    assert time.monotonic() - t0 < 5
+    release.set()
+    assert stragglers(app, grace=5) == []
+
+
+def test_the_tui_logs_to_a_file_not_to_the_screen(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import logging
+    import warnings
+
+    from pikelocal.tui.app import log_to_file
+
+    root = logging.getLogger()
+    saved = list(root.handlers)
+    try:
+        log_to_file(tmp_path / "tui.log")
+        logging.getLogger("pypdf").warning("Ignoring wrong pointing object 7 0 (offset 0)")
+        warnings.warn("a library's warning", UserWarning, stacklevel=1)
+    finally:
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+            handler.close()
+        for handler in saved:
+            root.addHandler(handler)
+        logging.captureWarnings(False)
+    logged = (tmp_path / "tui.log").read_text()
+    assert "Ignoring wrong pointing object" in logged and "a library's warning" in logged
+    assert capsys.readouterr().err == ""
