@@ -70,6 +70,7 @@ class IngestSettings:
     max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
     late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
     splitter: Splitter = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
+    max_file_mb: int = 200  # a bigger file is refused without being read (MB = 2**20 bytes)
 
 
 @dataclass(frozen=True)
@@ -298,6 +299,7 @@ def _validate(s: Settings) -> None:
         ("encoder.batch_size", s.encoder.batch_size, 1),
         ("encoder.late_window", s.encoder.late_window, 0),
         ("ingest.min_tokens", s.ingest.min_tokens, 1),
+        ("ingest.max_file_mb", s.ingest.max_file_mb, 1),
         ("enrich.questions", s.enrich.questions, 1),
         ("search.k", s.search.k, 1),
         ("search.candidates", s.search.candidates, 1),

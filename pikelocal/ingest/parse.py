@@ -9,11 +9,13 @@ from __future__ import annotations
 import io
 import logging
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pikelocal.domain.errors import DocumentError
+from pikelocal.ingest.pdflog import PdfProblems, pypdf_log
 from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
 
 if TYPE_CHECKING:
@@ -24,6 +26,8 @@ log = logging.getLogger(__name__)
 KINDS = {".pdf": "pdf", ".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown"}
 GARBLED_WARNING_SHARE = 0.05  # a real text has next to no control or private-use characters
 GARBLED_LINE_MIN = 8  # characters; shorter lines (a lone bullet glyph) are not judged
+MIB = 1 << 20
+_PUBSEC = re.compile(rb"/Filter\s*/Adobe\.PubSec")  # the certificate (public-key) security handler
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
@@ -44,22 +48,45 @@ class ParsedDocument:
     warnings: tuple[str, ...]
 
 
-def parse_document(path: Path, *, password: str | None = None, data: bytes | None = None) -> ParsedDocument:
+def unsupported_error(path: Path) -> DocumentError | None:
+    """The failure of a file whose name says it is no document pikelocal reads (judged without reading it)."""
+    if path.suffix.lower() in KINDS:
+        return None
+    shown = f"'{path.suffix}'" if path.suffix else "a file without extension"
+    return DocumentError(path, "unsupported", f"unsupported file type {shown} (pikelocal reads .pdf, .txt, .md)")
+
+
+def size_error(path: Path, size: int, max_bytes: int | None) -> DocumentError | None:
+    """The failure of a file bigger than ``max_bytes`` (``ingest.max_file_mb``), refused before it is read."""
+    if max_bytes is None or size <= max_bytes:
+        return None
+    return DocumentError(
+        path,
+        "too-large",
+        f"{size / MIB:,.0f} MB is over the limit of {max_bytes / MIB:,.0f} MB (ingest.max_file_mb); not read",
+    )
+
+
+def parse_document(
+    path: Path, *, password: str | None = None, data: bytes | None = None, max_bytes: int | None = None
+) -> ParsedDocument:
     """Read ``path`` into pages; raise :class:`DocumentError` with a one-line reason when it cannot be used.
 
     ``data`` is the file's content when the caller has read it already (to hash it), so it is read once.
     """
     path = Path(path)
-    kind = KINDS.get(path.suffix.lower())
-    if kind is None:
-        shown = f"'{path.suffix}'" if path.suffix else "a file without extension"
-        raise DocumentError(path, "unsupported", f"unsupported file type {shown} (pikelocal reads .pdf, .txt, .md)")
-    data = read_file(path) if data is None else data
+    if (unsupported := unsupported_error(path)) is not None:
+        raise unsupported
+    kind = KINDS[path.suffix.lower()]
+    data = read_file(path, max_bytes=max_bytes) if data is None else data
     if not data:
         raise DocumentError(path, "empty", "the file is empty (0 bytes)")
+    warnings = []
     if kind == "pdf":
-        pages, meta_title = _parse_pdf(path, data, password)
+        pages, meta_title, problems = _parse_pdf(path, data, password)
         encoding = None
+        if problems.count:
+            warnings.append(problems.warning(path))
     else:
         text, encoding = _decode(path, data)
         pages, meta_title = (ParsedPage(1, text, line_offsets(text)),), None
@@ -71,7 +98,6 @@ def parse_document(path: Path, *, password: str | None = None, data: bytes | Non
                 f"no text layer in its {len(pages)} page(s): an image-only scan? (OCR is not supported)",
             )
         raise DocumentError(path, "empty", "the file holds no text")
-    warnings = []
     garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
     # A broken font in a stamp or running header garbles one line per page: too little to flag the page.
     # One such line on a page or two is a formula in a symbol font: not worth a warning.
@@ -99,9 +125,20 @@ def _has_garbled_line(text: str) -> bool:
     return any(len(line.strip()) >= GARBLED_LINE_MIN and garbled_share(line) > 0.2 for line in text.splitlines())
 
 
-def read_file(path: Path) -> bytes:
-    """The file's bytes, or a DocumentError saying why they cannot be had (vanished, unreadable, empty)."""
+def read_file(path: Path, *, max_bytes: int | None = None) -> bytes:
+    """The file's bytes, or a DocumentError saying why they cannot be had (vanished, unreadable, empty, too large).
+
+    What the file is and how big comes from ``stat`` first: a named pipe, a device or a file over ``max_bytes``
+    is refused without reading (opening a pipe would wait for a writer forever).
+    """
     try:
+        st = path.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise DocumentError(path, "unsupported", "not a regular file (a named pipe, device or socket)")
+        if (too_large := size_error(path, st.st_size, max_bytes)) is not None:
+            raise too_large
         data = path.read_bytes()
     except FileNotFoundError:
         raise DocumentError(path, "vanished", "the file is gone (moved or deleted while pikelocal ran?)") from None
@@ -126,30 +163,57 @@ def _decode(path: Path, data: bytes) -> tuple[str, str]:
     return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
 
 
-def _parse_pdf(path: Path, data: bytes, password: str | None) -> tuple[tuple[ParsedPage, ...], str | None]:
-    import pypdf  # lazily: `import pikelocal.api` must stay light
-    from pypdf.errors import PyPdfError
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__
 
-    try:
-        reader = pypdf.PdfReader(io.BytesIO(data))
-        if reader.is_encrypted:
-            _decrypt(path, reader, password)
-        pages = reader.pages
-        n_pages = len(pages)
-    except DocumentError:
-        raise
-    except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
-        detail = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise DocumentError(path, "corrupt", f"not a readable PDF ({detail})") from None
-    parsed = []
-    for index in range(n_pages):
+
+def _parse_pdf(path: Path, data: bytes, password: str | None) -> tuple[tuple[ParsedPage, ...], str | None, PdfProblems]:
+    import pypdf  # lazily: `import pikelocal.api` must stay light
+    from pypdf.errors import DependencyError, PyPdfError
+
+    with pypdf_log() as problems:
         try:
-            text = pages[index].extract_text() or ""
-        except Exception as exc:  # pypdf raises many kinds on broken content streams
-            raise DocumentError(path, "corrupt", f"page {index + 1} cannot be read ({type(exc).__name__})") from None
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        parsed.append(ParsedPage(index + 1, text, line_offsets(text)))
-    return tuple(parsed), _pdf_title(reader)
+            reader = pypdf.PdfReader(io.BytesIO(data))
+            if reader.is_encrypted:
+                _decrypt(path, reader, password)
+            pages = reader.pages
+            n_pages = len(pages)
+        except DocumentError:
+            raise
+        except NotImplementedError as exc:  # pypdf opens only the standard (password) security handler
+            raise _not_implemented(path, data, exc) from None
+        except DependencyError as exc:
+            raise _dependency_error(path, exc) from None
+        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
+            raise DocumentError(path, "corrupt", f"not a readable PDF ({_first_line(exc)})") from None
+        parsed = []
+        for index in range(n_pages):
+            try:
+                text = pages[index].extract_text() or ""
+            except DependencyError as exc:
+                raise _dependency_error(path, exc) from None
+            except Exception as exc:  # pypdf raises many kinds on broken content streams
+                detail = type(exc).__name__
+                raise DocumentError(path, "corrupt", f"page {index + 1} cannot be read ({detail})") from None
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            parsed.append(ParsedPage(index + 1, text, line_offsets(text)))
+        title = _pdf_title(reader)
+    return tuple(parsed), title, problems
+
+
+def _not_implemented(path: Path, data: bytes, exc: NotImplementedError) -> DocumentError:
+    """pypdf refused a feature while opening the file: in practice a security handler other than passwords."""
+    if _PUBSEC.search(data):
+        return DocumentError(path, "encrypted", "encrypted (certificate security handler, not supported)")
+    if b"/Encrypt" in data:
+        return DocumentError(path, "encrypted", f"encrypted in a way that is not supported ({_first_line(exc)})")
+    return DocumentError(path, "corrupt", f"not a readable PDF ({_first_line(exc)})")
+
+
+def _dependency_error(path: Path, exc: Exception) -> DocumentError:
+    """pypdf lacks an optional package (``cryptography`` for AES, a pikelocal dependency): a broken install."""
+    return DocumentError(path, "encrypted", f"cannot be decrypted: {_first_line(exc)} (pip install cryptography)")
 
 
 def _decrypt(path: Path, reader: PdfReader, password: str | None) -> None:

@@ -5,11 +5,13 @@ writes a document whole in one transaction, and vectors are committed batch by b
 point and started again picks up the pending documents and embeds only the chunks that have no vector yet, so
 the end state equals an uninterrupted run. Files are identified by content (sha256): an unchanged file is
 skipped, a changed one replaces its older version. One bad file is recorded and skipped, never the end of
-the batch.
+the batch: whatever goes wrong while one file is read, parsed or stored (a bug in a library included) becomes
+that file's failure, and the files stored before it are embedded all the same.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import time
@@ -19,15 +21,15 @@ from pathlib import Path
 from typing import get_args
 
 from pikelocal.domain.documents import DocumentRecord
-from pikelocal.domain.errors import ConfigError, DocumentError
+from pikelocal.domain.errors import Cancelled, ConfigError, DocumentError, InputError, PikeError
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.domain.kinds import DocumentStage, FileStatus, IngestStage, Splitter
 from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.discover import discover
+from pikelocal.ingest.discover import discover, file_key
 from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
-from pikelocal.ingest.parse import ParsedDocument, ParsedPage, parse_document, read_file
+from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document, read_file
 from pikelocal.ingest.split_llm import LLMSplitter
 from pikelocal.ingest.textcheck import line_offsets
 from pikelocal.llm.base import LLM
@@ -57,6 +59,7 @@ class IngestOptions:
     late: bool = True
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit
+    max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)
 
 
 class _Stage:
@@ -92,14 +95,23 @@ class Ingestor:
     def ingest_paths(self, paths: Sequence[Path]) -> IngestReport:
         """Ingest files and folders; finish any document an earlier run left half done."""
         report = IngestReport()
-        files, missing = discover(paths, exclude=self.store.path)
-        for err in missing:
-            report.outcomes.append(self._failed(str(Path(str(err.path)).resolve()), err))
-        stage = _Stage(self.sink, report, "parse", len(files), "files")
-        for path in files:
-            report.outcomes.append(self._ingest_file(path))
-            stage.advance(detail=path.name)
-        stage.finish()
+        found = discover(paths, exclude=self.store.path, max_bytes=self.options.max_file_mb * MIB)
+        try:
+            for err in found.skipped:  # left out of a folder on purpose (a link out of it, a named pipe)
+                self.sink(Notice("warning", str(err), str(err.path)))
+            for err in found.failures:
+                report.outcomes.append(self._failed(file_key(Path(str(err.path))), err))
+            stage = _Stage(self.sink, report, "parse", len(found.files), "files")
+            for path in found.files:
+                report.outcomes.append(self._ingest_file(path))
+                stage.advance(detail=path.name)
+            stage.finish()
+        except Cancelled:
+            raise  # the user stops: no more work now; the next run embeds what was stored
+        except Exception:  # outside any one file (the sink, the KB): what was stored is embedded all the same
+            with contextlib.suppress(Exception):  # the error that stopped the batch is the one to report
+                self.finish_pending(report)
+            raise
         self.finish_pending(report)
         return report
 
@@ -132,22 +144,33 @@ class Ingestor:
 
     def _failed(self, key: str, err: DocumentError) -> FileOutcome:
         message = str(err)
-        self.store.docs.record_failure(key, err.reason, message)
+        try:
+            self.store.docs.record_failure(key, err.reason, message)
+        except Cancelled:
+            raise
+        except Exception as exc:  # the KB cannot take the record (locked, full): the outcome still says it
+            log.warning("%s: the failure could not be recorded in the KB: %s", key, exc)
         self.sink(Notice("error", message, key))
         return FileOutcome(key, "failed", message, err.reason)
 
     def _ingest_file(self, path: Path) -> FileOutcome:
-        key = str(path.resolve())
+        """One file read, parsed and stored: any exception on the way is this file's failure, never the batch's."""
+        key = file_key(path)
         try:
-            data = read_file(path)
+            data = read_file(path, max_bytes=self.options.max_file_mb * MIB)
             sha = hashlib.sha256(data).hexdigest()
             known = self._known(key, sha)
             if known is not None:
                 return known
             parsed = parse_document(path, password=self.options.password, data=data)
+            return self._store_parsed(key, sha, parsed)
         except DocumentError as err:
             return self._failed(key, err)
-        return self._store_parsed(key, sha, parsed)
+        except Cancelled:
+            raise
+        except Exception as exc:
+            log.debug("%s: unexpected error", path, exc_info=True)
+            return self._failed(key, _unexpected(path, exc))
 
     def _known(self, key: str, sha: str) -> FileOutcome | None:
         """The outcome for content already in the KB, or None when it must be parsed."""
@@ -182,15 +205,25 @@ class Ingestor:
                 )
             )
         replaced = bool(self.store.docs.document_by_path(key))
-        doc_id, ids = self.store.docs.add_parsed_document(
-            path=key,
-            sha256=sha,
-            title=parsed.title,
-            kind=parsed.kind,
-            pages=chunked.pages,
-            chunks=chunked.chunks,
-            stage=STAGE_PARSED,
-        )
+        try:
+            doc_id, ids = self.store.docs.add_parsed_document(
+                path=key,
+                sha256=sha,
+                title=parsed.title,
+                kind=parsed.kind,
+                pages=chunked.pages,
+                chunks=chunked.chunks,
+                stage=STAGE_PARSED,
+            )
+        except InputError:
+            # The sha256 is unique in the KB: another writer (a second ingest of the same file at the same
+            # time) stored this content after :meth:`_known` looked. Its copy stands; this one is skipped.
+            other = self.store.docs.document_by_sha256(sha)
+            if other is None:
+                raise
+            self.store.docs.clear_failure(key)
+            where = "" if other.path == key else f" as {other.path}"
+            return FileOutcome(key, "duplicate", f"stored meanwhile{where} by another run; skipped", doc_id=other.id)
         status: FileStatus = "replaced" if replaced else "ingested"
         return FileOutcome(
             key, status, doc_id=doc_id, pages=len(chunked.pages), chunks=len(ids), warnings=parsed.warnings
@@ -256,3 +289,11 @@ class Ingestor:
                 vectors = late_vectors(self.encoder, text, group)
                 self.store.index.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
                 stage.advance(len(todo), detail=Path(doc.path).name)
+
+
+def _unexpected(path: Path, exc: Exception) -> DocumentError:
+    """A one-line failure for an exception nothing foresaw (a library's bug, an unsupported feature)."""
+    if isinstance(exc, PikeError):
+        return DocumentError(path, "unexpected", str(exc))
+    text = " ".join(str(exc).split())[:200]
+    return DocumentError(path, "unexpected", f"unexpected {type(exc).__name__}" + (f": {text}" if text else ""))

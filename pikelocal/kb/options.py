@@ -23,7 +23,12 @@ def ingest_options(
     s = settings.ingest
     split = SplitOptions(target=s.chunk_tokens, min_tokens=s.min_tokens, max_tokens=s.max_tokens)
     return IngestOptions(
-        split=split, splitter=s.splitter, llm=llm, late=s.late if late is None else late, password=password
+        split=split,
+        splitter=s.splitter,
+        llm=llm,
+        late=s.late if late is None else late,
+        password=password,
+        max_file_mb=s.max_file_mb,
     )
 
 
