@@ -10,42 +10,18 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
 # Run as a script from anywhere: make the repository's package importable even without an installed checkout.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pikelocal.embed.base import EncodeRole, TokenVectors  # noqa: E402
-from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 from tests.support.crash_ingest import OPTIONS  # noqa: E402 - the in-process resume in the test uses the same options
+from tests.support.encoders import SlowEncoder  # noqa: E402
 
 DEFAULT_DELAY = 0.05
-
-
-class SlowEncoder(HashEncoder):
-    """Same vectors and model id as HashEncoder; every top-level call sleeps first."""
-
-    def __init__(self, delay: float = DEFAULT_DELAY) -> None:
-        super().__init__()
-        self.delay = delay
-        self._nested = False
-
-    def encode(self, texts: Sequence[str], *, role: EncodeRole):  # type: ignore[no-untyped-def]
-        time.sleep(self.delay)
-        self._nested = True  # HashEncoder.encode calls encode_tokens: sleep once per call, not per text
-        try:
-            return super().encode(texts, role=role)
-        finally:
-            self._nested = False
-
-    def encode_tokens(self, text: str) -> TokenVectors:
-        if not self._nested:
-            time.sleep(self.delay)
-        return super().encode_tokens(text)
 
 
 def main(argv: Sequence[str]) -> int:
