@@ -1,0 +1,151 @@
+"""A standing fuzz suite (issue 17): seeded mutations of real PDFs and of text files through ingestion, each batch in
+a child process under a deadline. Every run must end with no crash (an exception escaping the pipeline), no hang
+(a batch past its deadline), a reason for every failed file, a clean integrity check and no duplicate rows.
+
+``PIKELOCAL_FUZZ_SEED`` and ``PIKELOCAL_FUZZ_CASES`` choose the run (defaults below); the counts are printed, and
+``build/bench_reliability.py`` records them in docs/RELIABILITY.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pikelocal.store.store import Store
+
+pytestmark = pytest.mark.slow
+
+WORKER = Path(__file__).with_name("fuzz_worker.py")
+REPO = Path(__file__).resolve().parents[2]
+SEED = int(os.environ.get("PIKELOCAL_FUZZ_SEED", "20261122"))
+CASES = int(os.environ.get("PIKELOCAL_FUZZ_CASES", "48"))
+BATCH = 8
+DEADLINE_S = 90.0  # per batch of BATCH files (a normal batch takes a few seconds)
+TEXTS = {
+    "tender.md": (
+        "# 招标公告\n\n## 第一章 投标须知\n\n1.1 投标保证金为人民币伍万元。\n\n"
+        "| 项目 | 分值 |\n|---|---|\n| 价格 | 30 |\n"
+    ),
+    "contract.txt": "SUPPLY AGREEMENT\n\n9.1 The Buyer may terminate this Agreement by notice.\n(a) late delivery;\n",
+    "minutes-gb18030.txt": "会议纪要\n\n一、项目进度\n二、付款安排：预付款百分之三十。\n",
+}
+
+
+@dataclass
+class Tally:
+    cases: int = 0
+    crashes: list[str] = field(default_factory=list)
+    hangs: list[str] = field(default_factory=list)
+    unexplained: list[str] = field(default_factory=list)
+    statuses: dict[str, int] = field(default_factory=dict)
+    max_rss_mb: float = 0.0
+
+
+def seeds(shared_data: Path) -> list[tuple[str, bytes]]:
+    pdfs = sorted((shared_data / "pdfs" / "edge_cases").glob("*.pdf"))
+    out = [(p.name, p.read_bytes()) for p in pdfs if p.stat().st_size < 200_000]
+    for name, text in TEXTS.items():
+        out.append((name, text.encode("gb18030" if "gb18030" in name else "utf-8")))
+    return out
+
+
+def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
+    """One seeded mutation of ``data`` and its name."""
+    kind = rng.choice(["flip", "truncate", "insert", "delete", "duplicate", "zero"])
+    n = len(data)
+    at = rng.randrange(max(1, n))
+    if kind == "flip":
+        out = bytearray(data)
+        for _ in range(rng.randint(1, 64)):
+            i = rng.randrange(max(1, n))
+            if out:
+                out[i] ^= 1 << rng.randrange(8)
+        return bytes(out), kind
+    if kind == "truncate":
+        return data[:at], kind
+    if kind == "insert":
+        return data[:at] + rng.randbytes(rng.randint(1, 4096)) + data[at:], kind
+    if kind == "delete":
+        return data[:at] + data[at + rng.randint(1, 4096) :], kind
+    if kind == "duplicate":
+        piece = data[at : at + rng.randint(16, 8192)]
+        return data[:at] + piece * rng.randint(2, 50) + data[at:], kind
+    return data[:at] + b"\0" * rng.randint(1, 4096) + data[at:], kind
+
+
+def duplicates(kb: Path) -> list[str]:
+    with Store.open_existing(kb) as store:
+        problems = store.integrity_check()
+        docs = store.docs.documents()
+        if len({d.sha256 for d in docs}) != len(docs):
+            problems.append("two documents with one sha256")
+        for d in docs:
+            ords = [c.ord for c in store.chunks.chunks_of(d.id)]
+            if len(ords) != len(set(ords)):
+                problems.append(f"document {d.id} has two chunks at one position")
+    return problems
+
+
+def run_batch(kb: Path, files: list[Path], tally: Tally) -> None:
+    proc = subprocess.Popen([sys.executable, str(WORKER), str(kb), *map(str, files)], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        out, err = proc.communicate(timeout=DEADLINE_S)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        tally.hangs.append(f"{[f.name for f in files]} past {DEADLINE_S:.0f} s")
+        return
+    if proc.returncode != 0:
+        tally.crashes.append(f"{[f.name for f in files]}: exit {proc.returncode}: {err.strip().splitlines()[-1:]}")
+        return
+    for line in out.splitlines():
+        row = json.loads(line)
+        if row.get("summary"):
+            tally.max_rss_mb = max(tally.max_rss_mb, row["rss_mb"])
+            continue
+        tally.statuses[row["status"]] = tally.statuses.get(row["status"], 0) + 1
+        if row["status"] == "failed" and not (row["reason"] and row["message"]):
+            tally.unexplained.append(row["path"])
+
+
+def test_mutated_inputs_never_crash_hang_or_corrupt_the_kb(tmp_path: Path, shared_data: Path) -> None:
+    rng = random.Random(SEED)
+    corpus = seeds(shared_data)
+    tally = Tally()
+    kb = tmp_path / "fuzz.kb"
+    for start in range(0, CASES, BATCH):
+        folder = tmp_path / f"batch{start // BATCH}"
+        folder.mkdir()
+        files = []
+        for i in range(start, min(CASES, start + BATCH)):
+            name, data = rng.choice(corpus)
+            mutated, kind = mutate(data, rng)
+            path = folder / f"{i:03d}-{kind}-{name}"
+            path.write_bytes(mutated)
+            files.append(path)
+        tally.cases += len(files)
+        run_batch(kb, files, tally)
+        problems = duplicates(kb) if kb.exists() else []
+        assert problems == [], problems
+    summary = (f"fuzz seed {SEED}: {tally.cases} cases, {len(tally.crashes)} crashes, {len(tally.hangs)} hangs,"
+               f" max RSS {tally.max_rss_mb:.0f} MB, outcomes {dict(sorted(tally.statuses.items()))}")  # fmt: skip
+    print(summary)
+    assert tally.crashes == [] and tally.hangs == [] and tally.unexplained == [], (tally, summary)
+    assert sum(tally.statuses.values()) == tally.cases
+
+
+def test_the_suite_sees_a_crash(tmp_path: Path) -> None:
+    """The control: a worker that dies (here: its KB cannot be created) is counted as a crash, not as a pass."""
+    tally = Tally()
+    sample = tmp_path / "a.txt"
+    sample.write_text("The bid bond is due with the bid.\n")
+    run_batch(tmp_path / "no" / "such" / "folder" / "kb.kb", [sample], tally)
+    assert len(tally.crashes) == 1 and "exit 1" in tally.crashes[0]
