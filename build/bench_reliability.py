@@ -379,6 +379,17 @@ def case_unbounded(tmp: Path, timeout: float) -> Outcome:
     return _server_case(tmp, timeout, "unbounded", "an unbounded reply (2 GiB)")
 
 
+def case_fuzz(tmp: Path, timeout: float) -> Outcome:
+    """The standing fuzz suite (tests/fuzz), its counts as it prints them."""
+    t0 = time.monotonic()
+    cmd = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "tests/fuzz", "-k", "mutated"]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=max(timeout, 900))
+    line = next((x for x in proc.stdout.splitlines() if x.startswith("fuzz seed")), proc.stdout.strip()[-200:])
+    verdict = "passed" if proc.returncode == 0 else f"FAILED (exit {proc.returncode})"
+    return Outcome("fuzz suite: mutated PDFs and text files", "pytest tests/fuzz", f"{verdict}; {line}",
+                   time.monotonic() - t0)  # fmt: skip
+
+
 CASES: dict[str, Callable[[Path, float], Outcome]] = {
     "certificate_pdf": case_certificate_pdf,
     "aes_pdf": case_aes_pdf,
@@ -397,6 +408,7 @@ CASES: dict[str, Callable[[Path, float], Outcome]] = {
     "nested": case_nested,
     "redirect": case_redirect,
     "unbounded": case_unbounded,
+    "fuzz": case_fuzz,
 }
 
 
