@@ -4,12 +4,15 @@ Pure functions. Chunks never overlap and together rebuild the text exactly (segm
 it). Sizes are in encoder tokens via an injected counter: a chunk aims at ``target`` tokens, starts early at a
 major heading once it holds ``min_tokens``, and never exceeds ``max_tokens`` unless one unbreakable piece does
 (a piece longer than ``max_tokens`` is first cut at sentence ends, then at ``max_tokens`` boundaries).
+
+Tokenizing is bounded: the counter never sees more than ``WINDOW_CHARS`` characters at once, so a paragraph
+with no breaks (a 50 MB one-line file) is measured and cut window by window, in memory that does not grow with it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 CountTokens = Callable[[str], int]
@@ -31,6 +34,9 @@ _MARKERS: tuple[tuple[int, re.Pattern[str]], ...] = (
 )
 MAJOR_LEVEL = 4  # a chunk may end early before a marker of this level or lower (编 章 节 条, #…####)
 _SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[.!?])(?=\s)")
+# The most characters counted at once. A block or sentence longer than this is measured in windows of this size
+# (far more than max_tokens in real text: 8,192 characters are some 2,000 English or 5,000-8,000 Chinese tokens).
+WINDOW_CHARS = 8_192
 _LABEL_MAX = 40
 _CLAUSE_LABEL_END = re.compile(r"[，。；：,;:]")  # a clause's label is its number and words up to here
 
@@ -86,24 +92,65 @@ def _blocks(text: str) -> list[tuple[int, int, tuple[int, str] | None]]:
     return [b for b in blocks if b[1] > b[0]]
 
 
-def _pieces(text: str, start: int, end: int, count: CountTokens, max_tokens: int) -> list[tuple[int, int, int]]:
+def _measure(text: str, start: int, end: int, count: CountTokens, max_tokens: int) -> int:
+    """Tokens of text[start:end]; for text over ``WINDOW_CHARS``, the sum over windows, stopped once past the cap."""
+    if end - start <= WINDOW_CHARS:
+        return count(text[start:end])
+    total = 0
+    for a in range(start, end, WINDOW_CHARS):
+        total += count(text[a : min(end, a + WINDOW_CHARS)])
+        if total > max_tokens:
+            break
+    return total
+
+
+def _pieces(text: str, start: int, end: int, count: CountTokens, max_tokens: int) -> Iterator[tuple[int, int, int]]:
     """(start, end, tokens) pieces of text[start:end], each within ``max_tokens`` where possible."""
-    tokens = count(text[start:end])
+    tokens = _measure(text, start, end, count, max_tokens)
     if tokens <= max_tokens:
-        return [(start, end, tokens)]
-    cuts = [start] + [start + m.start() for m in _SENTENCE_END.finditer(text[start:end]) if m.start() > 0] + [end]
-    pieces: list[tuple[int, int, int]] = []
-    for a, b in zip(cuts, cuts[1:], strict=False):
-        if b <= a:
-            continue
-        n = count(text[a:b])
+        yield start, end, tokens
+        return
+    a = start  # cut at sentence ends, found as the text is walked (no list of them)
+    for m in _SENTENCE_END.finditer(text, start, end):
+        if m.start() > a:
+            yield from _sentence_pieces(text, a, m.start(), count, max_tokens)
+            a = m.start()
+    if end > a:
+        yield from _sentence_pieces(text, a, end, count, max_tokens)
+
+
+def _sentence_pieces(
+    text: str, start: int, end: int, count: CountTokens, max_tokens: int
+) -> Iterator[tuple[int, int, int]]:
+    """text[start:end], which has no sentence end inside: whole if it fits, else cut at character offsets.
+
+    An unbreakable run is cut into pieces of the length that holds ``max_tokens``, that length measured on the
+    run's next ``WINDOW_CHARS`` characters; short of the run's end, a window's remainder opens the next window.
+    The tail of a run longer than a window is measured on the window that ends with it, not on the tail alone.
+    """
+    a = start
+    while a < end:
+        w = min(end, a + WINDOW_CHARS)
+        n = count(text[a:w])
         if n <= max_tokens:
-            pieces.append((a, b, n))
+            yield a, w, n
+            a = w
             continue
-        step = max(1, (b - a) * max_tokens // n)  # an unbreakable run: cut at character offsets
-        for c in range(a, b, step):
-            pieces.append((c, min(b, c + step), count(text[c : min(b, c + step)])))
-    return pieces
+        lo = max(start, end - WINDOW_CHARS) if w == end else a
+        if lo < a:
+            n = count(text[lo:w])
+        step = max(1, (w - lo) * max_tokens // n)
+        stop = end if w == end else a + (w - a) // step * step
+        for c in range(a, stop, step):
+            yield c, min(stop, c + step), count(text[c : min(stop, c + step)])
+        a = stop
+
+
+def _units(text: str, count: CountTokens, max_tokens: int) -> Iterator[_Unit]:
+    for b_start, b_end, mark in _blocks(text):
+        for i, (s, e, n) in enumerate(_pieces(text, b_start, b_end, count, max_tokens)):
+            opens = mark if i == 0 else None
+            yield _Unit(s, e, opens[0] if opens else None, opens[1] if opens else None, n)
 
 
 def split_structured(
@@ -111,16 +158,11 @@ def split_structured(
 ) -> list[ChunkSpan]:
     if not 0 < min_tokens <= target <= max_tokens:
         raise ValueError(f"need 0 < min_tokens <= target <= max_tokens, got {min_tokens}, {target}, {max_tokens}")
-    units: list[_Unit] = []
-    for b_start, b_end, mark in _blocks(text):
-        for i, (s, e, n) in enumerate(_pieces(text, b_start, b_end, count, max_tokens)):
-            opens = mark if i == 0 else None
-            units.append(_Unit(s, e, opens[0] if opens else None, opens[1] if opens else None, n))
     chunks: list[ChunkSpan] = []
     stack: list[tuple[int, str]] = []
     cur_path: tuple[str, ...] = ()
     cur_start, cur_tokens = 0, 0
-    for unit in units:
+    for unit in _units(text, count, max_tokens):
         major = unit.level is not None and unit.level <= MAJOR_LEVEL
         flush = cur_tokens > 0 and (
             cur_tokens + unit.tokens > max_tokens
@@ -136,6 +178,6 @@ def split_structured(
         if cur_tokens == 0:
             cur_path = tuple(label for _, label in stack)
         cur_tokens += unit.tokens
-    if units:
+    if text:  # a non-empty text has at least one unit: the last chunk holds what is left
         chunks.append(ChunkSpan(cur_start, len(text), cur_path, cur_tokens))
     return chunks

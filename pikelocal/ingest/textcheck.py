@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import codecs
-import unicodedata
+import re
 
 # Tried in order after UTF-8. Big5 first: GB18030 decodes almost any byte string, Big5 rejects most GBK text
 # (GBK trail bytes 0x80–0xA0 are invalid in Big5), so a strict Big5 success is real evidence.
 LEGACY_CJK_ENCODINGS = ("big5", "gb18030")
+
+_SPACE = re.compile(r"\s+")  # \s in a str pattern is exactly str.isspace()
+# Signs of a broken extraction: U+FFFD and the code points of categories Cc (control), Cs (surrogate) and Co
+# (private use). These ranges are fixed by the Unicode standard, so they equal ``unicodedata.category`` in every
+# Python (tests/ingest/test_long_blocks.py checks all code points).
+_GARBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff\ufffd\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+_SLICE_CHARS = 1 << 20  # garbled_share reads a text in slices of this many characters: bounded copies
 
 
 def decode_text(data: bytes) -> tuple[str, str]:
@@ -33,7 +40,10 @@ def decode_text(data: bytes) -> tuple[str, str]:
 def line_offsets(text: str) -> tuple[int, ...]:
     """Character offset of the start of every line (the first line starts at 0)."""
     offsets = [0]
-    offsets.extend(i + 1 for i, ch in enumerate(text) if ch == "\n" and i + 1 < len(text))
+    i = text.find("\n")
+    while 0 <= i < len(text) - 1:
+        offsets.append(i + 1)
+        i = text.find("\n", i + 1)
     return tuple(offsets)
 
 
@@ -41,10 +51,12 @@ def garbled_share(text: str) -> float:
     """Share of visible characters that signal a broken extraction.
 
     Control characters (a broken font map yields e.g. ``\\x03`` for spaces), private-use code points and
-    U+FFFD replacement characters; whitespace does not count either way.
+    U+FFFD replacement characters; whitespace does not count either way. Counted slice by slice with regular
+    expressions, so a text of any length costs a few MB, never an object per character.
     """
-    visible = [ch for ch in text if not ch.isspace()]
-    if not visible:
-        return 0.0
-    bad = sum(1 for ch in visible if ch == "\ufffd" or unicodedata.category(ch) in ("Cc", "Co", "Cs"))
-    return bad / len(visible)
+    visible = bad = 0
+    for at in range(0, len(text), _SLICE_CHARS):
+        shown = _SPACE.sub("", text[at : at + _SLICE_CHARS])
+        visible += len(shown)
+        bad += len(shown) - len(_GARBLE.sub("", shown))
+    return bad / visible if visible else 0.0
