@@ -71,6 +71,12 @@ class IngestSettings:
     late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
     splitter: Splitter = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
     max_file_mb: int = 200  # a bigger file is refused without being read (MB = 2**20 bytes)
+    # Reading one PDF (in a child process, pikelocal/ingest/pdf_worker.py): past the time or memory limit it is
+    # stopped and fails with the reason; more pages fail it unread; more text is cut, with a warning.
+    pdf_timeout_s: float = 300.0  # 3,000 pages at pypdf's slowest measured pace (0.1 s a page)
+    pdf_memory_mb: int = 1536  # the reading process's address space (real PDFs peak under 50 MB)
+    pdf_max_pages: int = 5000
+    pdf_max_chars: int = 20_000_000  # about 5,000 dense pages
 
 
 @dataclass(frozen=True)
@@ -300,6 +306,9 @@ def _validate(s: Settings) -> None:
         ("encoder.late_window", s.encoder.late_window, 0),
         ("ingest.min_tokens", s.ingest.min_tokens, 1),
         ("ingest.max_file_mb", s.ingest.max_file_mb, 1),
+        ("ingest.pdf_memory_mb", s.ingest.pdf_memory_mb, 256),
+        ("ingest.pdf_max_pages", s.ingest.pdf_max_pages, 1),
+        ("ingest.pdf_max_chars", s.ingest.pdf_max_chars, 1000),
         ("enrich.questions", s.enrich.questions, 1),
         ("search.k", s.search.k, 1),
         ("search.candidates", s.search.candidates, 1),
@@ -335,6 +344,8 @@ def _validate(s: Settings) -> None:
         raise ConfigError(f"answer.threshold = {s.answer.threshold}: a cosine similarity, from -1 to 1")
     if s.llm.timeout_s <= 0:
         raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")
+    if not (math.isfinite(s.ingest.pdf_timeout_s) and s.ingest.pdf_timeout_s > 0):
+        raise ConfigError(f"ingest.pdf_timeout_s = {s.ingest.pdf_timeout_s}: must be more than 0 seconds")
 
 
 def _one_of(values: tuple[str, ...]) -> str:

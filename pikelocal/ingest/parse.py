@@ -1,5 +1,8 @@
 """Parse PDF, plain-text and Markdown files into pages with line positions: the only module importing pypdf.
 
+A PDF is read in a child process within limits on time, memory, pages and characters (``pdf_worker.py``);
+:class:`PdfPages` here is what that process runs.
+
 Every failure is a :class:`DocumentError` whose message is one line naming the file and the reason, so a
 batch can record it and go on. A garbled extraction is not a failure but a warning on the result.
 """
@@ -10,12 +13,13 @@ import io
 import logging
 import re
 import stat
+from collections.abc import Hashable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pikelocal.domain.errors import DocumentError
-from pikelocal.ingest.pdflog import PdfProblems, pypdf_log
+from pikelocal.ingest.pdf_worker import PageProgress, PdfWorker
 from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
 
 if TYPE_CHECKING:
@@ -29,6 +33,9 @@ GARBLED_LINE_MIN = 8  # characters; shorter lines (a lone bullet glyph) are not 
 MIB = 1 << 20
 _PUBSEC = re.compile(rb"/Filter\s*/Adobe\.PubSec")  # the certificate (public-key) security handler
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+PAGE_TEXTS_KEPT = 256  # page texts kept for pages that share what they draw (PdfPages)
+PARENT_DEPTH = 32  # page-tree levels searched for inherited /Resources
+SHAPE_BUDGET = 256  # PDF objects looked at to tell whether two pages draw the same
 
 
 @dataclass(frozen=True)
@@ -68,11 +75,19 @@ def size_error(path: Path, size: int, max_bytes: int | None) -> DocumentError | 
 
 
 def parse_document(
-    path: Path, *, password: str | None = None, data: bytes | None = None, max_bytes: int | None = None
+    path: Path,
+    *,
+    password: str | None = None,
+    data: bytes | None = None,
+    max_bytes: int | None = None,
+    pdf_worker: PdfWorker | None = None,
+    progress: PageProgress | None = None,
 ) -> ParsedDocument:
     """Read ``path`` into pages; raise :class:`DocumentError` with a one-line reason when it cannot be used.
 
-    ``data`` is the file's content when the caller has read it already (to hash it), so it is read once.
+    ``data`` is the file's content when the caller has read it already (to hash it), so it is read once. A PDF
+    is read by ``pdf_worker`` (a child process within its limits; a one-off one with the default limits when
+    None), which calls ``progress(pages read, pages)`` while it waits: whatever that raises stops the reading.
     """
     path = Path(path)
     if (unsupported := unsupported_error(path)) is not None:
@@ -81,12 +96,11 @@ def parse_document(
     data = read_file(path, max_bytes=max_bytes) if data is None else data
     if not data:
         raise DocumentError(path, "empty", "the file is empty (0 bytes)")
-    warnings = []
+    warnings: list[str] = []
     if kind == "pdf":
-        pages, meta_title, problems = _parse_pdf(path, data, password)
+        pages, meta_title, pdf_warnings = _read_pdf(path, data, password, pdf_worker, progress)
         encoding = None
-        if problems.count:
-            warnings.append(problems.warning(path))
+        warnings += pdf_warnings
     else:
         text, encoding = _decode(path, data)
         pages, meta_title = (ParsedPage(1, text, line_offsets(text)),), None
@@ -168,17 +182,27 @@ def _first_line(exc: BaseException) -> str:
     return text.splitlines()[0][:200] if text else type(exc).__name__
 
 
-def _parse_pdf(path: Path, data: bytes, password: str | None) -> tuple[tuple[ParsedPage, ...], str | None, PdfProblems]:
-    import pypdf  # lazily: `import pikelocal.api` must stay light
-    from pypdf.errors import DependencyError, PyPdfError
+class PdfPages:
+    """One PDF open in pypdf, read a page at a time (in the reading process, ``pdf_child.py``): its page count,
+    each page's text and its title; every failure a :class:`DocumentError`.
 
-    with pypdf_log() as problems:
+    Pages that draw the same content stream with the same resources have the same text (pypdf's plain extraction
+    reads nothing else of a page), so it is extracted once: issue 17's 2,000 pages sharing one 3 MB stream cost
+    one page's work, not 2,000.
+    """
+
+    def __init__(self, path: Path, data: bytes, password: str | None) -> None:
+        import pypdf  # lazily: `import pikelocal.api` must stay light
+        from pypdf.errors import DependencyError, PyPdfError
+
+        self.path = path
+        self._texts: dict[Hashable, str] = {}  # page text by what it is drawn from (see _page_key)
         try:
-            reader = pypdf.PdfReader(io.BytesIO(data))
-            if reader.is_encrypted:
-                _decrypt(path, reader, password)
-            pages = reader.pages
-            n_pages = len(pages)
+            self._reader = pypdf.PdfReader(io.BytesIO(data))
+            if self._reader.is_encrypted:
+                _decrypt(path, self._reader, password)
+            self._pages = self._reader.pages
+            self.n_pages = len(self._pages)
         except DocumentError:
             raise
         except NotImplementedError as exc:  # pypdf opens only the standard (password) security handler
@@ -187,19 +211,93 @@ def _parse_pdf(path: Path, data: bytes, password: str | None) -> tuple[tuple[Par
             raise _dependency_error(path, exc) from None
         except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
             raise DocumentError(path, "corrupt", f"not a readable PDF ({_first_line(exc)})") from None
-        parsed = []
-        for index in range(n_pages):
-            try:
-                text = pages[index].extract_text() or ""
-            except DependencyError as exc:
-                raise _dependency_error(path, exc) from None
-            except Exception as exc:  # pypdf raises many kinds on broken content streams
-                detail = type(exc).__name__
-                raise DocumentError(path, "corrupt", f"page {index + 1} cannot be read ({detail})") from None
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-            parsed.append(ParsedPage(index + 1, text, line_offsets(text)))
-        title = _pdf_title(reader)
-    return tuple(parsed), title, problems
+
+    def text(self, index: int) -> str:
+        """The text of page ``index`` (0-based), line ends as ``\\n``."""
+        from pypdf.errors import DependencyError
+
+        try:
+            page = self._pages[index]
+            key = _page_key(page)
+            if key is not None and key in self._texts:
+                return self._texts[key]
+            text = page.extract_text() or ""
+        except DependencyError as exc:
+            raise _dependency_error(self.path, exc) from None
+        except MemoryError:  # the reading process's memory limit: its own reason, not a broken page
+            raise
+        except Exception as exc:  # pypdf raises many kinds on broken content streams
+            detail = type(exc).__name__
+            raise DocumentError(self.path, "corrupt", f"page {index + 1} cannot be read ({detail})") from None
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if key is not None:
+            if len(self._texts) >= PAGE_TEXTS_KEPT:
+                del self._texts[next(iter(self._texts))]
+            self._texts[key] = text
+        return text
+
+    def title(self) -> str | None:
+        return _pdf_title(self._reader)
+
+
+class _TooMuch(Exception):
+    """A page's resources too big to fingerprint cheaply."""
+
+
+def _page_key(page: Any) -> Hashable | None:
+    """What a page's plain text is drawn from: its content stream(s) and its resources (fonts, forms), each as
+    the PDF object it refers to, or None when that cannot be told cheaply (then the page is simply extracted)."""
+    try:
+        node, resources = page, None
+        for _ in range(PARENT_DEPTH):  # /Resources may be inherited from the page tree
+            if "/Resources" in node:
+                resources = node.raw_get("/Resources")
+                break
+            if "/Parent" not in node:
+                break
+            node = node.raw_get("/Parent").get_object()
+        contents = page.raw_get("/Contents") if "/Contents" in page else None
+        budget = [SHAPE_BUDGET]
+        return (_shape(contents, budget), _shape(resources, budget))
+    except Exception:  # a malformed page tree: not worth a guess
+        return None
+
+
+def _shape(obj: Any, budget: list[int]) -> Hashable:
+    """A hashable picture of a PDF object that names other objects by reference (``(number, generation)``)."""
+    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooMuch
+    if isinstance(obj, IndirectObject):
+        return ("ref", obj.idnum, obj.generation)
+    if isinstance(obj, StreamObject):  # a stream held directly (not in files, where streams are objects)
+        raise _TooMuch
+    if isinstance(obj, DictionaryObject):
+        return ("dict", tuple(sorted((str(k), _shape(v, budget)) for k, v in dict.items(obj))))
+    if isinstance(obj, ArrayObject):
+        return ("array", tuple(_shape(v, budget) for v in list.__iter__(obj)))
+    return (type(obj).__name__, repr(obj))
+
+
+def _read_pdf(
+    path: Path, data: bytes, password: str | None, worker: PdfWorker | None, progress: PageProgress | None
+) -> tuple[tuple[ParsedPage, ...], str | None, list[str]]:
+    """The PDF's pages, title and warnings, read in a child process within the worker's limits."""
+    if worker is None:
+        with PdfWorker() as own:
+            return _read_pdf(path, data, password, own, progress)
+    read = worker.read(path, data, password, progress)
+    pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(read.pages, 1))
+    warnings = [read.problems.warning(path)] if read.problems.count else []
+    if read.cut:
+        left = read.n_pages - len(pages)
+        warnings.append(
+            f"{path}: text cut at ingest.pdf_max_chars = {worker.limits.max_chars:,} characters, on page"
+            f" {len(pages):,} of {read.n_pages:,}" + (f"; the last {left:,} page(s) are left out" if left else "")
+        )
+    return pages, read.title, warnings
 
 
 def _not_implemented(path: Path, data: bytes, exc: NotImplementedError) -> DocumentError:

@@ -6,7 +6,9 @@ point and started again picks up the pending documents and embeds only the chunk
 the end state equals an uninterrupted run. Files are identified by content (sha256): an unchanged file is
 skipped, a changed one replaces its older version. One bad file is recorded and skipped, never the end of
 the batch: whatever goes wrong while one file is read, parsed or stored (a bug in a library included) becomes
-that file's failure, and the files stored before it are embedded all the same.
+that file's failure, and the files stored before it are embedded all the same. A PDF is read in a child process
+within the ``ingest.pdf_*`` limits on time, memory, pages and characters (``pdf_worker.py``), which reports its
+pages to the sink as it goes, so a cancel stops it mid-file.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pikelocal.ingest.chunking import SplitOptions, chunk_document
 from pikelocal.ingest.discover import discover, file_key
 from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
 from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document, read_file
+from pikelocal.ingest.pdf_worker import PageProgress, PdfLimits, PdfWorker
 from pikelocal.ingest.split_llm import LLMSplitter
 from pikelocal.ingest.textcheck import line_offsets
 from pikelocal.llm.base import LLM
@@ -60,6 +63,7 @@ class IngestOptions:
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit
     max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)
+    pdf: PdfLimits = PdfLimits()  # time, memory, pages and characters for reading one PDF (ingest.pdf_*)
 
 
 class _Stage:
@@ -73,6 +77,10 @@ class _Stage:
 
     def advance(self, n: int = 1, detail: str = "") -> None:
         self.done += n
+        self.sink(StageAdvanced(self.name, self.done, self.total, detail))
+
+    def note(self, detail: str) -> None:
+        """Progress within the current unit (a PDF's pages): the count stays, the sink may cancel."""
         self.sink(StageAdvanced(self.name, self.done, self.total, detail))
 
     def finish(self) -> None:
@@ -102,9 +110,10 @@ class Ingestor:
             for err in found.failures:
                 report.outcomes.append(self._failed(file_key(Path(str(err.path))), err))
             stage = _Stage(self.sink, report, "parse", len(found.files), "files")
-            for path in found.files:
-                report.outcomes.append(self._ingest_file(path))
-                stage.advance(detail=path.name)
+            with PdfWorker(self.options.pdf) as pdf_worker:  # one reading process for the batch's PDFs
+                for path in found.files:
+                    report.outcomes.append(self._ingest_file(path, pdf_worker, _page_note(stage, path)))
+                    stage.advance(detail=path.name)
             stage.finish()
         except Cancelled:
             raise  # the user stops: no more work now; the next run embeds what was stored
@@ -153,8 +162,12 @@ class Ingestor:
         self.sink(Notice("error", message, key))
         return FileOutcome(key, "failed", message, err.reason)
 
-    def _ingest_file(self, path: Path) -> FileOutcome:
-        """One file read, parsed and stored: any exception on the way is this file's failure, never the batch's."""
+    def _ingest_file(
+        self, path: Path, pdf_worker: PdfWorker | None = None, progress: PageProgress | None = None
+    ) -> FileOutcome:
+        """One file read, parsed and stored: any exception on the way is this file's failure, never the batch's.
+
+        A PDF is read by ``pdf_worker`` within ``options.pdf``; ``progress`` hears of its pages (and may cancel)."""
         key = file_key(path)
         try:
             data = read_file(path, max_bytes=self.options.max_file_mb * MIB)
@@ -162,7 +175,9 @@ class Ingestor:
             known = self._known(key, sha)
             if known is not None:
                 return known
-            parsed = parse_document(path, password=self.options.password, data=data)
+            parsed = parse_document(
+                path, password=self.options.password, data=data, pdf_worker=pdf_worker, progress=progress
+            )
             return self._store_parsed(key, sha, parsed)
         except DocumentError as err:
             return self._failed(key, err)
@@ -289,6 +304,15 @@ class Ingestor:
                 vectors = late_vectors(self.encoder, text, group)
                 self.store.index.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
                 stage.advance(len(todo), detail=Path(doc.path).name)
+
+
+def _page_note(stage: _Stage, path: Path) -> PageProgress:
+    """Progress of a PDF's pages as the parse stage's detail ("p. 12/300 name.pdf")."""
+
+    def note(done: int, total: int) -> None:
+        stage.note(f"p. {done:,}/{total:,} {path.name}" if total else f"opening {path.name}")
+
+    return note
 
 
 def _unexpected(path: Path, exc: Exception) -> DocumentError:

@@ -11,6 +11,7 @@ from pikelocal.domain.kinds import answer_mode
 from pikelocal.domain.requests import AskRequest
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.enrich import EnrichOptions
+from pikelocal.ingest.pdf_worker import PdfLimits
 from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.llm.base import LLM
 from pikelocal.query.decompose import DecomposeOptions
@@ -29,6 +30,9 @@ def ingest_options(
         late=s.late if late is None else late,
         password=password,
         max_file_mb=s.max_file_mb,
+        pdf=PdfLimits(
+            timeout_s=s.pdf_timeout_s, memory_mb=s.pdf_memory_mb, max_pages=s.pdf_max_pages, max_chars=s.pdf_max_chars
+        ),
     )
 
 
