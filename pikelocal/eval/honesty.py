@@ -27,7 +27,7 @@ from pikelocal.domain.errors import InputError
 from pikelocal.domain.kinds import answer_mode
 from pikelocal.domain.requests import AskRequest
 from pikelocal.embed.base import Encoder
-from pikelocal.eval.qa import ends_mid_line
+from pikelocal.eval.qa import answers_file
 from pikelocal.eval.qa_metrics import score_text
 from pikelocal.kb.knowledge_base import open_kb
 from pikelocal.llm.base import LLM
@@ -287,9 +287,7 @@ def run_honesty(
             except InputError:
                 return None
 
-        with results_file.open("a", encoding="utf-8") as out:
-            if ends_mid_line(results_file):
-                out.write("\n")  # end a line torn by a killed run, so the next answer starts its own
+        with answers_file(results_file) as out:
             for item in items:
                 for mode in modes:
                     if (item.item_id, mode) in done:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TextIO
 
 from pikelocal.config import Settings
 from pikelocal.domain.errors import InputError
@@ -133,6 +135,16 @@ def ends_mid_line(path: Path) -> bool:
         return fh.read(1) != b"\n"
 
 
+@contextmanager
+def answers_file(path: Path) -> Iterator[TextIO]:
+    """``path`` open for appending one JSON line per answer, after ending a line a killed run tore (so the next
+    answer starts its own line and the torn one is skipped when results are read back)."""
+    with path.open("a", encoding="utf-8") as out:
+        if ends_mid_line(path):
+            out.write("\n")
+        yield out
+
+
 def _auslaw_pdfs(data: Path) -> set[str]:
     return {json.loads(line)["source_pdf"] for line in data.read_text(encoding="utf-8").splitlines() if line.strip()}
 
@@ -162,9 +174,7 @@ def run_qa(
     done = load_results(results_file)
     with open_kb(kb, settings, encoder=encoder, llm=llm) as knowledge_base:
         model_id = getattr(knowledge_base.llm(), "model_id", "?")
-        with results_file.open("a", encoding="utf-8") as out:
-            if ends_mid_line(results_file):
-                out.write("\n")  # end a line torn by a killed run, so the next result starts its own
+        with answers_file(results_file) as out:
             for item in items:
                 for mode in modes:
                     if (item.item_id, mode) in done:
