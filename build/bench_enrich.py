@@ -78,7 +78,7 @@ class _FixedLatency(BaseHTTPRequestHandler):
         pass
 
 
-def http_fanout(kb: Path, chunks: int, parallel: int) -> float:
+def http_fanout(kb: Path, pdf: Path, chunks: int, parallel: int) -> float:
     """Seconds to enrich ``chunks`` chunks of a fresh copy of the tender KB through the stand-in server."""
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FixedLatency)
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -87,7 +87,7 @@ def http_fanout(kb: Path, chunks: int, parallel: int) -> float:
     for suffix in ("", "-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)
     with Store.open(path, encoder_id=enc.model_id, dim=enc.dim) as store:
-        Ingestor(store, enc, ingest_options(load_settings(), late=False)).ingest_paths([PDF])
+        Ingestor(store, enc, ingest_options(load_settings(), late=False)).ingest_paths([pdf])
         url = f"http://127.0.0.1:{server.server_address[1]}/v1"
         llm = OpenAICompatLLM(url, "stand-in", max_parallel=parallel)
         t0 = time.perf_counter()
@@ -158,14 +158,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     parser.add_argument("--kb", type=Path, default=ROOT / "build" / "bench-enrich.kb")
+    parser.add_argument("--pdf", type=Path, default=PDF, help="the document to ingest and enrich")
     parser.add_argument("--chunks", type=int, default=16, help="chunks to enrich with the real model")
     parser.add_argument("--parallel", type=int, default=4)
     parser.add_argument("--label", default="this checkout", help="name of this run's column")
     parser.add_argument("--json", type=Path, default=ROOT / "build" / "cache" / "bench_enrich.json")
     parser.add_argument("--ceiling", type=Path, default=ROOT / "build" / "cache" / "ceiling.json")
     args = parser.parse_args()
-    if PDF is None:
-        print("the tender PDF is not in ../shared/data/pdfs/zh_tender", file=sys.stderr)
+    if args.pdf is None:
+        print("the tender PDF is not in ../shared/data/pdfs/zh_tender (give --pdf)", file=sys.stderr)
         return 1
     settings = load_settings()
     for suffix in ("", "-wal", "-shm"):
@@ -173,7 +174,7 @@ def main() -> int:
     enc = open_encoder(settings)
     with kb_session(settings, args.kb, encoder=enc, create=True) as session:
         store = session.store
-        Ingestor(store, enc, ingest_options(settings, late=False)).ingest_paths([PDF])
+        Ingestor(store, enc, ingest_options(settings, late=False)).ingest_paths([args.pdf])
         cached = session.llm()
         llm = Recorder(cached)
         report = Enricher(store, enc, llm, EnrichOptions(limit=args.chunks)).run()  # type: ignore[arg-type]
@@ -216,8 +217,8 @@ def main() -> int:
     runs[args.label] = figures
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(runs, indent=1, ensure_ascii=False), encoding="utf-8")
-    t1 = http_fanout(args.kb, args.chunks, 1)
-    tn = http_fanout(args.kb, args.chunks, args.parallel)
+    t1 = http_fanout(args.kb, args.pdf, args.chunks, 1)
+    tn = http_fanout(args.kb, args.pdf, args.chunks, args.parallel)
     section = render(runs, args, ceiling, t1, tn)
     write_section(args.out, BEGIN, END, section)
     print(section)
@@ -254,7 +255,7 @@ def render(runs: dict, args: argparse.Namespace, ceiling: dict | None, t1: float
         "## Enrichment (issues 4 and 15)",
         "",
         f"`python build/bench_enrich.py --label LABEL` (`make bench`) on {platform.processor() or platform.machine()}:"
-        f" the tender PDF ({PDF.name if PDF else '?'}), its first {args.chunks} chunks after the document summary,"
+        f" the tender PDF ({args.pdf.name}), its first {args.chunks} chunks after the document summary,"
         " default LLM in-process on the CPU, default encoder. Each column is one run (its date below); a column"
         " from an older checkout was run with this script copied into it.",
         "",

@@ -114,6 +114,8 @@ def main() -> int:
     parser.add_argument("--quant", default="Q4_0,Q8_0", help="comma-separated; empty for none")
     parser.add_argument("--no-contention", action="store_true")
     parser.add_argument("--steps", type=int, default=48, help="generated tokens per sequence")
+    parser.add_argument("--gpu-layers", type=int, default=0, help="layers offloaded (-1: all; a GPU build)")
+    parser.add_argument("--widths", default="1,2,4,8", help="batched sequence counts to time (up to 16)")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
@@ -122,12 +124,16 @@ def main() -> int:
     text = sample_text()
     figures: dict[str, object] = {"model": path.name, "threads": args.threads, "cpu": cpu_summary()}
 
-    with raw_model(path, threads=args.threads) as m:
+    widths = tuple(int(w) for w in args.widths.split(","))
+    gpu = {"gpu_layers": args.gpu_layers}
+    figures["gpu_layers"] = args.gpu_layers
+    with raw_model(path, threads=args.threads, n_seq_max=max(widths), **gpu) as m:
         tokens = m.tokenize(text)[:512]
-        base = measure(m, text, steps=args.steps)
+        base = measure(m, text, widths=widths, steps=args.steps)
         reference = m.score(tokens)
         print(row(path.name, base), flush=True)
-    with raw_model(path, threads=args.threads, flash_attn=False) as m:
+        print("generation tok/s by width:", {w: round(t, 1) for w, t in base.generation_tps.items()}, flush=True)
+    with raw_model(path, threads=args.threads, flash_attn=False, **gpu) as m:
         no_fa = m.prompt_rate(tokens)
     print(f"flash attention off: prompt {no_fa:.1f} tok/s", flush=True)
     figures.update(
@@ -146,7 +152,7 @@ def main() -> int:
         if not target.exists():
             quantize(path, target, ftype, args.threads)
         took = time.perf_counter() - t0
-        with raw_model(target, threads=args.threads) as m:
+        with raw_model(target, threads=args.threads, **gpu) as m:
             c = measure(m, text, widths=(1, 2), steps=args.steps)
             s = m.score(tokens)
         agree = float(np.mean(s.top1 == reference.top1))

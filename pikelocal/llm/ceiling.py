@@ -61,7 +61,14 @@ class RawModel:
     """One GGUF and one context through llama.cpp's C API: batch decoding of several sequences, greedy."""
 
     def __init__(
-        self, path: Path, *, threads: int, n_ctx: int = 4096, n_seq_max: int = 8, flash_attn: bool = True
+        self,
+        path: Path,
+        *,
+        threads: int,
+        n_ctx: int = 4096,
+        n_seq_max: int = 8,
+        flash_attn: bool = True,
+        gpu_layers: int = 0,
     ) -> None:
         check_gguf(path)
         import llama_cpp as L  # heavy: loads the shared library
@@ -73,7 +80,7 @@ class RawModel:
         self.path = path
         L.llama_backend_init()
         mparams = L.llama_model_default_params()
-        mparams.n_gpu_layers = 0
+        mparams.n_gpu_layers = gpu_layers  # -1: all layers (a GPU build of llama.cpp)
         self.model = L.llama_model_load_from_file(str(path).encode(), mparams)
         if not self.model:
             raise ModelError(f"llama.cpp could not load {path}")
