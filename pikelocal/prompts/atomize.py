@@ -136,5 +136,7 @@ def atomize_prompt(max_questions: int) -> Prompt[Atoms]:
         user={lang: _RULES[lang] + _PASSAGE[lang] for lang in langs},
         schema=schema,
         parse=parse_atoms,
-        max_tokens=40 + max_questions * 45,
+        # room for the longest reply the grammar allows (a Chinese question of QUESTION_MAX_CHARS characters is
+        # up to about as many tokens): a tighter cap cut replies off mid-string, and the chunk failed
+        max_tokens=24 + max_questions * (QUESTION_MAX_CHARS + 8),
     )
