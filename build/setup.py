@@ -134,10 +134,22 @@ def packages(setup: Setup, gpu: str, jobs: str) -> None:
             [*pip, "install", "-q", "--no-deps", "--force-reinstall", "--no-cache-dir", req],
             env=cuda_env,
         )
+    drop_plain_apsw(setup, pip)
     setup.run("python packages (llama.cpp compiles)", [*pip, "install", "-q", "-e", ".[dev]"], env=env)
     for old in VENV.glob(".deps-installed*"):
         old.unlink()
     stamp.touch()
+
+
+def drop_plain_apsw(setup: Setup, pip: list[str]) -> None:
+    """Remove plain ``apsw`` from a .venv made before the switch to ``apsw-sqlite3mc`` (encryption at rest).
+
+    Both install the same ``apsw/`` folder: the last installed wins, and uninstalling one deletes the other's
+    files. So when plain apsw is there, both go, and the install that follows puts apsw-sqlite3mc back whole.
+    """
+    shown = subprocess.run([*pip, "show", "-q", "apsw"], cwd=ROOT, capture_output=True)
+    if shown.returncode == 0:
+        setup.run("replace apsw by apsw-sqlite3mc", [*pip, "uninstall", "-y", "-q", "apsw", "apsw-sqlite3mc"])
 
 
 def models(setup: Setup) -> None:

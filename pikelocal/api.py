@@ -44,13 +44,21 @@ def __getattr__(name: str) -> object:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def open_kb(path: Path, settings: Settings, *, encoder: Encoder | None = None, llm: LLM | None = None) -> KnowledgeBase:
+def open_kb(
+    path: Path,
+    settings: Settings,
+    *,
+    encoder: Encoder | None = None,
+    llm: LLM | None = None,
+    key: str | None = None,
+) -> KnowledgeBase:
     """The knowledge base at ``path``, created by its first ``add``; a context manager that closes the models it
     loaded. Every operation on a KB is a method of the object returned (``add``, ``enrich``, ``search``, ``ask``,
-    ``documents``, ``stats``, ``history``, ``trace``, ``remove``, ``reembed``, ``page``)."""
+    ``documents``, ``stats``, ``history``, ``trace``, ``remove``, ``reembed``, ``page``, ``encrypt``, ``rekey``).
+    ``key`` opens an encrypted KB, or makes a new one encrypted (else ``$PIKELOCAL_KEY``); it is never stored."""
     from pikelocal.kb.knowledge_base import open_kb as open_knowledge_base
 
-    return open_knowledge_base(path, settings, encoder=encoder, llm=llm)
+    return open_knowledge_base(path, settings, encoder=encoder, llm=llm, key=key)
 
 
 def kb_problem(kb_path: Path) -> str | None:

@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 CONFIG_FILE = "pikelocal.toml"
 ENV_PREFIX = "PIKELOCAL_"
-ENV_NOT_SETTINGS = {"PIKELOCAL_CONFIG", "PIKELOCAL_DEBUG"}
+ENV_NOT_SETTINGS = {"PIKELOCAL_CONFIG", "PIKELOCAL_DEBUG", "PIKELOCAL_KEY"}  # the KB key: never a setting
 
 
 @dataclass(frozen=True)

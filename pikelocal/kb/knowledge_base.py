@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord
-from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError
+from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT
 from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
@@ -26,19 +27,31 @@ from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb import catalog
-from pikelocal.kb.lease import writer_lease
+from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.search import search
+from pikelocal.store import keys
+from pikelocal.store.keys import FileKind
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.store import Store
 
 
-def open_kb(path: Path, settings: Settings, *, encoder: Encoder | None = None, llm: LLM | None = None) -> KnowledgeBase:
+def open_kb(
+    path: Path,
+    settings: Settings,
+    *,
+    encoder: Encoder | None = None,
+    llm: LLM | None = None,
+    key: str | None = None,
+) -> KnowledgeBase:
     """The KB at ``path`` (created by the first :meth:`KnowledgeBase.add`); use it as a context manager, which
     closes the models it loaded. ``encoder`` and ``llm`` replace the configured ones (fakes in tests, a model
-    shared by several KBs); they stay the caller's to close."""
+    shared by several KBs); they stay the caller's to close. ``key`` opens an encrypted KB (or makes the new one
+    encrypted); it is remembered for this file in this process (see :mod:`pikelocal.store.keys`), never stored."""
+    if key is not None:
+        keys.remember(Path(path), key)
     return KnowledgeBase(settings, Path(path), encoder=encoder, llm=llm)
 
 
@@ -49,6 +62,7 @@ class KnowledgeBase:
         self, settings: Settings, path: Path, *, encoder: Encoder | None = None, llm: LLM | None = None
     ) -> None:
         self.path = path
+        self._configured = settings
         self.settings = encoder_settings_for(settings, path)
         self._encoder = encoder
         self._llm = llm
@@ -83,6 +97,46 @@ class KnowledgeBase:
             if self._llm is not None and self._owns_llm:
                 self._llm.close()
                 self._llm = None
+
+    # --- encryption at rest -----------------------------------------------------------------------------------
+
+    def encryption(self) -> FileKind:
+        """``new`` (no KB yet), ``plain``, ``encrypted`` or ``other`` (not a SQLite file), from the file's header."""
+        return keys.file_kind(self.path)
+
+    def unlock(self, key: str) -> None:
+        """Open this KB with ``key`` from now on (in this process); an existing KB is opened once to check it."""
+        keys.remember(self.path, key)
+        if self.exists():
+            try:
+                Store.open_existing(self.path).close()
+            except BaseException:
+                keys.forget(self.path)
+                raise
+        self.settings = encoder_settings_for(self._configured, self.path)
+
+    def encrypt(self, key: str) -> None:
+        """Encrypt this plain KB with ``key`` (crash-safe; refused while it is in use). Losing the key loses the KB."""
+        kind = self.encryption()
+        if kind == "encrypted":
+            raise InputError(f"{self.path}: already encrypted (change its key with `pikelocal rekey`)")
+        if kind != "plain":
+            raise InputError(f"{self.path}: no knowledge base to encrypt")
+        Store.reencrypt(self.path, key, check=self._no_live_writer)
+
+    def rekey(self, new_key: str) -> None:
+        """Encrypt this encrypted KB with ``new_key`` instead of its key (crash-safe; the old key stops working)."""
+        if self.encryption() != "encrypted":
+            raise InputError(f"{self.path}: not encrypted (encrypt it with `pikelocal encrypt`)")
+        Store.reencrypt(self.path, new_key, check=self._no_live_writer)
+
+    def _no_live_writer(self, meta: Mapping[str, Any]) -> None:
+        holder = Holder.parse(meta.get(LEASE_KEY))
+        if holder is not None and is_alive(holder):
+            raise StoreError(
+                f"{self.path}: {holder.what} (pid {holder.pid} on {holder.host}) is writing it; try again when it has"
+                " finished"
+            )
 
     # --- reading (no model needed) ------------------------------------------------------------------------
 

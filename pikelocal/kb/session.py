@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def encoder_settings_for(settings: Settings, kb_path: Path) -> Settings:
+def encoder_settings_for(settings: Settings, kb_path: Path, *, key: str | None = None) -> Settings:
     """Settings whose encoder is the one ``kb_path`` was built with, when the user did not choose one.
 
     A KB built with MiniLM is searched with MiniLM without ``--encoder minilm``; an explicit choice that
@@ -33,7 +33,7 @@ def encoder_settings_for(settings: Settings, kb_path: Path) -> Settings:
     if settings.encoder.model != "default" or not kb_path.exists() or kb_path.stat().st_size == 0:
         return settings
     try:
-        with Store.open_existing(kb_path) as store:
+        with Store.open_existing(kb_path, key=key) as store:
             kb_encoder = store.encoder_id
     except Exception as exc:  # not a KB yet, or unreadable: Store.open reports it properly later
         log.debug("cannot read the encoder of %s: %s", kb_path, exc)
@@ -84,10 +84,11 @@ def kb_session(
     encoder: Encoder | None = None,
     load_llm: Callable[[], LLM] | None = None,
     create: bool = False,
+    key: str | None = None,
 ) -> Iterator[Session]:
     """``kb_path`` opened for writing with the encoder it was built with (loaded unless given), after the probe
-    check; everything this opened is closed on the way out."""
-    settings = encoder_settings_for(settings, kb_path)
+    check; everything this opened is closed on the way out. ``key``: see :func:`pikelocal.store.keys.key_for`."""
+    settings = encoder_settings_for(settings, kb_path, key=key)
     encoder = encoder or open_encoder(settings)
     store = Store.open(
         kb_path,
@@ -96,6 +97,7 @@ def kb_session(
         create=create,
         probe=encoder,
         force=settings.encoder.force,
+        key=key,
     )
     session = Session(settings, store, encoder, load_llm)
     try:

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,7 +33,7 @@ from typing import Any
 from pikelocal import __version__
 from pikelocal.domain.errors import EncoderMismatchError, StoreError
 from pikelocal.embed.probes import ProbeEncoder
-from pikelocal.store import checks, db, schema
+from pikelocal.store import checks, db, keys, schema
 from pikelocal.store.cache import LLMCache
 from pikelocal.store.chunks import Chunks
 from pikelocal.store.documents import Documents
@@ -76,17 +77,19 @@ class Store:
         create: bool = True,
         probe: ProbeEncoder | None = None,
         force: bool = False,
+        key: str | None = None,
     ) -> Store:
         """Open the KB at ``path`` for writing, creating it (or filling an empty file) when ``create``.
 
         Raises EncoderMismatchError when the KB was built with another encoder or dimension. With ``probe`` (the
         encoder about to be used), also EncoderNumericsError when that encoder's probe vectors disagree with the
-        ones the KB recorded (``probe_check``); ``force`` downgrades that to a warning.
+        ones the KB recorded (``probe_check``); ``force`` downgrades that to a warning. ``key`` opens an encrypted KB
+        (or creates one); without it, the key :func:`keys.key_for` finds.
         """
         path = Path(path)
         if not create and not path.exists():
             raise StoreError(f"{path} does not exist")
-        conn = db.connect(path)
+        conn = db.connect(path, key=key)
         new_kb = schema.NewKB(
             dim=dim,
             meta={
@@ -119,12 +122,12 @@ class Store:
         return store
 
     @classmethod
-    def open_existing(cls, path: Path, *, readonly: bool = True) -> Store:
+    def open_existing(cls, path: Path, *, readonly: bool = True, key: str | None = None) -> Store:
         """Open an existing KB whatever its encoder (for ``doctor``, listing, inspection)."""
         path = Path(path)
         if not path.exists():
             raise StoreError(f"{path} does not exist")
-        conn = db.connect(path, readonly=readonly)
+        conn = db.connect(path, readonly=readonly, key=key)
         try:
             version = schema.check_version(conn, path)
             if version == 0:
@@ -133,12 +136,53 @@ class Store:
                 schema.migrate(conn, path, new_kb=None)
             elif version < schema.LATEST_VERSION:  # an older KB: upgrade it once, then read it as asked
                 db.close(conn, readonly=True)
-                cls.open_existing(path, readonly=False).close()
-                conn = db.connect(path, readonly=True)
+                cls.open_existing(path, readonly=False, key=key).close()
+                conn = db.connect(path, readonly=True, key=key)
             return cls(conn, path, readonly=readonly)
         except BaseException:
             db.close(conn, readonly=readonly)
             raise
+
+    @staticmethod
+    def reencrypt(
+        path: Path,
+        new_key: str,
+        *,
+        key: str | None = None,
+        check: Callable[[Mapping[str, Any]], None] | None = None,
+    ) -> None:
+        """Encrypt the KB at ``path`` with ``new_key`` (a plain KB, or an encrypted one opened with ``key``, else the
+        key :func:`keys.key_for` finds), replacing the file only once the new one is complete.
+
+        Crash-safe: a compact copy is written next to it (``VACUUM INTO``, mode 0600), checked with the new key,
+        synced, and renamed over the original (``os.replace``, atomic), so a run killed at any point leaves either
+        the old file or the new one, whole. Refused while another connection has the file open; ``check`` sees
+        ``kb_meta`` under the exclusive lock and may raise to refuse (a live writer's lease).
+        """
+        path = Path(path).resolve()
+        old_key = keys.key_for(path, key) if keys.file_kind(path) == "encrypted" else None
+        keys.check_key(new_key)
+        tmp = path.with_name(path.name + ".encrypting")
+        for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):  # from a run killed before its rename
+            leftover.unlink(missing_ok=True)
+        with db.sole(path, key=old_key) as conn:
+            if check is not None:
+                rows = conn.execute("SELECT key, value FROM kb_meta").fetchall()
+                check({str(k): json.loads(str(v)) for k, v in rows})
+            db.create_private(tmp)
+            try:
+                db.vacuum_into(conn, tmp, key=new_key)
+                with Store.open_existing(tmp, key=new_key) as copy:  # the new key opens it and it is a KB
+                    if copy.meta().get("encoder_id") is None:
+                        raise StoreError(f"{tmp}: the encrypted copy has no kb_meta; {path} is left as it was")
+                _fsync(tmp)
+                os.replace(tmp, path)
+            except BaseException:
+                tmp.unlink(missing_ok=True)
+                raise
+            _fsync(path.parent)
+        keys.forget(path)
+        keys.remember(path, new_key)
 
     def close(self) -> None:
         with self._lock:
@@ -216,3 +260,12 @@ class Store:
     def integrity_check(self) -> list[str]:
         with self._lock:
             return checks.integrity_check(self._conn)
+
+
+def _fsync(path: Path) -> None:
+    """Flush ``path`` (a file, or a folder after a rename in it) to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
