@@ -10,6 +10,7 @@ import click
 
 from pikelocal import api
 from pikelocal.cli.common import err, llm_settings, settings_of
+from pikelocal.cli.keys import key_file_option, open_kb
 
 
 @click.command()
@@ -21,6 +22,7 @@ from pikelocal.cli.common import err, llm_settings, settings_of
 @click.option("--rounds", type=click.IntRange(1, 20), help="Decomposition rounds at most (default: answer.rounds = 5).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON at the end (no streaming).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not show the reasoning steps on stderr.")
+@key_file_option
 @click.pass_context
 def ask(ctx: click.Context, kb: Path, question: str, mode: api.AnswerMode | None, rounds: int | None, as_json: bool,
         quiet: bool) -> None:  # fmt: skip
@@ -38,7 +40,7 @@ def ask(ctx: click.Context, kb: Path, question: str, mode: api.AnswerMode | None
         elif isinstance(event, api.ReasoningStep) and not quiet:
             err(api.printable(f"  round {event.round} · {event.kind}: {event.text}"), dim=True)
 
-    with api.open_kb(kb, llm_settings(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
         trace = knowledge_base.ask(question, api.AskRequest(mode=mode, rounds=rounds), sink)
     if as_json:
         click.echo(json.dumps({"id": trace.id, **trace.to_dict()}, ensure_ascii=False, indent=2))
@@ -72,10 +74,11 @@ def _print_sources(trace: api.QueryTrace) -> None:
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("trace_id", required=False, type=int)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@key_file_option
 @click.pass_context
 def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> None:
     """Show how a question was answered: rounds, candidates, picks, sources, LLM calls (default: the newest)."""
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         t = knowledge_base.trace(trace_id)
     if as_json:
         click.echo(json.dumps({"id": t.id, "created_at": t.created_at, **t.to_dict()}, ensure_ascii=False, indent=2))
@@ -88,10 +91,11 @@ def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> 
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--limit", type=click.IntRange(1), default=api.HISTORY_LIMIT, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@key_file_option
 @click.pass_context
 def history(ctx: click.Context, kb: Path, limit: int, as_json: bool) -> None:
     """Past questions asked of KB, newest first (open one with `pikelocal trace KB ID`)."""
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         rows = knowledge_base.history(limit)
     if as_json:
         click.echo(json.dumps([r.__dict__ for r in rows], ensure_ascii=False, indent=2))

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from pikelocal import __version__, api
-from pikelocal.cli import answering, evaluation, library, models, search
+from pikelocal.cli import answering, evaluation, keys, library, models, search
 from pikelocal.cli import tui as tui_command
 
 
@@ -33,6 +33,11 @@ from pikelocal.cli import tui as tui_command
     help="Open a KB even when this encoder's numbers differ from those it was built with (recall may drop).",
 )
 @click.option("--debug", is_flag=True, help="Show tracebacks and debug logging.")
+@click.option(
+    "--key-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="File whose first line is the key of an encrypted KB (mode 600). Else $PIKELOCAL_KEY, else asked.",
+)
 @click.pass_context
 def cli(
     ctx: click.Context,
@@ -45,6 +50,7 @@ def cli(
     gpu_layers: int | None,
     force: bool,
     debug: bool,
+    key_file: Path | None,
 ) -> None:
     """pikelocal: ask grounded, cited questions of your documents, offline, in one SQLite file."""
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
@@ -59,11 +65,14 @@ def cli(
         "encoder.force": True if force else None,
     }
     ctx.ensure_object(dict).update(config=config, overrides=overrides, debug=debug)
+    if key_file is not None:
+        ctx.obj["key_file"] = key_file
 
 
 for command in (
     models.models, models.doctor, models.demo,
     library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm,
+    keys.encrypt, keys.rekey,
     search.search,
     answering.ask, answering.trace, answering.history,
     tui_command.tui,

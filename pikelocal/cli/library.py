@@ -11,6 +11,7 @@ import click
 
 from pikelocal import api
 from pikelocal.cli.common import llm_settings, settings_of
+from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.cli.progress import ProgressPrinter
 
 
@@ -30,6 +31,8 @@ from pikelocal.cli.progress import ProgressPrinter
     type=click.Choice(api.SPLITTERS),
     help="structure (fast, default) or llm: PIKE-RAG's LLM-guided splitter (an LLM call per chunk).",
 )
+@click.option("--encrypt", is_flag=True, help="Create KB encrypted (key: --key-file, $PIKELOCAL_KEY, or typed twice).")
+@key_file_option
 @click.pass_context
 def ingest(
     ctx: click.Context,
@@ -39,6 +42,7 @@ def ingest(
     late: bool | None,
     then_enrich: bool,
     splitter: str | None,
+    encrypt: bool,
 ) -> None:
     """Add files and folders (PDF, .txt, .md; recursively) to the knowledge base KB (created if missing).
 
@@ -48,7 +52,7 @@ def ingest(
     overrides = {"ingest.splitter": splitter}
     uses_llm = then_enrich or (splitter or settings_of(ctx).ingest.splitter) == "llm"
     settings = llm_settings(ctx, overrides) if uses_llm else settings_of(ctx, overrides)
-    with api.open_kb(kb, settings) as knowledge_base:
+    with open_kb(ctx, kb, settings, encrypt=encrypt) as knowledge_base:
         added = knowledge_base.add(list(paths), api.AddRequest(password=password, late=late), ProgressPrinter())
         report = added.ingest
         done = report.count("ingested", "replaced", "resumed")
@@ -77,6 +81,7 @@ def ingest(
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
 @click.option("--limit", type=click.IntRange(1), help="Enrich at most this many chunks in this run.")
+@key_file_option
 @click.pass_context
 def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | None) -> None:
     """Let the LLM write document summaries and each chunk's atomic questions (what is not done yet).
@@ -84,7 +89,7 @@ def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | Non
     Slow on a CPU (seconds per chunk); Ctrl-C stops it and keeps everything finished, and running it again
     continues. The KB stays searchable meanwhile, from other processes too.
     """
-    with api.open_kb(kb, llm_settings(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
         _enrich(knowledge_base, docs, limit)
 
 
@@ -106,6 +111,7 @@ def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int |
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
+@key_file_option
 @click.pass_context
 def reembed(ctx: click.Context, kb: Path) -> None:
     """Compute every vector of KB again with the configured encoder (no LLM call; resumable).
@@ -113,7 +119,7 @@ def reembed(ctx: click.Context, kb: Path) -> None:
     For a KB whose vectors came from another build of the same encoder (another quantization, or integer
     kernels that computed other numbers on another CPU), which pikelocal refuses to search silently.
     """
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         report = knowledge_base.reembed(ProgressPrinter())
     units = report.ingest.units
     click.echo(
@@ -125,10 +131,11 @@ def reembed(ctx: click.Context, kb: Path) -> None:
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@key_file_option
 @click.pass_context
 def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
     """List the documents of KB with their stage, and the files that failed with their reasons."""
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         lib = knowledge_base.documents()
     if as_json:
         data = {
@@ -154,10 +161,11 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@key_file_option
 @click.pass_context
 def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
     """Enrichment progress, LLM tokens and time per prompt, what remains, and failures."""
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         st = knowledge_base.stats()
     if as_json:
         data = dataclasses.asdict(st) | {"path": str(st.path), "seconds_per_chunk": st.seconds_per_chunk()}
@@ -202,10 +210,11 @@ def _statuses(counts: Mapping[str, int]) -> str:
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("doc")
+@key_file_option
 @click.pass_context
 def rm(ctx: click.Context, kb: Path, doc: str) -> None:
     """Remove document DOC (id, path, file name or sha256 prefix) from KB with all its chunks and vectors."""
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         removed = knowledge_base.remove(doc)
     if isinstance(removed, api.DocumentRecord):
         click.echo(f"Removed document {removed.id}: {removed.path}")

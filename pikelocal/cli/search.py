@@ -10,6 +10,7 @@ import click
 
 from pikelocal import api
 from pikelocal.cli.common import settings_of
+from pikelocal.cli.keys import key_file_option, open_kb
 
 
 @click.command()
@@ -18,10 +19,11 @@ from pikelocal.cli.common import settings_of
 @click.option("--mode", type=click.Choice(api.SEARCH_MODES), default="hybrid", show_default=True)
 @click.option("-k", "k", type=click.IntRange(1, 1000), help="Number of results (default: search.k = 10).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@key_file_option
 @click.pass_context
 def search(ctx: click.Context, kb: Path, query: str, mode: api.SearchMode, k: int | None, as_json: bool) -> None:
     """Search KB: ranked chunks with document, page and a snippet with the matched terms marked."""
-    with api.open_kb(kb, settings_of(ctx)) as knowledge_base:
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         hits = knowledge_base.search(query, api.SearchRequest(mode=mode, k=k))
     if as_json:
         rows = [

@@ -1,0 +1,185 @@
+"""The CLI's encryption paths in-process (`main`, as the console script runs it), with the hashing encoder:
+`ingest --encrypt`, `encrypt`, `rekey`, `--key-file` (global and per command), `PIKELOCAL_KEY`, the prompt, and the
+one-line errors of a missing or wrong key."""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pikelocal import api
+from pikelocal.cli import keys as cli_keys
+from pikelocal.cli.app import main
+from pikelocal.embed.fake import HashEncoder
+from pikelocal.kb import knowledge_base
+from pikelocal.store import keys
+from pikelocal.store.store import Store
+
+SECRET = "Ravensworth Holdings delivers the zirconium turbine for PRJ-QX-20931."
+KEY = "tessellated-marmot-42"
+WRONG = "encrypted knowledge base: wrong or missing key (give --key-file, set PIKELOCAL_KEY, or type it when asked)"
+
+
+@pytest.fixture(autouse=True)
+def fake_encoder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    monkeypatch.setattr(knowledge_base, "open_encoder", lambda _settings: HashEncoder())
+    monkeypatch.delenv(keys.ENV_KEY, raising=False)
+    monkeypatch.chdir(tmp_path)
+    yield
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "note.txt").write_text(SECRET + "\n\nThe store room code is Quetzalcoatl-7781.\n", encoding="utf-8")
+    return folder
+
+
+def key_file(tmp_path: Path, key: str, name: str = "kb.key", mode: int = 0o600) -> Path:
+    path = tmp_path / name
+    path.write_text(key + "\n", encoding="utf-8")
+    path.chmod(mode)
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
+    """One `pikelocal` invocation as a fresh process would make it: no key remembered from an earlier one."""
+    keys._remembered.clear()
+    try:
+        main([str(a) for a in args])
+        code = 0
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        keys._remembered.clear()
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_line_error(err: str) -> str:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and "Traceback" not in err, err
+    return lines[0][len("Error: ") :]
+
+
+def test_ingest_encrypt_with_the_env_key_then_every_command_needs_it(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = tmp_path / "secret.kb"
+    monkeypatch.setenv(keys.ENV_KEY, KEY)
+    code, out, err = run(capsys, "ingest", kb, docs, "--encrypt")
+    assert code == 0 and "Ingested 1 file(s)" in out, err
+    assert keys.file_kind(kb) == "encrypted" and b"Ravensworth" not in kb.read_bytes()
+    assert stat.S_IMODE(kb.stat().st_mode) == 0o600
+    code, out, err = run(capsys, "search", kb, "Ravensworth turbine", "--mode", "bm25")
+    assert code == 0 and "Ravensworth" in out, err
+    assert KEY not in out + err
+
+    monkeypatch.delenv(keys.ENV_KEY)
+    for command in (["docs", kb], ["stats", kb], ["search", kb, "turbine", "--mode", "bm25"], ["history", kb]):
+        code, out, err = run(capsys, *command)
+        assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}", command
+    monkeypatch.setenv(keys.ENV_KEY, "not the key")
+    code, _, err = run(capsys, "docs", kb)
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}"
+
+
+def test_key_files_global_and_per_command_and_a_private_file_only(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kb = tmp_path / "secret.kb"
+    kf = key_file(tmp_path, KEY)
+    code, _, err = run(capsys, "--key-file", kf, "ingest", kb, docs, "--encrypt")
+    assert code == 0, err
+    code, out, err = run(capsys, "docs", kb, "--key-file", kf)
+    assert code == 0 and "note" in out, err
+    code, out, err = run(capsys, "--key-file", kf, "search", kb, "Quetzalcoatl", "--mode", "bm25")
+    assert code == 0 and "store room code is [Quetzalcoatl]-7781" in out, err
+
+    open_kf = key_file(tmp_path, KEY, "open.key", 0o644)
+    code, _, err = run(capsys, "docs", kb, "--key-file", open_kf)
+    assert code == 6 and "the key file is open to other users (mode 644)" in one_line_error(err)
+    wrong = key_file(tmp_path, "other key", "wrong.key")
+    code, _, err = run(capsys, "docs", kb, "--key-file", wrong)
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}"
+
+    plain = tmp_path / "plain.kb"
+    code, _, err = run(capsys, "ingest", plain, docs)
+    assert code == 0 and keys.file_kind(plain) == "plain", err
+    code, _, err = run(capsys, "docs", plain, "--key-file", kf)
+    assert code == 6 and one_line_error(err) == f"{plain}: not encrypted (drop the key, or run `pikelocal encrypt`)"
+
+
+def test_ingest_refuses_what_would_silently_be_plain_or_cannot_be_encrypted(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kf = key_file(tmp_path, KEY)
+    new = tmp_path / "new.kb"
+    code, _, err = run(capsys, "ingest", new, docs, "--key-file", kf)  # a key but no --encrypt: not made plain
+    assert code == 6 and "add --encrypt to create it encrypted" in one_line_error(err)
+    assert not new.exists() or new.stat().st_size == 0
+    code, _, err = run(capsys, "ingest", new, docs, "--encrypt")  # no key and no terminal
+    assert code == 6 and "--encrypt needs a key" in one_line_error(err)
+    plain = tmp_path / "plain.kb"
+    assert run(capsys, "ingest", plain, docs)[0] == 0
+    code, _, err = run(capsys, "ingest", plain, docs, "--encrypt", "--key-file", kf)
+    assert code == 6 and f"run `pikelocal encrypt {plain}`" in one_line_error(err)
+
+
+def test_encrypt_then_rekey_through_the_cli(tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kb = tmp_path / "lib.kb"
+    assert run(capsys, "ingest", kb, docs)[0] == 0
+    code, _, err = run(capsys, "encrypt", kb)
+    assert code == 6 and "encrypt needs a key" in one_line_error(err)
+    kf, new = key_file(tmp_path, KEY), key_file(tmp_path, "a brand new key", "new.key")
+    code, out, err = run(capsys, "encrypt", kb, "--key-file", kf)
+    assert code == 0 and "Encrypted" in out and "without it the knowledge base cannot be opened" in out, err
+    assert keys.file_kind(kb) == "encrypted" and b"Ravensworth" not in kb.read_bytes()
+    code, out, _ = run(capsys, "--key-file", kf, "search", kb, "zirconium", "--mode", "bm25")
+    assert code == 0 and "Ravensworth" in out
+
+    code, _, err = run(capsys, "rekey", kb, "--key-file", kf)  # no new key, no terminal
+    assert code == 6 and "give --new-key-file" in one_line_error(err)
+    code, out, err = run(capsys, "rekey", kb, "--key-file", kf, "--new-key-file", new)
+    assert code == 0 and "the old key no longer opens it" in out, err
+    code, _, err = run(capsys, "docs", kb, "--key-file", kf)
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}"
+    code, out, err = run(capsys, "docs", kb, "--key-file", new)
+    assert code == 0 and "note" in out, err
+
+
+def test_the_key_is_asked_at_a_terminal_and_the_tui_gets_it_before_it_starts(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    typed: list[str] = []
+    monkeypatch.setattr(cli_keys, "_interactive", lambda: True)
+    monkeypatch.setattr(cli_keys.getpass, "getpass", lambda prompt: typed.pop(0))
+    kb = tmp_path / "secret.kb"
+    typed[:] = [KEY, "typo"]
+    code, _, err = run(capsys, "ingest", kb, docs, "--encrypt")
+    assert code == 6 and "the two keys differ" in one_line_error(err) and not (kb.exists() and kb.stat().st_size)
+    typed[:] = [KEY, KEY]
+    assert run(capsys, "ingest", kb, docs, "--encrypt")[0] == 0 and keys.file_kind(kb) == "encrypted"
+
+    started: list[int] = []
+
+    def fake_run(settings: api.Settings, path: Path | None) -> None:
+        assert path is not None
+        started.append(api.open_kb(path, settings).stats().counts.documents)  # as the TUI opens it: no key given
+
+    monkeypatch.setattr("pikelocal.tui.app.run", fake_run)
+    typed[:] = [KEY]
+    code, _, err = run(capsys, "tui", kb)
+    assert code == 0 and started == [1] and not typed, err
+    typed[:] = ["wrong"]
+    code, _, err = run(capsys, "tui", kb)
+    assert code == 6 and one_line_error(err) == f"{kb.resolve()}: {WRONG}" and started == [1]
+    monkeypatch.setattr(cli_keys, "_interactive", lambda: False)
+    code, _, err = run(capsys, "tui", kb)
+    assert code == 6 and one_line_error(err) == f"{kb.resolve()}: {WRONG}" and started == [1]
+    with Store.open_existing(kb, key=KEY) as store:
+        assert store.counts()["documents"] == 1
