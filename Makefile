@@ -51,6 +51,7 @@ bench: setup
 	$(PY) build/bench_llm_ceiling.py --out docs/BENCHMARKS.md --json build/cache/ceiling.json
 	$(PY) build/bench_ingest.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_enrich.py --out docs/BENCHMARKS.md
+	$(PY) build/bench_encryption.py --out docs/BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) build/.venv-export build/cache
