@@ -25,7 +25,7 @@ from pikelocal.domain.errors import InputError, StoreError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.kb.lease import LEASE_KEY, Holder
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.store import keys
+from pikelocal.store import db, keys
 from pikelocal.store.store import Store
 from tests.support.answer_scripts import cite_source_with
 
@@ -93,9 +93,9 @@ def test_an_encrypted_kb_holds_no_clear_text_and_searches_and_answers_with_its_k
     with api.open_kb(kb, settings, encoder=HashEncoder(), key=KEY) as knowledge_base:
         knowledge_base.add([doc])
         with Store.open_existing(kb, readonly=False) as store:
-            with store.transaction():
-                store.set_meta("probe", "still writing")
-            assert kb.with_name(kb.name + "-wal").exists()
+            with store.transaction():  # the pages holding the secrets, into the WAL (a plain KB shows them there)
+                store._conn.execute("UPDATE chunks SET text = text || ' '")
+            assert kb.with_name(kb.name + "-wal").stat().st_size > 0
             assert leaked(kb) == []
     assert leaked(kb) == [] and keys.file_kind(kb) == "encrypted"
     assert not kb.read_bytes().startswith(keys.SQLITE_MAGIC)
@@ -112,6 +112,18 @@ def test_an_encrypted_kb_holds_no_clear_text_and_searches_and_answers_with_its_k
         assert "Ravensworth Holdings delivers the turbine" in trace.answer.text and trace.answer.cited
         assert knowledge_base.history()[0].question == "Who delivers the zirconium turbine?"
     assert leaked(kb) == []  # the stored trace (question, answer, sources) is encrypted as well
+    # A rollback journal (DELETE mode, as the file is left between runs) holds encrypted pages too (the same
+    # statement on a plain KB puts every secret in clear in its -journal).
+    conn = db.connect(kb, key=KEY)
+    try:
+        conn.execute("PRAGMA journal_mode=DELETE")
+        conn.execute("BEGIN IMMEDIATE; UPDATE chunks SET text = 'x'")  # the old pages (the secrets) go to the journal
+        journal = kb.with_name(kb.name + "-journal")
+        assert journal.exists() and journal.stat().st_size > 0 and stat.S_IMODE(journal.stat().st_mode) == 0o600
+        assert leaked(kb) == []
+        conn.execute("ROLLBACK")
+    finally:
+        db.close(conn)
 
 
 def test_a_missing_or_wrong_key_is_one_line_and_a_key_for_a_plain_kb_is_refused(
