@@ -19,7 +19,7 @@ PACKAGES = (
     "llama-cpp-python",
     "onnxruntime",
     "tokenizers",
-    "apsw",
+    "apsw-sqlite3mc",
     "sqlite-vec",
     "textual",
     "pypdf",

@@ -40,6 +40,10 @@ class StoreError(PikeError):
     exit_code = 5
 
 
+class DiskFullError(StoreError):
+    """The disk (or quota) holding the KB is full: the batch stops, since every next write would fail too."""
+
+
 class EncoderMismatchError(StoreError):
     """The KB was built with another encoder than the one configured."""
 

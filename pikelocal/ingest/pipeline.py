@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import get_args
 
 from pikelocal.domain.documents import DocumentRecord
-from pikelocal.domain.errors import Cancelled, ConfigError, DocumentError, InputError, PikeError
+from pikelocal.domain.errors import Cancelled, ConfigError, DiskFullError, DocumentError, InputError, PikeError
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.domain.kinds import DocumentStage, FileStatus, IngestStage, Splitter
 from pikelocal.domain.reports import FileOutcome, IngestReport
@@ -181,8 +181,8 @@ class Ingestor:
             return self._store_parsed(key, sha, parsed)
         except DocumentError as err:
             return self._failed(key, err)
-        except Cancelled:
-            raise
+        except (Cancelled, DiskFullError):
+            raise  # the user stops, or no file can be stored now: the batch ends with that one message
         except Exception as exc:
             log.debug("%s: unexpected error", path, exc_info=True)
             return self._failed(key, _unexpected(path, exc))

@@ -30,6 +30,7 @@ Connection = apsw.Connection
 SQLError = apsw.Error  # base of every apsw error, for the other store modules to catch
 ConstraintError = apsw.ConstraintError
 BusyError = apsw.BusyError
+FullError = apsw.FullError  # SQLITE_FULL: the disk (or the file system's quota) is full
 
 BUSY_TIMEOUT_MS = 5000  # a writer in another process holds the lock for one transaction at most
 CACHE_KIB = 32 * 1024

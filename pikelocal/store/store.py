@@ -31,7 +31,7 @@ from types import TracebackType
 from typing import Any
 
 from pikelocal import __version__
-from pikelocal.domain.errors import EncoderMismatchError, StoreError
+from pikelocal.domain.errors import DiskFullError, EncoderMismatchError, StoreError
 from pikelocal.embed.probes import ProbeEncoder
 from pikelocal.store import checks, db, keys, schema
 from pikelocal.store.cache import LLMCache
@@ -210,16 +210,30 @@ class Store:
             self._depth += 1
             try:
                 yield
-            except BaseException:
+            except BaseException as exc:
                 self._depth -= 1
-                if depth == 0:
-                    if self._conn.in_transaction:
-                        self._conn.execute("ROLLBACK")
-                else:
-                    self._conn.execute(f"ROLLBACK TO sp{depth}; RELEASE sp{depth}")
+                self._roll_back(depth)
+                if isinstance(exc, db.FullError):
+                    raise self._full(exc) from exc
                 raise
             self._depth -= 1
-            self._conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
+            try:
+                self._conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
+            except db.FullError as exc:
+                self._roll_back(depth)
+                raise self._full(exc) from exc
+
+    def _roll_back(self, depth: int) -> None:
+        if depth == 0:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+        else:
+            self._conn.execute(f"ROLLBACK TO sp{depth}; RELEASE sp{depth}")
+
+    def _full(self, exc: Exception) -> DiskFullError:
+        return DiskFullError(
+            f"{self.path}: {exc}: free some space and run the same command again (finished work is kept)"
+        )
 
     @contextmanager
     def snapshot(self) -> Iterator[None]:

@@ -15,10 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.errors import DiskFullError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.store.store import Store
 from tests.fuzz.test_fuzz_ingest import duplicates
+from tests.support.cli import run_cli
+from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
 
@@ -94,11 +97,11 @@ def test_a_full_disk_stops_the_ingest_cleanly_and_the_same_ingest_finishes_once_
 
     kb = small_disk / "kb.kb"
     with (
-        pytest.raises(Exception, match="full") as raised,  # the store's error for SQLITE_FULL
+        pytest.raises(DiskFullError, match="database or disk is full") as raised,
         Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store,
     ):
         Ingestor(store, ENC, OPTIONS).ingest_paths([docs])
-    assert "database or disk is full" in str(raised.value)
+    assert str(kb) in str(raised.value) and "run the same command again" in str(raised.value)
     assert duplicates(kb) == []  # the KB on the full disk is sound
     partial = content(kb)
     assert len(partial) < 12 or any(stage != "ready" for stage, _, _ in partial.values())  # the disk did fill
@@ -112,3 +115,16 @@ def test_a_full_disk_stops_the_ingest_cleanly_and_the_same_ingest_finishes_once_
         assert not report.failed, [o.message for o in report.failed]
     assert duplicates(kb) == []
     assert content(kb) == want
+
+
+def test_the_command_line_says_the_disk_is_full_in_one_line_and_exits_5(tmp_path: Path, small_disk: Path) -> None:
+    installed_model("minilm-l6-v2")  # a quick real encoder
+    docs = write_docs(tmp_path / "docs")
+    kb = small_disk / "kb.kb"
+    proc = run_cli("ingest", str(kb), str(docs), "--no-late", env={"PIKELOCAL_ENCODER_MODEL": "minilm"})
+    assert proc.returncode == 5, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert lines[-1].startswith(f"Error: {kb}: database or disk is full: free some space"), proc.stderr
+    assert sum("disk is full" in line for line in lines) == 1, proc.stderr  # the batch stops at the first
+    assert duplicates(kb) == []
