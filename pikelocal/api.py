@@ -68,6 +68,20 @@ def kb_problem(kb_path: Path) -> str | None:
     return check_kb_path(kb_path)
 
 
+def kb_is_encrypted(kb_path: Path) -> bool:
+    """Whether ``kb_path`` is an encrypted KB (its header says so; no key needed)."""
+    from pikelocal.kb.catalog import is_encrypted
+
+    return is_encrypted(kb_path)
+
+
+def unlock_kb(kb_path: Path, key: str) -> None:
+    """Use ``key`` for ``kb_path`` in this process (the TUI's chooser); a wrong key raises a one-line InputError."""
+    from pikelocal.kb.catalog import unlock_kb as unlock
+
+    unlock(kb_path, key)
+
+
 def model_statuses(settings: Settings, *, full: bool = False) -> tuple[Manifest, list[ArtifactStatus]]:
     """Every artifact of the manifest with its state (verified / missing / corrupt)."""
     manifest = load_manifest(settings.models_path())

@@ -9,6 +9,7 @@ from pathlib import Path
 from pikelocal.domain.documents import DocumentRecord, FailureRecord
 from pikelocal.domain.errors import InputError, PikeError
 from pikelocal.domain.reports import DocumentStatus, KBStats, Library
+from pikelocal.store import keys
 from pikelocal.store.store import Store
 
 
@@ -23,6 +24,22 @@ def check_kb_path(path: Path) -> str | None:
     except PikeError as exc:
         return str(exc)
     return None
+
+
+def is_encrypted(path: Path) -> bool:
+    """Whether ``path`` is an encrypted KB file (read from its header; no key needed)."""
+    return keys.file_kind(path) == "encrypted"
+
+
+def unlock_kb(path: Path, key: str) -> None:
+    """Open ``path`` with ``key`` from now on, in this process; a wrong key is a one-line InputError (and is
+    forgotten)."""
+    keys.remember(path, key)
+    try:
+        Store.open_existing(path).close()
+    except BaseException:
+        keys.forget(path)
+        raise
 
 
 def library(kb_path: Path) -> Library:

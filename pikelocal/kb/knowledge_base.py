@@ -106,13 +106,10 @@ class KnowledgeBase:
 
     def unlock(self, key: str) -> None:
         """Open this KB with ``key`` from now on (in this process); an existing KB is opened once to check it."""
-        keys.remember(self.path, key)
         if self.exists():
-            try:
-                Store.open_existing(self.path).close()
-            except BaseException:
-                keys.forget(self.path)
-                raise
+            catalog.unlock_kb(self.path, key)
+        else:
+            keys.remember(self.path, key)
         self.settings = encoder_settings_for(self._configured, self.path)
 
     def encrypt(self, key: str) -> None:

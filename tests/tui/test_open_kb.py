@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal import api
 from pikelocal.config import Settings
+from pikelocal.store import keys
 from pikelocal.tui.app import PikeApp
+from pikelocal.tui.screens.dialogs import KeyDialog
 from pikelocal.tui.screens.open_kb import OpenKBScreen
 from tests.support.answer_kb import build
 from tests.support.tui import run, wait_until
@@ -56,3 +59,36 @@ def test_a_new_name_opens_an_empty_library(tmp_path: Path, monkeypatch: pytest.M
 
     run(scenario())
     assert not (tmp_path / "fresh.kb").exists()  # created only when files are added
+
+
+def test_an_encrypted_kb_asks_for_its_key_and_a_wrong_one_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = build(tmp_path)
+    api.open_kb(kb, Settings()).encrypt("right key")
+    keys.forget(kb)  # as in a fresh process: nothing knows the key
+    monkeypatch.delenv("PIKELOCAL_KEY", raising=False)
+    monkeypatch.chdir(tmp_path)
+
+    async def scenario() -> None:
+        app = PikeApp(Settings())
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, OpenKBScreen))
+            app.screen.query_one("#kb-path").value = str(kb)
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, KeyDialog))
+            app.screen.query_one("#key").value = "wrong key"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, OpenKBScreen))
+            assert any("wrong or missing key" in n.message for n in app._notifications)
+            await pilot.press("enter")  # the path is still there: asked again
+            await wait_until(pilot, lambda: isinstance(app.screen, KeyDialog))
+            app.screen.query_one("#key").value = "right key"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: app.current_mode == "ask")
+            assert app.kb.path == kb.resolve() and len(app.kb.documents().documents) > 0
+
+    try:
+        run(scenario())
+    finally:
+        keys.forget(kb)

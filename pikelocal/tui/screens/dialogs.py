@@ -1,4 +1,4 @@
-"""Small modal dialogs: ask for a path, confirm a removal."""
+"""Small modal dialogs: ask for a path, a KB's key, confirm a removal."""
 
 from __future__ import annotations
 
@@ -38,6 +38,28 @@ class PathDialog(ModalScreen[Path | None]):
             self.notify(f"{path}: no such file or folder", severity="error")
             return
         self.dismiss(path)
+
+
+class KeyDialog(ModalScreen[str | None]):
+    """Type the key of an encrypted KB (hidden); Enter confirms, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.kb_name = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(f"{self.kb_name} is encrypted: its key")
+            yield Input(password=True, id="key")
+            yield Label("Enter opens · Esc cancels", classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not event.value:
+            self.notify("Type the key first.", severity="warning")
+            return
+        self.dismiss(event.value)
 
 
 class ConfirmDialog(ModalScreen[bool]):

@@ -10,7 +10,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from pikelocal.api import kb_problem
+from pikelocal.api import kb_is_encrypted, kb_problem, unlock_kb
+from pikelocal.domain.errors import PikeError
+from pikelocal.tui.screens.dialogs import KeyDialog
 from pikelocal.tui.widgets import PathSuggester
 
 KB_SUFFIXES = (".kb", ".sqlite", ".db")
@@ -38,8 +40,21 @@ class OpenKBScreen(Screen[Path | None]):
 
     def _choose(self, path: Path) -> None:
         problem = kb_problem(path)
+        if problem and kb_is_encrypted(path):  # no key known for it yet: ask for one
+            self.app.push_screen(KeyDialog(path.name), lambda key: self._unlock(path, key))
+            return
         if problem:
             self.notify(problem, title="Cannot open", severity="error")
+            return
+        self.dismiss(path.resolve())
+
+    def _unlock(self, path: Path, key: str | None) -> None:
+        if key is None:
+            return
+        try:
+            unlock_kb(path, key)
+        except PikeError as exc:
+            self.notify(str(exc), title="Cannot open", severity="error")
             return
         self.dismiss(path.resolve())
 
