@@ -65,17 +65,8 @@ def connect(path: Path, *, readonly: bool = False, key: str | None = None) -> Co
     except apsw.Error as e:
         raise _translate(e, path, kind) from e
     try:
-        if key is not None:
-            conn.pragma("key", key)  # before any read: every page, WAL frame and journal page is encrypted
-        conn.set_busy_timeout(BUSY_TIMEOUT_MS)
-        conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
-        conn.enable_load_extension(False)
-        _check_is_kb(conn, path)
+        _prepare(conn, path, key, BUSY_TIMEOUT_MS)
         conn.execute("PRAGMA foreign_keys=ON")
-        # The schema's triggers delete vec0 rows; SQLite allows a non-"innocuous" virtual table in a
-        # trigger only with trusted_schema on (the bundled default; pinned so a build default cannot flip it).
-        conn.execute("PRAGMA trusted_schema=ON")
         # vec0 keeps 1024 vectors per blob (1.5 MB at 384-d); a small page cache makes writes and deletes
         # that touch several vector tables thrash (20k-chunk delete: 29 s at 2 MiB, 4 s at 64 MiB).
         conn.execute(f"PRAGMA cache_size=-{CACHE_KIB if key is None else CACHE_KIB_ENCRYPTED}")
@@ -89,6 +80,21 @@ def connect(path: Path, *, readonly: bool = False, key: str | None = None) -> Co
         conn.close()
         raise
     return conn
+
+
+def _prepare(conn: Connection, path: Path, key: str | None, busy_ms: int) -> None:
+    """What every connection to a KB does first: the key (before any read, so every page, WAL frame and journal
+    page is encrypted), the busy timeout, sqlite-vec, the check that the file is a KB, and trusted_schema."""
+    if key is not None:
+        conn.pragma("key", key)
+    conn.set_busy_timeout(busy_ms)
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    conn.enable_load_extension(False)
+    _check_is_kb(conn, path)
+    # The schema's triggers delete vec0 rows; SQLite allows a non-"innocuous" virtual table in a
+    # trigger only with trusted_schema on (the bundled default; pinned so a build default cannot flip it).
+    conn.execute("PRAGMA trusted_schema=ON")
 
 
 @contextmanager
@@ -110,14 +116,7 @@ def sole(path: Path, *, key: str | None) -> Iterator[Connection]:
     busy = StoreError(f"{path} is in use by another process or connection; close it (the TUI, a running command)"
                       " and try again")  # fmt: skip
     try:
-        if key is not None:
-            conn.pragma("key", key)
-        conn.set_busy_timeout(1000)
-        conn.enable_load_extension(True)
-        conn.load_extension(sqlite_vec.loadable_path())
-        conn.enable_load_extension(False)
-        _check_is_kb(conn, path)
-        conn.execute("PRAGMA trusted_schema=ON")
+        _prepare(conn, path, key, 1000)
         try:
             mode = conn.execute("PRAGMA journal_mode=DELETE").fetchone()
         except (apsw.BusyError, apsw.LockedError):
