@@ -22,6 +22,7 @@ from pikelocal.domain.reports import EnrichReport, StageCost
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.context import SECTION_SEPARATOR, chunk_header, with_header
 from pikelocal.ingest.embed import document_text
+from pikelocal.ingest.tables import table_header_lines
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.atomize import Atoms, atomize_prompt
 from pikelocal.prompts.base import PromptJob, PromptResult, run_prompts
@@ -137,7 +138,12 @@ class Enricher:
             self.sink(Notice("warning", message, doc.path))
             return
         title = doc.title if has_own_title(doc) or not result.value.title else result.value.title
-        headers = {c.id: chunk_header(title or "", c.section_path, summary=result.value.summary) for c in chunks}
+        headers = {
+            c.id: chunk_header(
+                title or "", c.section_path, summary=result.value.summary, table_header=table_header_lines(c.header)
+            )
+            for c in chunks
+        }
         texts = [with_header(headers[c.id], c.text) for c in chunks]
         vectors = self.encoder.encode(texts, role="passage")  # the embedded text changed: embed it again
         saved = self.store.enrichment.save_document_summary(

@@ -5,6 +5,11 @@ it). Sizes are in encoder tokens via an injected counter: a chunk aims at ``targ
 major heading once it holds ``min_tokens``, and never exceeds ``max_tokens`` unless one unbreakable piece does
 (a piece longer than ``max_tokens`` is first cut at sentence ends, then at ``max_tokens`` boundaries).
 
+Markdown tables (``tables.py``) are kept whole where they fit: a table that would overflow the chunk it starts in
+opens a new chunk, and a table longer than a chunk is cut only between rows, each later part carrying the
+table's header row (``ChunkSpan.table_header``, for the chunk's contextual header: the stored text itself is not
+changed).
+
 Tokenizing is bounded: the counter never sees more than ``WINDOW_CHARS`` characters at once, so a paragraph
 with no breaks (a 50 MB one-line file) is measured and cut window by window, in memory that does not grow with it.
 """
@@ -14,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+
+from pikelocal.ingest.tables import TableSpan, find_tables
 
 CountTokens = Callable[[str], int]
 
@@ -47,6 +54,7 @@ class ChunkSpan:
     end: int  # exclusive; the next chunk starts here
     section_path: tuple[str, ...]
     tokens: int
+    table_header: str = ""  # the header row of the table this chunk starts inside, when it does
 
 
 @dataclass(frozen=True)
@@ -56,6 +64,8 @@ class _Unit:
     level: int | None  # marker level when the unit opens a section, else None
     label: str | None
     tokens: int
+    table: TableSpan | None = None  # the table this unit is part of (a row, or the header with its rule)
+    table_tokens: int = 0  # on a table's first unit: the whole table's tokens (measured up to past the cap)
 
 
 def marker(line: str) -> tuple[int, str] | None:
@@ -147,10 +157,50 @@ def _sentence_pieces(
 
 
 def _units(text: str, count: CountTokens, max_tokens: int) -> Iterator[_Unit]:
+    tables = find_tables(text)
     for b_start, b_end, mark in _blocks(text):
-        for i, (s, e, n) in enumerate(_pieces(text, b_start, b_end, count, max_tokens)):
-            opens = mark if i == 0 else None
-            yield _Unit(s, e, opens[0] if opens else None, opens[1] if opens else None, n)
+        first = True
+        for s, e, table in _table_parts(tables, b_start, b_end):
+            if table is None:
+                for s2, e2, n in _pieces(text, s, e, count, max_tokens):
+                    opens = mark if first else None
+                    first = False
+                    yield _Unit(s2, e2, opens[0] if opens else None, opens[1] if opens else None, n)
+                continue
+            yield from _table_units(text, table, s, e, count, max_tokens)
+            first = False
+
+
+def _table_parts(tables: list[TableSpan], start: int, end: int) -> Iterator[tuple[int, int, TableSpan | None]]:
+    """text[start:end] as runs outside and inside tables, in order."""
+    a = start
+    for t in tables:
+        if t.end <= a or t.start >= end:
+            continue
+        if t.start > a:
+            yield a, t.start, None
+        yield max(a, t.start), min(end, t.end), t
+        a = min(end, t.end)
+    if a < end:
+        yield a, end, None
+
+
+def _table_units(
+    text: str, table: TableSpan, start: int, end: int, count: CountTokens, max_tokens: int
+) -> Iterator[_Unit]:
+    """The header (with its rule) as one unit, then each row as one: a row is never cut unless it alone is over
+    ``max_tokens``."""
+    total = _measure(text, table.start, table.end, count, max_tokens) if start == table.start else 0
+    a = start
+    if start == table.start:
+        a = min(end, table.body_start)
+        yield _Unit(start, a, None, None, count(text[start:a]), table, total)
+    while a < end:
+        nl = text.find("\n", a, end)
+        b = end if nl < 0 else nl + 1
+        for s, e, n in _pieces(text, a, b, count, max_tokens):
+            yield _Unit(s, e, None, None, n, table)
+        a = b
 
 
 def split_structured(
@@ -162,15 +212,21 @@ def split_structured(
     stack: list[tuple[int, str]] = []
     cur_path: tuple[str, ...] = ()
     cur_start, cur_tokens = 0, 0
+    cur_table = ""
     for unit in _units(text, count, max_tokens):
         major = unit.level is not None and unit.level <= MAJOR_LEVEL
-        flush = cur_tokens > 0 and (
-            cur_tokens + unit.tokens > max_tokens
-            or (cur_tokens >= min_tokens and (major or cur_tokens + unit.tokens > target))
-        )
+        if unit.table is not None and unit.table_tokens:  # a table starts: whole in a fresh chunk if it overflows
+            early = cur_tokens >= min_tokens and cur_tokens + unit.table_tokens > max_tokens
+        elif unit.table is not None:  # a row: only a full chunk ends inside a table
+            early = False
+        else:
+            early = cur_tokens >= min_tokens and (major or cur_tokens + unit.tokens > target)
+        flush = cur_tokens > 0 and (cur_tokens + unit.tokens > max_tokens or early)
         if flush:
-            chunks.append(ChunkSpan(cur_start, unit.start, cur_path, cur_tokens))
+            chunks.append(ChunkSpan(cur_start, unit.start, cur_path, cur_tokens, cur_table))
             cur_start, cur_tokens = unit.start, 0
+            inside = unit.table is not None and unit.start >= unit.table.body_start
+            cur_table = unit.table.header if inside and unit.table is not None else ""
         if unit.level is not None and unit.label:
             while stack and stack[-1][0] >= unit.level:
                 stack.pop()
@@ -179,5 +235,5 @@ def split_structured(
             cur_path = tuple(label for _, label in stack)
         cur_tokens += unit.tokens
     if text:  # a non-empty text has at least one unit: the last chunk holds what is left
-        chunks.append(ChunkSpan(cur_start, len(text), cur_path, cur_tokens))
+        chunks.append(ChunkSpan(cur_start, len(text), cur_path, cur_tokens, cur_table))
     return chunks

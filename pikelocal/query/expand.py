@@ -85,8 +85,18 @@ def build_sources(
     return [_source(n, run, documents[run[0].doc_id], budget_tokens) for n, run in enumerate(runs, start=1)]
 
 
+def _table_header(chunk: ChunkRecord) -> str:
+    """The header row a chunk continuing a table carries in its contextual header (``ingest.tables``), or ""."""
+    if not chunk.text.lstrip().startswith("|"):
+        return ""
+    rows = [line for line in chunk.header.splitlines() if line.strip().startswith("|") and line.strip().endswith("|")]
+    return "\n".join(rows)
+
+
 def _source(number: int, run: Sequence[ChunkRecord], doc: DocumentRecord, budget_tokens: int) -> Source:
     text = "\n".join(c.text for c in run)
+    if header := _table_header(run[0]):  # rows of a table begun before this passage: name the columns
+        text = f"{header}\n{text}"
     if estimate_tokens(text) > budget_tokens:  # only the first, over-long chunk can be: cut it to fit
         keep = max(MIN_SOURCE_CHARS, int(len(text) * budget_tokens / max(1, estimate_tokens(text))))
         if keep < len(text):

@@ -69,3 +69,18 @@ def test_a_pdf_source_keeps_its_pages_and_lines(store: Store) -> None:
     assert (source.page_start, source.page_end) == (2, 2)
     assert (source.line_start, source.line_end) == (2, 3)
     assert source.location() == "contract.pdf, p. 2, lines 2–3"
+
+
+def test_a_passage_that_starts_inside_a_table_names_the_columns_first() -> None:
+    from pikelocal.domain.documents import DocumentRecord
+    from pikelocal.query.expand import build_sources
+
+    doc = DocumentRecord(7, "/kb/boq.xlsx", "0" * 64, "Bill of quantities", None, "xlsx", None, "ready", None, "", "")
+    head = "| Item | Unit | Quantity |\n|---|---|---|"
+    rows = "| Pipe DN150 | m | 120 |\n| Valve DN150 | pc | 4 |\n"
+    continuing = ChunkRecord(1, 7, 3, rows, 900, 950, None, None, 40, 41, ("Sheet 1",), f"Bill › Sheet 1\n{head}", None)
+    prose = ChunkRecord(2, 7, 9, "Prices include VAT.\n", 2000, 2020, None, None, 90, 90, (), f"Bill\n{head}", None)
+    first, second = build_sources([continuing, prose], [1, 2], {7: doc}, budget_tokens=500)
+    assert first.text == f"{head}\n{rows}"
+    assert second.text == "Prices include VAT.\n"  # not a table row: no header put before it
+    assert (first.line_start, first.line_end) == (40, 41)  # the citation still points at the rows themselves
