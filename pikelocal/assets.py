@@ -1,13 +1,17 @@
-"""Locate and verify installed models (GGUF, ONNX encoder folders). Never downloads anything.
+"""Locate and verify installed models (GGUF, ONNX encoder folders, the OCR models). Never downloads anything.
 
 The committed ``models/manifest.json`` names every artifact with its role, sources, sha256 and licence.
 Hashing a 1 GB file takes seconds, so a successful check is remembered in ``models/.verified.json``
 keyed by path, size and modification time; ``full=True`` re-hashes regardless.
+
+An artifact with a ``package`` (the OCR models inside the ``rapidocr`` wheel) is verified where pip installed it,
+never copied: its paths are relative to the folder holding the package, its stamps keyed by absolute path.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import logging
 import os
@@ -38,12 +42,13 @@ class ArtifactFile:
 class Artifact:
     id: str
     role: str
-    kind: str  # "gguf" | "onnx-encoder"
+    kind: str  # "gguf" | "onnx-encoder" | "onnx-ocr"
     description: str
-    path: str  # file (gguf) or folder (encoder), relative to the models folder
+    path: str  # file (gguf) or folder (encoder), relative to the models folder (or to the package's folder)
     licence: str
     files: tuple[ArtifactFile, ...]
     spec: Mapping[str, Any]  # the raw manifest entry, for the build script
+    package: str | None = None  # the Python package that ships the files (installed by pip, never copied)
 
 
 @dataclass(frozen=True)
@@ -90,6 +95,7 @@ def _artifact_from_spec(spec: Mapping[str, Any]) -> Artifact:
         licence=spec.get("licence", "unknown"),
         files=files,
         spec=spec,
+        package=spec.get("package"),
     )
 
 
@@ -154,9 +160,23 @@ def expected_sha256(models_dir: Path, file: ArtifactFile) -> str | None:
     return _read_sums(models_dir / rel.parent).get(rel.name)
 
 
-def verify_file(models_dir: Path, file: ArtifactFile, *, full: bool = False) -> tuple[ArtifactState, str]:
-    """Check one file against its size and sha256, using the stamp cache unless ``full``."""
-    path = models_dir / file.path
+def package_folder(package: str) -> Path | None:
+    """The folder that holds an installed package (its site-packages), found without importing the package."""
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    locations = list(spec.submodule_search_locations or ()) if spec is not None else []
+    return Path(locations[0]).parent if locations else None
+
+
+def verify_file(
+    models_dir: Path, file: ArtifactFile, *, full: bool = False, root: Path | None = None
+) -> tuple[ArtifactState, str]:
+    """Check one file against its size and sha256, using the stamp cache (in ``models_dir``) unless ``full``.
+
+    ``root``: the folder the file's path is relative to when it is not ``models_dir`` (a package's folder)."""
+    path = (root or models_dir) / file.path
     if not path.is_file():
         return "missing", f"{path} is missing"
     stat = path.stat()
@@ -169,7 +189,8 @@ def verify_file(models_dir: Path, file: ArtifactFile, *, full: bool = False) -> 
     if expected is None:
         return "corrupt", f"{path}: no checksum recorded (rebuild with `make models`)"
     stamps = _read_stamps(models_dir)
-    stamp = stamps.get(file.path)
+    key = str(path) if root is not None else file.path
+    stamp = stamps.get(key)
     fresh = (
         isinstance(stamp, dict)
         and stamp.get("size") == stat.st_size
@@ -181,28 +202,51 @@ def verify_file(models_dir: Path, file: ArtifactFile, *, full: bool = False) -> 
     actual = sha256_file(path)
     if actual != expected:
         return "corrupt", f"{path}: sha256 mismatch: expected {expected}, got {actual}"
-    stamps[file.path] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": actual}
+    stamps[key] = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": actual}
     _write_stamps(models_dir, stamps)
     return "verified", "ok"
 
 
+def artifact_root(manifest: Manifest, art: Artifact) -> Path | None:
+    """The folder an artifact's file paths are relative to: the models folder, or its package's folder (None
+    when that package is not installed)."""
+    return package_folder(art.package) if art.package else manifest.folder
+
+
 def check_artifact(manifest: Manifest, art: Artifact, *, full: bool = False) -> ArtifactStatus:
+    root = artifact_root(manifest, art)
+    if root is None:
+        wanted = f"{art.package}=={art.spec.get('version')}" if art.spec.get("version") else str(art.package)
+        return ArtifactStatus(art, "missing", f"the Python package {wanted} is not installed", 0)
     size = 0
     for file in art.files:
-        state, detail = verify_file(manifest.folder, file, full=full)
+        state, detail = verify_file(manifest.folder, file, full=full, root=root if art.package else None)
         if state != "verified":
             return ArtifactStatus(art, state, detail, size)
-        size += (manifest.folder / file.path).stat().st_size
+        size += (root / file.path).stat().st_size
     return ArtifactStatus(art, "verified", f"verified, {size / 1e6:,.0f} MB", size)
 
 
 def _require_verified(manifest: Manifest, art: Artifact) -> Path:
     status = check_artifact(manifest, art)
+    repair = "run `make setup`" if art.package else "run `make models`"  # a package comes with the environment
     if status.state == "missing":
-        raise ModelError(f"model '{art.id}' is not installed ({status.detail}); run `make models`")
+        raise ModelError(f"model '{art.id}' is not installed ({status.detail}); {repair}")
     if status.state != "verified":
-        raise ModelError(f"model '{art.id}' failed verification: {status.detail}; run `make models`")
-    return manifest.folder / art.path
+        raise ModelError(f"model '{art.id}' failed verification: {status.detail}; {repair}")
+    root = artifact_root(manifest, art)
+    assert root is not None  # check_artifact found it
+    return root / art.path
+
+
+def resolve_ocr_models(models_dir: Path | None = None) -> dict[str, Path]:
+    """The verified OCR model files by task (``det``, ``cls``, ``rec``), from the manifest's ``ocr`` artifact."""
+    manifest = load_manifest(models_dir)
+    art = manifest.find("ocr")
+    if art is None or art.kind != "onnx-ocr":
+        raise ModelError(f"{manifest.folder / MANIFEST_NAME}: no OCR models (role 'ocr') in the manifest")
+    folder = _require_verified(manifest, art)
+    return {str(f["task"]): folder / str(f["path"]) for f in art.spec["files"]}
 
 
 def resolve_gguf(spec: str, models_dir: Path | None = None) -> Path:

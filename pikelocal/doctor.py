@@ -23,6 +23,8 @@ PACKAGES = (
     "sqlite-vec",
     "textual",
     "pypdf",
+    "rapidocr",
+    "pypdfium2",
     "numpy",
 )
 

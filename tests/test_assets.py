@@ -131,3 +131,61 @@ def test_committed_manifest_is_complete() -> None:
         assert art.licence and art.licence != "unknown"
         if art.kind == "gguf":
             assert len(art.files[0].sha256 or "") == 64 and art.spec["sources"]
+
+
+def test_models_inside_a_python_package_are_verified_where_pip_put_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = make_models_dir(tmp_path)
+    site = tmp_path / "site"
+    (site / "toyocr" / "models").mkdir(parents=True)
+    (site / "toyocr" / "__init__.py").write_text("")
+    weights = {"det": b"det" * 100, "rec": b"rec" * 200}
+    files = []
+    for task, data in weights.items():
+        (site / "toyocr" / "models" / f"{task}.onnx").write_bytes(data)
+        files.append(
+            {"path": f"{task}.onnx", "task": task, "size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+        )
+    manifest_path = folder / "manifest.json"
+    spec = json.loads(manifest_path.read_text())
+    spec["artifacts"].append(
+        {
+            "id": "toy-ocr",
+            "role": "ocr",
+            "kind": "onnx-ocr",
+            "path": "toyocr/models",
+            "package": "toyocr",
+            "version": "1.0",
+            "licence": "test",
+            "assemble": "package",
+            "files": files,
+        }  # fmt: skip
+    )
+    manifest_path.write_text(json.dumps(spec))
+    manifest = assets.load_manifest(folder)
+    art = manifest.find("ocr")
+    assert art is not None
+    status = assets.check_artifact(manifest, art)  # the package is not importable yet
+    assert status.state == "missing" and "toyocr==1.0 is not installed" in status.detail
+    monkeypatch.syspath_prepend(str(site))
+    assert assets.check_artifact(manifest, art).state == "verified"
+    assert assets.resolve_ocr_models(folder) == {t: site / "toyocr" / "models" / f"{t}.onnx" for t in weights}
+    assert not (folder / "toyocr").exists()  # nothing copied into the models folder
+    stamps = json.loads((folder / assets.STAMP_NAME).read_text())
+    assert str(site / "toyocr" / "models" / "det.onnx") in stamps  # keyed by where the file is
+    (site / "toyocr" / "models" / "rec.onnx").write_bytes(b"REC" * 200)  # same size, other bytes
+    status = assets.check_artifact(manifest, art, full=True)
+    assert status.state == "corrupt" and "sha256 mismatch" in status.detail
+    with pytest.raises(ModelError, match="failed verification.*run `make setup`"):
+        assets.resolve_ocr_models(folder)
+
+
+def test_the_committed_manifest_lists_the_ocr_models_of_the_installed_rapidocr() -> None:
+    manifest = assets.load_manifest(Path(__file__).resolve().parent.parent / "models")
+    art = manifest.find("ocr")
+    assert art is not None and art.package == "rapidocr"
+    assert {f["task"] for f in art.spec["files"]} == {"det", "cls", "rec"}
+    assert all(len(f.sha256 or "") == 64 for f in art.files)
+    if assets.package_folder("rapidocr") is not None:
+        assert assets.check_artifact(manifest, art, full=True).state == "verified"
