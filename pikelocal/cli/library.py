@@ -44,7 +44,7 @@ def ingest(
     splitter: str | None,
     encrypt: bool,
 ) -> None:
-    """Add files and folders (PDF, .txt, .md; recursively) to the knowledge base KB (created if missing).
+    """Add files and folders (PDF, .txt, .md, .docx, .xlsx; recursively) to the knowledge base KB (created if missing).
 
     Unchanged files are skipped, changed files replace their old version, and a run that was interrupted
     continues where it stopped. Exits with 1 when any file failed.

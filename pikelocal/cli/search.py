@@ -50,8 +50,12 @@ def search(ctx: click.Context, kb: Path, query: str, mode: api.SearchMode, k: in
     color = sys.stdout.isatty()
     for i, h in enumerate(hits, start=1):
         c = h.chunk
-        pages = f"p. {c.page_start}" if c.page_start == c.page_end else f"pp. {c.page_start}–{c.page_end}"
-        where = api.printable(f"{Path(h.document.path).name}, {pages}, lines {c.line_start}–{c.line_end}")
+        if c.page_start is None:  # an unpaged document (a workbook, a .docx without stored page breaks)
+            pages = ""
+        else:
+            pages = f"p. {c.page_start}" if c.page_start == c.page_end else f"pp. {c.page_start}–{c.page_end}"
+        parts = [Path(h.document.path).name, pages, f"lines {c.line_start}–{c.line_end}"]
+        where = api.printable(", ".join(part for part in parts if part))
         click.echo(click.style(f"[{i}] {where}", bold=True) + f"  score {h.score:.4g}")
         if c.section_path:
             click.echo("    " + api.printable(" › ".join(c.section_path)))

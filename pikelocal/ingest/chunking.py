@@ -80,8 +80,8 @@ def chunk_document(
                 text=dt.text[span.start : span.end],
                 char_start=span.start,
                 char_end=span.end,
-                page_start=first.page_no,
-                page_end=last.page_no,
+                page_start=first.page_no if doc.paged else None,  # unpaged: "page unknown", not an invented p. 1
+                page_end=last.page_no if doc.paged else None,
                 line_start=first.line_no,
                 line_end=last.line_no,
                 section_path=span.section_path,

@@ -1,5 +1,8 @@
 """Parse PDF, plain-text and Markdown files into pages with line positions: the only module importing pypdf.
 
+Word (.docx) and Excel (.xlsx) files are read by ``parse_docx.py`` and ``parse_xlsx.py`` (the package checked in
+``ooxml.py``); a workbook, and a .docx with no stored page breaks, is unpaged (``ParsedDocument.paged``).
+
 A PDF is read in a child process within limits on time, memory, pages and characters (``pdf_worker.py``);
 :class:`PdfPages` here is what that process runs.
 
@@ -19,6 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pikelocal.domain.errors import DocumentError
+from pikelocal.ingest.ooxml import OfficeText
+from pikelocal.ingest.parse_docx import read_docx
+from pikelocal.ingest.parse_xlsx import read_xlsx
 from pikelocal.ingest.pdf_worker import PageProgress, PdfWorker
 from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
 
@@ -27,7 +33,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-KINDS = {".pdf": "pdf", ".txt": "text", ".text": "text", ".md": "markdown", ".markdown": "markdown"}
+KINDS = {
+    ".pdf": "pdf",
+    ".txt": "text",
+    ".text": "text",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".docx": "docx",
+    ".xlsx": "xlsx",
+}
+READ_TYPES = ".pdf, .txt, .md, .docx, .xlsx"  # what the unsupported message says pikelocal reads
+LEGACY_OFFICE = {  # binary Office formats: refused by name, with what to do instead
+    ".doc": "a legacy Word .doc file: save it as .docx in Word",
+    ".xls": "a legacy Excel .xls file: save it as .xlsx in Excel",
+    ".ppt": "a PowerPoint file: save or print it as PDF",
+    ".pptx": "a PowerPoint file: save or print it as PDF",
+}
 GARBLED_WARNING_SHARE = 0.05  # a real text has next to no control or private-use characters
 GARBLED_LINE_MIN = 8  # characters; shorter lines (a lone bullet glyph) are not judged
 MIB = 1 << 20
@@ -48,19 +69,23 @@ class ParsedPage:
 @dataclass(frozen=True)
 class ParsedDocument:
     path: Path
-    kind: str  # "pdf" | "text" | "markdown"
+    kind: str  # "pdf" | "text" | "markdown" | "docx" | "xlsx"
     title: str
     pages: tuple[ParsedPage, ...]
     encoding: str | None  # text files only
     warnings: tuple[str, ...]
+    paged: bool = True  # False: the format has no pages (a workbook, a .docx with no stored page breaks): one
+    # page holds the text and chunks get no page number ("page unknown", never an invented "p. 1")
 
 
 def unsupported_error(path: Path) -> DocumentError | None:
     """The failure of a file whose name says it is no document pikelocal reads (judged without reading it)."""
     if path.suffix.lower() in KINDS:
         return None
+    if (legacy := LEGACY_OFFICE.get(path.suffix.lower())) is not None:
+        return DocumentError(path, "unsupported", f"{legacy} (pikelocal reads {READ_TYPES})")
     shown = f"'{path.suffix}'" if path.suffix else "a file without extension"
-    return DocumentError(path, "unsupported", f"unsupported file type {shown} (pikelocal reads .pdf, .txt, .md)")
+    return DocumentError(path, "unsupported", f"unsupported file type {shown} (pikelocal reads {READ_TYPES})")
 
 
 def size_error(path: Path, size: int, max_bytes: int | None) -> DocumentError | None:
@@ -97,10 +122,15 @@ def parse_document(
     if not data:
         raise DocumentError(path, "empty", "the file is empty (0 bytes)")
     warnings: list[str] = []
+    paged = True
     if kind == "pdf":
         pages, meta_title, pdf_warnings = _read_pdf(path, data, password, pdf_worker, progress)
         encoding = None
         warnings += pdf_warnings
+    elif kind in ("docx", "xlsx"):
+        office = read_docx(path, data) if kind == "docx" else read_xlsx(path, data)
+        pages, meta_title, encoding, paged = _office_pages(office), _office_title(office), None, office.paged
+        warnings += office.warnings
     else:
         text, encoding = _decode(path, data)
         pages, meta_title = (ParsedPage(1, text, line_offsets(text)),), None
@@ -128,7 +158,16 @@ def parse_document(
             f"{path}: extracted text looks garbled {' and '.join(parts)}: control, private-use or replacement "
             "characters; the PDF's font map may be broken"
         )
-    return ParsedDocument(path, kind, _title(path, kind, meta_title, pages), pages, encoding, tuple(warnings))
+    title = _title(path, kind, meta_title, pages)
+    return ParsedDocument(path, kind, title, pages, encoding, tuple(warnings), paged=paged)
+
+
+def _office_pages(office: OfficeText) -> tuple[ParsedPage, ...]:
+    return tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(office.pages, 1))
+
+
+def _office_title(office: OfficeText) -> str | None:
+    return clean_pdf_title(office.title) if office.title else None  # "Microsoft Word - x.doc" is no title
 
 
 def _pages(numbers: list[int]) -> str:

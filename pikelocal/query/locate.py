@@ -37,6 +37,8 @@ def store_locator(store: Store) -> Locator:
 
         p0, l0 = position_in_pages(layout, doc_offset(start))
         p1, l1 = position_in_pages(layout, doc_offset(max(start, end - 1)))
+        if source.page_start is None:  # an unpaged document: its one stored page is no page to cite
+            return None, None, l0, l1
         return p0, p1, l0, l1
 
     return locate

@@ -153,6 +153,8 @@ def reasoning_text(trace: QueryTrace, *, context_chars: int = 600) -> Text:
 def cited_lines(source: Source, page_no: int, n_lines: int) -> set[int]:
     """The line numbers of ``page_no`` (1-based) that ``source`` covers; empty when it is not on that page."""
     p0, p1 = source.page_start, source.page_end if source.page_end is not None else source.page_start
+    if p0 is None and source.line_start is not None:  # an unpaged document: its lines are on its one page
+        p0 = p1 = page_no
     if p0 is None or p1 is None or not p0 <= page_no <= p1:
         return set()
     first = (source.line_start or 1) if page_no == p0 else 1

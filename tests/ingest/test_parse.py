@@ -75,7 +75,8 @@ def test_garbled_extraction_warns_and_clean_text_does_not(pdfs: Path) -> None:
         ("empty.pdf", b"", "empty"),
         ("junk.pdf", b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8, "corrupt"),
         ("truncated.pdf", b"%PDF-1.7\n1 0 obj << /Type /Catalog", "corrupt"),
-        ("notes.docx", b"PK\x03\x04", "unsupported"),
+        ("notes.docx", b"PK\x03\x04", "corrupt"),  # a zip cut short
+        ("notes.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "unsupported"),  # legacy Word: save it as .docx
         ("README", b"hello", "unsupported"),
         ("binary.txt", b"\x00\x01\x02\x03" * 100, "unsupported"),
         ("blank.md", b"   \n\n  ", "empty"),

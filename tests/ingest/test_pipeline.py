@@ -281,7 +281,8 @@ def test_bad_files_fail_one_by_one_and_the_batch_goes_on(tmp_path: Path, monkeyp
         "a_empty.txt": (b"", "empty"),
         "b_blank.md": (b"  \n\n\t \n   \n", "empty"),
         "c_junk.pdf": (random.Random(7).randbytes(3000), "corrupt"),
-        "d_report.docx": (b"PK\x03\x04" + random.Random(8).randbytes(500), "unsupported"),
+        "d_report.docx": (b"PK\x03\x04" + random.Random(8).randbytes(500), "corrupt"),  # a damaged zip
+        "d_report.doc": (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + random.Random(8).randbytes(500), "unsupported"),
         "e_scan.png": (b"\x89PNG\r\n\x1a\n" + random.Random(9).randbytes(500), "unsupported"),
     }
     for name, (data, _) in files.items():

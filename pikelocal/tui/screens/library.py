@@ -112,7 +112,7 @@ class LibraryScreen(Screen[None]):
     # --- adding, enriching, removing ------------------------------------------------------------------
 
     def action_add(self) -> None:
-        self.app.push_screen(PathDialog("Add a file or a folder (PDF, text, Markdown):"), self._add)
+        self.app.push_screen(PathDialog("Add a file or a folder (PDF, text, Markdown, .docx, .xlsx):"), self._add)
 
     def _add(self, path: Path | None) -> None:
         if path is None:

@@ -1,0 +1,235 @@
+"""Read an Excel .xlsx into one unpaged text: each sheet a section, its cells a Markdown table.
+
+- Each visible worksheet becomes ``# <sheet name>``, then its title lines, then its table
+  (:func:`tables.markdown_table`). Hidden and very hidden sheets are left out, with a warning naming them: they
+  hold lookup lists and workings more often than content. Chart sheets have no cells. Hidden rows and columns are
+  read like the others.
+- Rows with no value are left out, and so are columns with no value. Before the table, up to ``TITLE_ROWS_MAX``
+  rows holding one value only (a title merged across the sheet, "单位：元") are written as plain lines. The header
+  is the next row, or its next two rows when the first has cells merged across (a group name above its columns,
+  "价格" over "单价 | 合价"); the header rows are folded into one.
+- A merged range reads as its top-left value in every cell it covers (in the rows that hold any value).
+- Values: formulas as the value Excel saved with them (``data_only``); a formula saved without one (a file written
+  by a program that does not calculate) reads as blank, with one warning counting such cells. Whole numbers as
+  integers ("45123", not "45123.0"), others to 15 significant digits, percentages as "15%", dates as ISO
+  ("2024-03-15", with the time when it has one), booleans as TRUE/FALSE.
+- A workbook has no pages: the text is unpaged (its citations name no page).
+- Bounded: openpyxl reads in read-only mode (row by row); at most ``MAX_CELLS`` non-empty cells, ``MAX_COLUMNS``
+  columns and ``ooxml.MAX_CHARS`` characters are read, the rest left out with a warning. The package is checked in
+  ``ooxml.py`` first; merged ranges and uncached formulas come from a streamed pass over each sheet's XML.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import warnings as py_warnings
+import zipfile
+from bisect import bisect_left, bisect_right
+from pathlib import Path
+from typing import Any
+
+from pikelocal.ingest import ooxml
+from pikelocal.ingest.ooxml import OfficeText, attr, local
+from pikelocal.ingest.tables import cell_text, markdown_table
+
+MAX_CELLS = 1_000_000  # non-empty cells read from one workbook
+MAX_COLUMNS = 256  # columns read from a sheet (Excel allows 16,384)
+MAX_ROW_INDEX = 1_048_576  # Excel's last row; a row numbered past it is not Excel's
+TITLE_ROWS_MAX = 3
+_REF = re.compile(r"^\$?([A-Z]{1,3})\$?(\d{1,7})$")
+
+Range = tuple[int, int, int, int]  # first row, first column, last row, last column (1-based, inclusive)
+
+
+def read_xlsx(path: Path, data: bytes) -> OfficeText:
+    """The workbook as one unpaged text, its title and warnings; a DocumentError when it cannot be read."""
+    zf = ooxml.open_package(path, data, "Excel")
+    try:
+        with zf:
+            ooxml.main_part(path, zf, "Excel", "xl/workbook.xml")
+            ooxml.check_prologs(path, zf)  # openpyxl reads the workbook's parts: none may declare entities
+            return _read(path, zf, data)
+    except Exception as exc:  # whatever openpyxl, the zip or the XML raised: one line, never a traceback
+        raise ooxml.library_error(path, "Excel", exc) from None
+
+
+def _read(path: Path, zf: zipfile.ZipFile, data: bytes) -> OfficeText:
+    import openpyxl  # lazily: `import pikelocal.api` must stay light
+
+    with py_warnings.catch_warnings():  # openpyxl warns of what it does not read (data validation, …)
+        py_warnings.simplefilter("ignore")
+        wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        try:
+            budget = _Budget()
+            sections, hidden, uncached, notes = [], [], 0, []
+            for ws in wb.worksheets:
+                if ws.sheet_state != "visible":
+                    hidden.append(ws.title)
+                    continue
+                if budget.spent():
+                    notes.append(f"sheet '{ws.title}' left out")
+                    continue
+                merges, missing = _scan(path, zf, getattr(ws, "_worksheet_path", None))
+                uncached += missing
+                text, note = _sheet(ws, merges, budget)
+                if text:
+                    sections.append(f"# {ws.title}\n\n{text}")
+                notes += [note] if note else []
+        finally:
+            wb.close()
+    warnings = []
+    if hidden:
+        warnings.append(f"{path}: {len(hidden)} hidden sheet(s) left out: {', '.join(hidden[:5])}")
+    if uncached:
+        warnings.append(
+            f"{path}: {uncached:,} formula cell(s) saved without a value read as blank (open and save the file in"
+            " Excel to store them)"
+        )
+    if notes:
+        warnings.append(f"{path}: over the reading limits ({budget.limits()}): " + "; ".join(notes[:5]))
+    return OfficeText(("\n\n".join(sections),), False, ooxml.core_title(path, zf), tuple(warnings))
+
+
+class _Budget:
+    def __init__(self) -> None:
+        self.cells, self.chars = 0, 0
+
+    def spend(self, text: str) -> None:
+        self.cells, self.chars = self.cells + 1, self.chars + len(text)
+
+    def spent(self) -> bool:
+        return self.cells >= MAX_CELLS or self.chars >= ooxml.MAX_CHARS
+
+    @staticmethod
+    def limits() -> str:
+        return f"{MAX_CELLS:,} cells, {MAX_COLUMNS} columns, {ooxml.MAX_CHARS:,} characters"
+
+
+def _sheet(ws: Any, merges: list[Range], budget: _Budget) -> tuple[str, str | None]:
+    """One sheet's title lines and table, and a note when a limit cut it."""
+    grid: dict[int, list[str]] = {}
+    note = None
+    ws.reset_dimensions()  # the stored dimension may claim A1:XFD1048576: read only the cells there are
+    for index, row in enumerate(ws.iter_rows(), 1):
+        if index > MAX_ROW_INDEX or budget.spent():
+            note = f"sheet '{ws.title}' cut at row {index - 1:,}"
+            break
+        if len(row) > MAX_COLUMNS and any(c.value is not None for c in row[MAX_COLUMNS:]):
+            note = note or f"sheet '{ws.title}' cut at column {MAX_COLUMNS}"
+        values = [_value(cell) for cell in row[:MAX_COLUMNS]]
+        for text in values:
+            if text:
+                budget.spend(text)
+        if any(values):
+            grid[index] = values
+    _fill(grid, merges)
+    rows = [grid[i] for i in sorted(grid)]
+    used = sorted({c for row in rows for c, text in enumerate(row) if cell_text(text)})
+    rows = [[row[c] if c < len(row) else "" for c in used] for row in rows]
+    keys = sorted(grid)
+    titles: list[str] = []
+    while rows and len(titles) < TITLE_ROWS_MAX and len(used) > 1 and len({t for t in rows[0] if t}) == 1:
+        titles.append(next(t for t in rows[0] if t))
+        rows, keys = rows[1:], keys[1:]
+    parts = ["\n\n".join(titles)] if titles else []
+    if rows:
+        head = 2 if len(rows) > 2 and _merged_across(keys[0], merges) else 1
+        parts.append(markdown_table(rows, header_rows=head))
+    return "\n\n".join(parts), note
+
+
+def _merged_across(row: int, merges: list[Range]) -> bool:
+    return any(r0 == row and c1 > c0 for r0, c0, _, c1 in merges)
+
+
+def _fill(grid: dict[int, list[str]], merges: list[Range]) -> None:
+    """Each merged range's top-left value into every cell it covers, in the rows that hold any value."""
+    keys = sorted(grid)
+    work = MAX_CELLS  # bounded: a range may claim a whole sheet
+    for r0, c0, r1, c1 in merges:
+        top = grid.get(r0)
+        value = top[c0 - 1] if top is not None and c0 - 1 < len(top) else ""
+        if not value:
+            continue
+        for r in keys[bisect_left(keys, r0) : bisect_right(keys, r1)]:
+            row = grid[r]
+            last = min(c1, MAX_COLUMNS)
+            if len(row) < last:
+                row.extend([""] * (last - len(row)))
+            for c in range(c0 - 1, last):
+                row[c] = value
+            work -= last - c0 + 1
+            if work <= 0:
+                return
+
+
+def _value(cell: Any) -> str:
+    """A cell's value as text, the way a reader expects it."""
+    value = getattr(cell, "value", None)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0):
+            return value.date().isoformat()
+        return value.isoformat(sep=" ", timespec="minutes" if value.second == 0 else "seconds")
+    if isinstance(value, (dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return str(value)
+    if isinstance(value, (int, float)):
+        if "%" in _number_format(cell):
+            return f"{value * 100:.10g}%"
+        if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.15g}" if isinstance(value, float) else str(value)
+    return str(value)
+
+
+def _number_format(cell: Any) -> str:
+    try:
+        return str(cell.number_format)
+    except Exception:  # a style index the workbook does not define: the value still reads
+        return "General"
+
+
+def _scan(path: Path, zf: zipfile.ZipFile, part: str | None) -> tuple[list[Range], int]:
+    """A sheet's merged ranges and its count of formulas saved without a value, in one streamed pass."""
+    if part is None or not ooxml.has(zf, part):
+        return [], 0
+    merges: list[Range] = []
+    missing = 0
+    data_el = None
+    for event, el in ooxml.iter_part(path, zf, part):
+        name = local(el.tag)
+        if event == "start":
+            data_el = el if name == "sheetData" else data_el
+            continue
+        if name == "c":
+            kids = {local(k.tag): k for k in el}
+            if "f" in kids and not (kids["v"].text if "v" in kids else None):
+                missing += 1
+        elif name == "row" and data_el is not None:
+            data_el.remove(el)  # streamed: what is read is let go
+        elif name == "mergeCell" and (found := _range(attr(el, "ref") or "")) is not None:
+            merges.append(found)
+    return merges, missing
+
+
+def _range(ref: str) -> Range | None:
+    """``B2:D4`` as (2, 2, 4, 4); None for what is not a range of cells."""
+    ends = [_REF.match(part) for part in ref.upper().split(":")]
+    if len(ends) != 2 or ends[0] is None or ends[1] is None:
+        return None
+    (c0, r0), (c1, r1) = ((_column(m.group(1)), int(m.group(2))) for m in ends if m is not None)
+    return min(r0, r1), min(c0, c1), max(r0, r1), max(c0, c1)
+
+
+def _column(letters: str) -> int:
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - ord("A") + 1
+    return n
