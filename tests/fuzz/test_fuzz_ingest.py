@@ -1,24 +1,30 @@
-"""A standing fuzz suite (issue 17): seeded mutations of real PDFs and of text files through ingestion, each batch in
-a child process under a deadline. Every run must end with no crash (an exception escaping the pipeline), no hang
-(a batch past its deadline), a reason for every failed file, a clean integrity check and no duplicate rows.
+"""A standing fuzz suite (issue 17): seeded mutations of real PDFs, of text files and (issue 18) of Word and Excel
+files through ingestion, each batch in a child process under a deadline. Every run must end with no crash (an
+exception escaping the pipeline), no hang (a batch past its deadline), a reason for every failed file, a clean
+integrity check and no duplicate rows.
 
 ``PIKELOCAL_FUZZ_SEED`` and ``PIKELOCAL_FUZZ_CASES`` choose the run (defaults below); the counts are printed, and
-``build/bench_reliability.py`` records them in docs/RELIABILITY.md.
+``build/bench_reliability.py`` records them in docs/RELIABILITY.md. ``PIKELOCAL_FUZZ_OFFICE_CASES`` sets how many
+.docx/.xlsx cases run: a mutation inside one XML member of the zip (the zip itself stays valid, so the XML readers
+are what is tested) or of the zipped bytes (a damaged zip).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
 import subprocess
 import sys
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
 from pikelocal.store.store import Store
+from tests.support import office
 
 pytestmark = pytest.mark.slow
 
@@ -26,6 +32,7 @@ WORKER = Path(__file__).with_name("fuzz_worker.py")
 REPO = Path(__file__).resolve().parents[2]
 SEED = int(os.environ.get("PIKELOCAL_FUZZ_SEED", "20261122"))
 CASES = int(os.environ.get("PIKELOCAL_FUZZ_CASES", "48"))
+OFFICE_CASES = int(os.environ.get("PIKELOCAL_FUZZ_OFFICE_CASES", "40"))
 BATCH = 8
 DEADLINE_S = 90.0  # per batch of BATCH files (a normal batch takes a few seconds)
 TEXTS = {
@@ -78,6 +85,50 @@ def mutate(data: bytes, rng: random.Random) -> tuple[bytes, str]:
         piece = data[at : at + rng.randint(16, 8192)]
         return data[:at] + piece * rng.randint(2, 50) + data[at:], kind
     return data[:at] + b"\0" * rng.randint(1, 4096) + data[at:], kind
+
+
+CORE_XML = (  # fixed core properties: python-docx and openpyxl stamp the time of saving, the seeds must not vary
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?><cp:coreProperties'
+    b' xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties"'
+    b' xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>Fuzz seed</dc:title></cp:coreProperties>'
+)
+
+
+def rezip(members: list[tuple[str, bytes]]) -> bytes:
+    """A zip of ``members`` with fixed timestamps, so that one seed gives the same bytes every run."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, content in members:
+            zf.writestr(zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0)), content, zipfile.ZIP_DEFLATED)
+    return out.getvalue()
+
+
+def office_seeds() -> list[tuple[str, bytes]]:
+    built = [
+        ("tender.docx", office.tender_docx()),
+        ("tender-paged.docx", office.tender_docx(paged=True)),
+        ("prices.xlsx", office.price_xlsx()),
+        ("prices-uncached.xlsx", office.price_xlsx(cached=False)),
+    ]
+    out = []
+    for name, data in built:
+        source = zipfile.ZipFile(io.BytesIO(data))
+        members = [(i.filename, CORE_XML if i.filename == "docProps/core.xml" else source.read(i))
+                   for i in source.infolist()]  # fmt: skip
+        out.append((name, rezip(members)))
+    return out
+
+
+def mutate_office(data: bytes, rng: random.Random) -> tuple[bytes, str]:
+    """A mutation of one XML member of the package (three cases in four), else of the zipped bytes."""
+    if rng.random() < 0.25:
+        return mutate(data, rng)
+    source = zipfile.ZipFile(io.BytesIO(data))
+    infos = source.infolist()
+    target = rng.choice([i for i in infos if i.filename.endswith((".xml", ".rels"))])
+    content, kind = mutate(source.read(target), rng)
+    members = [(i.filename, content if i is target else source.read(i)) for i in infos]
+    return rezip(members), f"{kind}@{target.filename.replace('/', '_')}"
 
 
 def duplicates(kb: Path) -> list[str]:
@@ -137,6 +188,36 @@ def test_mutated_inputs_never_crash_hang_or_corrupt_the_kb(tmp_path: Path, share
         assert problems == [], problems
     summary = (f"fuzz seed {SEED}: {tally.cases} cases, {len(tally.crashes)} crashes, {len(tally.hangs)} hangs,"
                f" max RSS {tally.max_rss_mb:.0f} MB, outcomes {dict(sorted(tally.statuses.items()))}")  # fmt: skip
+    print(summary)
+    assert tally.crashes == [] and tally.hangs == [] and tally.unexplained == [], (tally, summary)
+    assert sum(tally.statuses.values()) == tally.cases
+
+
+def test_mutated_word_and_excel_files_never_crash_hang_or_corrupt_the_kb(tmp_path: Path) -> None:
+    rng = random.Random(SEED + 18)
+    corpus = office_seeds()
+    tally = Tally()
+    kb = tmp_path / "fuzz.kb"
+    kinds: dict[str, int] = {}
+    for start in range(0, OFFICE_CASES, BATCH):
+        folder = tmp_path / f"batch{start // BATCH}"
+        folder.mkdir()
+        files = []
+        for i in range(start, min(OFFICE_CASES, start + BATCH)):
+            name, data = rng.choice(corpus)
+            mutated, kind = mutate_office(data, rng)
+            kinds[kind.split("@")[0]] = kinds.get(kind.split("@")[0], 0) + 1
+            path = folder / f"{i:03d}-{kind}-{name}"
+            path.write_bytes(mutated)
+            files.append(path)
+        tally.cases += len(files)
+        run_batch(kb, files, tally)
+        problems = duplicates(kb) if kb.exists() else []
+        assert problems == [], problems
+    summary = (f"office fuzz seed {SEED + 18}: {tally.cases} cases, {len(tally.crashes)} crashes,"
+               f" {len(tally.hangs)} hangs, max RSS {tally.max_rss_mb:.0f} MB,"
+               f" outcomes {dict(sorted(tally.statuses.items()))}, mutations {dict(sorted(kinds.items()))}"
+               )  # fmt: skip
     print(summary)
     assert tally.crashes == [] and tally.hangs == [] and tally.unexplained == [], (tally, summary)
     assert sum(tally.statuses.values()) == tally.cases
