@@ -16,7 +16,7 @@ import io
 import logging
 import re
 import stat
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -57,6 +57,8 @@ _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 PAGE_TEXTS_KEPT = 256  # page texts kept for pages that share what they draw (PdfPages)
 PARENT_DEPTH = 32  # page-tree levels searched for inherited /Resources
 SHAPE_BUDGET = 256  # PDF objects looked at to tell whether two pages draw the same
+PAGE_MAX_CHARS = 100_000  # a dense real page holds some 5,000 characters (see _unflood)
+REPEAT_MIN_CHARS = 200  # a page repeating an earlier one's text is kept once from this length on
 
 
 @dataclass(frozen=True)
@@ -328,8 +330,10 @@ def _read_pdf(
         with PdfWorker() as own:
             return _read_pdf(path, data, password, own, progress)
     read = worker.read(path, data, password, progress)
-    pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(read.pages, 1))
+    texts, flood_warnings = _unflood(path, read.pages)
+    pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(texts, 1))
     warnings = [read.problems.warning(path)] if read.problems.count else []
+    warnings += flood_warnings
     if read.cut:
         left = read.n_pages - len(pages)
         warnings.append(
@@ -337,6 +341,43 @@ def _read_pdf(
             f" {len(pages):,} of {read.n_pages:,}" + (f"; the last {left:,} page(s) are left out" if left else "")
         )
     return pages, read.title, warnings
+
+
+def _unflood(path: Path, texts: Sequence[str]) -> tuple[list[str], list[str]]:
+    """Page texts with what only floods the KB taken out, and a warning for each kind of cut.
+
+    - A page over ``PAGE_MAX_CHARS`` is cut there: a real page holds a few thousand characters; hundreds of
+      thousands are a page drawn to flood the KB (issue 17's 2,000 pages sharing one 3 MB stream).
+    - A page whose text repeats an earlier page's exactly (``REPEAT_MIN_CHARS`` or more) is kept empty: its
+      text is in the KB once, on the first page that has it, and searching or citing it finds that page.
+    """
+    out: list[str] = []
+    seen: set[str] = set()
+    cut: list[int] = []
+    repeats: list[int] = []
+    for number, text in enumerate(texts, 1):
+        if len(text) > PAGE_MAX_CHARS:
+            text = text[:PAGE_MAX_CHARS]
+            cut.append(number)
+        key = text.strip()
+        if len(key) >= REPEAT_MIN_CHARS and key in seen:
+            repeats.append(number)
+            text = ""
+        elif len(key) >= REPEAT_MIN_CHARS:
+            seen.add(key)
+        out.append(text)
+    warnings = []
+    if cut:
+        warnings.append(
+            f"{path}: text of {len(cut)} page(s) cut at {PAGE_MAX_CHARS:,} characters a page ({_pages(cut)}):"
+            " far more than a page holds"
+        )
+    if repeats:
+        warnings.append(
+            f"{path}: {len(repeats)} page(s) repeat an earlier page's text exactly ({_pages(repeats)});"
+            " it is kept once, on its first page"
+        )
+    return out, warnings
 
 
 def _not_implemented(path: Path, data: bytes, exc: NotImplementedError) -> DocumentError:

@@ -200,6 +200,28 @@ def test_pages_sharing_a_content_stream_are_extracted_once(tmp_path: Path, monke
     assert len(calls) == 3
 
 
+def test_the_shared_stream_pdf_ends_as_one_capped_page_with_both_warnings(tmp_path: Path) -> None:
+    """Issue 17's flood: 2,000 pages drawing one 3 MB stream. Each page's text (about 3 M characters) is cut at
+    100,000, and every page after the first repeats it, so the KB gets one page's worth, not 20 M characters."""
+    path = shared_stream_pdf(tmp_path / "flood.pdf", pages=40, stream_mb=0.5)
+    doc = parse_document(path)
+    assert len(doc.pages) == 40
+    first = doc.pages[0].text
+    assert 99_000 < len(first) <= 100_000 and first.count("bid bond") > 10_000
+    assert [p.page_no for p in doc.pages if p.text] == [1]
+    assert any(w == f"{path}: text of 40 page(s) cut at 100,000 characters a page (1, 2, 3, 4, 5, 6, 7, 8, 9, 10 …):"
+               " far more than a page holds" for w in doc.warnings), doc.warnings  # fmt: skip
+    assert any(w.startswith(f"{path}: 39 page(s) repeat an earlier page's text exactly (2, 3,") for w in doc.warnings)
+
+
+def test_short_repeated_pages_are_kept(tmp_path: Path) -> None:
+    """A short page that recurs (a blank-page notice, a cover) stays on every page it is on."""
+    path = text_pdf(tmp_path / "blank.pdf", [["This page is intentionally left blank."]] * 3)
+    doc = parse_document(path)
+    assert [p.text.strip() for p in doc.pages] == ["This page is intentionally left blank."] * 3
+    assert not any("repeat" in w for w in doc.warnings)
+
+
 # --- memory ------------------------------------------------------------------------------------------------
 
 
