@@ -30,6 +30,19 @@ class NewPage:
 
 
 @dataclass(frozen=True)
+class TableRecord:
+    """A table in a document's text (Markdown, as the parsers write it): where it is and its shape."""
+
+    char_start: int  # [start, end) in the document's text: the header row to the last row
+    char_end: int
+    page_start: int | None  # None for a document without pages (DOCX without page breaks, XLSX)
+    page_end: int | None
+    n_rows: int  # body rows, the header row not counted
+    n_cols: int
+    header: str  # the header row and its rule, as in the text
+
+
+@dataclass(frozen=True)
 class NewChunk:
     ord: int  # position in the document, 0-based
     text: str

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pikelocal.domain.documents import NewChunk, NewPage
+from pikelocal.domain.documents import NewChunk, NewPage, TableRecord
 from pikelocal.ingest.context import chunk_header
 from pikelocal.ingest.parse import ParsedDocument
 from pikelocal.ingest.positions import DocumentText
 from pikelocal.ingest.split_struct import ChunkSpan, CountTokens, split_structured
+from pikelocal.ingest.tables import find_tables
 
 if TYPE_CHECKING:
     from pikelocal.ingest.split_llm import LLMSplit, LLMSplitter
@@ -28,6 +29,7 @@ class ChunkedDocument:
     pages: tuple[NewPage, ...]
     chunks: tuple[NewChunk, ...]
     llm_split: LLMSplit | None = None  # the LLM splitter's figures (calls, fallbacks) when it split the text
+    tables: tuple[TableRecord, ...] = ()  # the Markdown tables of the text, for the viewer
 
 
 def merge_blank_spans(spans: list[ChunkSpan], text: str) -> list[ChunkSpan]:
@@ -38,10 +40,12 @@ def merge_blank_spans(spans: list[ChunkSpan], text: str) -> list[ChunkSpan]:
             out.append(span)
         else:
             prev = out[-1]
-            out[-1] = ChunkSpan(prev.start, span.end, prev.section_path, prev.tokens + span.tokens)
+            out[-1] = ChunkSpan(prev.start, span.end, prev.section_path, prev.tokens + span.tokens, prev.table_header)
     if len(out) > 1 and not text[out[0].start : out[0].end].strip():  # a blank first chunk joins the next one
         first, second = out[0], out[1]
-        out[:2] = [ChunkSpan(first.start, second.end, second.section_path, first.tokens + second.tokens)]
+        out[:2] = [
+            ChunkSpan(first.start, second.end, second.section_path, first.tokens + second.tokens, first.table_header)
+        ]
     return out
 
 
@@ -85,8 +89,17 @@ def chunk_document(
                 line_start=first.line_no,
                 line_end=last.line_no,
                 section_path=span.section_path,
-                header=chunk_header(doc.title, span.section_path),
+                header=chunk_header(doc.title, span.section_path, table_header=span.table_header),
                 summary=summary,
             )
         )
-    return ChunkedDocument(dt, pages, tuple(chunks), llm_split)
+    return ChunkedDocument(dt, pages, tuple(chunks), llm_split, _tables(dt, paged=doc.paged))
+
+
+def _tables(dt: DocumentText, *, paged: bool) -> tuple[TableRecord, ...]:
+    out = []
+    for t in find_tables(dt.text):
+        first, last = dt.span(t.start, t.end)
+        page_start, page_end = (first.page_no, last.page_no) if paged else (None, None)
+        out.append(TableRecord(t.start, t.end, page_start, page_end, t.n_rows, t.n_cols, t.header))
+    return tuple(out)

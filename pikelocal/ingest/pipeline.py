@@ -229,6 +229,7 @@ class Ingestor:
                 pages=chunked.pages,
                 chunks=chunked.chunks,
                 stage=STAGE_PARSED,
+                tables=chunked.tables,
             )
         except InputError:
             # The sha256 is unique in the KB: another writer (a second ingest of the same file at the same

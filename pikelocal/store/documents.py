@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from pikelocal.domain.documents import DocumentRecord, FailureRecord, NewChunk, NewPage, PageRecord
+from pikelocal.domain.documents import DocumentRecord, FailureRecord, NewChunk, NewPage, PageRecord, TableRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.store import db, schema
 from pikelocal.store.index import VectorTable
@@ -134,6 +134,7 @@ class Documents:
         pages: Sequence[NewPage],
         chunks: Sequence[NewChunk],
         stage: str,
+        tables: Sequence[TableRecord] = (),
     ) -> tuple[int, list[int]]:
         """Insert a document with its pages, chunks and FTS rows in one transaction.
 
@@ -148,7 +149,22 @@ class Documents:
             )
             self.add_pages(doc_id, pages)
             ids = self._store.chunks.add_chunks(doc_id, chunks)
+            self._conn.executemany(
+                "INSERT INTO doc_tables(doc_id, char_start, char_end, page_start, page_end, n_rows, n_cols, header)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(doc_id, t.char_start, t.char_end, t.page_start, t.page_end, t.n_rows, t.n_cols, t.header)
+                 for t in tables],
+            )  # fmt: skip
         return doc_id, ids
+
+    def tables_of(self, doc_id: int) -> list[TableRecord]:
+        """The document's tables in text order."""
+        rows = self._rows(
+            "SELECT char_start, char_end, page_start, page_end, n_rows, n_cols, header FROM doc_tables"
+            " WHERE doc_id = ? ORDER BY char_start",
+            (int(doc_id),),
+        )
+        return [TableRecord(*r) for r in rows]
 
     # --- failures ------------------------------------------------------------------------------------
 

@@ -156,10 +156,29 @@ def _v3(conn: Connection, dim: int) -> None:
     )
 
 
+def _v4(conn: Connection, dim: int) -> None:
+    # The tables of each document (Markdown in its text, see ingest/tables.py), so that a viewer can render them.
+    conn.execute(
+        """
+        CREATE TABLE doc_tables (
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            char_start INTEGER NOT NULL,    -- [start, end) in the document's text
+            char_end INTEGER NOT NULL,
+            page_start INTEGER, page_end INTEGER,
+            n_rows INTEGER NOT NULL,        -- body rows
+            n_cols INTEGER NOT NULL,
+            header TEXT NOT NULL,           -- the header row and its rule
+            PRIMARY KEY (doc_id, char_start)
+        ) WITHOUT ROWID;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
     Migration(3, "enrichment progress", _v3),
+    Migration(4, "document tables", _v4),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 
