@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pikelocal.domain.errors import ConfigError
-from pikelocal.domain.kinds import ANSWER_MODES, SPLITTERS, AnswerMode, Splitter
+from pikelocal.domain.kinds import ANSWER_MODES, OCR_MODES, SPLITTERS, AnswerMode, OcrMode, Splitter
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +77,15 @@ class IngestSettings:
     pdf_memory_mb: int = 1536  # the reading process's address space (real PDFs peak under 50 MB)
     pdf_max_pages: int = 5000
     pdf_max_chars: int = 20_000_000  # about 5,000 dense pages
+    # OCR of scanned PDF pages, in the reading process (pikelocal/ingest/ocr.py): auto = the pages with no text layer
+    # or a garbled one (a text PDF is neither slower nor loads the engine); always = every page; never = none.
+    ocr: OcrMode = "auto"
+    ocr_dpi: int = 200  # rendering resolution (docs/BENCHMARKS.md, "OCR": CER and speed at 150 and 300 dpi)
+    ocr_threads: int = 0  # onnxruntime's; 0: the machine's cores, at most 2
+    ocr_page_timeout_s: float = 60.0  # added to pdf_timeout_s (wall and CPU time) for each page OCR'd
+    # The reading process's address space once OCR is loaded (RLIMIT_AS; pdf_memory_mb before): the engine with
+    # an A4 page at 200 dpi peaked at 1.6 GB of address space (0.9 GB resident; docs/BENCHMARKS.md, "OCR").
+    ocr_memory_mb: int = 3072
 
 
 @dataclass(frozen=True)
@@ -312,6 +321,9 @@ def _validate(s: Settings) -> None:
         ("ingest.pdf_memory_mb", s.ingest.pdf_memory_mb, 256),
         ("ingest.pdf_max_pages", s.ingest.pdf_max_pages, 1),
         ("ingest.pdf_max_chars", s.ingest.pdf_max_chars, 1000),
+        ("ingest.ocr_dpi", s.ingest.ocr_dpi, 72),
+        ("ingest.ocr_threads", s.ingest.ocr_threads, 0),
+        ("ingest.ocr_memory_mb", s.ingest.ocr_memory_mb, 1024),
         ("enrich.questions", s.enrich.questions, 1),
         ("search.k", s.search.k, 1),
         ("search.candidates", s.search.candidates, 1),
@@ -341,6 +353,12 @@ def _validate(s: Settings) -> None:
         raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
     if s.ingest.splitter not in SPLITTERS:
         raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be {_one_of(SPLITTERS)}")
+    if s.ingest.ocr not in OCR_MODES:
+        raise ConfigError(f"ingest.ocr = '{s.ingest.ocr}': must be {_one_of(OCR_MODES)}")
+    if s.ingest.ocr_dpi > 600:
+        raise ConfigError(f"ingest.ocr_dpi = {s.ingest.ocr_dpi}: at most 600 (pages are capped in pixels anyway)")
+    if not (math.isfinite(s.ingest.ocr_page_timeout_s) and s.ingest.ocr_page_timeout_s > 0):
+        raise ConfigError(f"ingest.ocr_page_timeout_s = {s.ingest.ocr_page_timeout_s}: must be more than 0 seconds")
     if s.answer.mode not in ANSWER_MODES:
         raise ConfigError(f"answer.mode = '{s.answer.mode}': must be {_one_of(ANSWER_MODES)}")
     if not -1.0 <= s.answer.threshold <= 1.0:

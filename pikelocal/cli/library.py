@@ -31,6 +31,12 @@ from pikelocal.cli.progress import ProgressPrinter
     type=click.Choice(api.SPLITTERS),
     help="structure (fast, default) or llm: PIKE-RAG's LLM-guided splitter (an LLM call per chunk).",
 )
+@click.option(
+    "--ocr",
+    type=click.Choice(api.OCR_MODES),
+    help="OCR of PDF pages (default: ingest.ocr = auto): auto, the pages without a text layer or with a garbled one;"
+    " always, every page; never, none (an image-only PDF fails).",
+)
 @click.option("--encrypt", is_flag=True, help="Create KB encrypted (key: --key-file, $PIKELOCAL_KEY, or typed twice).")
 @key_file_option
 @click.pass_context
@@ -42,6 +48,7 @@ def ingest(
     late: bool | None,
     then_enrich: bool,
     splitter: str | None,
+    ocr: api.OcrMode | None,
     encrypt: bool,
 ) -> None:
     """Add files and folders (PDF, .txt, .md, .docx, .xlsx; recursively) to the knowledge base KB (created if missing).
@@ -53,7 +60,8 @@ def ingest(
     uses_llm = then_enrich or (splitter or settings_of(ctx).ingest.splitter) == "llm"
     settings = llm_settings(ctx, overrides) if uses_llm else settings_of(ctx, overrides)
     with open_kb(ctx, kb, settings, encrypt=encrypt) as knowledge_base:
-        added = knowledge_base.add(list(paths), api.AddRequest(password=password, late=late), ProgressPrinter())
+        request = api.AddRequest(password=password, late=late, ocr=ocr)
+        added = knowledge_base.add(list(paths), request, ProgressPrinter())
         report = added.ingest
         done = report.count("ingested", "replaced", "resumed")
         chunks = sum(o.chunks for o in report.outcomes if o.status in ("ingested", "replaced"))

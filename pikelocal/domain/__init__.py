@@ -39,6 +39,7 @@ from pikelocal.domain.kinds import (
     ENRICH_STATUSES,
     FUSED_SOURCES,
     HISTORY_LIMIT,
+    OCR_MODES,
     SEARCH_MODES,
     SPLITTERS,
     AnswerMode,
@@ -50,6 +51,7 @@ from pikelocal.domain.kinds import (
     FusedSource,
     IngestStage,
     NoticeLevel,
+    OcrMode,
     SearchMode,
     Splitter,
     StepKind,
@@ -76,14 +78,14 @@ from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, Sea
 from pikelocal.domain.search import Hit, Snippet
 
 __all__ = [
-    "ANSWER_MODES", "DOCUMENT_STAGES", "ENRICH_STATUSES", "FUSED_SOURCES", "HISTORY_LIMIT", "SEARCH_MODES",
+    "ANSWER_MODES", "DOCUMENT_STAGES", "ENRICH_STATUSES", "FUSED_SOURCES", "HISTORY_LIMIT", "OCR_MODES", "SEARCH_MODES",
     "SPLITTERS", "AddReport", "AddRequest", "Answer", "AnswerDelta", "AnswerMode", "AnswerStyle", "AskRequest",
     "BackendError", "CachedCompletion", "CallCost", "Cancelled", "Candidate", "CandidateSource", "ChunkRecord",
     "ClaimCheck", "ConfigError", "DocumentError", "DocumentRecord", "DocumentStage", "DocumentStatus",
     "EncoderMismatchError", "EncoderNumericsError", "EnrichFailure", "EnrichReport", "EnrichRequest",
     "EnrichStatus", "EnrichmentCounts", "EvalReport", "Event", "EventSink", "Evidence", "FailureRecord",
     "FileOutcome", "FileStatus", "FusedSource", "Hit", "IngestReport", "IngestStage", "InputError", "KBStats",
-    "LLMUsage", "Library", "ModelError", "Notice", "NoticeLevel", "PageRecord", "PikeError", "QueryTrace",
+    "LLMUsage", "Library", "ModelError", "Notice", "NoticeLevel", "OcrMode", "PageRecord", "PikeError", "QueryTrace",
     "ReasoningStep", "ReembedReport", "Round", "SearchMode", "SearchRequest", "Snippet", "Source", "Splitter",
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
     "Verdict", "answer_mode", "cancellable", "ignore",

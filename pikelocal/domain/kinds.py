@@ -19,6 +19,9 @@ FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
 Splitter = Literal["structure", "llm"]  # structure: fast, rule-based; llm: PIKE-RAG's LLM-guided splitter
 SPLITTERS: tuple[Splitter, ...] = get_args(Splitter)
 
+OcrMode = Literal["auto", "always", "never"]  # auto: pages without a usable text layer; always: every page; never: none
+OCR_MODES: tuple[OcrMode, ...] = get_args(OcrMode)
+
 DocumentStage = Literal["parsed", "embedded", "ready"]  # documents.stage: chunks stored / early vectors / all vectors
 DOCUMENT_STAGES: tuple[DocumentStage, ...] = get_args(DocumentStage)
 

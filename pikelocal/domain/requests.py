@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pikelocal.domain.kinds import AnswerMode, AnswerStyle, SearchMode
+from pikelocal.domain.kinds import AnswerMode, AnswerStyle, OcrMode, SearchMode
 
 
 @dataclass(frozen=True)
@@ -17,6 +17,7 @@ class AddRequest:
 
     password: str | None = None  # for encrypted PDFs
     late: bool | None = None  # late-chunked vectors too (ingest.late)
+    ocr: OcrMode | None = None  # which PDF pages are OCR'd: auto, always or never (ingest.ocr)
     enrich: bool = False  # then run enrichment on what is not yet enriched
 
 

@@ -141,7 +141,7 @@ def parse_document(
             raise DocumentError(
                 path,
                 "image-only",
-                f"no text layer in its {len(pages)} page(s): an image-only scan? (OCR is not supported)",
+                f"no text in its {len(pages)} page(s): an image-only scan?",  # (_read_pdf says what OCR did)
             )
         raise DocumentError(path, "empty", "the file holds no text")
     garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
@@ -333,7 +333,9 @@ def _read_pdf(
     texts, flood_warnings = _unflood(path, read.pages)
     pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(texts, 1))
     warnings = [read.problems.warning(path)] if read.problems.count else []
-    warnings += flood_warnings
+    warnings += flood_warnings + read.ocr.warnings(path, read.n_pages)
+    if not any(page.text.strip() for page in pages):  # after OCR, when it was on: its message says what it did
+        raise DocumentError(path, "image-only", read.ocr.image_only(len(pages)))
     if read.cut:
         left = read.n_pages - len(pages)
         warnings.append(

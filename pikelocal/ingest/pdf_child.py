@@ -1,9 +1,10 @@
 """The PDF reading process: ``python -m pikelocal.ingest.pdf_child MEMORY_MB``, started by ``pdf_worker.py``.
 
 Reads requests from stdin (a JSON header, then the file's bytes) one after another until stdin ends, and
-answers each on stdout: ``{"open": pages}``, ``{"page": n, "text": …}`` per page, then ``{"done": …}`` or
-``{"error": reason, "detail": …}``. Its address space is limited to MEMORY_MB (``RLIMIT_AS``) and each document's
-CPU time to what the request allows (``RLIMIT_CPU``, so a child whose parent died still ends). Ctrl-C is the
+answers each on stdout: ``{"open": pages}``, ``{"page": n, "text": …}`` per page (``{"ocr_page": n}`` before a
+page is OCR'd, ``ocr.py``), then ``{"done": …}`` or ``{"error": reason, "detail": …}``. Its address space is
+limited to MEMORY_MB (``RLIMIT_AS``; raised to the OCR limit when a page is OCR'd) and each document's CPU time
+to what the request allows (``RLIMIT_CPU``, so a child whose parent died still ends). Ctrl-C is the
 parent's to handle: the child ignores SIGINT and is killed by the parent. When the parent logs at DEBUG, the
 lines ``pdflog.py`` logs for every pypdf record travel with the answers, into the parent's log.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pikelocal.domain.errors import DocumentError
+from pikelocal.ingest.ocr import OcrOptions, OcrPageError, OcrUnavailable, PdfOcr, threads_of, wanted
 from pikelocal.ingest.parse import MIB, PdfPages
 from pikelocal.ingest.pdf_worker import EXIT_MEMORY, PDFLOG, decode_message, encode_message, frame, read_frame
 from pikelocal.ingest.pdflog import pypdf_log
@@ -82,16 +84,55 @@ def main(argv: list[str]) -> int:
                 os._exit(EXIT_MEMORY)  # the heap may be in any state: a fresh process reads the next PDF
 
 
+class _Ocr:
+    """The OCR of one PDF's pages in this process: which were read, which failed, and the limits OCR raises."""
+
+    def __init__(self, request: dict[str, Any], data: bytes, cpu_limit: float) -> None:
+        self.options = OcrOptions(**request.get("ocr", {"mode": "never"}))
+        self.reader = PdfOcr(data, request.get("password"), self.options)
+        self.pages: list[int] = []
+        self.failed: list[tuple[int, str]] = []
+        self.cpu_limit = cpu_limit
+
+    def text(self, index: int, text: str, answers: Answers) -> str:
+        """The page's OCR'd text when it needs OCR and OCR reads it; else ``text`` (its text layer)."""
+        if not wanted(text, self.options.mode) or self.reader.blank(index):
+            return text
+        answers.send({"ocr_page": index + 1})
+        if resource is not None:  # the engine's address space (first page), and this page's CPU time
+            memory = resource.getrlimit(resource.RLIMIT_AS)[0]
+            if memory != resource.RLIM_INFINITY and memory < self.options.memory_mb * MIB:
+                _limit(resource.RLIMIT_AS, self.options.memory_mb * MIB)
+            self.cpu_limit += self.options.page_timeout_s * threads_of(self.options)
+            _limit(resource.RLIMIT_CPU, int(self.cpu_limit) + 1)
+        try:
+            read = self.reader.text(index)
+        except (OcrUnavailable, OcrPageError) as exc:
+            self.failed.append((index + 1, str(exc)))
+            return text
+        if read.strip():  # OCR that found nothing leaves the page as it was
+            self.pages.append(index + 1)
+            return read
+        return text
+
+    def report(self) -> dict[str, Any]:
+        self.reader.close()
+        return {"pages": self.pages, "failed": self.failed}
+
+
 def serve(request: dict[str, Any], data: bytes, answers: Answers) -> None:
     """Read one PDF and answer, page by page."""
     path = Path(str(request["path"]))
     max_pages, max_chars = int(request["max_pages"]), int(request["max_chars"])
+    cpu_limit = float(request["cpu_s"])
     if resource is not None:
         used = resource.getrusage(resource.RUSAGE_SELF)
-        _limit(resource.RLIMIT_CPU, int(used.ru_utime + used.ru_stime + float(request["cpu_s"])) + 1)
+        cpu_limit += used.ru_utime + used.ru_stime
+        _limit(resource.RLIMIT_CPU, int(cpu_limit) + 1)
     with pypdf_log() as problems:
         try:
             pdf = PdfPages(path, data, request.get("password"))
+            ocr = _Ocr(request, data, cpu_limit)  # PDFium reads the same bytes (pypdf's buffer shares them)
             del data
             answers.send({"open": pdf.n_pages})
             if pdf.n_pages > max_pages:
@@ -102,7 +143,7 @@ def serve(request: dict[str, Any], data: bytes, answers: Answers) -> None:
                 )
             chars, cut = 0, False
             for index in range(pdf.n_pages):
-                text = pdf.text(index)
+                text = ocr.text(index, pdf.text(index), answers)
                 if chars + len(text) > max_chars:
                     text, cut = _cut(text, max_chars - chars), True
                 chars += len(text)
@@ -121,7 +162,8 @@ def serve(request: dict[str, Any], data: bytes, answers: Answers) -> None:
             detail = f"unexpected {type(exc).__name__}" + (f": {said}" if said else "")
             answers.send({"error": "unexpected", "detail": detail})
             return
-    done = {"done": True, "title": title, "problems": problems.count, "first": problems.first, "cut": cut}
+    done: dict[str, Any] = {"done": True, "title": title, "problems": problems.count, "first": problems.first}
+    done |= {"cut": cut, "ocr": ocr.report()}
     answers.send(done | {"peak_mb": _peak_mb()})
 
 

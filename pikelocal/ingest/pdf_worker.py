@@ -26,8 +26,13 @@ Design (the choices and why):
 - **Characters** (``ingest.pdf_max_chars``, default 20 M): the child stops reading once the text reaches it; the
   document is kept, cut at a line start on the page where it ran over, with a warning.
 - **Progress and cancel**: while it waits, the parent calls ``progress(pages read, pages)`` after pages arrive
-  and at least every :data:`PROGRESS_EVERY_S`; whatever that raises (the Ingestor's cancellable sink raising
-  ``Cancelled``, Ctrl-C's ``KeyboardInterrupt``) kills the child before it propagates, so no child outlives it.
+  and at least every :data:`PROGRESS_EVERY_S` (``progress(pages read, pages, True)`` while the next page is OCR'd);
+  whatever that raises (the Ingestor's cancellable sink raising ``Cancelled``, Ctrl-C's ``KeyboardInterrupt``)
+  kills the child before it propagates, so no child outlives it.
+- **OCR** (``ingest.ocr``, ``ocr.py``): the child OCRs a page without a usable text layer where it reads it. Each
+  page OCR'd adds ``ingest.ocr_page_timeout_s`` to the document's time (and CPU time) limit, and the first one
+  raises the child's memory limit to ``ingest.ocr_memory_mb`` (the engine needs some 1.5 GB of address space); a
+  child that OCR'd is not given another PDF.
 
 Messages are JSON (text as UTF-8 with lone surrogates passed through, as pypdf may return them), framed by an
 8-byte length; nothing from the child is unpickled. The child's stderr goes to a temporary file (never over the
@@ -38,6 +43,7 @@ when this process logs at DEBUG.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -48,19 +54,24 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, Protocol
 
 from pikelocal.domain.errors import DocumentError
+from pikelocal.ingest.ocr import DEFAULT_OCR, OcrOptions, OcrReport
 from pikelocal.ingest.pdflog import PdfProblems
 
 log = logging.getLogger(__name__)
 PDFLOG = "pikelocal.ingest.pdflog"  # the logger with a DEBUG line for every pypdf record (pdflog.py)
 
-PageProgress = Callable[[int, int], None]  # (pages read so far, pages in the document; 0 while opening)
+
+class PageProgress(Protocol):
+    """Told (pages read so far, pages in the document (0 while opening), whether the next page is being OCR'd)."""
+
+    def __call__(self, done: int, total: int, ocr: bool = False, /) -> None: ...
+
 
 CHILD_MODULE = "pikelocal.ingest.pdf_child"
 PROGRESS_EVERY_S = 0.25  # the longest a cancel waits while a page is being read
@@ -89,6 +100,7 @@ class PdfText:
     title: str | None
     problems: PdfProblems  # what pypdf logged while reading
     cut: bool  # the text reached ``max_chars``: the last page is cut and the pages after it are not read
+    ocr: OcrReport = OcrReport()  # the pages OCR'd, and those OCR could not read
 
 
 # --- framing (both sides) --------------------------------------------------------------------------------
@@ -149,12 +161,16 @@ class _Reading:
         self.opened = False
         self.pages: list[str] = []
         self.last_report = time.monotonic()
+        self.ocr_page = 0  # the page being OCR'd (1-based), 0 when none has been
 
     def report(self, *, force: bool = False) -> None:
         now = time.monotonic()
         if self.progress is not None and (force or now - self.last_report >= PROGRESS_EVERY_S):
             self.last_report = now
-            self.progress(len(self.pages), self.n_pages)
+            if self.ocr_page > len(self.pages):
+                self.progress(len(self.pages), self.n_pages, True)
+            else:  # a two-argument callable still works for text PDFs
+                self.progress(len(self.pages), self.n_pages)
 
     def where(self) -> str:
         return f"after {len(self.pages):,} of {self.n_pages:,} pages" if self.opened else "while opening it"
@@ -164,8 +180,8 @@ class PdfWorker:
     """A child process that reads PDFs within :class:`PdfLimits`; started at the first PDF, reused, and killed
     whenever a document ends abnormally. Use as a context manager (or call :meth:`close`)."""
 
-    def __init__(self, limits: PdfLimits = PdfLimits()) -> None:
-        self.limits = limits
+    def __init__(self, limits: PdfLimits = PdfLimits(), ocr: OcrOptions = DEFAULT_OCR) -> None:
+        self.limits, self.ocr = limits, ocr
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
         self._buffer = bytearray()
@@ -188,7 +204,7 @@ class PdfWorker:
         deadline = time.monotonic() + limits.timeout_s
         reading = _Reading(path, progress)
         request: dict[str, Any] = {"path": str(path), "password": password, "max_pages": limits.max_pages}
-        request |= {"max_chars": limits.max_chars, "cpu_s": limits.timeout_s + 5}
+        request |= {"max_chars": limits.max_chars, "cpu_s": limits.timeout_s + 5, "ocr": dataclasses.asdict(self.ocr)}
         pdflog = logging.getLogger(PDFLOG)
         request["debug"] = pdflog.isEnabledFor(logging.DEBUG)
         finished = False
@@ -213,6 +229,10 @@ class PdfWorker:
                 elif "open" in message:
                     reading.n_pages, reading.opened = int(message["open"]), True
                     reading.report(force=True)
+                elif "ocr_page" in message:
+                    reading.ocr_page = int(message["ocr_page"])
+                    deadline += self.ocr.page_timeout_s
+                    reading.report(force=True)
                 elif "error" in message:
                     finished = message["error"] != "memory"  # after a MemoryError the child exits
                     raise self._error(reading, str(message["error"]), str(message.get("detail", "")))
@@ -225,6 +245,7 @@ class PdfWorker:
                         title if isinstance(title, str) else None,
                         PdfProblems(int(message.get("problems", 0)), list(message.get("first", []))),
                         bool(message.get("cut")),
+                        OcrReport.from_message(self.ocr.mode, message.get("ocr")),
                     )
                     if float(message.get("peak_mb", 0)) > limits.memory_mb / REUSE_SHARE:
                         self.close()  # a fresh child for the next PDF: its limit is then all its own
@@ -234,6 +255,8 @@ class PdfWorker:
         finally:
             if not finished:
                 self._kill()
+            elif reading.ocr_page:
+                self.close()  # its memory limit was raised for OCR: the next PDF gets a fresh child
 
     def close(self) -> None:
         """End the child (it exits when its input ends; killed if it does not within a second)."""
@@ -261,6 +284,7 @@ class PdfWorker:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+        env["ORT_DISABLE_TELEMETRY"] = "1"  # onnxruntime's usage telemetry (OCR loads it here): never (ocr.py)
         self._proc = subprocess.Popen(
             [sys.executable, "-P", "-m", CHILD_MODULE, str(self.limits.memory_mb)],
             stdin=subprocess.PIPE,
@@ -323,7 +347,7 @@ class PdfWorker:
                     reading.path,
                     "timeout",
                     f"reading the PDF took longer than ingest.pdf_timeout_s = {self.limits.timeout_s:g} s"
-                    f" {reading.where()}; stopped",
+                    f"{self._ocr_time(reading)} {reading.where()}; stopped",
                 )
             ready, _, _ = select.select([fd], [], [], min(left, PROGRESS_EVERY_S))
             if ready:
@@ -339,12 +363,18 @@ class PdfWorker:
         return DocumentError(reading.path, reason, detail)
 
     def _memory_error(self, reading: _Reading) -> DocumentError:
+        limit = f"ingest.pdf_memory_mb = {self.limits.memory_mb:,} MB"
+        if reading.ocr_page:
+            limit = f"ingest.ocr_memory_mb = {max(self.ocr.memory_mb, self.limits.memory_mb):,} MB (with OCR)"
         return DocumentError(
-            reading.path,
-            "memory",
-            f"reading the PDF needed more than ingest.pdf_memory_mb = {self.limits.memory_mb:,} MB"
-            f" {reading.where()}; stopped",
+            reading.path, "memory", f"reading the PDF needed more than {limit} {reading.where()}; stopped"
         )
+
+    def _ocr_time(self, reading: _Reading) -> str:
+        """What OCR added to the time limit, for its message."""
+        if not reading.ocr_page:
+            return ""
+        return f" plus ingest.ocr_page_timeout_s = {self.ocr.page_timeout_s:g} s per page OCR'd"
 
     def _stopped(self, reading: _Reading) -> DocumentError:
         """Why the child ended without a final message, as the document's failure."""
@@ -364,7 +394,7 @@ class PdfWorker:
                     reading.path,
                     "timeout",
                     f"reading the PDF used more than ingest.pdf_timeout_s = {self.limits.timeout_s:g} s of CPU"
-                    f" {reading.where()}; stopped",
+                    f"{self._ocr_time(reading)} {reading.where()}; stopped",
                 )
             hint = " (out of memory?)" if -code == signal.SIGKILL else ""
             return DocumentError(

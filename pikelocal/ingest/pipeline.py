@@ -31,6 +31,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.ingest.chunking import SplitOptions, chunk_document
 from pikelocal.ingest.discover import discover, file_key
 from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
+from pikelocal.ingest.ocr import OcrOptions
 from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document, read_file
 from pikelocal.ingest.pdf_worker import PageProgress, PdfLimits, PdfWorker
 from pikelocal.ingest.split_llm import LLMSplitter
@@ -64,6 +65,7 @@ class IngestOptions:
     embed_batch: int = 32  # chunks per encoder call and commit
     max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)
     pdf: PdfLimits = PdfLimits()  # time, memory, pages and characters for reading one PDF (ingest.pdf_*)
+    ocr: OcrOptions = OcrOptions()  # which PDF pages are OCR'd, and how (ingest.ocr*)
 
 
 class _Stage:
@@ -110,7 +112,7 @@ class Ingestor:
             for err in found.failures:
                 report.outcomes.append(self._failed(file_key(Path(str(err.path))), err))
             stage = _Stage(self.sink, report, "parse", len(found.files), "files")
-            with PdfWorker(self.options.pdf) as pdf_worker:  # one reading process for the batch's PDFs
+            with PdfWorker(self.options.pdf, self.options.ocr) as pdf_worker:  # one reading process for the PDFs
                 for path in found.files:
                     report.outcomes.append(self._ingest_file(path, pdf_worker, _page_note(stage, path)))
                     stage.advance(detail=path.name)
@@ -308,10 +310,13 @@ class Ingestor:
 
 
 def _page_note(stage: _Stage, path: Path) -> PageProgress:
-    """Progress of a PDF's pages as the parse stage's detail ("p. 12/300 name.pdf")."""
+    """Progress of a PDF's pages as the parse stage's detail ("p. 12/300 name.pdf", "OCR p. 13/300 name.pdf")."""
 
-    def note(done: int, total: int) -> None:
-        stage.note(f"p. {done:,}/{total:,} {path.name}" if total else f"opening {path.name}")
+    def note(done: int, total: int, ocr: bool = False, /) -> None:
+        if ocr:
+            stage.note(f"OCR p. {done + 1:,}/{total:,} {path.name}")
+        else:
+            stage.note(f"p. {done:,}/{total:,} {path.name}" if total else f"opening {path.name}")
 
     return note
 

@@ -15,6 +15,7 @@ _SPACE = re.compile(r"\s+")  # \s in a str pattern is exactly str.isspace()
 # Python (tests/ingest/test_long_blocks.py checks all code points).
 _GARBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff\ue000-\uf8ff\ufffd\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
 _SLICE_CHARS = 1 << 20  # garbled_share reads a text in slices of this many characters: bounded copies
+GARBLED_PAGE_SHARE = 0.05  # above it a page is garbled: a real text has next to no control or private-use characters
 
 
 def decode_text(data: bytes) -> tuple[str, str]:

@@ -194,7 +194,9 @@ class KnowledgeBase:
             raise InputError("nothing to ingest: give files or folders")
         with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm, create=True) as s:
             splitter_llm = s.llm() if s.settings.ingest.splitter == "llm" else None
-            options = ingest_options(s.settings, password=request.password, late=request.late, llm=splitter_llm)
+            options = ingest_options(
+                s.settings, password=request.password, late=request.late, llm=splitter_llm, ocr=request.ocr
+            )
             with writer_lease(s.store, "ingest", sink):
                 report = Ingestor(s.store, s.encoder, options, sink).ingest_paths(list(paths))
         enriched = self.enrich(sink=sink) if request.enrich else None

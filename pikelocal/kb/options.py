@@ -7,10 +7,11 @@ from dataclasses import replace
 
 from pikelocal.config import Settings
 from pikelocal.domain.errors import InputError
-from pikelocal.domain.kinds import answer_mode
+from pikelocal.domain.kinds import OcrMode, answer_mode
 from pikelocal.domain.requests import AskRequest
 from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.enrich import EnrichOptions
+from pikelocal.ingest.ocr import OcrOptions
 from pikelocal.ingest.pdf_worker import PdfLimits
 from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.llm.base import LLM
@@ -19,9 +20,15 @@ from pikelocal.query.modes import AskOptions
 
 
 def ingest_options(
-    settings: Settings, *, password: str | None = None, late: bool | None = None, llm: LLM | None = None
+    settings: Settings,
+    *,
+    password: str | None = None,
+    late: bool | None = None,
+    llm: LLM | None = None,
+    ocr: OcrMode | None = None,
 ) -> IngestOptions:
     s = settings.ingest
+    models = settings.models_path()
     split = SplitOptions(target=s.chunk_tokens, min_tokens=s.min_tokens, max_tokens=s.max_tokens)
     return IngestOptions(
         split=split,
@@ -32,6 +39,14 @@ def ingest_options(
         max_file_mb=s.max_file_mb,
         pdf=PdfLimits(
             timeout_s=s.pdf_timeout_s, memory_mb=s.pdf_memory_mb, max_pages=s.pdf_max_pages, max_chars=s.pdf_max_chars
+        ),
+        ocr=OcrOptions(
+            mode=ocr or s.ocr,
+            dpi=s.ocr_dpi,
+            threads=s.ocr_threads,
+            page_timeout_s=s.ocr_page_timeout_s,
+            memory_mb=s.ocr_memory_mb,
+            models_dir=str(models) if models else "",
         ),
     )
 
