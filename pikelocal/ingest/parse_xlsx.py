@@ -29,9 +29,10 @@ import zipfile
 from bisect import bisect_left, bisect_right
 from pathlib import Path
 from typing import Any
+from xml.parsers import expat
 
 from pikelocal.ingest import ooxml
-from pikelocal.ingest.ooxml import OfficeText, attr, local
+from pikelocal.ingest.ooxml import OfficeText
 from pikelocal.ingest.tables import cell_text, markdown_table
 
 MAX_CELLS = 1_000_000  # non-empty cells read from one workbook
@@ -63,6 +64,7 @@ def _read(path: Path, zf: zipfile.ZipFile, data: bytes) -> OfficeText:
         wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         try:
             budget = _Budget()
+            percent: dict[object, bool] = {}  # whether a style's number format is a percentage
             sections, hidden, uncached, notes = [], [], 0, []
             for ws in wb.worksheets:
                 if ws.sheet_state != "visible":
@@ -71,9 +73,9 @@ def _read(path: Path, zf: zipfile.ZipFile, data: bytes) -> OfficeText:
                 if budget.spent():
                     notes.append(f"sheet '{ws.title}' left out")
                     continue
-                merges, missing = _scan(path, zf, getattr(ws, "_worksheet_path", None))
+                merges, missing = _scan(zf, getattr(ws, "_worksheet_path", None))
                 uncached += missing
-                text, note = _sheet(ws, merges, budget)
+                text, note = _sheet(ws, merges, budget, percent)
                 if text:
                     sections.append(f"# {ws.title}\n\n{text}")
                 notes += [note] if note else []
@@ -107,7 +109,7 @@ class _Budget:
         return f"{MAX_CELLS:,} cells, {MAX_COLUMNS} columns, {ooxml.MAX_CHARS:,} characters"
 
 
-def _sheet(ws: Any, merges: list[Range], budget: _Budget) -> tuple[str, str | None]:
+def _sheet(ws: Any, merges: list[Range], budget: _Budget, percent: dict[object, bool]) -> tuple[str, str | None]:
     """One sheet's title lines and table, and a note when a limit cut it."""
     grid: dict[int, list[str]] = {}
     note = None
@@ -118,7 +120,7 @@ def _sheet(ws: Any, merges: list[Range], budget: _Budget) -> tuple[str, str | No
             break
         if len(row) > MAX_COLUMNS and any(c.value is not None for c in row[MAX_COLUMNS:]):
             note = note or f"sheet '{ws.title}' cut at column {MAX_COLUMNS}"
-        values = [_value(cell) for cell in row[:MAX_COLUMNS]]
+        values = [_value(cell, percent) for cell in row[:MAX_COLUMNS]]
         for text in values:
             if text:
                 budget.spend(text)
@@ -165,7 +167,7 @@ def _fill(grid: dict[int, list[str]], merges: list[Range]) -> None:
                 return
 
 
-def _value(cell: Any) -> str:
+def _value(cell: Any, percent: dict[object, bool]) -> str:
     """A cell's value as text, the way a reader expects it."""
     value = getattr(cell, "value", None)
     if value is None:
@@ -181,7 +183,10 @@ def _value(cell: Any) -> str:
     if isinstance(value, dt.timedelta):
         return str(value)
     if isinstance(value, (int, float)):
-        if "%" in _number_format(cell):
+        style = getattr(cell, "_style_id", None)  # openpyxl's index of the cell's style: its format looked up once
+        if style not in percent:
+            percent[style] = "%" in _number_format(cell)
+        if percent[style]:
             return f"{value * 100:.10g}%"
         if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
             return str(int(value))
@@ -196,27 +201,43 @@ def _number_format(cell: Any) -> str:
         return "General"
 
 
-def _scan(path: Path, zf: zipfile.ZipFile, part: str | None) -> tuple[list[Range], int]:
-    """A sheet's merged ranges and its count of formulas saved without a value, in one streamed pass."""
+def _scan(zf: zipfile.ZipFile, part: str | None) -> tuple[list[Range], int]:
+    """A sheet's merged ranges and its count of formulas saved without a value, in one streamed pass (expat's
+    callbacks, no tree: memory does not grow with the sheet; its prolog was checked by ``ooxml.check_prologs``)."""
     if part is None or not ooxml.has(zf, part):
         return [], 0
     merges: list[Range] = []
-    missing = 0
-    data_el = None
-    for event, el in ooxml.iter_part(path, zf, part):
-        name = local(el.tag)
-        if event == "start":
-            data_el = el if name == "sheetData" else data_el
-            continue
+    state = {"missing": 0, "f": False, "v": False}
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        name = tag.rsplit(":", 1)[-1]
         if name == "c":
-            kids = {local(k.tag): k for k in el}
-            if "f" in kids and not (kids["v"].text if "v" in kids else None):
-                missing += 1
-        elif name == "row" and data_el is not None:
-            data_el.remove(el)  # streamed: what is read is let go
-        elif name == "mergeCell" and (found := _range(attr(el, "ref") or "")) is not None:
+            state["f"] = state["v"] = False
+        elif name == "f":
+            state["f"] = True
+        elif name == "v":
+            parser.CharacterDataHandler = value
+        elif name == "mergeCell" and (found := _range(attrs.get("ref", ""))) is not None:
             merges.append(found)
-    return merges, missing
+
+    def value(text: str) -> None:
+        state["v"] = state["v"] or bool(text.strip())
+
+    def end(tag: str) -> None:
+        name = tag.rsplit(":", 1)[-1]
+        if name == "v":
+            parser.CharacterDataHandler = None
+        elif name == "c" and state["f"] and not state["v"]:
+            state["missing"] += 1
+
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartElementHandler, parser.EndElementHandler = start, end
+    with zf.open(part) as stream:
+        while chunk := stream.read(1 << 20):
+            parser.Parse(chunk, False)
+    parser.Parse(b"", True)
+    return merges, int(state["missing"])
 
 
 def _range(ref: str) -> Range | None:
