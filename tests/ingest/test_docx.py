@@ -65,6 +65,34 @@ def test_automatic_clause_numbers_are_written_as_word_shows_them(tmp_path: Path)
         assert any(ln.startswith(line) for ln in text.splitlines()), (line, text)
 
 
+def test_headings_numbered_through_their_style(tmp_path: Path) -> None:
+    """The usual Chinese tender: "第一章" on Heading 1 and "1.1" on Heading 2 (legal numbering: the chapter's number
+    in digits), set on the styles and tied to the list's levels, not on the paragraphs."""
+    document = docx.Document()
+    document.part.numbering_part.element.insert(
+        0,
+        parse_xml(
+            f'<w:abstractNum {nsdecls("w")} w:abstractNumId="92"><w:multiLevelType w:val="multilevel"/>'
+            '<w:lvl w:ilvl="0"><w:start w:val="1"/><w:numFmt w:val="chineseCounting"/><w:pStyle w:val="Heading1"/>'
+            '<w:lvlText w:val="第%1章"/><w:suff w:val="space"/></w:lvl>'
+            '<w:lvl w:ilvl="1"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:pStyle w:val="Heading2"/><w:isLgl/>'
+            '<w:lvlText w:val="%1.%2"/></w:lvl></w:abstractNum>'
+        ),
+    )
+    document.part.numbering_part.element.append(
+        parse_xml(f'<w:num {nsdecls("w")} w:numId="92"><w:abstractNumId w:val="92"/></w:num>')
+    )
+    for style_id in ("Heading1", "Heading2"):
+        (style,) = document.styles.element.xpath(f'w:style[@w:styleId="{style_id}"]')
+        style.get_or_add_pPr().insert(0, parse_xml(f'<w:numPr {nsdecls("w")}><w:numId w:val="92"/></w:numPr>'))
+    for text, level in [("投标人须知", 1), ("总则", 2), ("资格要求", 2), ("评标办法", 1), ("评标委员会", 2)]:
+        document.add_heading(text, level)
+    out = io.BytesIO()
+    document.save(out)
+    lines = [ln for ln in parse(tmp_path, out.getvalue()).pages[0].text.splitlines() if ln]
+    assert lines == ["# 第一章 投标人须知", "## 1.1 总则", "## 1.2 资格要求", "# 第二章 评标办法", "## 2.1 评标委员会"]
+
+
 def test_chinese_counting_as_word_writes_it() -> None:
     expected = {1: "一", 9: "九", 10: "十", 11: "十一", 20: "二十", 21: "二十一", 99: "九十九", 100: "一百",
                 105: "一百零五", 110: "一百一十", 1000: "一千", 1010: "一千零一十", 2024: "二千零二十四"}  # fmt: skip
