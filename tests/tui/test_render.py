@@ -167,9 +167,10 @@ def test_cited_lines_across_pages() -> None:
     assert cited_lines(source, 3, 40) == set()
 
 
-def test_cited_lines_without_a_page_is_empty() -> None:
-    source = make_source(page_start=None, page_end=None, line_start=1, line_end=3)
-    assert cited_lines(source, 1, 10) == set()
+def test_cited_lines_of_an_unpaged_document_are_on_its_one_page() -> None:
+    source = make_source(page_start=None, page_end=None, line_start=1, line_end=3)  # a workbook, a .docx
+    assert cited_lines(source, 1, 10) == {1, 2, 3}
+    assert cited_lines(make_source(page_start=None, page_end=None, line_start=None, line_end=None), 1, 10) == set()
 
 
 def test_cited_lines_clips_line_end_to_the_page() -> None:
