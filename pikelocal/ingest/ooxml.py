@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 from xml.etree import ElementTree as ET
+from xml.parsers import expat
 
 from pikelocal.domain.errors import DocumentError
 
@@ -88,7 +89,7 @@ def open_package(path: Path, data: bytes, app: App) -> zipfile.ZipFile:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         members = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError) as exc:
+    except Exception as exc:  # BadZipFile, EOFError, and NotImplementedError for a version byte flipped
         raise DocumentError(path, "corrupt", f"not a readable {app} file: damaged zip ({first_line(exc)})") from None
     if len(members) > MAX_MEMBERS:
         raise DocumentError(
@@ -193,7 +194,7 @@ def library_error(path: Path, app: App, exc: BaseException) -> DocumentError:
         return exc
     if isinstance(exc, MemoryError):
         return DocumentError(path, "too-large", "ran out of memory while reading it")
-    if isinstance(exc, ET.ParseError) or type(exc).__name__ == "XMLSyntaxError":  # expat's, or lxml's in openpyxl
+    if isinstance(exc, (ET.ParseError, expat.ExpatError)) or type(exc).__name__ == "XMLSyntaxError":  # lxml's
         return DocumentError(path, "corrupt", f"not a readable {app} file: broken XML ({first_line(exc)})")
     if isinstance(exc, (zipfile.BadZipFile, EOFError, zlib.error)) or "crc" in str(exc).lower():
         return DocumentError(path, "corrupt", f"not a readable {app} file: damaged zip ({first_line(exc)})")

@@ -164,6 +164,9 @@ def test_bad_excel_files_fail_with_one_line_reasons(tmp_path: Path) -> None:
     assert failure(good[: len(good) * 2 // 3]).reason == "corrupt"
     err = failure(office.tender_docx())
     assert err.reason == "unsupported" and "a Word document, not an Excel file" in str(err)
+    directory = good.index(b"PK\x01\x02")  # the first central directory entry: "version needed" at offset 6
+    newer = good[: directory + 6] + bytes([148, 0]) + good[directory + 8 :]  # zip version 14.8: zipfile refuses it
+    assert failure(newer).reason == "corrupt"
     with pytest.raises(DocumentError) as caught:
         parse(tmp_path, b"\xd0\xcf\x11\xe0" + bytes(100), "old.xls")
     assert caught.value.reason == "unsupported" and "save it as .xlsx" in str(caught.value)
