@@ -43,7 +43,7 @@ KINDS = {
     ".xlsx": "xlsx",
 }
 READ_TYPES = ".pdf, .txt, .md, .docx, .xlsx"  # what the unsupported message says pikelocal reads
-LEGACY_OFFICE = {  # binary Office formats: refused by name, with what to do instead
+LEGACY_OFFICE = {  # Office formats not read (the binary .doc/.xls, slides): refused by name, with what to do
     ".doc": "a legacy Word .doc file: save it as .docx in Word",
     ".xls": "a legacy Excel .xls file: save it as .xlsx in Excel",
     ".ppt": "a PowerPoint file: save or print it as PDF",
