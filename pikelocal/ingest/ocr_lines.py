@@ -57,10 +57,13 @@ class TextBox:
         return self.height >= TALL_RATIO * max(self.width, 1.0)
 
 
-def orientation(shapes: Sequence[TextBox], turned: Sequence[bool]) -> Orientation:
+def orientation(
+    shapes: Sequence[TextBox], turned: Sequence[bool], weights: Sequence[float] | None = None
+) -> Orientation:
     """How far to turn the page to read it (see the module's description), from the detected boxes and whether
-    the orientation classifier turned each one round (180°); the majority by characters decides."""
-    weight = [max(len(box.text.strip()), 1) for box in shapes]
+    the orientation classifier turned each one round (180°); the majority by characters (``weights``, else the
+    boxes' text lengths) decides."""
+    weight = list(weights) if weights is not None else [max(len(box.text.strip()), 1) for box in shapes]
     tall = sum(w for box, w in zip(shapes, weight, strict=True) if box.is_tall())
     if 2 * tall > sum(weight):
         pieces = [(w, t) for box, w, t in zip(shapes, weight, turned, strict=True) if box.is_tall()]
