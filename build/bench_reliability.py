@@ -102,11 +102,20 @@ def cert_encrypted_pdf(path: Path) -> None:
 
 
 def aes_pdf(path: Path) -> None:
+    """One page of text ("bid bond" notice), AES-256 encrypted with an empty user password, as Acrobat writes."""
     from pypdf import PdfWriter
+    from pypdf.generic import ContentStream, DictionaryObject, NameObject
 
     writer = PdfWriter()
-    page = writer.add_blank_page(300, 300)
-    del page
+    page = writer.add_blank_page(612, 792)
+    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                             NameObject("/BaseFont"): NameObject("/Helvetica")})  # fmt: skip
+    page[NameObject("/Resources")] = DictionaryObject(
+        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}  # noqa: SLF001
+    )
+    stream = ContentStream(None, None)
+    stream.set_data(b"BT /F1 12 Tf 72 720 Td (The bid bond is five percent of the tender price.) Tj ET")
+    page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
     writer.add_metadata({"/Title": "AES tender notice"})
     writer.encrypt(user_password="", owner_password="owner", algorithm="AES-256")
     with path.open("wb") as fh:
@@ -116,17 +125,22 @@ def aes_pdf(path: Path) -> None:
 def shared_stream_pdf(path: Path, pages: int = 2000, stream_mb: int = 3) -> None:
     """``pages`` pages that all draw one content stream of ``stream_mb`` MB (a 321 KB file when compressed)."""
     from pypdf import PdfWriter
-    from pypdf.generic import ContentStream, NameObject
+    from pypdf.generic import DictionaryObject, NameObject, StreamObject
 
     writer = PdfWriter()
+    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                             NameObject("/BaseFont"): NameObject("/Helvetica")})  # fmt: skip
+    resources = writer._add_object(  # noqa: SLF001 - one resource dictionary shared by every page
+        DictionaryObject({NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})})  # noqa: SLF001
+    )
     text = b"BT /F1 9 Tf 20 700 Td (" + b"bid bond " * 20 + b") Tj ET\n"
-    stream = ContentStream(None, None)
+    stream = StreamObject()
     stream.set_data(text * (stream_mb * 1024 * 1024 // len(text)))
-    stream.compress()
-    ref = writer._add_object(stream)  # noqa: SLF001
+    ref = writer._add_object(stream.flate_encode())  # noqa: SLF001
     for _ in range(pages):
         page = writer.add_blank_page(612, 792)
         page[NameObject("/Contents")] = ref
+        page[NameObject("/Resources")] = resources
     with path.open("wb") as fh:
         writer.write(fh)
 
@@ -216,8 +230,13 @@ def case_certificate_pdf(tmp: Path, timeout: float) -> Outcome:
 
 def case_aes_pdf(tmp: Path, timeout: float) -> Outcome:
     aes_pdf(tmp / "notice.pdf")
-    run = cli([*ENC, "ingest", str(tmp / "kb.kb"), str(tmp / "notice.pdf")], cwd=tmp, timeout=timeout)
-    return Outcome("AES-256 PDF, empty user password", "ingest KB notice.pdf", summary(run, pattern="Ingested|fail"),
+    kb = tmp / "kb.kb"
+    run = cli([*ENC, "ingest", str(kb), str(tmp / "notice.pdf")], cwd=tmp, timeout=timeout)
+    found = cli([*ENC, "search", str(kb), "bid bond", "--mode", "bm25", "--json"], cwd=tmp, timeout=timeout)
+    hits = json.loads(found.stdout or "[]") if found.code == 0 else []
+    text = hits[0]["snippet"][:60] if hits else "(nothing)"
+    result = f"{summary(run, pattern='Ingested|fail')}; search finds {text!r}"
+    return Outcome("AES-256 PDF, empty user password", "ingest KB notice.pdf; search KB 'bid bond'", result,
                    run.seconds, run.rss_mb)  # fmt: skip
 
 
@@ -260,8 +279,9 @@ def case_shared_stream_pdf(tmp: Path, timeout: float) -> Outcome:
     shared_stream_pdf(pdf)
     run = cli([*ENC, "ingest", str(tmp / "kb.kb"), str(pdf), "--no-late"], cwd=tmp, timeout=timeout)
     size = pdf.stat().st_size // 1024
-    return Outcome(f"a {size} KB PDF of 2,000 pages sharing one 3 MB content stream", "ingest KB bomb.pdf",
-                   summary(run, pattern="Ingested|fail|rror"), run.seconds, run.rss_mb)  # fmt: skip
+    result = summary(run, pattern="Ingested|fail|rror|cut at|repeat", keep=4)
+    return Outcome(f"a {size} KB PDF of 2,000 pages sharing one 3 MB content stream", "ingest KB bomb.pdf", result,
+                   run.seconds, run.rss_mb)  # fmt: skip
 
 
 def case_one_line_txt(tmp: Path, timeout: float) -> Outcome:
