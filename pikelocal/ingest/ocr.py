@@ -1,40 +1,27 @@
-"""OCR of PDF pages in the PDF reading process: the only module importing rapidocr and pypdfium2.
+"""OCR of PDF pages in the PDF reading process: when a page is OCR'd, what OCR did, and the pages rendered by
+PDFium (the only module importing pypdfium2).
 
-A page is rendered by PDFium (pypdfium2, which honours the page's /Rotate) at ``OcrOptions.dpi``, never more than
-``max_side`` pixels on its longer side, and read by rapidocr's PP-OCRv6 models, whose files are the ones the
-model manifest lists and verifies (``assets.resolve_ocr_models``; they ship inside the rapidocr wheel). Boxes become
-lines in ``ocr_lines.py``. One engine per reading process, created when the first page needs it; one page rendered
-at a time and freed before the next, so memory does not grow with the page count.
-
-Nothing here reaches the network: rapidocr is given each model's path (so it never looks for, nor downloads, its
-default models; the recognition model carries its character list) and its download helper is replaced by one that
-refuses. onnxruntime (1.32) sends usage telemetry to Microsoft over HTTPS unless ``ORT_DISABLE_TELEMETRY=1`` is set
-before it initialises (its Privacy.md; without it the OCR process looked up mobile.events.data.microsoft.com), so
-it is set before rapidocr is imported. rapidocr's log goes to pikelocal's PDF log at DEBUG (``pdflog.py``), never
-to stdout or stderr.
+A page is OCR'd when its text layer is empty or garbled (``auto``), or always, or never (:func:`wanted`). It is
+rendered by PDFium (which honours the page's /Rotate) at ``OcrOptions.dpi``, never more than ``max_side`` pixels on
+its longer side, and read by the process's one engine (``ocr_engine.py``, rapidocr); a blank page is told from a
+72-dpi preview and needs no engine. One page rendered at a time and freed before the next.
 """
 
 from __future__ import annotations
 
-import logging
 import math
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pikelocal.config import available_cpus
 from pikelocal.domain.kinds import OcrMode
-from pikelocal.ingest.ocr_lines import TextBox, orientation, page_text
+from pikelocal.ingest.ocr_engine import engine, first_line
 from pikelocal.ingest.textcheck import GARBLED_PAGE_SHARE, garbled_share
-
-log = logging.getLogger(__name__)
-PDFLOG = "pikelocal.ingest.pdflog"
 
 MAX_THREADS = 2  # onnxruntime threads when ``threads`` is 0: the machine's cores, at most this many
 PREVIEW_DPI = 72  # a blank page is told from a preview this fine (a few ms), before any engine is loaded
 INK = 160  # a preview pixel darker than this (0 black, 255 white) is something printed
-TURNED_SCORE = 0.9  # the classifier's confidence at which rapidocr turns a crop round (its Cls.cls_thresh)
 
 
 @dataclass(frozen=True)
@@ -110,129 +97,8 @@ def wanted(text: str, mode: OcrMode) -> bool:
     return mode == "always" or not text.strip() or garbled_share(text) > GARBLED_PAGE_SHARE
 
 
-class OcrUnavailable(Exception):
-    """The OCR engine cannot be loaded (models missing or corrupt, a library missing): one line."""
-
-
 class OcrPageError(Exception):
     """One page could not be rendered or read: one line."""
-
-
-def _first_line(exc: BaseException) -> str:
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    return f"{type(exc).__name__}: {lines[-1][:160]}" if lines else type(exc).__name__
-
-
-class _ToPdfLog(logging.Handler):
-    """rapidocr's records, as DEBUG lines of pikelocal's PDF log (which the reading process forwards)."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        try:
-            message = " ".join(record.getMessage().split())
-        except Exception:  # a record whose arguments do not fit its format
-            message = " ".join(str(record.msg).split())
-        logging.getLogger(PDFLOG).debug("rapidocr %s: %s", record.levelname.lower(), message[:500])
-
-
-def _quiet_rapidocr() -> None:
-    """rapidocr's logger writes to stderr through its own handler: route it to the PDF log instead."""
-    rapid = logging.getLogger("RapidOCR")
-    for handler in list(rapid.handlers):
-        rapid.removeHandler(handler)
-    rapid.addHandler(_ToPdfLog(logging.DEBUG))
-    rapid.propagate = False
-
-
-def _refuse_download(*args: Any, **kwargs: Any) -> None:
-    raise OcrUnavailable("rapidocr tried to download a file; pikelocal never downloads at run time")
-
-
-class Engine:
-    """rapidocr with the manifest's model files, ``threads`` onnxruntime threads and no network."""
-
-    def __init__(self, models: dict[str, Path], threads: int) -> None:
-        os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # before onnxruntime initialises (see the module's description)
-        from rapidocr import RapidOCR
-        from rapidocr.utils.download_file import DownloadFile
-
-        DownloadFile.run = classmethod(_refuse_download)  # type: ignore[method-assign,assignment]
-        _quiet_rapidocr()
-        self.threads = threads
-        self._ocr: Any = RapidOCR(
-            params={
-                "Global.log_level": "info",  # all of it to the PDF log at DEBUG (_ToPdfLog)
-                "Global.max_side_len": 1 << 16,  # pages arrive at their size (OcrOptions.max_side): no resizing
-                "Det.model_path": str(models["det"]),
-                "Cls.model_path": str(models["cls"]),
-                "Rec.model_path": str(models["rec"]),
-                "EngineConfig.onnxruntime.intra_op_num_threads": threads,
-                "EngineConfig.onnxruntime.inter_op_num_threads": 1,
-            }
-        )
-        _quiet_rapidocr()  # RapidOCR() sets its logger's level again
-
-    def read(self, image: Any) -> str:
-        """The text of a page image (a BGR ``numpy`` array), one line per visual line.
-
-        rapidocr's steps, but the orientation classifier decides for the page, not line by line: it turns about
-        one clear line in thirty round by mistake (score just over its 0.9), and the recogniser then reads
-        nothing there. Every crop is read the way the majority of the page's lines (by length) says."""
-        import numpy as np
-        from rapidocr.main import RapidOCRError
-
-        ocr = self._ocr
-        prepared, record = ocr.preprocess_img(image)
-        try:
-            crops, det = ocr.detect_and_crop(prepared, record)
-            cls = ocr.cls_and_rotate(crops)[1]
-            shapes = [TextBox.from_points(points, "") for points in det.boxes]
-            turned = [label == "180" and score >= TURNED_SCORE for label, score in cls.cls_res]
-            lengths = [crop.shape[1] / max(crop.shape[0], 1) for crop in crops]  # about its characters
-            turn = orientation(shapes, turned, lengths)
-            if turn in (90, 180):  # upside down: every crop turned round, whatever the classifier said of it
-                crops = [np.ascontiguousarray(crop[::-1, ::-1]) for crop in crops]
-            rec = ocr.recognize_txt(crops)
-        except RapidOCRError:  # nothing detected or recognised (a page with no text)
-            return ""
-        out = ocr.build_final_output(image, det, cls, rec, crops, record)
-        if getattr(out, "boxes", None) is None or getattr(out, "txts", None) is None:
-            return ""
-        boxes = [TextBox.from_points(points, text) for points, text in zip(out.boxes, out.txts, strict=True)]
-        height, width = image.shape[:2]
-        return page_text(boxes, turn, width, height)
-
-
-_engine: Engine | None = None
-_engine_error: str | None = None
-
-
-def engine(options: OcrOptions) -> Engine:
-    """This process's engine, created at the first call; :class:`OcrUnavailable` when it cannot be."""
-    global _engine, _engine_error
-    if _engine is not None:
-        return _engine
-    if _engine_error is not None:
-        raise OcrUnavailable(_engine_error)
-    from pikelocal.assets import resolve_ocr_models
-    from pikelocal.domain.errors import PikeError
-
-    threads = threads_of(options)
-    try:
-        models = resolve_ocr_models(Path(options.models_dir).expanduser() if options.models_dir else None)
-        _engine = Engine(models, threads)
-    except MemoryError:
-        raise
-    except PikeError as exc:
-        _engine_error = str(exc)
-        raise OcrUnavailable(_engine_error) from None
-    except Exception as exc:  # rapidocr or onnxruntime missing or broken
-        _engine_error = f"the OCR engine cannot be loaded ({_first_line(exc)})"
-        raise OcrUnavailable(_engine_error) from None
-    return _engine
-
-
-def engine_loaded() -> bool:
-    return _engine is not None
 
 
 class PdfOcr:
@@ -270,7 +136,7 @@ class PdfOcr:
     def text(self, index: int) -> str:
         """The OCR'd text of page ``index`` (0-based): :class:`OcrUnavailable` when there is no engine,
         :class:`OcrPageError` when this page cannot be rendered or read."""
-        reader = engine(self.options)
+        reader = engine(self.options.models_dir, threads_of(self.options))
         bitmap = page = None
         try:
             page = self._page(index)
@@ -279,7 +145,7 @@ class PdfOcr:
         except MemoryError:
             raise
         except Exception as exc:  # PDFium's and rapidocr's many kinds of failure: this page's, not the file's
-            raise OcrPageError(_first_line(exc)) from None
+            raise OcrPageError(first_line(exc)) from None
         finally:
             if bitmap is not None:
                 bitmap.close()

@@ -230,7 +230,7 @@ def test_rapidocr_logs_to_the_pdf_log_and_never_to_stdout_or_stderr(
     import numpy as np
 
     from pikelocal.assets import resolve_ocr_models
-    from pikelocal.ingest.ocr import Engine
+    from pikelocal.ingest.ocr_engine import Engine
 
     caplog.set_level(logging.DEBUG, logger="pikelocal.ingest.pdflog")
     engine = Engine(resolve_ocr_models(), threads=2)  # rapidocr logs the engine and each model it loads
