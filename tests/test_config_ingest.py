@@ -205,3 +205,27 @@ def test_a_nan_weight_is_rejected(tmp_path: Path, where: str) -> None:
 
 def test_a_boolean_for_an_int_setting_is_rejected(tmp_path: Path) -> None:
     error_of(tmp_path, "[search]\nk = true")
+
+
+def test_ocr_settings_default_to_auto_and_are_checked(tmp_path: Path) -> None:
+    settings = load_settings(config(tmp_path, ""), environ={})
+    assert settings.ingest.ocr == "auto" and settings.ingest.ocr_threads == 0
+    assert load_settings(config(tmp_path, ""), environ={"PIKELOCAL_INGEST_OCR": "never"}).ingest.ocr == "never"
+    assert "ingest.ocr = 'sometimes': must be 'auto', 'always' or 'never'" in error_of(
+        tmp_path, "[ingest]\nocr = 'sometimes'\n"
+    )
+    assert "ingest.ocr_dpi = 1200: at most 600" in error_of(tmp_path, "[ingest]\nocr_dpi = 1200\n")
+    assert "ingest.ocr_dpi = 50: must be at least 72" in error_of(tmp_path, "[ingest]\nocr_dpi = 50\n")
+    assert "ingest.ocr_page_timeout_s = 0.0: must be more than 0" in error_of(
+        tmp_path, "[ingest]\nocr_page_timeout_s = 0.0\n"
+    )
+    assert "ingest.ocr_memory_mb = 512: must be at least 1024" in error_of(tmp_path, "[ingest]\nocr_memory_mb = 512\n")
+
+
+def test_the_ocr_settings_and_a_request_reach_the_ingest_options(tmp_path: Path) -> None:
+    from pikelocal.kb.options import ingest_options
+
+    settings = load_settings(config(tmp_path, "[ingest]\nocr = 'always'\nocr_dpi = 150\nocr_threads = 1\n"), environ={})
+    ocr = ingest_options(settings).ocr
+    assert (ocr.mode, ocr.dpi, ocr.threads, ocr.page_timeout_s, ocr.memory_mb) == ("always", 150, 1, 60.0, 3072)
+    assert ingest_options(settings, ocr="never").ocr.mode == "never"  # --ocr never over the setting
