@@ -225,7 +225,8 @@ def test_ocr_settings_default_to_auto_and_are_checked(tmp_path: Path) -> None:
 def test_the_ocr_settings_and_a_request_reach_the_ingest_options(tmp_path: Path) -> None:
     from pikelocal.kb.options import ingest_options
 
-    settings = load_settings(config(tmp_path, "[ingest]\nocr = 'always'\nocr_dpi = 150\nocr_threads = 1\n"), environ={})
+    toml = "[ingest]\nocr = 'always'\nocr_dpi = 150\nocr_threads = 1\nocr_page_timeout_s = 90\nocr_memory_mb = 4096\n"
+    settings = load_settings(config(tmp_path, toml), environ={})
     ocr = ingest_options(settings).ocr
-    assert (ocr.mode, ocr.dpi, ocr.threads, ocr.page_timeout_s, ocr.memory_mb) == ("always", 150, 1, 60.0, 3072)
+    assert (ocr.mode, ocr.dpi, ocr.threads, ocr.page_timeout_s, ocr.memory_mb) == ("always", 150, 1, 90, 4096)
     assert ingest_options(settings, ocr="never").ocr.mode == "never"  # --ocr never over the setting
