@@ -189,6 +189,17 @@ def _limit(kind: int | None, soft: int | None) -> None:
 
 
 def _peak_mb() -> float:
+    """This process's peak resident memory since it started this program.
+
+    On Linux that is ``VmHWM``: ``ru_maxrss`` survives ``exec``, so a child forked from a parent holding 1 GB of
+    models would report the parent's size and be retired after every PDF (``pdf_worker.REUSE_SHARE``).
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024  # kB
+    except (OSError, ValueError, IndexError):
+        pass
     if resource is None:
         return 0.0
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS

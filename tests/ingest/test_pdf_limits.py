@@ -349,3 +349,19 @@ def test_the_pdf_limits_are_settings_that_reach_ingestion(tmp_path: Path) -> Non
     by_name = {Path(o.path).name: o for o in report.outcomes}
     assert by_name["short.pdf"].status == "ingested"
     assert by_name["long.pdf"].reason == "too-many-pages" and "ingest.pdf_max_pages" in by_name["long.pdf"].message
+
+
+def test_a_big_parent_does_not_make_its_reading_process_look_big(tmp_path: Path) -> None:
+    """The child's peak is its own (VmHWM), not the forked parent's (ru_maxrss survives exec): a process holding
+    models, like the TUI, keeps one reading process for its PDFs instead of a fresh one after each."""
+    ballast = bytearray(600 * 1024 * 1024)  # the parent resident above 1/4 of the child's 1,536 MB limit
+    for i in range(0, len(ballast), 4096):
+        ballast[i] = 1
+    path = text_pdf(tmp_path / "small.pdf", pages_of_lines(2))
+    with PdfWorker() as worker:
+        first = worker.read(path, path.read_bytes(), None)
+        pid = worker.pid
+        assert pid is not None and len(first.pages) == 2
+        worker.read(path, path.read_bytes(), None)
+        assert worker.pid == pid
+    del ballast
