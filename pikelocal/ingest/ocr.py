@@ -22,6 +22,9 @@ from pikelocal.ingest.textcheck import GARBLED_PAGE_SHARE, garbled_share
 MAX_THREADS = 2  # onnxruntime threads when ``threads`` is 0: the machine's cores, at most this many
 PREVIEW_DPI = 72  # a blank page is told from a preview this fine (a few ms), before any engine is loaded
 INK = 160  # a preview pixel darker than this (0 black, 255 white) is something printed
+# PDFium keeps every object it has loaded until the document closes: +135 MB over a 94 MB, 300-page scan. Opened
+# again after this many pages, it holds at most theirs.
+REOPEN_EVERY = 32
 
 
 @dataclass(frozen=True)
@@ -107,12 +110,16 @@ class PdfOcr:
     def __init__(self, data: bytes, password: str | None, options: OcrOptions) -> None:
         self.data, self.password, self.options = data, password, options
         self._pdf: Any = None
+        self._opened_for = 0  # pages loaded since the document was opened
 
     def _page(self, index: int) -> Any:
+        if self._opened_for >= REOPEN_EVERY:
+            self.close()
         if self._pdf is None:
             import pypdfium2 as pdfium
 
             self._pdf = pdfium.PdfDocument(self.data, password=self.password)
+        self._opened_for += 1
         return self._pdf[index]
 
     def blank(self, index: int) -> bool:
@@ -160,4 +167,4 @@ class PdfOcr:
     def close(self) -> None:
         if self._pdf is not None:
             self._pdf.close()
-            self._pdf = None
+            self._pdf, self._opened_for = None, 0
