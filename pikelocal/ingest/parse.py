@@ -51,6 +51,9 @@ LEGACY_OFFICE = {  # Office formats not read (the binary .doc/.xls, slides): ref
 }
 GARBLED_WARNING_SHARE = 0.05  # a real text has next to no control or private-use characters
 GARBLED_LINE_MIN = 8  # characters; shorter lines (a lone bullet glyph) are not judged
+GARBLED_LINE_SHARE = 0.2  # a line with more of its characters garbled than this is noise (a stamp's broken font)
+CONTROL_LINE_SHARE = 0.05  # ... or with more than this, control characters among them
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 and C1 controls; tab and line feed are text
 MIB = 1 << 20
 _PUBSEC = re.compile(rb"/Filter\s*/Adobe\.PubSec")  # the certificate (public-key) security handler
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
@@ -150,15 +153,19 @@ def parse_document(
     with_lines = [page.page_no for page in pages if page.page_no not in garbled and _has_garbled_line(page.text)]
     if len(with_lines) < max(2, len(pages) // 10):
         with_lines = []
+    blanked = 0
+    if with_lines and kind == "pdf":  # a stamp's noise in every chunk only misleads search: its lines are blanked
+        pages, blanked = _blank_garbled_lines(pages, set(with_lines))
     if garbled or with_lines:
         parts = []
         if garbled:
             parts.append(f"on {len(garbled)} of {len(pages)} page(s) ({_pages(garbled)})")
         if with_lines:
             parts.append(f"in some lines of {len(with_lines)} more page(s) ({_pages(with_lines)})")
+        left_out = f"; those {blanked} line(s) are left blank" if blanked else ""
         warnings.append(
             f"{path}: extracted text looks garbled {' and '.join(parts)}: control, private-use or replacement "
-            "characters; the PDF's font map may be broken"
+            f"characters; the PDF's font map may be broken{left_out}"
         )
     title = _title(path, kind, meta_title, pages)
     return ParsedDocument(path, kind, title, pages, encoding, tuple(warnings), paged=paged)
@@ -176,8 +183,37 @@ def _pages(numbers: list[int]) -> str:
     return ", ".join(map(str, numbers[:10])) + (" …" if len(numbers) > 10 else "")
 
 
+def _garbled_line(line: str) -> bool:
+    """Whether a line is a broken font's noise: many odd characters, or some and a control character among them
+    (a font map shifted by a constant reads "Signed by" as "5KIPGF\\x03D[": \\x03 for each space). A symbol-font
+    bullet (private use, U+F0B7) before a line of real text is neither."""
+    if len(line.strip()) < GARBLED_LINE_MIN:
+        return False
+    share = garbled_share(line)
+    return share > GARBLED_LINE_SHARE or (share > CONTROL_LINE_SHARE and _CONTROL.search(line) is not None)
+
+
 def _has_garbled_line(text: str) -> bool:
-    return any(len(line.strip()) >= GARBLED_LINE_MIN and garbled_share(line) > 0.2 for line in text.splitlines())
+    return any(_garbled_line(line) for line in text.splitlines())
+
+
+def _blank_garbled_lines(pages: tuple[ParsedPage, ...], numbers: set[int]) -> tuple[tuple[ParsedPage, ...], int]:
+    """The pages with each garbled line of the pages ``numbers`` made empty, and how many lines that was.
+
+    The line stays (empty), so every other line keeps its number: citations and the viewer do not move. A page
+    judged garbled as a whole is not among ``numbers`` (OCR reads it, or its warning tells the user).
+    """
+    out, blanked = [], 0
+    for page in pages:
+        if page.page_no not in numbers:
+            out.append(page)
+            continue
+        lines = page.text.split("\n")
+        kept = ["" if _garbled_line(line) else line for line in lines]
+        blanked += sum(1 for a, b in zip(lines, kept, strict=True) if a != b)
+        text = "\n".join(kept)
+        out.append(ParsedPage(page.page_no, text, line_offsets(text)))
+    return tuple(out), blanked
 
 
 def read_file(path: Path, *, max_bytes: int | None = None) -> bytes:

@@ -69,6 +69,16 @@ def test_garbled_extraction_warns_and_clean_text_does_not(pdfs: Path) -> None:
     assert "garbled on 4 of 37 page(s) (2, 4, 6, 37)" in warning
     # the AustLII stamp at the top of every other page is garbled too (one line of each page)
     assert "in some lines of 33 more page(s) (1, 3, 5, 7," in warning
+    # ... and those lines (3 a page: "Signed by AustLII", "Retrieved from AustLII on …", "Verify version") are
+    # blank in the text kept, each line keeping its number; the 4 pages garbled as a whole keep theirs (no OCR)
+    assert warning.endswith("those 99 line(s) are left blank")
+    page_1 = garbled.pages[0].text.split("\n")
+    assert page_1[:3] == ["", "", "HIGH COURT OF AUSTRALIA "] and page_1[-1] == ""
+    assert all(garbled_share(page.text) == 0.0 for page in garbled.pages if page.page_no not in (2, 4, 6, 37))
+    assert garbled_share(garbled.pages[1].text) > 0.05
+    with PdfWorker(ocr=OcrOptions(mode="never")) as no_ocr:
+        pages = PdfWorker.read(no_ocr, anz, anz.read_bytes(), None).pages  # the text layer as extracted
+    assert [len(page.text.split("\n")) for page in garbled.pages] == [len(text.split("\n")) for text in pages]
     clean = parse_document(pdfs / "en_legal_au" / "Breach of Contract.pdf")
     assert clean.warnings == () and "HIGH COURT OF AUSTRALIA" in clean.pages[0].text
 
@@ -131,6 +141,17 @@ def test_textcheck_helpers() -> None:
     assert garbled_share("5KIPGF\x03D[\x03#WUV") > 0.1 and garbled_share("正常的中文 text") == 0.0
     with pytest.raises(UnicodeDecodeError):
         decode_text(b"\x80\xff")  # neither UTF-8 nor Big5 nor GB18030
+
+
+def test_a_garbled_line_is_a_broken_fonts_noise_not_a_symbol_bullet() -> None:
+    from pikelocal.ingest.parse import _garbled_line
+
+    stamp = ("5KIPGF\x03D[\x03#WUV.++", "8GTKH[\x03XGTUKQP")  # ANZ's "Signed by AustLII", "Verify version"
+    assert all(_garbled_line(line) for line in stamp)
+    assert _garbled_line("\ue000\ue001\ue002\ue003 price")  # mostly private-use glyphs
+    bullets = ("\uf0b7 The tenderer shall submit", "\uf0b7 Price 30", "Item\x03one of the schedule's many rows")
+    assert not any(_garbled_line(line) for line in bullets)  # one odd glyph in real text: kept
+    assert not _garbled_line("\x03\x03\x03")  # too short to judge
 
 
 CIVIL_CODE_HEX_TITLE = "<4D6963726F736F667420576F7264202D20D6D0BBAAC8CBC3F1B9B2BACDB9FAC3F1B7A8B5E42E646F63>"
