@@ -45,8 +45,8 @@ def connect(path: Path, *, readonly: bool = False, key: str | None = None) -> Co
     A missing file is created unless ``readonly``. A SQLite file belonging to another application is
     refused *before* anything is written to it (switching it to WAL would already modify it). ``key`` (else the
     one :func:`keys.key_for` finds) opens an encrypted KB, or makes a new one encrypted; it is set before anything
-    is read, so the WAL and journal are encrypted too. A missing or wrong key, or a key for a plain KB, is a
-    one-line InputError.
+    is read, so the WAL and journal are encrypted too. A missing or wrong key, or a key given or remembered for a
+    plain KB (``$PIKELOCAL_KEY`` is not applied to one), is a one-line InputError.
     """
     path = Path(path)
     if path.is_dir():

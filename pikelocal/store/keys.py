@@ -65,14 +65,20 @@ def forget(path: Path) -> None:
 
 
 def key_for(path: Path, given: str | None = None) -> str | None:
-    """The key to open ``path`` with: ``given``, else the one remembered for it, else ``$PIKELOCAL_KEY``, else None."""
+    """The key to open ``path`` with: ``given``, else the one remembered for it, else ``$PIKELOCAL_KEY``, else None.
+
+    ``$PIKELOCAL_KEY`` is not for one KB but for every encrypted one (set once, in a shell profile say), so a plain
+    KB ignores it: it opens as it is and stays plain. A new KB still takes it and is made encrypted. A key given or
+    remembered for ``path`` says that KB is meant to be encrypted: a plain one is then refused by the opener.
+    """
     if given is not None:
         return check_key(given)
     with _lock:
         known = _remembered.get(_slot(path))
     if known is not None:
         return known
-    return os.environ.get(ENV_KEY) or None
+    env = os.environ.get(ENV_KEY) or None
+    return None if env is not None and file_kind(path) == "plain" else env
 
 
 def check_key(key: str) -> str:

@@ -183,3 +183,24 @@ def test_the_key_is_asked_at_a_terminal_and_the_tui_gets_it_before_it_starts(
     assert code == 6 and one_line_error(err) == f"{kb.resolve()}: {WRONG}" and started == [1]
     with Store.open_existing(kb, key=KEY) as store:
         assert store.counts()["documents"] == 1
+
+
+def test_the_env_key_does_not_stop_or_encrypt_a_plain_kb(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = tmp_path / "plain.kb"
+    assert run(capsys, "ingest", plain, docs)[0] == 0
+    monkeypatch.setenv(keys.ENV_KEY, KEY)
+    for command in (["docs", plain], ["stats", plain], ["search", plain, "zirconium", "--mode", "bm25"]):
+        code, out, err = run(capsys, *command)
+        assert code == 0 and not err, (command, err)
+    (docs / "more.txt").write_text("Ravensworth Holdings also ships the turbine spares.", encoding="utf-8")
+    code, out, err = run(capsys, "ingest", plain, docs)
+    assert code == 0 and "Ingested 1 file(s)" in out, err
+    assert keys.file_kind(plain) == "plain" and b"Ravensworth" in plain.read_bytes()
+    code, _, err = run(capsys, "ingest", plain, docs, "--encrypt")  # --encrypt still only makes new KBs
+    assert code == 6 and f"run `pikelocal encrypt {plain}`" in one_line_error(err)
+    code, _, err = run(capsys, "ingest", tmp_path / "new.kb", docs)  # a new KB: as before, the flag must say so
+    assert code == 6 and "add --encrypt to create it encrypted" in one_line_error(err)
+    code, _, err = run(capsys, "docs", plain, "--key-file", key_file(tmp_path, KEY))  # an explicit key: refused
+    assert code == 6 and one_line_error(err) == f"{plain}: not encrypted (drop the key, or run `pikelocal encrypt`)"

@@ -267,3 +267,37 @@ def test_the_key_is_not_in_the_files(tmp_path: Path, doc: Path, settings: Settin
     kb = tmp_path / "secret.kb"
     ingest(kb, doc, settings, KEY)
     assert raw_files(kb) and all(KEY.encode() not in p.read_bytes() for p in raw_files(kb))
+
+
+def test_the_env_key_leaves_a_plain_kb_plain_and_makes_only_a_new_kb_encrypted(
+    tmp_path: Path, doc: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = tmp_path / "plain.kb"
+    ingest(plain, doc, settings, None)
+    monkeypatch.setenv(keys.ENV_KEY, KEY)  # set for the user's encrypted KBs, say in a shell profile
+    assert api.kb_problem(plain) is None and not api.kb_is_encrypted(plain)
+    with api.open_kb(plain, settings, encoder=HashEncoder()) as knowledge_base:
+        assert knowledge_base.encryption() == "plain"
+        assert knowledge_base.stats().counts.documents == 1
+        hits = knowledge_base.search("Ravensworth turbine", api.SearchRequest(mode="bm25"))
+        assert "Ravensworth" in hits[0].chunk.text
+        more = tmp_path / "more.txt"
+        more.write_text("Ravensworth Holdings also ships the turbine spares.", encoding="utf-8")
+        assert knowledge_base.add([more]).ingest.count("ingested") == 1  # writing, the WAL included
+    with Store.open_existing(plain, readonly=False) as store:
+        assert store.counts()["documents"] == 2
+    assert keys.file_kind(plain) == "plain" and leaked(plain)  # not encrypted behind the user's back
+    monkeypatch.delenv(keys.ENV_KEY)
+    with Store.open_existing(plain) as store:  # and still opens without any key
+        assert store.counts()["documents"] == 2
+
+    monkeypatch.setenv(keys.ENV_KEY, KEY)  # a new KB: the documented rule, made encrypted with the env key
+    new = tmp_path / "new.kb"
+    ingest(new, doc, settings, None)
+    assert keys.file_kind(new) == "encrypted" and leaked(new) == []
+    monkeypatch.delenv(keys.ENV_KEY)
+    with pytest.raises(InputError, match="wrong or missing key"):
+        Store.open_existing(new)
+    # A key given explicitly for a plain KB is still refused: whoever gave it thinks the KB is encrypted.
+    with pytest.raises(InputError, match=r"not encrypted \(drop the key"):
+        api.open_kb(plain, settings, key=KEY).documents()
