@@ -72,7 +72,7 @@ def cli(
 for command in (
     models.models, models.doctor, models.demo,
     library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm,
-    keys.encrypt, keys.rekey,
+    keys.encrypt, keys.rekey, keys.decrypt,
     search.search,
     answering.ask, answering.trace, answering.history,
     tui_command.tui,

@@ -1,4 +1,4 @@
-"""Encryption keys on the command line: `--key-file`, `PIKELOCAL_KEY` or a prompt; `encrypt` and `rekey`.
+"""Encryption keys on the command line: `--key-file`, `PIKELOCAL_KEY` or a prompt; `encrypt`, `rekey`, `decrypt`.
 
 The key of a KB comes, in order, from ``--key-file FILE`` (its first line; the file must be private), the
 ``PIKELOCAL_KEY`` environment variable, or a hidden prompt when the KB is encrypted and stdin is a terminal. It is
@@ -151,3 +151,17 @@ def rekey(ctx: click.Context, kb: Path, new_key_file: Path | None) -> None:
         new_key = ask_new_key(kb, "rekey", "give --new-key-file")
     knowledge_base.rekey(new_key)
     click.echo(f"Re-keyed {kb}: the old key no longer opens it.")
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path, dir_okay=False))
+@key_file_option
+@click.pass_context
+def decrypt(ctx: click.Context, kb: Path) -> None:
+    """Make the encrypted knowledge base KB plain again (its key: --key-file, $PIKELOCAL_KEY, or asked).
+
+    Crash-safe, like `encrypt`; refused while KB is in use. Afterwards KB opens without a key, and anyone who can
+    read the file can read its documents, questions and answers.
+    """
+    open_kb(ctx, kb, settings_of(ctx)).decrypt()
+    click.echo(f"Decrypted {kb}: it is a plain SQLite file again and opens without a key.")

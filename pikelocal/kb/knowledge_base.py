@@ -127,6 +127,16 @@ class KnowledgeBase:
             raise InputError(f"{self.path}: not encrypted (encrypt it with `pikelocal encrypt`)")
         Store.reencrypt(self.path, new_key, check=self._no_live_writer)
 
+    def decrypt(self) -> None:
+        """Make this encrypted KB plain again, opened with its key (given to :func:`open_kb`, else
+        ``$PIKELOCAL_KEY``); crash-safe like :meth:`encrypt`, refused while it is in use."""
+        kind = self.encryption()
+        if kind == "plain":
+            raise InputError(f"{self.path}: not encrypted, nothing to decrypt")
+        if kind != "encrypted":
+            raise InputError(f"{self.path}: no knowledge base to decrypt")
+        Store.reencrypt(self.path, None, check=self._no_live_writer)
+
     def _no_live_writer(self, meta: Mapping[str, Any]) -> None:
         holder = Holder.parse(meta.get(LEASE_KEY))
         if holder is not None and is_alive(holder):

@@ -142,10 +142,16 @@ def sole(path: Path, *, key: str | None) -> Iterator[Connection]:
 
 def vacuum_into(conn: Connection, dest: Path, *, key: str | None) -> None:
     """Write a compact copy of ``conn``'s database to the empty file ``dest``, encrypted with ``key`` (plain with
-    None). The key travels as a bound URI parameter (hex), never in the SQL text."""
+    None). The key travels as a bound URI parameter (hex), never in the SQL text.
+
+    A plain copy names an empty key: without one, SQLite3 Multiple Ciphers encrypts the copy of an encrypted
+    database with that database's key. (A copy made plain keeps the encrypted file's reserved bytes per page, 32 of
+    4096: harmless, any SQLite reads it.)"""
     uri = "file:" + quote(str(Path(dest).resolve()))
     if key is not None:
         uri += "?hexkey=" + keys.check_key(key).encode("utf-8").hex()
+    else:
+        uri += "?key="
     try:
         conn.execute("VACUUM INTO ?", (uri,))
     except apsw.Error as e:

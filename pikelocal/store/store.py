@@ -146,25 +146,31 @@ class Store:
     @staticmethod
     def reencrypt(
         path: Path,
-        new_key: str,
+        new_key: str | None,
         *,
         key: str | None = None,
         check: Callable[[Mapping[str, Any]], None] | None = None,
     ) -> None:
         """Encrypt the KB at ``path`` with ``new_key`` (a plain KB, or an encrypted one opened with ``key``, else the
-        key :func:`keys.key_for` finds), replacing the file only once the new one is complete.
+        key :func:`keys.key_for` finds), or with ``new_key=None`` make it plain again, replacing the file only once
+        the new one is complete.
 
-        Crash-safe: a compact copy is written next to it (``VACUUM INTO``, mode 0600), checked with the new key,
-        synced, and renamed over the original (``os.replace``, atomic), so a run killed at any point leaves either
-        the old file or the new one, whole. Refused while another connection has the file open; ``check`` sees
-        ``kb_meta`` under the exclusive lock and may raise to refuse (a live writer's lease).
+        Crash-safe: a compact copy is written next to it (``VACUUM INTO``, mode 0600), checked with the new key (or
+        none), synced, and renamed over the original (``os.replace``, atomic), so a run killed at any point leaves
+        either the old file or the new one, whole. The original's ``-wal`` is checkpointed into it first (and its
+        ``-shm`` removed) under the exclusive lock, so the copy has every commit and no stale ``-wal`` lies beside
+        the new file. Refused while another connection has the file open; ``check`` sees ``kb_meta`` under the
+        exclusive lock and may raise to refuse (a live writer's lease).
         """
         path = Path(path).resolve()
         old_key = keys.key_for(path, key) if keys.file_kind(path) == "encrypted" else None
-        keys.check_key(new_key)
-        tmp = path.with_name(path.name + ".encrypting")
-        for leftover in (tmp, tmp.with_name(tmp.name + "-journal")):  # from a run killed before its rename
-            leftover.unlink(missing_ok=True)
+        if new_key is not None:
+            keys.check_key(new_key)
+        tmp = path.with_name(path.name + (".encrypting" if new_key is not None else ".decrypting"))
+        for suffix in (".encrypting", ".decrypting"):  # from a run killed before its rename (a plain one, too)
+            leftover = path.with_name(path.name + suffix)
+            for name in (leftover, leftover.with_name(leftover.name + "-journal")):
+                name.unlink(missing_ok=True)
         with db.sole(path, key=old_key) as conn:
             if check is not None:
                 rows = conn.execute("SELECT key, value FROM kb_meta").fetchall()
@@ -172,9 +178,11 @@ class Store:
             db.create_private(tmp)
             try:
                 db.vacuum_into(conn, tmp, key=new_key)
-                with Store.open_existing(tmp, key=new_key) as copy:  # the new key opens it and it is a KB
+                if keys.file_kind(tmp) != ("encrypted" if new_key is not None else "plain"):
+                    raise StoreError(f"{tmp}: the copy is not what was asked for; {path} is left as it was")
+                with Store.open_existing(tmp, key=new_key) as copy:  # the new key (or none) opens it; it is a KB
                     if copy.meta().get("encoder_id") is None:
-                        raise StoreError(f"{tmp}: the encrypted copy has no kb_meta; {path} is left as it was")
+                        raise StoreError(f"{tmp}: the new copy has no kb_meta; {path} is left as it was")
                 _fsync(tmp)
                 os.replace(tmp, path)
             except BaseException:
@@ -182,7 +190,8 @@ class Store:
                 raise
             _fsync(path.parent)
         keys.forget(path)
-        keys.remember(path, new_key)
+        if new_key is not None:
+            keys.remember(path, new_key)
 
     def close(self) -> None:
         with self._lock:

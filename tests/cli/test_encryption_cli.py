@@ -204,3 +204,41 @@ def test_the_env_key_does_not_stop_or_encrypt_a_plain_kb(
     assert code == 6 and "add --encrypt to create it encrypted" in one_line_error(err)
     code, _, err = run(capsys, "docs", plain, "--key-file", key_file(tmp_path, KEY))  # an explicit key: refused
     assert code == 6 and one_line_error(err) == f"{plain}: not encrypted (drop the key, or run `pikelocal encrypt`)"
+
+
+def test_decrypt_through_the_cli(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = tmp_path / "secret.kb"
+    kf = key_file(tmp_path, KEY)
+    assert run(capsys, "ingest", kb, docs, "--encrypt", "--key-file", kf)[0] == 0
+    code, _, err = run(capsys, "decrypt", kb)  # no key, no terminal
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}"
+    code, _, err = run(capsys, "decrypt", kb, "--key-file", key_file(tmp_path, "other key", "wrong.key"))
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}"
+    assert keys.file_kind(kb) == "encrypted"
+
+    code, out, err = run(capsys, "decrypt", kb, "--key-file", kf)
+    assert code == 0 and out.strip() == f"Decrypted {kb}: it is a plain SQLite file again and opens without a key."
+    assert not err and KEY not in out
+    assert keys.file_kind(kb) == "plain" and b"Ravensworth" in kb.read_bytes()
+    assert stat.S_IMODE(kb.stat().st_mode) == 0o600
+    code, out, err = run(capsys, "search", kb, "Quetzalcoatl", "--mode", "bm25")  # no key needed any more
+    assert code == 0 and "store room code is [Quetzalcoatl]-7781" in out, err
+    for args in (["decrypt", kb], ["decrypt", kb, "--key-file", kf]):  # already plain: one line, exit 6
+        code, _, err = run(capsys, *args)
+        assert code == 6 and one_line_error(err) == f"{kb}: not encrypted, nothing to decrypt", args
+    code, _, err = run(capsys, "decrypt", tmp_path / "missing.kb")
+    assert code == 6 and one_line_error(err) == f"{tmp_path / 'missing.kb'}: no knowledge base to decrypt"
+
+    monkeypatch.setenv(keys.ENV_KEY, KEY)  # the env key, and the prompt, serve as for the other commands
+    assert run(capsys, "encrypt", kb)[0] == 0 and keys.file_kind(kb) == "encrypted"
+    code, out, err = run(capsys, "decrypt", kb)
+    assert code == 0 and "Decrypted" in out and keys.file_kind(kb) == "plain", err
+    monkeypatch.delenv(keys.ENV_KEY)
+    assert run(capsys, "encrypt", kb, "--key-file", kf)[0] == 0
+    typed = [KEY]
+    monkeypatch.setattr(cli_keys, "_interactive", lambda: True)
+    monkeypatch.setattr(cli_keys.getpass, "getpass", lambda prompt: typed.pop(0))
+    code, out, err = run(capsys, "decrypt", kb)
+    assert code == 0 and not typed and keys.file_kind(kb) == "plain", err

@@ -301,3 +301,131 @@ def test_the_env_key_leaves_a_plain_kb_plain_and_makes_only_a_new_kb_encrypted(
     # A key given explicitly for a plain KB is still refused: whoever gave it thinks the KB is encrypted.
     with pytest.raises(InputError, match=r"not encrypted \(drop the key"):
         api.open_kb(plain, settings, key=KEY).documents()
+
+
+def test_decrypt_makes_an_encrypted_kb_plain_in_place_keeping_everything(
+    tmp_path: Path, doc: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = tmp_path / "secret.kb"
+    ingest(kb, doc, settings, KEY)
+    with Store.open_existing(kb, key=KEY) as store:
+        before = store.counts()
+    os.chmod(kb, 0o644)  # the plain copy is private whatever the original was
+    forget(kb)
+    api.open_kb(kb, settings, key=KEY).decrypt()
+    assert keys.file_kind(kb) == "plain" and kb.read_bytes().startswith(keys.SQLITE_MAGIC)
+    assert leaked(kb)  # its text is in clear now: it was really decrypted, not copied with the key
+    assert stat.S_IMODE(kb.stat().st_mode) == 0o600
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(kb.name)] == [kb.name]  # no -wal, no copy
+    with Store.open_existing(kb) as store:  # in this process too: the key it had is forgotten
+        assert store.counts() == before and store.integrity_check() == []
+    forget(kb)
+    hits = api.open_kb(kb, settings, encoder=HashEncoder()).search("Quetzalcoatl-7781 store room")
+    assert "Quetzalcoatl-7781" in hits[0].chunk.text
+    monkeypatch.setenv(keys.ENV_KEY, KEY)  # the env key that opened it no longer matters
+    with api.open_kb(kb, settings, encoder=HashEncoder()) as knowledge_base:
+        more = tmp_path / "more.txt"
+        more.write_text("Ravensworth Holdings also ships the zirconium turbine spares.", encoding="utf-8")
+        assert knowledge_base.add([more]).ingest.count("ingested") == 1
+    assert keys.file_kind(kb) == "plain"
+    with pytest.raises(InputError) as exc:  # already plain: one line, nothing done
+        api.open_kb(kb, settings).decrypt()
+    assert str(exc.value) == f"{kb}: not encrypted, nothing to decrypt"
+    with pytest.raises(InputError, match="no knowledge base to decrypt"):
+        api.open_kb(tmp_path / "missing.kb", settings).decrypt()
+
+
+def test_decrypt_needs_the_key_and_is_refused_while_the_kb_is_in_use(
+    tmp_path: Path, doc: Path, settings: Settings
+) -> None:
+    kb = tmp_path / "secret.kb"
+    ingest(kb, doc, settings, KEY)
+    forget(kb)
+    original = kb.read_bytes()
+    for key in (None, "not the key"):
+        with pytest.raises(InputError) as exc:
+            api.open_kb(kb, settings, key=key).decrypt()
+        assert str(exc.value).startswith(f"{kb}: encrypted knowledge base: wrong or missing key")
+        forget(kb)
+    assert kb.read_bytes() == original and not kb.with_name(kb.name + ".decrypting").exists()
+    with Store.open_existing(kb, readonly=False, key=KEY) as other:  # another writer has it open
+        with pytest.raises(StoreError, match="in use by another process or connection"):
+            api.open_kb(kb, settings, key=KEY).decrypt()
+        other.counts()
+    assert keys.file_kind(kb) == "encrypted"
+
+
+WAL_SCRIPT = """
+import os, sys
+from pathlib import Path
+from pikelocal.store.store import Store
+
+with Store.open_existing(Path(sys.argv[1]), readonly=False, key=sys.argv[2]) as store:
+    with store.transaction():
+        store.set_meta("note", "Ravensworth Holdings, committed to the WAL only")
+    os._exit(9)  # killed with the commit in the -wal, never checkpointed into the file
+"""
+
+
+def test_decrypt_takes_the_commits_left_in_the_wal_and_leaves_no_wal_or_shm(
+    tmp_path: Path, doc: Path, settings: Settings
+) -> None:
+    kb = tmp_path / "secret.kb"
+    ingest(kb, doc, settings, KEY)
+    env = {k: v for k, v in os.environ.items() if k != keys.ENV_KEY}
+    proc = subprocess.run([sys.executable, "-c", WAL_SCRIPT, str(kb), KEY], env=env, capture_output=True, text=True)
+    assert proc.returncode == 9, proc.stderr
+    wal = kb.with_name(kb.name + "-wal")
+    assert wal.stat().st_size > 0 and leaked(kb) == []
+    forget(kb)
+    api.open_kb(kb, settings, key=KEY).decrypt()
+    assert not wal.exists() and not kb.with_name(kb.name + "-shm").exists()
+    with Store.open_existing(kb) as store:
+        assert store.meta()["note"] == "Ravensworth Holdings, committed to the WAL only"
+        assert store.integrity_check() == []
+
+
+DECRYPT_KILL_SCRIPT = """
+import os, sys
+from pathlib import Path
+from pikelocal.store import db
+from pikelocal.store.store import Store
+
+real = db.vacuum_into
+def vacuum_then_die(conn, dest, *, key):
+    real(conn, dest, key=key)
+    os._exit(9)  # killed after the plain copy is written, before it replaces the original
+db.vacuum_into = vacuum_then_die
+Store.reencrypt(Path(sys.argv[1]), None, key=sys.argv[2])
+"""
+
+
+def test_a_decrypt_killed_midway_leaves_the_encrypted_original_whole_and_a_rerun_finishes(
+    tmp_path: Path, doc: Path, settings: Settings
+) -> None:
+    kb = tmp_path / "secret.kb"
+    ingest(kb, doc, settings, KEY)
+    forget(kb)
+    with Store.open_existing(kb, key=KEY) as store:
+        before = store.counts()
+    env = {k: v for k, v in os.environ.items() if k != keys.ENV_KEY}
+    args = [sys.executable, "-c", DECRYPT_KILL_SCRIPT, str(kb), KEY]
+    proc = subprocess.run(args, env=env, capture_output=True, text=True)
+    assert proc.returncode == 9, proc.stderr
+    assert keys.file_kind(kb) == "encrypted" and leaked(kb) == []
+    copy = kb.with_name(kb.name + ".decrypting")
+    assert keys.file_kind(copy) == "plain"  # the half-done plain copy a SIGKILL leaves behind
+    with Store.open_existing(kb, key=KEY) as store:
+        assert store.counts() == before and store.integrity_check() == []
+    forget(kb)
+    api.open_kb(kb, settings, key=KEY).rekey("changed my mind")  # any later conversion removes that copy
+    assert not copy.exists() and keys.file_kind(kb) == "encrypted"
+    forget(kb)
+
+    proc = subprocess.run([*args[:-1], "changed my mind"], env=env, capture_output=True, text=True)
+    assert proc.returncode == 9 and copy.exists(), proc.stderr
+    api.open_kb(kb, settings, key="changed my mind").decrypt()  # the rerun discards the copy and does it again
+    assert not copy.exists() and keys.file_kind(kb) == "plain"
+    forget(kb)
+    with Store.open_existing(kb) as store:
+        assert store.counts() == before
