@@ -95,6 +95,7 @@ class PageRecord:
     page_no: int  # 1-based
     text: str
     line_offsets: tuple[int, ...]  # offset of each line start within ``text``; citations number lines from 1
+    char_start: int = 0  # offset of the page in the document's text (where a TableRecord's span is counted)
 
     def lines(self) -> list[str]:
         """The page's lines as citations number them (line n is ``lines()[n - 1]``), without line breaks."""

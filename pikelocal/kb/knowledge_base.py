@@ -16,7 +16,7 @@ from typing import Any
 
 from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace
-from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord
+from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord, TableRecord
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT
@@ -190,6 +190,13 @@ class KnowledgeBase:
     def page_numbers(self, doc_id: int) -> list[int]:
         with Store.open_existing(self.path) as store:
             return store.docs.page_numbers(doc_id)
+
+    def tables(self, doc_id: int) -> list[TableRecord]:
+        """The document's Markdown tables in text order (spans in its text, pages, shape), for a viewer to render."""
+        with Store.open_existing(self.path) as store:
+            if store.docs.get_document(doc_id) is None:
+                raise InputError(f"{self.path.name}: no document {doc_id} (removed meanwhile?)")
+            return store.docs.tables_of(doc_id)
 
     def remove(self, ref: str) -> DocumentRecord | FailureRecord:
         """Remove a document (by id, path, file name or sha256 prefix) with all its rows and vectors."""

@@ -198,12 +198,14 @@ class Documents:
     def page(self, doc_id: int, page_no: int) -> PageRecord | None:
         """One page's text with its line starts (for a document viewer)."""
         rows = self._rows(
-            "SELECT text, line_offsets FROM pages WHERE doc_id = ? AND page_no = ?", (int(doc_id), int(page_no))
+            "SELECT text, line_offsets, char_start FROM pages WHERE doc_id = ? AND page_no = ?",
+            (int(doc_id), int(page_no)),
         )
         if not rows:
             return None
-        text, offsets = rows[0]
-        return PageRecord(int(doc_id), int(page_no), str(text), tuple(int(o) for o in json.loads(offsets or "[]")))
+        text, offsets, start = rows[0]
+        line_offsets = tuple(int(o) for o in json.loads(offsets or "[]"))
+        return PageRecord(int(doc_id), int(page_no), str(text), line_offsets, int(start))
 
     def page_numbers(self, doc_id: int) -> list[int]:
         """The document's page numbers in order (pages with no text are still listed)."""
