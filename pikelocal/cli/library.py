@@ -147,7 +147,7 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
         lib = knowledge_base.documents()
     if as_json:
         data = {
-            "documents": [dataclasses.asdict(d.record) | {"chunks": d.chunks} for d in lib.documents],
+            "documents": [dataclasses.asdict(d.record) | {"chunks": d.chunks, "paged": d.paged} for d in lib.documents],
             "failures": [dataclasses.asdict(f) for f in lib.failures],
         }
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
@@ -155,11 +155,12 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
     if not lib.documents and not lib.failures:
         click.echo(f"{kb} holds no documents yet: pikelocal ingest {kb} FILES…")
     if lib.documents:
-        click.echo(f"{'id':>4}  {'stage':<9} {'pages':>5} {'chunks':>6}  title / path")
+        click.echo(f"{'id':>4}  {'stage':<9} {'pages':>7} {'chunks':>6}  title / path")
     for d in lib.documents:
         r = d.record
-        click.echo(api.printable(f"{r.id:>4}  {r.stage:<9} {r.n_pages or 0:>5} {d.chunks:>6}  {r.title}"))
-        click.echo(api.printable(f"{'':>35}{r.path}"))
+        pages = str(r.n_pages or 0) if d.paged else "unpaged"  # a .docx without page breaks, an .xlsx
+        click.echo(api.printable(f"{r.id:>4}  {r.stage:<9} {pages:>7} {d.chunks:>6}  {r.title}"))
+        click.echo(api.printable(f"{'':>37}{r.path}"))
     if lib.failures:
         click.echo(click.style(f"{len(lib.failures)} file(s) failed:", fg="red"))
         for f in lib.failures:

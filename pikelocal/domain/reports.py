@@ -15,6 +15,7 @@ class DocumentStatus:
     record: DocumentRecord
     chunks: int
     atoms: Mapping[str, int] = field(default_factory=dict)  # question status ('done', 'failed', 'pending') → chunks
+    paged: bool = True  # False: stored as one unpaged text (a .docx without page breaks, an .xlsx): no page count
 
     @property
     def enriched(self) -> int:

@@ -45,7 +45,11 @@ def unlock_kb(path: Path, key: str) -> None:
 def library(kb_path: Path) -> Library:
     with Store.open_existing(kb_path) as store:
         per_doc, atoms = store.chunks.chunk_counts(), store.enrichment.atoms_by_document()
-        docs = [DocumentStatus(d, per_doc.get(d.id, 0), atoms.get(d.id, {})) for d in store.docs.documents()]
+        unpaged = store.chunks.unpaged_documents()
+        docs = [
+            DocumentStatus(d, per_doc.get(d.id, 0), atoms.get(d.id, {}), paged=d.id not in unpaged)
+            for d in store.docs.documents()
+        ]
         return Library(docs, store.docs.failures())
 
 

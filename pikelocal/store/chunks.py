@@ -68,6 +68,13 @@ class Chunks:
         """Number of chunks per document id."""
         return {int(d): int(n) for d, n in self._rows("SELECT doc_id, count(*) FROM chunks GROUP BY doc_id")}
 
+    def unpaged_documents(self) -> set[int]:
+        """Ids of the documents stored without pages: their chunks cite none (their one stored page is no page)."""
+        rows = self._rows(
+            "SELECT d.id FROM documents d JOIN chunks c ON c.doc_id = d.id AND c.ord = 0 WHERE c.page_start IS NULL"
+        )
+        return {int(r[0]) for r in rows}
+
     def chunk_owners(self) -> dict[int, int]:
         """chunk id → document id, for every chunk."""
         return {int(c): int(d) for c, d in self._rows("SELECT id, doc_id FROM chunks")}

@@ -89,7 +89,8 @@ class LibraryScreen(Screen[None]):
         for d in lib.documents:
             parsed, embedded, enriched_mark = stage_marks(d)
             name = clip(d.record.title or file_name(d.record.path), name_width)
-            docs.add_row(str(d.record.id), name, str(d.record.n_pages or ""), str(d.chunks), parsed, embedded,
+            pages = str(d.record.n_pages or "") if d.paged else "—"  # unpaged: a .docx without page breaks, an .xlsx
+            docs.add_row(str(d.record.id), name, pages, str(d.chunks), parsed, embedded,
                          enriched_mark, key=str(d.record.id))  # fmt: skip
         if lib.documents:
             docs.move_cursor(row=min(cursor, len(lib.documents) - 1))
