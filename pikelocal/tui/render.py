@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
+from rich import box
 from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.content import Content
 
 from pikelocal.domain.answers import Answer, QueryTrace, Round, Source
-from pikelocal.domain.documents import PageRecord
+from pikelocal.domain.documents import PageRecord, TableRecord
 from pikelocal.domain.events import ReasoningStep
 
 CITATION = re.compile(r"\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]")
@@ -173,14 +176,144 @@ def excerpt_lines(lines: list[str], excerpt: str, among: set[int]) -> set[int]:
     return found
 
 
-def page_table(page: PageRecord, highlight: Collection[int], strong: Collection[int] = ()) -> Table:
+def table_spans(page: PageRecord, tables: Iterable[TableRecord]) -> list[tuple[int, int, TableRecord]]:
+    """Where the recorded ``tables`` lie on ``page``: (first line, last line, table), 1-based and inclusive, in line
+    order. A table running over from the page before, or onto the next, is cut at the page's edge; one that
+    overlaps a table before it is left out."""
+    starts = list(page.line_offsets) or [0]
+    page_end = page.char_start + len(page.text)
+    found = []
+    for t in tables:
+        lo, hi = max(t.char_start, page.char_start) - page.char_start, min(t.char_end, page_end) - page.char_start
+        if lo < hi:  # bisect_right gives the 1-based number of the line holding the offset
+            found.append((max(1, bisect_right(starts, lo)), max(1, bisect_right(starts, hi - 1)), t))
+    out: list[tuple[int, int, TableRecord]] = []
+    for span in sorted(found, key=lambda f: (f[0], f[1])):
+        if not out or span[0] > out[-1][1]:
+            out.append(span)
+    return out
+
+
+_CELL_SPLIT = re.compile(r"(?<!\\)\|")
+_RULE_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
+
+
+def _row_cells(line: str) -> list[str] | None:
+    """The cells of a Markdown table row (``\\|`` unescaped), or None when ``line`` is no row (as the parsers
+    write them, see ``ingest/tables.py``; the front end may not import it)."""
+    stripped = line.strip()
+    if len(stripped) < 2 or not (stripped.startswith("|") and stripped.endswith("|")):
+        return None
+    return [c.strip().replace("\\|", "|") for c in _CELL_SPLIT.split(stripped[1:-1])]
+
+
+def _is_rule(cells: list[str]) -> bool:
+    return all(_RULE_CELL.match(c) for c in cells)
+
+
+@dataclass(frozen=True)
+class TableLines:
+    """A table's lines on a page, parsed: its header (and the header's line, None when the table began on an
+    earlier page and the header is the recorded one) and its body rows with their line numbers."""
+
+    header: list[str]
+    header_line: int | None
+    rows: list[tuple[int, list[str]]]
+
+
+def parse_table_lines(
+    lines: list[str], first: int, last: int, table: TableRecord, *, continued: bool
+) -> TableLines | None:
+    """Lines ``first``..``last`` of a page (1-based) as a table; None when they are not one whose every row has
+    the header's number of cells (a ragged table is shown as its raw lines)."""
+    block = lines[first - 1 : last]
+    if continued:  # the rows go on from the page before: the header is the recorded one
+        head = _row_cells(table.header.splitlines()[0]) if table.header else None
+        header_line, body = None, list(enumerate(block, start=first))
+    else:
+        head = _row_cells(block[0]) if block else None
+        rule = _row_cells(block[1]) if len(block) > 1 else None
+        if head is None or rule is None or not _is_rule(rule) or len(rule) != len(head):
+            return None
+        header_line, body = first, list(enumerate(block[2:], start=first + 2))
+    if head is None:
+        return None
+    rows = []
+    for n, line in body:
+        cells = _row_cells(line)
+        if cells is None or len(cells) != len(head) or _is_rule(cells):
+            return None
+        rows.append((n, cells))
+    return TableLines(head, header_line, rows)
+
+
+def _line_style(n: int | None, highlight: Collection[int], strong: Collection[int]) -> str:
+    if n is None:
+        return ""
+    if n in strong:
+        return "black on yellow"
+    if n in highlight:
+        return "yellow" if strong else "black on yellow"
+    return ""
+
+
+def _marker(n: int | None, highlight: Collection[int], strong: Collection[int]) -> Text:
+    if n is not None and n in strong:
+        return Text("▌", "bold yellow")
+    if n is not None and n in highlight:
+        return Text("▌", "yellow")
+    return Text(" ")
+
+
+def _cell(text: str, style: str = "") -> Text:
+    return Text(text, style, no_wrap=True, overflow="ellipsis")  # one terminal row per line: numbers stay beside it
+
+
+def _table_rows(grid: TableLines, highlight: Collection[int], strong: Collection[int]) -> tuple[Text, Text, Table]:
+    """The number column, the marker column and the rendered table of one table on a page, row for row: the top
+    border, the header row (its line), the rule under it (the ``|---|`` line), the body rows, the bottom border."""
+    rule_line = grid.header_line + 1 if grid.header_line is not None else None
+    numbers = [None, grid.header_line, rule_line, *(n for n, _ in grid.rows), None]
+    marked = set(highlight) | set(strong)
+    number_col = Text("\n").join(Text(str(n) if n else "", "bold" if n in marked else "dim") for n in numbers)
+    marker_col = Text("\n").join(_marker(n, highlight, strong) for n in numbers)
+    table = Table(box=box.SQUARE, show_header=True, header_style="", pad_edge=True)
+    head_style = "bold " + (_line_style(grid.header_line, highlight, strong) if grid.header_line else "dim")
+    for name in grid.header:
+        table.add_column(_cell(name, head_style.strip()))
+    for n, cells in grid.rows:
+        table.add_row(*(_cell(c) for c in cells), style=_line_style(n, highlight, strong) or None)
+    return number_col, marker_col, table
+
+
+def page_table(
+    page: PageRecord,
+    highlight: Collection[int],
+    strong: Collection[int] = (),
+    tables: Iterable[TableRecord] = (),
+) -> Table:
     """The page's lines with their numbers: the source's lines marked, the supporting sentence's lines
-    highlighted (wide characters wrap inside their column)."""
+    highlighted (wide characters wrap inside their column). The lines of each of ``tables`` (the document's
+    recorded tables) that lie on the page are drawn as a table, every row beside its line number, unless they do
+    not parse as one."""
     table = Table.grid(padding=(0, 1), expand=True)
     table.add_column(justify="right", width=4, no_wrap=True)
     table.add_column(width=1, no_wrap=True)
     table.add_column(ratio=1, overflow="fold")
-    for n, line in enumerate(page.lines(), start=1):
+    lines = page.lines()
+    blocks: dict[int, tuple[int, TableLines]] = {}
+    for first, last, t in table_spans(page, tables):
+        grid = parse_table_lines(lines, first, last, t, continued=t.char_start < page.char_start)
+        if grid is not None:
+            blocks[first] = (last, grid)
+    n = 1
+    while n <= len(lines):
+        if n in blocks:
+            last, grid = blocks[n]
+            table.add_row(*_table_rows(grid, highlight, strong))
+            n = last + 1
+            continue
+        line = lines[n - 1]
         if n in strong:
             table.add_row(Text(str(n), "bold"), Text("▌", "bold yellow"), Text(line, "black on yellow"))
         elif n in highlight:
@@ -189,4 +322,5 @@ def page_table(page: PageRecord, highlight: Collection[int], strong: Collection[
             )
         else:
             table.add_row(Text(str(n), "dim"), Text(" "), Text(line))
+        n += 1
     return table

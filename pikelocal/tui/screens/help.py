@@ -22,7 +22,7 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("Ctrl+S", "ask", "go to the sources; Enter opens the one highlighted"),
     ("Ctrl+R", "ask", "show or hide the reasoning"),
     ("Esc", "ask, library", "cancel the running answer or ingestion"),
-    ("← → p n", "viewer", "previous / next page; c: the cited page; Esc back"),
+    ("← → p n", "viewer", "previous / next page; c: the cited page; t: tables as Markdown; Esc back"),
     ("a d e r", "library", "add files or a folder / remove / enrich / refresh"),
     ("Enter", "history", "reopen the question with its answer and trace"),
 )

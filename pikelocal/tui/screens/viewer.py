@@ -1,4 +1,7 @@
-"""The document viewer: a page of a document with line numbers, the cited lines highlighted; page with ← →."""
+"""The document viewer: a page of a document with line numbers, the cited lines highlighted; page with ← →.
+
+The document's recorded tables are drawn as tables (each row beside its line number); ``t`` shows their Markdown.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from textual.widgets import Footer, Header, Static
 from pikelocal.api import KnowledgeBase
 from pikelocal.domain.answers import Source
 from pikelocal.domain.errors import PikeError
-from pikelocal.tui.render import cited_lines, excerpt_lines, file_name, page_table
+from pikelocal.tui.render import cited_lines, excerpt_lines, file_name, page_table, table_spans
 
 
 class DocumentViewer(Screen[None]):
@@ -22,13 +25,16 @@ class DocumentViewer(Screen[None]):
         Binding("home", "first", "First", show=False),
         Binding("end", "last", "Last", show=False),
         Binding("c", "cited", "Cited page"),
+        Binding("t", "tables", "Tables"),  # shown only for a document with tables (check_action)
     ]
 
     def __init__(self, kb: KnowledgeBase, source: Source, excerpt: str = "") -> None:
         """``excerpt``: the sentence of the source the answer rests on; its lines get the strong highlight."""
         super().__init__()
         self.kb, self.source, self.excerpt = kb, source, excerpt
-        self.pages = kb.page_numbers(source.doc_id)  # raises when the document was removed meanwhile
+        self.pages = kb.page_numbers(source.doc_id)
+        self.tables = kb.tables(source.doc_id)  # raises when the document was removed meanwhile
+        self.raw_tables = False  # True: tables as their Markdown lines
         if not self.pages:
             raise PikeError(f"{file_name(source.path)} has no stored pages")
         start = source.page_start or self.pages[0]
@@ -45,7 +51,10 @@ class DocumentViewer(Screen[None]):
         self.sub_title = file_name(self.source.path)
         self._show()
 
-    def _show(self) -> None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return bool(self.tables) if action == "tables" else True
+
+    def _show(self, *, scroll: bool = True) -> None:
         page_no = self.pages[self.index]
         try:
             page = self.kb.page(self.source.doc_id, page_no)
@@ -55,13 +64,19 @@ class DocumentViewer(Screen[None]):
         lines = page.lines()
         marked = cited_lines(self.source, page_no, len(lines))
         strong = excerpt_lines(lines, self.excerpt, marked) if self.excerpt else set()
-        head = f"{file_name(self.source.path)} · page {page_no} of {self.pages[-1]}"
+        unpaged = self.source.page_start is None and len(self.pages) == 1  # a .docx without page breaks, an .xlsx
+        head = f"{file_name(self.source.path)} · " + ("unpaged" if unpaged else f"page {page_no} of {self.pages[-1]}")
         if marked:
             head += f" · [{self.source.number}] lines {min(marked)}–{max(marked)}"
             if strong:
                 head += f", cited sentence on line {min(strong)}" + (f"–{max(strong)}" if len(strong) > 1 else "")
+        if self.raw_tables and table_spans(page, self.tables):
+            head += " · tables as Markdown (t)"
+        tables = () if self.raw_tables else self.tables
         self.query_one("#viewer-head", Static).update(head)
-        self.query_one("#page", Static).update(page_table(page, marked, strong))
+        self.query_one("#page", Static).update(page_table(page, marked, strong, tables))
+        if not scroll:
+            return
         box = self.query_one("#page-box", VerticalScroll)
         box.scroll_home(animate=False)
         if marked:  # bring the cited sentence (or the source's first line) near the top; rows may wrap
@@ -82,6 +97,10 @@ class DocumentViewer(Screen[None]):
 
     def action_last(self) -> None:
         self.action_page(len(self.pages))
+
+    def action_tables(self) -> None:
+        self.raw_tables = not self.raw_tables
+        self._show(scroll=False)
 
     def action_cited(self) -> None:
         start = self.source.page_start
