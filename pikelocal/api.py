@@ -89,8 +89,10 @@ def model_statuses(settings: Settings, *, full: bool = False) -> tuple[Manifest,
     return manifest, [check_artifact(manifest, art, full=full) for art in manifest.artifacts]
 
 
-def doctor(settings: Settings, kb: Path | None = None, *, full: bool = False) -> list[Section]:
-    return run_doctor(settings, kb, full=full)
+def doctor(settings: Settings, kb: Path | None = None, *, full: bool = False, key: str | None = None) -> list[Section]:
+    """Versions, hardware, models and (given ``kb``) that KB file, opened with ``key`` when it is encrypted (else the
+    key remembered for it, else ``$PIKELOCAL_KEY``): a missing or wrong key is a failed check, not an error."""
+    return run_doctor(settings, kb, full=full, key=key)
 
 
 def demo(settings: Settings, kb_path: Path, emit: Callable[[str], None]) -> DemoResult:
@@ -113,14 +115,16 @@ def eval_retrieval(
     chunk_tokens: int | None = None,
     pool: bool = False,
     sink: EventSink = ignore,
+    key: str | None = None,
 ) -> EvalReport:
-    """nDCG@10, Recall@k and MRR per search mode over a benchmark (the KB is built once and reused)."""
+    """nDCG@10, Recall@k and MRR per search mode over a benchmark (the KB is built once and reused). ``key`` opens
+    the KB when it is encrypted, or builds a new one encrypted (else ``$PIKELOCAL_KEY``, as :func:`open_kb`)."""
     from pikelocal.eval.retrieval import format_table
     from pikelocal.eval.runner import run_retrieval
 
     run = run_retrieval(
         settings, data, which=which, kb=kb, modes=modes, ks=ks, limit=limit, seed=seed,
-        chunk_tokens=chunk_tokens, pool=pool, sink=sink,
+        chunk_tokens=chunk_tokens, pool=pool, sink=sink, key=key,
     )  # fmt: skip
     return EvalReport(format_table(run.title, run.scores, run.ks), tuple(run.notes), run.kb)
 
@@ -138,9 +142,11 @@ def eval_qa(
     results_file: Path | None = None,
     on_answer: Callable[[str], None] | None = None,
     sink: EventSink = ignore,
+    key: str | None = None,
 ) -> EvalReport:
     """Answer a benchmark's questions in each mode and score them (resumable); ``on_answer`` gets one line per
-    answer as it is scored. An honesty set (``tests/data/honesty_qa.jsonl``) gets its own measures."""
+    answer as it is scored. An honesty set (``tests/data/honesty_qa.jsonl``) gets its own measures. ``key``: as
+    :func:`eval_retrieval`'s."""
     from pikelocal.eval.qa import format_table, result_line, run_qa
     from pikelocal.eval.qa_data import detect_qa_layout
 
@@ -148,13 +154,13 @@ def eval_qa(
         from pikelocal.eval.honesty import row_line, run_honesty
 
         table, answers = run_honesty(
-            settings, data, kb, modes=modes, take=take, results_file=results_file,
+            settings, data, kb, modes=modes, take=take, results_file=results_file, key=key,
             on_result=(lambda row: on_answer(row_line(row))) if on_answer else None,
         )  # fmt: skip
         return EvalReport(table, (), kb, answers)
     run = run_qa(
         settings, data, kb, modes=modes, limit=limit, seed=seed, take=take, rounds=rounds,
-        results_file=results_file, sink=sink,
+        results_file=results_file, sink=sink, key=key,
         on_result=(lambda r: on_answer(result_line(r))) if on_answer else None,
     )  # fmt: skip
     return EvalReport(format_table(run), tuple(run.notes), kb, run.results_file)

@@ -109,11 +109,11 @@ def models(settings: Settings, *, full: bool = False) -> Section:
     return Section("Models", tuple(checks))
 
 
-def knowledge_base(path: Path) -> Section:
+def knowledge_base(path: Path, key: str | None = None) -> Section:
     from pikelocal.store.store import Store
 
     try:
-        with Store.open_existing(path) as store:
+        with Store.open_existing(path, key=key) as store:
             meta = store.meta()
             problems = store.integrity_check()
             counts = store.counts()
@@ -128,8 +128,10 @@ def knowledge_base(path: Path) -> Section:
     return Section(f"Knowledge base {path}", tuple(checks))
 
 
-def run_doctor(settings: Settings, kb: Path | None = None, *, full: bool = False) -> list[Section]:
+def run_doctor(
+    settings: Settings, kb: Path | None = None, *, full: bool = False, key: str | None = None
+) -> list[Section]:
     sections = [versions(), hardware(), models(settings, full=full)]
     if kb is not None:
-        sections.append(knowledge_base(kb))
+        sections.append(knowledge_base(kb, key))
     return sections

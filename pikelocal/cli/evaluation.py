@@ -8,6 +8,7 @@ import click
 
 from pikelocal import api
 from pikelocal.cli.common import append_table, err, llm_settings, settings_of
+from pikelocal.cli.keys import key_file_option, key_for_run
 from pikelocal.cli.progress import ProgressPrinter
 
 
@@ -54,6 +55,7 @@ def _print(report: api.EvalReport, out: Path | None) -> None:
 @click.option("--chunk-tokens", type=click.IntRange(8, 4096), help="Override ingest.chunk_tokens (e.g. 48).")
 @click.option("--pool", is_flag=True, help="Multi-hop sets: the corpus is only the chosen questions' paragraphs.")
 @click.option("--out", type=click.Path(path_type=Path), help="Append the Markdown table to this file.")
+@key_file_option
 @click.pass_context
 def eval_retrieval(
     ctx: click.Context,
@@ -72,7 +74,8 @@ def eval_retrieval(
 
     DATA is a BEIR folder (corpus.jsonl, queries.jsonl, qrels/test.tsv), a pooled multi-hop folder or
     *_corpus.json file (with --set), or a legal_zh folder (law_articles.jsonl + lawbench/1-1.json: article
-    retrieval for LawBench 1-1's questions). The KB is built once and reused by later runs.
+    retrieval for LawBench 1-1's questions). The KB is built once and reused by later runs. An encrypted KB's key:
+    --key-file, $PIKELOCAL_KEY, or asked; a KB built with a key is encrypted with it.
     """
     chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
     known = (*api.SEARCH_MODES, "chunks")
@@ -81,7 +84,7 @@ def eval_retrieval(
         raise click.BadParameter(f"unknown mode(s) {bad}; use {', '.join(known)}", param_hint="--modes")
     report = api.eval_retrieval(
         settings_of(ctx), data, which=which, kb=kb, modes=chosen, ks=ks, limit=limit, seed=seed,
-        chunk_tokens=chunk_tokens, pool=pool, sink=ProgressPrinter(),
+        chunk_tokens=chunk_tokens, pool=pool, sink=ProgressPrinter(), key=key_for_run(ctx, kb),
     )  # fmt: skip
     _print(report, out)
 
@@ -98,6 +101,7 @@ def eval_retrieval(
 @click.option("--rounds", type=click.IntRange(1, 20), help="Decomposition rounds at most (default: answer.rounds).")
 @click.option("--results", type=click.Path(path_type=Path), help="Answers file (default: <kb>.qa-<data>.jsonl).")
 @click.option("--out", type=click.Path(path_type=Path), help="Append the Markdown table to this file.")
+@key_file_option
 @click.pass_context
 def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | None, seed: int, take: int | None,
             rounds: int | None, results: Path | None, out: Path | None) -> None:  # fmt: skip
@@ -105,7 +109,8 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
 
     DATA: a multi-hop *_questions.json, a LawBench task file (1-1.json …), auslaw_questions.jsonl, or an honesty
     set (tests/data/honesty_qa.jsonl: accuracy, "not stated" rate, citation precision/recall, script). Every answer
-    is saved as it is scored; run the same command again to continue a stopped run.
+    is saved as it is scored; run the same command again to continue a stopped run. An encrypted KB's key:
+    --key-file, $PIKELOCAL_KEY, or asked; a KB built with a key is encrypted with it.
     """
     chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
     bad = [m for m in chosen if m not in api.ANSWER_MODES]
@@ -114,5 +119,6 @@ def eval_qa(ctx: click.Context, data: Path, kb: Path, modes: str, limit: int | N
     report = api.eval_qa(
         llm_settings(ctx), data, kb, modes=chosen, limit=limit, seed=seed, take=take, rounds=rounds,
         results_file=results, on_answer=lambda line: err(line, dim=True), sink=ProgressPrinter(),
+        key=key_for_run(ctx, kb),
     )  # fmt: skip
     _print(report, out)

@@ -111,6 +111,28 @@ def open_kb(ctx: click.Context, kb: Path, settings: api.Settings, *, encrypt: bo
     return knowledge_base
 
 
+def key_for_run(ctx: click.Context, kb: Path | None, *, check: bool = True) -> str | None:
+    """The key for a command that hands KB's path to a longer run (`doctor`, `eval`) rather than open it here:
+    ``--key-file``, else typed at a terminal when KB is encrypted and ``$PIKELOCAL_KEY`` is unset, else None (the
+    store then reads ``$PIKELOCAL_KEY``).
+
+    With ``check``, an existing KB is opened with it now, so that a missing or wrong key, or a key for a plain KB,
+    fails in one line before any model is loaded or data read (`doctor` reports it as a failed check instead).
+    """
+    key = given_key(ctx)
+    if kb is None or not kb.is_file() or kb.stat().st_size == 0:
+        return key  # no KB yet: built (encrypted when there is a key) by the run
+    encrypted = api.kb_is_encrypted(kb)
+    if encrypted and key is None and not os.environ.get(ENV_KEY):
+        key = ask_key(kb)
+    if check:
+        if key is not None:
+            api.unlock_kb(kb, key)  # a wrong key, or a plain KB given a key: one line, now
+        elif encrypted and (problem := api.kb_problem(kb)) is not None:
+            raise api.InputError(problem)
+    return key
+
+
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path, dir_okay=False))
 @key_file_option

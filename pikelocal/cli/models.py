@@ -8,6 +8,7 @@ import click
 
 from pikelocal import api
 from pikelocal.cli.common import llm_settings, settings_of
+from pikelocal.cli.keys import key_file_option, key_for_run
 
 OWN_MODELS_HELP = """\
 Use your own models (nothing is ever downloaded):
@@ -42,10 +43,15 @@ def models(ctx: click.Context, verify: bool) -> None:
 @click.command()
 @click.argument("kb", required=False, type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-hash model files.")
+@key_file_option
 @click.pass_context
 def doctor(ctx: click.Context, kb: Path | None, verify: bool) -> None:
-    """Check versions, CPU/GPU, models, and (given KB) a knowledge-base file."""
-    sections = api.doctor(settings_of(ctx), kb, full=verify)
+    """Check versions, CPU/GPU, models, and (given KB) a knowledge-base file.
+
+    An encrypted KB is opened with its key (--key-file, $PIKELOCAL_KEY, or asked); without it, its check fails.
+    """
+    key = key_for_run(ctx, kb, check=False)  # a missing or wrong key is one of the checks that fail
+    sections = api.doctor(settings_of(ctx), kb, full=verify, key=key)
     for section in sections:
         click.echo(click.style(section.title, bold=True))
         for check in section.checks:

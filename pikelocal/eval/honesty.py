@@ -262,6 +262,7 @@ def run_honesty(
     on_result: Callable[[dict[str, Any]], None] | None = None,
     encoder: Encoder | None = None,
     llm: LLM | None = None,
+    key: str | None = None,
 ) -> tuple[str, Path]:
     """Answer every item in each mode (resumable: one JSON line per answer), and the Markdown tables."""
     items = load_honesty(data)
@@ -278,7 +279,7 @@ def run_honesty(
                 done[(row["item_id"], row["mode"])] = row
             except (ValueError, KeyError):
                 continue
-    with open_kb(kb, settings, encoder=encoder, llm=llm) as knowledge_base:
+    with open_kb(kb, settings, encoder=encoder, llm=llm, key=key) as knowledge_base:
         model_id = getattr(knowledge_base.llm(), "model_id", "?")
 
         def page_of(doc_id: int, page_no: int) -> PageRecord | None:

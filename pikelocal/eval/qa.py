@@ -98,8 +98,11 @@ def load_results(path: Path) -> dict[tuple[str, str], QAResult]:
     return done
 
 
-def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path, sink: EventSink) -> list[str]:
-    """Build the KB the questions are asked of when it does not exist yet; notes on what was built."""
+def prepare_kb(
+    settings: Settings, data: Path, items: Sequence[QAItem], kb: Path, sink: EventSink, key: str | None = None
+) -> list[str]:
+    """Build the KB the questions are asked of when it does not exist yet (encrypted with ``key``, else
+    ``$PIKELOCAL_KEY``, when one is set); notes on what was built."""
     if kb.exists():
         return []
     layout = detect_qa_layout(data)
@@ -113,7 +116,7 @@ def prepare_kb(settings: Settings, data: Path, items: Sequence[QAItem], kb: Path
     sink(Notice("info", f"{kb}: building the KB the questions are asked of (once; later runs reuse it)"))
     encoder = open_encoder(settings)
     options = ingest_options(settings)
-    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
+    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder, key=key) as store:
         if layout == "multihop":
             corpus = data.with_name(data.name.replace("_questions.json", "_corpus.json"))
             evalset = ds.load_multihop(corpus, data)
@@ -164,15 +167,18 @@ def run_qa(
     on_result: Callable[[QAResult], None] | None = None,
     encoder: Encoder | None = None,
     llm: LLM | None = None,
+    key: str | None = None,
 ) -> QARun:
+    """Answer ``data``'s questions of ``kb`` (built first when missing) in each mode, resumably. ``key`` opens an
+    encrypted ``kb`` or builds it encrypted; without it, ``$PIKELOCAL_KEY`` (see :func:`pikelocal.api.open_kb`)."""
     data = Path(data)
     items = ds.subset(load_qa(data), limit, seed)
-    notes = prepare_kb(settings, data, items, kb, sink)
+    notes = prepare_kb(settings, data, items, kb, sink, key)
     if take is not None:  # answer only the first questions of the subset now (a later run can take more)
         items = items[:take]
     results_file = results_file or kb.with_name(f"{kb.stem}.qa-{data.stem}.jsonl")
     done = load_results(results_file)
-    with open_kb(kb, settings, encoder=encoder, llm=llm) as knowledge_base:
+    with open_kb(kb, settings, encoder=encoder, llm=llm, key=key) as knowledge_base:
         model_id = getattr(knowledge_base.llm(), "model_id", "?")
         with answers_file(results_file) as out:
             for item in items:

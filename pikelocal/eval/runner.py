@@ -55,6 +55,7 @@ def run_retrieval(
     chunk_tokens: int | None = None,
     pool: bool = False,
     sink: EventSink = ignore,
+    key: str | None = None,
 ) -> RetrievalRun:
     data = Path(data)
     if chunk_tokens is not None:
@@ -76,7 +77,7 @@ def run_retrieval(
         root = data / "laws_lawrefbook"
         kb = kb or Path(f"eval-lawbench-1-1-{suffix}.kb")
         questions = ds.subset(resolved.resolved, limit, seed)
-        with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
+        with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder, key=key) as store:
             report = Ingestor(store, encoder, options, sink).ingest_paths([root / f for f in files])
             if report.failed:
                 notes.append(f"{len(report.failed)} law files failed to ingest: {report.failed[0].message}")
@@ -96,7 +97,7 @@ def run_retrieval(
     if pool:
         evalset = ds.pooled(evalset, queries)
     kb = kb or Path(f"eval-{evalset.name}-{suffix}.kb")
-    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
+    with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder, key=key) as store:
         ingest_corpus(store, encoder, evalset, options, sink)
         scores = evaluate(store, encoder, queries, modes=modes, ks=ks, weights=weights, sink=sink)
     title = f"{evalset.name} ({len(evalset.docs):,} docs, {len(queries)} queries), {encoder.model_id}"

@@ -4,6 +4,7 @@ one-line errors of a missing or wrong key."""
 
 from __future__ import annotations
 
+import json
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from pikelocal.cli import keys as cli_keys
 from pikelocal.cli.app import main
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.kb import knowledge_base
+from pikelocal.llm.fake import FakeLLM
 from pikelocal.store import keys
 from pikelocal.store.store import Store
 
@@ -242,3 +244,114 @@ def test_decrypt_through_the_cli(
     monkeypatch.setattr(cli_keys.getpass, "getpass", lambda prompt: typed.pop(0))
     code, out, err = run(capsys, "decrypt", kb)
     assert code == 0 and not typed and keys.file_kind(kb) == "plain", err
+
+
+def kb_rows(out: str) -> dict[str, tuple[str, str]]:
+    """The rows of doctor's knowledge-base section: check name -> (mark, value); the mark is ok, FAIL or ""."""
+    rows: dict[str, tuple[str, str]] = {}
+    section = out[out.index("Knowledge base ") :]
+    for line in section.splitlines()[1:]:
+        words = line.split()
+        mark = words.pop(0) if words and words[0] in ("ok", "FAIL") else ""
+        if len(words) >= 2:
+            rows[words[0]] = (mark, " ".join(words[1:]))
+    return rows
+
+
+def test_doctor_takes_the_key_like_the_other_commands(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = tmp_path / "secret.kb"
+    kf = key_file(tmp_path, KEY)
+    assert run(capsys, "ingest", kb, docs, "--encrypt", "--key-file", kf)[0] == 0
+    code, out, err = run(capsys, "doctor", kb)  # no key: the KB's check fails, in one line of the report
+    assert code == 1 and "Traceback" not in out + err
+    assert kb_rows(out) == {"open": ("FAIL", f"{kb}: {WRONG}")}
+    for args in (["doctor", kb, "--key-file", kf], ["--key-file", kf, "doctor", kb]):
+        code, out, err = run(capsys, *args)
+        rows = kb_rows(out)
+        assert rows["integrity"] == ("ok", "ok") and rows["documents"] == ("", "1") and "open" not in rows, err
+        assert KEY not in out + err
+    code, out, _ = run(capsys, "doctor", kb, "--key-file", key_file(tmp_path, "other key", "wrong.key"))
+    assert code == 1 and kb_rows(out) == {"open": ("FAIL", f"{kb}: {WRONG}")}
+    monkeypatch.setenv(keys.ENV_KEY, KEY)
+    assert kb_rows(run(capsys, "doctor", kb)[1])["integrity"] == ("ok", "ok")
+    monkeypatch.delenv(keys.ENV_KEY)
+    typed = [KEY]
+    monkeypatch.setattr(cli_keys, "_interactive", lambda: True)
+    monkeypatch.setattr(cli_keys.getpass, "getpass", lambda prompt: typed.pop(0))
+    assert kb_rows(run(capsys, "doctor", kb)[1])["integrity"] == ("ok", "ok") and not typed
+    monkeypatch.setattr(cli_keys, "_interactive", lambda: False)
+
+    plain = tmp_path / "plain.kb"
+    assert run(capsys, "ingest", plain, docs)[0] == 0
+    code, out, _ = run(capsys, "doctor", plain, "--key-file", kf)
+    assert kb_rows(out) == {"open": ("FAIL", f"{plain}: not encrypted (drop the key, or run `pikelocal encrypt`)")}
+
+
+@pytest.fixture
+def beir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A three-document BEIR folder, and the hashing encoder for `eval retrieval`."""
+    monkeypatch.setattr("pikelocal.eval.runner.open_encoder", lambda _settings: HashEncoder())
+    folder = tmp_path / "tiny-beir"
+    (folder / "qrels").mkdir(parents=True)
+    corpus = [("d1", SECRET), ("d2", "The store room code is Quetzalcoatl-7781."), ("d3", "Pumps follow the manual.")]
+    (folder / "corpus.jsonl").write_text(
+        "".join(json.dumps({"_id": i, "title": "", "text": t}) + "\n" for i, t in corpus), encoding="utf-8"
+    )
+    (folder / "queries.jsonl").write_text(json.dumps({"_id": "q1", "text": "zirconium turbine"}) + "\n")
+    (folder / "qrels" / "test.tsv").write_text("query-id\tcorpus-id\tscore\nq1\td1\t1\n", encoding="utf-8")
+    return folder
+
+
+def test_eval_retrieval_takes_the_key_and_fails_in_one_line_without_it(
+    tmp_path: Path, beir: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = tmp_path / "eval.kb"
+    kf = key_file(tmp_path, KEY)
+    args = ["eval", "retrieval", beir, "--kb", kb, "--modes", "bm25", "--k", "1"]
+    code, out, err = run(capsys, *args, "--key-file", kf)  # a KB built with a key is encrypted with it
+    assert code == 0 and "| bm25 |" in out and "1.000" in out, err
+    assert keys.file_kind(kb) == "encrypted" and b"zirconium" not in kb.read_bytes()
+    code, out, err = run(capsys, *args)
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}" and not out
+    code, _, err = run(capsys, *args, "--key-file", key_file(tmp_path, "other key", "wrong.key"))
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}"
+    code, out, err = run(capsys, *args, "--key-file", kf)  # reused, not rebuilt
+    assert code == 0 and "1.000" in out, err
+    monkeypatch.setenv(keys.ENV_KEY, KEY)
+    assert run(capsys, *args)[0] == 0
+    monkeypatch.delenv(keys.ENV_KEY)
+
+    plain = tmp_path / "plain.kb"
+    plain_args = ["eval", "retrieval", beir, "--kb", plain, "--modes", "bm25", "--k", "1"]
+    assert run(capsys, *plain_args)[0] == 0 and keys.file_kind(plain) == "plain"
+    code, _, err = run(capsys, *plain_args, "--key-file", kf)
+    assert code == 6 and one_line_error(err) == f"{plain}: not encrypted (drop the key, or run `pikelocal encrypt`)"
+
+
+def test_eval_qa_takes_the_key_and_fails_in_one_line_without_it(
+    tmp_path: Path, docs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    loaded: list[str] = []
+
+    def fake_llm(_settings: api.Settings) -> FakeLLM:
+        loaded.append("llm")
+        return FakeLLM({"answer": "Ravensworth Holdings [1]", "check_claims": '{"verdicts": []}'})
+
+    monkeypatch.setattr("pikelocal.llm.factory.open_llm", fake_llm)
+    kb = tmp_path / "secret.kb"
+    kf = key_file(tmp_path, KEY)
+    assert run(capsys, "ingest", kb, docs, "--encrypt", "--key-file", kf)[0] == 0
+    questions = tmp_path / "tiny_questions.json"
+    question = {"id": "q1", "question": "Who delivers the zirconium turbine?", "answer": "Ravensworth Holdings",
+                "type": "bridge", "supporting_titles": ["note"]}  # fmt: skip
+    questions.write_text(json.dumps([question]), encoding="utf-8")
+    args = ["eval", "qa", questions, "--kb", kb, "--modes", "naive", "--results", tmp_path / "answers.jsonl"]
+    code, out, err = run(capsys, *args)  # no key: one line, before any model is loaded
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}" and not out and not loaded
+    code, _, err = run(capsys, *args, "--key-file", key_file(tmp_path, "other key", "wrong.key"))
+    assert code == 6 and one_line_error(err) == f"{kb}: {WRONG}" and not loaded
+    code, out, err = run(capsys, *args, "--key-file", kf)
+    assert code == 0 and "| naive |" in out and loaded == ["llm"], err
+    assert json.loads((tmp_path / "answers.jsonl").read_text(encoding="utf-8"))["em"] == 1.0
