@@ -17,7 +17,7 @@ from typing import Any
 from pikelocal.config import available_cpus
 from pikelocal.domain.kinds import OcrMode
 from pikelocal.ingest.ocr_engine import engine, first_line
-from pikelocal.ingest.textcheck import GARBLED_PAGE_SHARE, garbled_share
+from pikelocal.ingest.textcheck import GARBLED_PAGE_SHARE, garbled_share, page_list
 
 MAX_THREADS = 2  # onnxruntime threads when ``threads`` is 0: the machine's cores, at most this many
 PREVIEW_DPI = 72  # a blank page is told from a preview this fine (a few ms), before any engine is loaded
@@ -69,14 +69,14 @@ class OcrReport:
         if self.pages:
             why = "every page" if self.mode == "always" else "no text layer or a garbled one"
             out.append(
-                f"{path}: the text of {len(self.pages)} of {n_pages} page(s) ({_pages(self.pages)}) is OCR'd ({why});"
-                " it may hold recognition errors"
+                f"{path}: the text of {len(self.pages)} of {n_pages} page(s) ({page_list(self.pages)}) is OCR'd"
+                f" ({why}); it may hold recognition errors"
             )
         reasons: dict[str, list[int]] = {}
         for page, reason in self.failed:
             reasons.setdefault(reason, []).append(page)
         for reason, pages in reasons.items():
-            where = f"page {pages[0]}" if len(pages) == 1 else f"{len(pages)} pages ({_pages(pages)})"
+            where = f"page {pages[0]}" if len(pages) == 1 else f"{len(pages)} pages ({page_list(pages)})"
             out.append(f"{path}: OCR failed on {where}: {reason}; the text layer is kept as it is")
         return out
 
@@ -87,10 +87,6 @@ class OcrReport:
         if self.failed:
             return f"no text layer in its {n_pages} page(s), and OCR failed: {self.failed[0][1]}"
         return f"no text in its {n_pages} page(s): no text layer, and OCR found no text either (a blank scan?)"
-
-
-def _pages(numbers: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(map(str, numbers[:10])) + (" …" if len(numbers) > 10 else "")
 
 
 def wanted(text: str, mode: OcrMode) -> bool:

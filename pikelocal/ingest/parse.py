@@ -1,37 +1,29 @@
-"""Parse PDF, plain-text and Markdown files into pages with line positions: the only module importing pypdf.
+"""Parse PDF, Word, Excel, plain-text and Markdown files into pages with line positions.
 
-Word (.docx) and Excel (.xlsx) files are read by ``parse_docx.py`` and ``parse_xlsx.py`` (the package checked in
-``ooxml.py``); a workbook, and a .docx with no stored page breaks, is unpaged (``ParsedDocument.paged``).
-
-A PDF is read in a child process within limits on time, memory, pages and characters (``pdf_worker.py``);
-:class:`PdfPages` here is what that process runs.
+PDFs are read by ``parse_pdf.py`` (pypdf in a child process within limits on time, memory, pages and
+characters, ``pdf_worker.py``), Word (.docx) and Excel (.xlsx) files by ``parse_docx.py`` and ``parse_xlsx.py``
+(the package checked in ``ooxml.py``); a workbook, and a .docx with no stored page breaks, is unpaged
+(``ParsedDocument.paged``). Here: which files are read at all, text decoding, the garble check, titles.
 
 Every failure is a :class:`DocumentError` whose message is one line naming the file and the reason, so a
-batch can record it and go on. A garbled extraction is not a failure but a warning on the result.
+batch can record it and go on. A garbled extraction is not a failure but a warning on the result; a broken
+font's lines in an otherwise good PDF page are left blank (``_blank_garbled_lines``).
 """
 
 from __future__ import annotations
 
-import io
-import logging
 import re
 import stat
-from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.ooxml import OfficeText
 from pikelocal.ingest.parse_docx import read_docx
+from pikelocal.ingest.parse_pdf import clean_pdf_title, read_pdf
 from pikelocal.ingest.parse_xlsx import read_xlsx
 from pikelocal.ingest.pdf_worker import PageProgress, PdfWorker
-from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
-
-if TYPE_CHECKING:
-    from pypdf import PdfReader
-
-log = logging.getLogger(__name__)
+from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets, page_list
 
 KINDS = {
     ".pdf": "pdf",
@@ -55,13 +47,7 @@ GARBLED_LINE_SHARE = 0.2  # a line with more of its characters garbled than this
 CONTROL_LINE_SHARE = 0.05  # ... or with more than this, control characters among them
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 and C1 controls; tab and line feed are text
 MIB = 1 << 20
-_PUBSEC = re.compile(rb"/Filter\s*/Adobe\.PubSec")  # the certificate (public-key) security handler
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
-PAGE_TEXTS_KEPT = 256  # page texts kept for pages that share what they draw (PdfPages)
-PARENT_DEPTH = 32  # page-tree levels searched for inherited /Resources
-SHAPE_BUDGET = 256  # PDF objects looked at to tell whether two pages draw the same
-PAGE_MAX_CHARS = 100_000  # a dense real page holds some 5,000 characters (see _unflood)
-REPEAT_MIN_CHARS = 200  # a page repeating an earlier one's text is kept once from this length on
 
 
 @dataclass(frozen=True)
@@ -129,12 +115,13 @@ def parse_document(
     warnings: list[str] = []
     paged = True
     if kind == "pdf":
-        pages, meta_title, pdf_warnings = _read_pdf(path, data, password, pdf_worker, progress)
+        texts, meta_title, pdf_warnings = read_pdf(path, data, password, pdf_worker, progress)
+        pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(texts, 1))
         encoding = None
         warnings += pdf_warnings
     elif kind in ("docx", "xlsx"):
         office = read_docx(path, data) if kind == "docx" else read_xlsx(path, data)
-        pages, meta_title, encoding, paged = _office_pages(office), _office_title(office), None, office.paged
+        pages, meta_title, encoding, paged = _officepage_list(office), _office_title(office), None, office.paged
         warnings += office.warnings
     else:
         text, encoding = _decode(path, data)
@@ -159,9 +146,9 @@ def parse_document(
     if garbled or with_lines:
         parts = []
         if garbled:
-            parts.append(f"on {len(garbled)} of {len(pages)} page(s) ({_pages(garbled)})")
+            parts.append(f"on {len(garbled)} of {len(pages)} page(s) ({page_list(garbled)})")
         if with_lines:
-            parts.append(f"in some lines of {len(with_lines)} more page(s) ({_pages(with_lines)})")
+            parts.append(f"in some lines of {len(with_lines)} more page(s) ({page_list(with_lines)})")
         left_out = f"; those {blanked} line(s) are left blank" if blanked else ""
         warnings.append(
             f"{path}: extracted text looks garbled {' and '.join(parts)}: control, private-use or replacement "
@@ -171,16 +158,12 @@ def parse_document(
     return ParsedDocument(path, kind, title, pages, encoding, tuple(warnings), paged=paged)
 
 
-def _office_pages(office: OfficeText) -> tuple[ParsedPage, ...]:
+def _officepage_list(office: OfficeText) -> tuple[ParsedPage, ...]:
     return tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(office.pages, 1))
 
 
 def _office_title(office: OfficeText) -> str | None:
     return clean_pdf_title(office.title) if office.title else None  # "Microsoft Word - x.doc" is no title
-
-
-def _pages(numbers: list[int]) -> str:
-    return ", ".join(map(str, numbers[:10])) + (" …" if len(numbers) > 10 else "")
 
 
 def _garbled_line(line: str) -> bool:
@@ -252,232 +235,6 @@ def _decode(path: Path, data: bytes) -> tuple[str, str]:
     except UnicodeDecodeError:
         raise DocumentError(path, "unsupported", "not text in UTF-8, GB18030 or Big5 (a binary file?)") from None
     return text.replace("\r\n", "\n").replace("\r", "\n"), encoding
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0][:200] if text else type(exc).__name__
-
-
-class PdfPages:
-    """One PDF open in pypdf, read a page at a time (in the reading process, ``pdf_child.py``): its page count,
-    each page's text and its title; every failure a :class:`DocumentError`.
-
-    Pages that draw the same content stream with the same resources have the same text (pypdf's plain extraction
-    reads nothing else of a page), so it is extracted once: issue 17's 2,000 pages sharing one 3 MB stream cost
-    one page's work, not 2,000.
-    """
-
-    def __init__(self, path: Path, data: bytes, password: str | None) -> None:
-        import pypdf  # lazily: `import pikelocal.api` must stay light
-        from pypdf.errors import DependencyError, PyPdfError
-
-        self.path = path
-        self._texts: dict[Hashable, str] = {}  # page text by what it is drawn from (see _page_key)
-        try:
-            self._reader = pypdf.PdfReader(io.BytesIO(data))
-            if self._reader.is_encrypted:
-                _decrypt(path, self._reader, password)
-            self._pages = self._reader.pages
-            self.n_pages = len(self._pages)
-        except DocumentError:
-            raise
-        except NotImplementedError as exc:  # pypdf opens only the standard (password) security handler
-            raise _not_implemented(path, data, exc) from None
-        except DependencyError as exc:
-            raise _dependency_error(path, exc) from None
-        except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
-            raise DocumentError(path, "corrupt", f"not a readable PDF ({_first_line(exc)})") from None
-
-    def text(self, index: int) -> str:
-        """The text of page ``index`` (0-based), line ends as ``\\n``."""
-        from pypdf.errors import DependencyError
-
-        try:
-            page = self._pages[index]
-            key = _page_key(page)
-            if key is not None and key in self._texts:
-                return self._texts[key]
-            text = page.extract_text() or ""
-        except DependencyError as exc:
-            raise _dependency_error(self.path, exc) from None
-        except MemoryError:  # the reading process's memory limit: its own reason, not a broken page
-            raise
-        except Exception as exc:  # pypdf raises many kinds on broken content streams
-            detail = type(exc).__name__
-            raise DocumentError(self.path, "corrupt", f"page {index + 1} cannot be read ({detail})") from None
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if key is not None:
-            if len(self._texts) >= PAGE_TEXTS_KEPT:
-                del self._texts[next(iter(self._texts))]
-            self._texts[key] = text
-        return text
-
-    def title(self) -> str | None:
-        return _pdf_title(self._reader)
-
-
-class _TooMuch(Exception):
-    """A page's resources too big to fingerprint cheaply."""
-
-
-def _page_key(page: Any) -> Hashable | None:
-    """What a page's plain text is drawn from: its content stream(s) and its resources (fonts, forms), each as
-    the PDF object it refers to, or None when that cannot be told cheaply (then the page is simply extracted)."""
-    try:
-        node, resources = page, None
-        for _ in range(PARENT_DEPTH):  # /Resources may be inherited from the page tree
-            if "/Resources" in node:
-                resources = node.raw_get("/Resources")
-                break
-            if "/Parent" not in node:
-                break
-            node = node.raw_get("/Parent").get_object()
-        contents = page.raw_get("/Contents") if "/Contents" in page else None
-        budget = [SHAPE_BUDGET]
-        return (_shape(contents, budget), _shape(resources, budget))
-    except Exception:  # a malformed page tree: not worth a guess
-        return None
-
-
-def _shape(obj: Any, budget: list[int]) -> Hashable:
-    """A hashable picture of a PDF object that names other objects by reference (``(number, generation)``)."""
-    from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
-
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooMuch
-    if isinstance(obj, IndirectObject):
-        return ("ref", obj.idnum, obj.generation)
-    if isinstance(obj, StreamObject):  # a stream held directly (not in files, where streams are objects)
-        raise _TooMuch
-    if isinstance(obj, DictionaryObject):
-        return ("dict", tuple(sorted((str(k), _shape(v, budget)) for k, v in dict.items(obj))))
-    if isinstance(obj, ArrayObject):
-        return ("array", tuple(_shape(v, budget) for v in list.__iter__(obj)))
-    return (type(obj).__name__, repr(obj))
-
-
-def _read_pdf(
-    path: Path, data: bytes, password: str | None, worker: PdfWorker | None, progress: PageProgress | None
-) -> tuple[tuple[ParsedPage, ...], str | None, list[str]]:
-    """The PDF's pages, title and warnings, read in a child process within the worker's limits."""
-    if worker is None:
-        with PdfWorker() as own:
-            return _read_pdf(path, data, password, own, progress)
-    read = worker.read(path, data, password, progress)
-    texts, flood_warnings = _unflood(path, read.pages)
-    pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(texts, 1))
-    warnings = [read.problems.warning(path)] if read.problems.count else []
-    warnings += flood_warnings + read.ocr.warnings(path, read.n_pages)
-    if not any(page.text.strip() for page in pages):  # after OCR, when it was on: its message says what it did
-        raise DocumentError(path, "image-only", read.ocr.image_only(len(pages)))
-    if read.cut:
-        left = read.n_pages - len(pages)
-        warnings.append(
-            f"{path}: text cut at ingest.pdf_max_chars = {worker.limits.max_chars:,} characters, on page"
-            f" {len(pages):,} of {read.n_pages:,}" + (f"; the last {left:,} page(s) are left out" if left else "")
-        )
-    return pages, read.title, warnings
-
-
-def _unflood(path: Path, texts: Sequence[str]) -> tuple[list[str], list[str]]:
-    """Page texts with what only floods the KB taken out, and a warning for each kind of cut.
-
-    - A page over ``PAGE_MAX_CHARS`` is cut there: a real page holds a few thousand characters; hundreds of
-      thousands are a page drawn to flood the KB (issue 17's 2,000 pages sharing one 3 MB stream).
-    - A page whose text repeats an earlier page's exactly (``REPEAT_MIN_CHARS`` or more) is kept empty: its
-      text is in the KB once, on the first page that has it, and searching or citing it finds that page.
-    """
-    out: list[str] = []
-    seen: set[str] = set()
-    cut: list[int] = []
-    repeats: list[int] = []
-    for number, text in enumerate(texts, 1):
-        if len(text) > PAGE_MAX_CHARS:
-            text = text[:PAGE_MAX_CHARS]
-            cut.append(number)
-        key = text.strip()
-        if len(key) >= REPEAT_MIN_CHARS and key in seen:
-            repeats.append(number)
-            text = ""
-        elif len(key) >= REPEAT_MIN_CHARS:
-            seen.add(key)
-        out.append(text)
-    warnings = []
-    if cut:
-        warnings.append(
-            f"{path}: text of {len(cut)} page(s) cut at {PAGE_MAX_CHARS:,} characters a page ({_pages(cut)}):"
-            " far more than a page holds"
-        )
-    if repeats:
-        warnings.append(
-            f"{path}: {len(repeats)} page(s) repeat an earlier page's text exactly ({_pages(repeats)});"
-            " it is kept once, on its first page"
-        )
-    return out, warnings
-
-
-def _not_implemented(path: Path, data: bytes, exc: NotImplementedError) -> DocumentError:
-    """pypdf refused a feature while opening the file: in practice a security handler other than passwords."""
-    if _PUBSEC.search(data):
-        return DocumentError(path, "encrypted", "encrypted (certificate security handler, not supported)")
-    if b"/Encrypt" in data:
-        return DocumentError(path, "encrypted", f"encrypted in a way that is not supported ({_first_line(exc)})")
-    return DocumentError(path, "corrupt", f"not a readable PDF ({_first_line(exc)})")
-
-
-def _dependency_error(path: Path, exc: Exception) -> DocumentError:
-    """pypdf lacks an optional package (``cryptography`` for AES, a pikelocal dependency): a broken install."""
-    return DocumentError(path, "encrypted", f"cannot be decrypted: {_first_line(exc)} (pip install cryptography)")
-
-
-def _decrypt(path: Path, reader: PdfReader, password: str | None) -> None:
-    if password is None:
-        if reader.decrypt(""):  # an empty user password: readable without asking
-            return
-        raise DocumentError(path, "encrypted", "the PDF is encrypted; give its password with --password")
-    if not reader.decrypt(password):
-        raise DocumentError(path, "encrypted", "the PDF is encrypted and the given password does not open it")
-
-
-def _pdf_title(reader: PdfReader) -> str | None:
-    try:
-        title = reader.metadata.title if reader.metadata else None
-    except Exception:  # broken metadata must not fail a readable document
-        return None
-    try:
-        return clean_pdf_title(title) if isinstance(title, str) else None
-    except Exception:  # a title is a nicety: whatever is wrong with it, the document stays readable
-        log.debug("unusable PDF title %r", title)
-        return None
-
-
-_HEX_TITLE = re.compile(r"^<([0-9A-Fa-f\s]+)>$")
-_EDITOR_PREFIX = re.compile(r"^(?:Microsoft (?:Word|PowerPoint|Excel) - |Word - )", re.IGNORECASE)
-_OFFICE_SUFFIX = re.compile(r"\.(?:docx?|xlsx?|pptx?|wps|rtf|pdf)$", re.IGNORECASE)
-
-
-def clean_pdf_title(raw: str) -> str | None:
-    """A usable title from PDF metadata, or None for junk.
-
-    Some producers store the title as an undecoded hex string (``<4D6963…>``, often GBK bytes) or as
-    "Microsoft Word - file.doc"; control characters and replacement characters mean it is not worth showing.
-    """
-    title = raw.strip().strip("\x00").strip()
-    hex_match = _HEX_TITLE.match(title)
-    if hex_match:
-        try:
-            data = bytes.fromhex(re.sub(r"\s", "", hex_match.group(1)))
-            title = decode_text(data)[0] if not data.startswith((b"\xfe\xff", b"\xff\xfe")) else data.decode("utf-16")
-        except (UnicodeDecodeError, ValueError):  # odd digit count, or bytes in no known encoding
-            return None
-    title = _OFFICE_SUFFIX.sub("", _EDITOR_PREFIX.sub("", title.strip())).strip()
-    if len(title) < 2 or not any(ch.isalnum() for ch in title) or title.lower() == "untitled":
-        return None
-    if any(ch == "\ufffd" or ord(ch) < 32 for ch in title):
-        return None
-    return title
 
 
 def _title(path: Path, kind: str, meta_title: str | None, pages: tuple[ParsedPage, ...]) -> str:

@@ -21,9 +21,11 @@ from typing import IO, Any
 from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.ocr import OcrOptions, OcrPageError, PdfOcr, threads_of, wanted
 from pikelocal.ingest.ocr_engine import OcrUnavailable
-from pikelocal.ingest.parse import MIB, PdfPages
+from pikelocal.ingest.parse_pdf import PdfPages
 from pikelocal.ingest.pdf_worker import EXIT_MEMORY, PDFLOG, decode_message, encode_message, frame, read_frame
 from pikelocal.ingest.pdflog import pypdf_log
+
+MIB = 1 << 20
 
 try:
     import resource

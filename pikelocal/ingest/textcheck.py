@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Sequence
 
 # Tried in order after UTF-8. Big5 first: GB18030 decodes almost any byte string, Big5 rejects most GBK text
 # (GBK trail bytes 0x80–0xA0 are invalid in Big5), so a strict Big5 success is real evidence.
@@ -61,3 +62,14 @@ def garbled_share(text: str) -> float:
         visible += len(shown)
         bad += len(shown) - len(_GARBLE.sub("", shown))
     return bad / visible if visible else 0.0
+
+
+def page_list(numbers: Sequence[int]) -> str:
+    """Page numbers for a message: the first ten, then "…"."""
+    return ", ".join(map(str, numbers[:10])) + (" …" if len(numbers) > 10 else "")
+
+
+def first_line(exc: BaseException) -> str:
+    """An exception's message cut to one line for a one-line error (its type's name when it has none)."""
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__

@@ -21,7 +21,8 @@ from pikelocal.domain.errors import Cancelled, ConfigError, DocumentError
 from pikelocal.domain.events import Event, Notice, StageAdvanced, cancellable
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.parse import PdfPages, parse_document
+from pikelocal.ingest.parse import parse_document
+from pikelocal.ingest.parse_pdf import PdfPages
 from pikelocal.ingest.pdf_worker import PdfLimits, PdfWorker
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
