@@ -59,12 +59,14 @@ PAGES = [  # (label, PDF, 0-based page, ground truth)
 ]
 DPIS = (150, 200, 300)  # 200: the default (ingest.ocr_dpi)
 EVAL = Path.home() / ".cache" / "pikelocal-eval" / "ocr"
-QUESTION = (
+QUESTIONS = (  # the answer, from the orders (p. 1) and paragraphs 84 and following (pp. 35-36): the circumstances
+    # "do not render these fees incapable of characterisation as penalties"
     "Did the High Court hold that the honour, dishonour, non-payment and over limit fees could not be penalties"
-    " because they were not charged upon breach of contract?"
+    " because they were not charged upon breach of contract?",  # no
+    "According to the High Court's orders, are the honour, dishonour, non-payment and over limit fees capable of"
+    " being characterised as penalties?",  # yes
 )
-ANSWER_PAGES = {1, 35, 36}  # the orders (p. 1) and paragraphs 84 and following (pp. 35-36): "do not render these
-# fees incapable of characterisation as penalties"
+ANSWER_PAGES = {1, 35, 36}
 
 
 def edit_distance(a: str, b: str) -> int:
@@ -210,12 +212,12 @@ def anz(ask: bool) -> list[str]:
             text = knowledge_base.page(doc.id, number).text
             shown = " / ".join(text.split("\n")[:3])[:160]
             lines.append(f"- p. {number}: garbled share {garbled_share(text):.3f}; first lines: `{shown}`")
-    if ask:
+    for question in QUESTIONS if ask else ():
         t0 = time.perf_counter()
-        answer = subprocess.run([*cli, "ask", str(kb), QUESTION, "--mode", "naive"], capture_output=True, text=True)
+        answer = subprocess.run([*cli, "ask", str(kb), question, "--mode", "naive"], capture_output=True, text=True)
         body = " ".join(answer.stdout.split())
         cited = sorted({int(n) for n in re.findall(r"p\. ?(\d+)", body)})
-        lines.append(f'\n`pikelocal ask KB "{QUESTION}" --mode naive` ({time.perf_counter() - t0:.0f} s, exit')
+        lines.append(f'\n`pikelocal ask KB "{question}" --mode naive` ({time.perf_counter() - t0:.0f} s, exit')
         lines.append(
             f"{answer.returncode}); pages named in its output: {cited} (the answer is on {sorted(ANSWER_PAGES)}):"
         )
