@@ -131,7 +131,7 @@ def parse_document(
             raise DocumentError(
                 path,
                 "image-only",
-                f"no text in its {len(pages)} page(s): an image-only scan?",  # (_read_pdf says what OCR did)
+                f"no text in its {len(pages)} page(s): an image-only scan?",  # (parse_pdf.read_pdf says what OCR did)
             )
         raise DocumentError(path, "empty", "the file holds no text")
     garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
