@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 MARK_BEGIN, MARK_END = "<!-- bench_reliability:begin -->", "<!-- bench_reliability:end -->"
 ENC = ("--encoder", "minilm")
 
@@ -103,19 +104,9 @@ def cert_encrypted_pdf(path: Path) -> None:
 
 def aes_pdf(path: Path) -> None:
     """One page of text ("bid bond" notice), AES-256 encrypted with an empty user password, as Acrobat writes."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ContentStream, DictionaryObject, NameObject
+    from tests.support.pdfs import text_page_writer  # ROOT is on sys.path (see the top of this script)
 
-    writer = PdfWriter()
-    page = writer.add_blank_page(612, 792)
-    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
-                             NameObject("/BaseFont"): NameObject("/Helvetica")})  # fmt: skip
-    page[NameObject("/Resources")] = DictionaryObject(
-        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}  # noqa: SLF001
-    )
-    stream = ContentStream(None, None)
-    stream.set_data(b"BT /F1 12 Tf 72 720 Td (The bid bond is five percent of the tender price.) Tj ET")
-    page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+    writer = text_page_writer("The bid bond is five percent of the tender price.")
     writer.add_metadata({"/Title": "AES tender notice"})
     writer.encrypt(user_password="", owner_password="owner", algorithm="AES-256")
     with path.open("wb") as fh:

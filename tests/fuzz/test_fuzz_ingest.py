@@ -18,6 +18,7 @@ import random
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -167,45 +168,25 @@ def run_batch(kb: Path, files: list[Path], tally: Tally) -> None:
             tally.unexplained.append(row["path"])
 
 
-def test_mutated_inputs_never_crash_hang_or_corrupt_the_kb(tmp_path: Path, shared_data: Path) -> None:
-    rng = random.Random(SEED)
-    corpus = seeds(shared_data)
-    tally = Tally()
-    kb = tmp_path / "fuzz.kb"
-    for start in range(0, CASES, BATCH):
-        folder = tmp_path / f"batch{start // BATCH}"
-        folder.mkdir()
-        files = []
-        for i in range(start, min(CASES, start + BATCH)):
-            name, data = rng.choice(corpus)
-            mutated, kind = mutate(data, rng)
-            path = folder / f"{i:03d}-{kind}-{name}"
-            path.write_bytes(mutated)
-            files.append(path)
-        tally.cases += len(files)
-        run_batch(kb, files, tally)
-        problems = duplicates(kb) if kb.exists() else []
-        assert problems == [], problems
-    summary = (f"fuzz seed {SEED}: {tally.cases} cases, {len(tally.crashes)} crashes, {len(tally.hangs)} hangs,"
-               f" max RSS {tally.max_rss_mb:.0f} MB, outcomes {dict(sorted(tally.statuses.items()))}")  # fmt: skip
-    print(summary)
-    assert tally.crashes == [] and tally.hangs == [] and tally.unexplained == [], (tally, summary)
-    assert sum(tally.statuses.values()) == tally.cases
-
-
-def test_mutated_word_and_excel_files_never_crash_hang_or_corrupt_the_kb(tmp_path: Path) -> None:
-    rng = random.Random(SEED + 18)
-    corpus = office_seeds()
-    tally = Tally()
+def fuzz(
+    tmp_path: Path,
+    corpus: list[tuple[str, bytes]],
+    mutation: Callable[[bytes, random.Random], tuple[bytes, str]],
+    rng: random.Random,
+    cases: int,
+    tally: Tally,
+) -> dict[str, int]:
+    """``cases`` mutated files ingested into one KB, ``BATCH`` to a worker, the KB checked for duplicate rows
+    after each batch; returns how many cases each kind of mutation made."""
     kb = tmp_path / "fuzz.kb"
     kinds: dict[str, int] = {}
-    for start in range(0, OFFICE_CASES, BATCH):
+    for start in range(0, cases, BATCH):
         folder = tmp_path / f"batch{start // BATCH}"
         folder.mkdir()
         files = []
-        for i in range(start, min(OFFICE_CASES, start + BATCH)):
+        for i in range(start, min(cases, start + BATCH)):
             name, data = rng.choice(corpus)
-            mutated, kind = mutate_office(data, rng)
+            mutated, kind = mutation(data, rng)
             kinds[kind.split("@")[0]] = kinds.get(kind.split("@")[0], 0) + 1
             path = folder / f"{i:03d}-{kind}-{name}"
             path.write_bytes(mutated)
@@ -214,6 +195,22 @@ def test_mutated_word_and_excel_files_never_crash_hang_or_corrupt_the_kb(tmp_pat
         run_batch(kb, files, tally)
         problems = duplicates(kb) if kb.exists() else []
         assert problems == [], problems
+    return kinds
+
+
+def test_mutated_inputs_never_crash_hang_or_corrupt_the_kb(tmp_path: Path, shared_data: Path) -> None:
+    tally = Tally()
+    fuzz(tmp_path, seeds(shared_data), mutate, random.Random(SEED), CASES, tally)
+    summary = (f"fuzz seed {SEED}: {tally.cases} cases, {len(tally.crashes)} crashes, {len(tally.hangs)} hangs,"
+               f" max RSS {tally.max_rss_mb:.0f} MB, outcomes {dict(sorted(tally.statuses.items()))}")  # fmt: skip
+    print(summary)
+    assert tally.crashes == [] and tally.hangs == [] and tally.unexplained == [], (tally, summary)
+    assert sum(tally.statuses.values()) == tally.cases
+
+
+def test_mutated_word_and_excel_files_never_crash_hang_or_corrupt_the_kb(tmp_path: Path) -> None:
+    tally = Tally()
+    kinds = fuzz(tmp_path, office_seeds(), mutate_office, random.Random(SEED + 18), OFFICE_CASES, tally)
     summary = (f"office fuzz seed {SEED + 18}: {tally.cases} cases, {len(tally.crashes)} crashes,"
                f" {len(tally.hangs)} hangs, max RSS {tally.max_rss_mb:.0f} MB,"
                f" outcomes {dict(sorted(tally.statuses.items()))}, mutations {dict(sorted(kinds.items()))}"

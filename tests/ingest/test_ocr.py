@@ -21,6 +21,7 @@ from pikelocal.ingest.ocr import OcrOptions, OcrPageError, OcrReport
 from pikelocal.ingest.parse import parse_document
 from pikelocal.ingest.pdf_worker import PdfWorker
 from tests.support.cli import run_cli
+from tests.support.pdfs import text_page_writer
 
 JUDGMENT = "en_legal_au/Breach of Contract.pdf"  # page 3: the catchwords, 2,100 characters of English
 REPO = Path(__file__).resolve().parents[2]
@@ -43,19 +44,7 @@ def scan_of(pdf: Path, index: int, out: Path, dpi: int = 200) -> Path:
 
 def text_page_pdf(text: str) -> bytes:
     """A one-page PDF with a real text layer (Helvetica), written by pypdf."""
-    from pypdf import PdfWriter
-    from pypdf.generic import ContentStream, DictionaryObject, NameObject
-
-    writer = PdfWriter()
-    page = writer.add_blank_page(612, 792)
-    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
-                             NameObject("/BaseFont"): NameObject("/Helvetica")})  # fmt: skip
-    page[NameObject("/Resources")] = DictionaryObject(
-        {NameObject("/Font"): DictionaryObject({NameObject("/F1"): writer._add_object(font)})}  # noqa: SLF001
-    )
-    stream = ContentStream(None, None)
-    stream.set_data(f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode("latin-1"))
-    page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+    writer = text_page_writer(text)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
