@@ -57,13 +57,15 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]+")
 
-# Words a question or an answer uses around its facts, which bind nothing.
+# Words a question or an answer uses around its facts, which bind nothing. Single function characters (在, 占,
+# …) also cut a run, so that no bigram spans a word boundary: "勘察设计方案在总分中占多少分" must not ask for
+# 案在 and 在总.
 _ZH_GENERIC = _words(
     "资料 答案 回答 如下 以下 综上 "
     "中华人民共和国 本招标文件 招标文件 本文件 该文件 文件中 文档中 资料中 根据 依据 按照 依照"
     " 规定的 规定 所述 是多少 为多少 多少 是什么 什么 哪些 哪个 哪一 哪里 是否 请问 如何"
     " 怎样 怎么 本案 本项目 该项目 本工程 本次 可以 应当 需要 要求 的是 是 的 了 吗 呢 为"
-    " 即 有何 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于 正确 错误 不对"
+    " 即 有何 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于 在 占 正确 错误 不对"
 )
 _ZH_GENERIC_RE = re.compile("|".join(sorted(map(re.escape, _ZH_GENERIC), key=len, reverse=True)))
 _EN_STOP = frozenset(

@@ -172,3 +172,25 @@ def test_two_facts_of_one_sentence_are_checked_each_against_its_own_source_sente
     assert shown == "投标保证金为人民币伍万元整（¥50,000） [1]，履约保证金为中标合同金额的10% [1]。"
     assert [c.verdict for c in stream.claims] == ["supported", "supported"]
     assert numbers_in("壹拾贰万叁仟元") == {"123000"}  # financial numerals, as tenders write amounts
+
+
+SCORING = (
+    "2.2.1 分值构成（总分100分）\n"
+    "（1）投标报价： 10 分；\n"
+    "（2）勘察设计方案： 35 分；\n"
+    "（3）信誉与业绩： 30 分；\n"
+    "（4）项目管理机构： 25 分；\n"
+)
+
+
+def test_a_scoring_row_supports_its_share_when_the_title_holds_the_rows_words() -> None:
+    # The tender's title (…勘察设计招标文件) holds 勘察/察设/设计, so those terms do not count; the question's
+    # other terms must not include bigrams across 在 and 占 (案在, 在总, 中占), or the row holds too few of them.
+    title = "黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件"
+    question = "勘察设计方案在总分中占多少分？"
+    right, stream = run(question, "勘察设计方案在总分中占35分 [1]。", [source(1, SCORING, title)])
+    assert right == "勘察设计方案在总分中占35分 [1]。"
+    assert stream.claims[0].evidence is not None and stream.claims[0].evidence.text == "（2）勘察设计方案： 35 分；"
+    wrong, stream = run(question, "勘察设计方案在总分中占30分 [1]。", [source(1, SCORING, title)])
+    assert wrong.startswith("文档中没有说明")  # 30 is the 信誉与业绩 row's
+    assert stream.claims[0].verdict in ("unsupported", "contradicted")
