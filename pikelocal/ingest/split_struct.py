@@ -46,6 +46,11 @@ _SENTENCE_END = re.compile(r"(?<=[。！？；!?;])|(?<=[.!?])(?=\s)")
 WINDOW_CHARS = 8_192
 _LABEL_MAX = 40
 _CLAUSE_LABEL_END = re.compile(r"[，。；：,;:]")  # a clause's label is its number and words up to here
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_HEADING_MAX_WORDS = 8  # "1. Definitions", "2.1 The penalty doctrine at common law": a numbered heading is short
+# A heading does not end in a function word; a line of prose wrapped by the PDF may.
+_WRAP_WORDS = frozenset("a an and as at by for from in of on or that the to upon which with".split())  # noqa: SIM905
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -81,8 +86,28 @@ def marker(line: str) -> tuple[int, str] | None:
             return None  # "第三章规定的…。" is a sentence that mentions a chapter, not its heading
         if level == 4:  # an article: its number names it; its text follows on the same line
             return level, re.match(rf"第[{_CN_NUM}\d]+条", stripped).group(0)  # type: ignore[union-attr]
+        if _english_list_item(stripped[match.end() - 1 :]):
+            return level, ""  # opens a block, names no section
         return level, _CLAUSE_LABEL_END.split(stripped, maxsplit=1)[0][:_LABEL_MAX]
     return None
+
+
+def _english_list_item(rest: str) -> bool:
+    """The words after a numbered marker read as an item of a list or a numbered paragraph, not a heading: they
+    start in lower case ("(a) that the fees …"), run past ``_HEADING_MAX_WORDS`` words ("4. Set aside the orders
+    with respect to the costs of the …"), end a sentence ("1. Appeal allowed with costs.") or break off after a
+    function word, wrapped ("20.1 Interstar may terminate this Agreement immediately upon"). Such a label would
+    otherwise name every chunk after it up to the next marker of its level (in a judgment, pages of reasons under
+    an order's item 1)."""
+    words = _LATIN_WORD.findall(rest)
+    if not words or _CJK.search(rest):
+        return False
+    return (
+        words[0][0].islower()
+        or len(words) > _HEADING_MAX_WORDS
+        or rest.rstrip().endswith((".", ";"))
+        or words[-1].lower() in _WRAP_WORDS
+    )
 
 
 def _blocks(text: str) -> list[tuple[int, int, tuple[int, str] | None]]:

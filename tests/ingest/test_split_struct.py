@@ -78,6 +78,30 @@ def test_markers() -> None:
     assert marker("7.5.2 发出中标通知书后，招标人无正当理由拒签合同的") == (7, "7.5.2 发出中标通知书后")
 
 
+def test_english_list_items_and_numbered_paragraphs_open_blocks_but_name_no_section() -> None:
+    assert marker("1. Definitions") == (5, "1. Definitions") and marker("(iv) Damages") == (8, "(iv) Damages")
+    assert marker("2.1 The penalty doctrine at common law") == (6, "2.1 The penalty doctrine at common law")
+    assert marker("4. Set aside the orders with respect to the costs of the Separate") == (5, "")  # too long
+    assert marker("(a) that the honour, dishonour, non-payment and over limit fees") == (8, "")  # lower case
+    assert marker("1. Appeal allowed with costs.") == (5, "")  # a sentence
+    assert marker("20.1 Interstar may terminate this Agreement immediately upon") == (6, "")  # wrapped
+    text = "ORDERS\n1. Appeal allowed with costs.\n2. Set aside the orders of the primary judge made on 5 May.\n\n"
+    text += "REASONS\n" + "The appellant sued the bank on its fees. " * 30
+    text += "\n\n" + "The fees were not penalties. " * 30
+    chunks = split_structured(text, count, target=60, min_tokens=20, max_tokens=90)
+    assert_tiles(text, chunks)
+    assert all(c.section_path == () for c in chunks)  # before: ("2. Set aside the orders of the primary",)
+
+
+def test_the_anz_judgments_orders_do_not_name_its_reasons(shared_data: Path) -> None:
+    parsed = parse_document(shared_data / "pdfs/en_legal_au/Contract scope of the penalty doctrine(ANZ Bank).pdf")
+    doc = DocumentText.from_pages(parsed.pages)
+    chunks = split_structured(doc.text, count)
+    assert_tiles(doc.text, chunks)
+    named = [c.section_path for c in chunks if c.section_path]
+    assert not named, named[:3]  # the orders' items (1. Leave to appeal …, 4. Set aside …) are not headings
+
+
 def test_positions_map_offsets_to_pages_and_lines() -> None:
     pages = [ParsedPage(1, "ab\ncd", line_offsets("ab\ncd")), ParsedPage(2, "ef\ngh\n", line_offsets("ef\ngh\n"))]
     doc = DocumentText.from_pages(pages)
