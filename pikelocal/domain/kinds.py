@@ -16,6 +16,11 @@ SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 FusedSource = Literal["bm25", "dense", "late", "questions"]  # the rankings hybrid fuses
 FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
 
+AnswerContext = Literal["segments", "neighbours"]  # sources: relevant segments (RSE) or gathered chunks ± neighbours
+ANSWER_CONTEXTS: tuple[AnswerContext, ...] = get_args(AnswerContext)
+SegmentPreset = Literal["balanced", "precision", "find_all"]  # RSE's parameter sets (query/segments.py, after dsRAG)
+SEGMENT_PRESETS: tuple[SegmentPreset, ...] = get_args(SegmentPreset)
+
 Splitter = Literal["structure", "llm"]  # structure: fast, rule-based; llm: PIKE-RAG's LLM-guided splitter
 SPLITTERS: tuple[Splitter, ...] = get_args(Splitter)
 

@@ -1,4 +1,5 @@
-"""What a search returns: ranked chunks with a snippet of the matched text."""
+"""What a search returns: ranked chunks with a snippet of the matched text, or relevant segments (runs of
+consecutive chunks) with their values."""
 
 from __future__ import annotations
 
@@ -35,3 +36,48 @@ class Hit:
     score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; questions, hybrid: RRF score
     ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it
     snippet: Snippet
+
+
+@dataclass(frozen=True)
+class SegmentCell:
+    """One chunk as relevant segment extraction sees it (``query.segments``): where it is, what it is worth, and
+    what it costs. Chunks of a document with consecutive ``ord`` are contiguous."""
+
+    doc_id: int
+    ord: int
+    value: float  # from its rank and score in the ranking, less the irrelevant-chunk penalty
+    tokens: int  # estimated tokens of its text
+
+
+@dataclass(frozen=True)
+class SegmentSpan:
+    """A run of consecutive chunks of one document chosen by ``query.segments.best_segments``."""
+
+    doc_id: int
+    first_ord: int
+    last_ord: int  # inclusive
+    value: float  # the sum of its chunks' values
+    tokens: int  # its chunks' estimated tokens, with the per-segment overhead
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A relevant segment with its chunks: what ``KnowledgeBase.segments`` returns and answering reads."""
+
+    document: DocumentRecord
+    chunks: tuple[ChunkRecord, ...]  # consecutive, in document order
+    values: tuple[float, ...]  # each chunk's value (negative: a chunk the ranking did not find, or found late)
+    ranks: tuple[int | None, ...]  # each chunk's 1-based rank in the ranking, None where it is not ranked
+
+    @property
+    def value(self) -> float:
+        return sum(self.values)
+
+    @property
+    def pages(self) -> tuple[int | None, int | None]:
+        found = [p for c in self.chunks for p in (c.page_start, c.page_end) if p is not None]
+        return (min(found), max(found)) if found else (None, None)
+
+    @property
+    def lines(self) -> tuple[int | None, int | None]:
+        return self.chunks[0].line_start, self.chunks[-1].line_end
