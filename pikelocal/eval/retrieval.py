@@ -100,13 +100,7 @@ def evaluate(
     sink(StageStarted("queries", len(queries), "queries"))
     for n, q in enumerate(queries, start=1):
         for mode, chunk_ids in ranked_by_mode(store, encoder, q.text, modes, depth * 3, weights or {}).items():
-            relevant = {k for k, g in q.relevant.items() if g > 0}
-            ranked = dedupe([_key_for(key_of[c], relevant) for c in chunk_ids if key_of.get(c)])[:depth]
-            recalls = {
-                k: (1.0 if relevant & set(ranked[:k]) else 0.0) if hit_only else recall_at_k(ranked, relevant, k)
-                for k in ks
-            }
-            per_mode[mode].append((ndcg_at_k(ranked, q.relevant, 10), recalls, mrr_at_k(ranked, relevant, depth)))
+            per_mode[mode].append(score_ranking(chunk_ids, q, key_of, ks, hit_only=hit_only))
         sink(StageAdvanced("queries", n, len(queries)))
     sink(StageFinished("queries", len(queries), time.perf_counter() - started))
     return [
@@ -119,6 +113,25 @@ def evaluate(
         )
         for mode, rows in per_mode.items()
     ]
+
+
+def score_ranking(
+    chunk_ids: Sequence[int],
+    query: EvalQuery,
+    key_of: Mapping[int, Sequence[str]],
+    ks: Sequence[int],
+    *,
+    hit_only: bool = False,
+) -> tuple[float, dict[int, float], float]:
+    """(nDCG@10, {k: Recall@k}, MRR@depth) of one query's ranked chunk ids, scored by their keys (see
+    :func:`evaluate`); depth is max(max(ks), 10)."""
+    depth = max(max(ks), 10)
+    relevant = {k for k, g in query.relevant.items() if g > 0}
+    ranked = dedupe([_key_for(key_of[c], relevant) for c in chunk_ids if key_of.get(c)])[:depth]
+    recalls = {
+        k: (1.0 if relevant & set(ranked[:k]) else 0.0) if hit_only else recall_at_k(ranked, relevant, k) for k in ks
+    }
+    return ndcg_at_k(ranked, query.relevant, 10), recalls, mrr_at_k(ranked, relevant, depth)
 
 
 def _key_for(keys: Sequence[str], relevant: set[str]) -> str:

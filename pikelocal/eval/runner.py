@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pikelocal.config import Settings
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, ignore
+from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.eval import datasets as ds
+from pikelocal.eval.datasets import EvalQuery
 from pikelocal.eval.retrieval import ModeScores, evaluate, ingest_corpus, law_relevance
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb.options import ingest_options
@@ -42,21 +45,35 @@ def _multihop_files(data: Path, which: str | None) -> tuple[Path, Path]:
     return ds.find_multihop(data, which)
 
 
-def run_retrieval(
+@dataclass(frozen=True)
+class OpenedSet:
+    """A benchmark's KB, open, with its queries and how its chunks map to the queries' relevance keys."""
+
+    store: Store
+    encoder: Encoder
+    queries: list[EvalQuery]
+    key_of: dict[int, tuple[str, ...]] | None  # None: each chunk's corpus document id
+    hit_only: bool
+    title: str
+    kb: Path
+    notes: tuple[str, ...]
+
+
+@contextmanager
+def opened_set(
     settings: Settings,
     data: Path,
     *,
     which: str | None = None,
     kb: Path | None = None,
-    modes: Sequence[str] = ("bm25", "dense", "late", "hybrid"),
-    ks: Sequence[int] = (1, 2, 5, 10, 100),
     limit: int | None = None,
     seed: int = 0,
     chunk_tokens: int | None = None,
     pool: bool = False,
     sink: EventSink = ignore,
     key: str | None = None,
-) -> RetrievalRun:
+) -> Iterator[OpenedSet]:
+    """Load a dataset, build (or resume building) its KB, and yield it open with its queries."""
     data = Path(data)
     if chunk_tokens is not None:
         low = min(settings.ingest.min_tokens, chunk_tokens)
@@ -66,7 +83,6 @@ def run_retrieval(
     layout = layout_of(data)
     notes: list[str] = []
     suffix = f"{encoder.model_id}-c{settings.ingest.chunk_tokens}"
-    weights = settings.search.weights()
     options = ingest_options(settings)
     if layout == "law":
         articles = ds.load_law_articles(data / LAW_ARTICLES)
@@ -82,23 +98,47 @@ def run_retrieval(
             if report.failed:
                 notes.append(f"{len(report.failed)} law files failed to ingest: {report.failed[0].message}")
             queries, key_of = law_relevance(store, questions, root)
-            scores = evaluate(store, encoder, queries, modes=modes, ks=ks, weights=weights, key_of=key_of,
-                              hit_only=True, sink=sink)  # fmt: skip
-        named = len({art.file for _, art in resolved.resolved})
-        notes.append(f"{len(files)} law files: the {named} the questions name, the rest distractors")
-        title = f"LawBench 1-1 article retrieval ({len(queries)} questions), {encoder.model_id}"
-        return RetrievalRun(title, kb, scores, tuple(ks), tuple(notes))
+            named = len({art.file for _, art in resolved.resolved})
+            notes.append(f"{len(files)} law files: the {named} the questions name, the rest distractors")
+            title = f"LawBench 1-1 article retrieval ({len(queries)} questions), {encoder.model_id}"
+            yield OpenedSet(store, encoder, queries, key_of, True, title, kb, tuple(notes))
+        return
     if layout == "beir":
         evalset = ds.load_beir(data if data.is_dir() else data.parent)
     else:
         corpus, questions_json = _multihop_files(data, which)
         evalset = ds.load_multihop(corpus, questions_json)
-    queries = ds.subset(evalset.queries, limit, seed)
+    chosen = ds.subset(evalset.queries, limit, seed)
     if pool:
-        evalset = ds.pooled(evalset, queries)
+        evalset = ds.pooled(evalset, chosen)
     kb = kb or Path(f"eval-{evalset.name}-{suffix}.kb")
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder, key=key) as store:
         ingest_corpus(store, encoder, evalset, options, sink)
-        scores = evaluate(store, encoder, queries, modes=modes, ks=ks, weights=weights, sink=sink)
-    title = f"{evalset.name} ({len(evalset.docs):,} docs, {len(queries)} queries), {encoder.model_id}"
-    return RetrievalRun(title, kb, scores, tuple(ks), tuple(notes))
+        title = f"{evalset.name} ({len(evalset.docs):,} docs, {len(chosen)} queries), {encoder.model_id}"
+        yield OpenedSet(store, encoder, list(chosen), None, False, title, kb, tuple(notes))
+
+
+def run_retrieval(
+    settings: Settings,
+    data: Path,
+    *,
+    which: str | None = None,
+    kb: Path | None = None,
+    modes: Sequence[str] = ("bm25", "dense", "late", "hybrid"),
+    ks: Sequence[int] = (1, 2, 5, 10, 100),
+    limit: int | None = None,
+    seed: int = 0,
+    chunk_tokens: int | None = None,
+    pool: bool = False,
+    sink: EventSink = ignore,
+    key: str | None = None,
+) -> RetrievalRun:
+    with opened_set(
+        settings, data, which=which, kb=kb, limit=limit, seed=seed, chunk_tokens=chunk_tokens, pool=pool,
+        sink=sink, key=key,
+    ) as opened:  # fmt: skip
+        scores = evaluate(
+            opened.store, opened.encoder, opened.queries, modes=modes, ks=ks, weights=settings.search.weights(),
+            key_of=opened.key_of, hit_only=opened.hit_only, sink=sink,
+        )  # fmt: skip
+        return RetrievalRun(opened.title, opened.kb, scores, tuple(ks), opened.notes)
