@@ -25,7 +25,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pikelocal.domain.errors import ConfigError
-from pikelocal.domain.kinds import ANSWER_MODES, OCR_MODES, SPLITTERS, AnswerMode, OcrMode, Splitter
+from pikelocal.domain.kinds import (
+    ANSWER_MODES,
+    FUSION_METHODS,
+    OCR_MODES,
+    SPLITTERS,
+    AnswerMode,
+    FusionMethod,
+    OcrMode,
+    Splitter,
+)
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +117,9 @@ class SearchSettings:
     # 0.1 keeps it as a tie-breaker (docs/BENCHMARKS.md). Decompose and hier use it on their own anyway.
     questions_weight: float = 0.1
     candidates: int = 50  # hits taken from each ranking before fusion
+    # How hybrid fuses: rrf (weighted reciprocal ranks), minmax or zscore (weighted sum of each ranking's scores,
+    # normalised over its list). Chosen by build/tune_fusion.py (docs/BENCHMARKS.md).
+    fusion: FusionMethod = "rrf"
 
     def weights(self) -> dict[str, float]:
         """Fusion weight per ranking, keyed as the search code names them."""
@@ -351,6 +363,8 @@ def _validate(s: Settings) -> None:
             raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
     if max(weights) == 0:
         raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
+    if s.search.fusion not in FUSION_METHODS:
+        raise ConfigError(f"search.fusion = '{s.search.fusion}': must be {_one_of(FUSION_METHODS)}")
     if s.ingest.splitter not in SPLITTERS:
         raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be {_one_of(SPLITTERS)}")
     if s.ingest.ocr not in OCR_MODES:

@@ -69,6 +69,7 @@ def test_openai_backend_needs_a_url_and_broken_toml_names_the_file(tmp_path: Pat
         ("PIKELOCAL_LLM_TIMEOUT_S", "0", "llm.timeout_s = 0.0: must be more than 0 seconds"),
         ("PIKELOCAL_LLM_N_CTX", "16", "llm.n_ctx = 16: must be at least 256"),
         ("PIKELOCAL_ENCODER_BATCH_SIZE", "0", "encoder.batch_size = 0: must be at least 1"),
+        ("PIKELOCAL_SEARCH_FUSION", "borda", "search.fusion = 'borda': must be 'rrf', 'minmax' or 'zscore'"),
     ],
 )
 def test_impossible_values_are_refused(variable: str, value: str, message: str) -> None:

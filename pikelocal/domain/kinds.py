@@ -15,6 +15,8 @@ SearchMode = Literal["bm25", "dense", "late", "questions", "hybrid"]
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
 FusedSource = Literal["bm25", "dense", "late", "questions"]  # the rankings hybrid fuses
 FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
+FusionMethod = Literal["rrf", "minmax", "zscore"]  # hybrid: reciprocal ranks, or scores normalised per ranking
+FUSION_METHODS: tuple[FusionMethod, ...] = get_args(FusionMethod)
 
 AnswerContext = Literal["segments", "neighbours"]  # sources: relevant segments (RSE) or gathered chunks ± neighbours
 ANSWER_CONTEXTS: tuple[AnswerContext, ...] = get_args(AnswerContext)

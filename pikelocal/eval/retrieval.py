@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pikelocal.domain.events import EventSink, StageAdvanced, StageFinished, StageStarted, ignore
-from pikelocal.domain.kinds import FUSED_SOURCES
+from pikelocal.domain.kinds import FUSED_SOURCES, FusionMethod
 from pikelocal.embed.base import Encoder
 from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
@@ -59,6 +59,7 @@ def ranked_by_mode(
     depth: int,
     weights: Mapping[str, float],
     candidates: int | None = None,
+    fusion: FusionMethod = "rrf",
 ) -> dict[str, list[int]]:
     """Chunk ids ranked by each mode, from one query encoding; hybrid fuses as ``search`` does."""
     no_questions = {**weights, "questions": 0.0}
@@ -66,12 +67,12 @@ def ranked_by_mode(
     fused += hybrid_sources(no_questions) if CHUNKS_ONLY in modes else ()
     sources = tuple(s for s in FUSED_SOURCES if s in modes or s in fused)
     n = max(depth, candidates or 0)
-    lists = {name: [cid for cid, _ in hits] for name, hits in rankings(store, encoder, query, sources, n).items()}
-    out = {m: lists[m][:depth] for m in modes if m not in ("hybrid", CHUNKS_ONLY)}
+    lists = rankings(store, encoder, query, sources, n)
+    out = {m: [cid for cid, _ in lists[m][:depth]] for m in modes if m not in ("hybrid", CHUNKS_ONLY)}
     if "hybrid" in modes:
-        out["hybrid"] = [cid for cid, _ in fuse(lists, weights, n)[:depth]]  # = search(…, k=depth)
+        out["hybrid"] = [cid for cid, _ in fuse(lists, weights, n, fusion)[:depth]]  # = search(…, k=depth)
     if CHUNKS_ONLY in modes:
-        out[CHUNKS_ONLY] = [cid for cid, _ in fuse(lists, no_questions, n)[:depth]]
+        out[CHUNKS_ONLY] = [cid for cid, _ in fuse(lists, no_questions, n, fusion)[:depth]]
     return out
 
 
@@ -86,6 +87,7 @@ def evaluate(
     key_of: Mapping[int, Sequence[str]] | None = None,
     hit_only: bool = False,
     sink: EventSink = ignore,
+    fusion: FusionMethod = "rrf",
 ) -> list[ModeScores]:
     """Mean nDCG@10, Recall@k and MRR@max(k) of each mode over ``queries``.
 
@@ -99,7 +101,8 @@ def evaluate(
     started = time.perf_counter()
     sink(StageStarted("queries", len(queries), "queries"))
     for n, q in enumerate(queries, start=1):
-        for mode, chunk_ids in ranked_by_mode(store, encoder, q.text, modes, depth * 3, weights or {}).items():
+        ranked = ranked_by_mode(store, encoder, q.text, modes, depth * 3, weights or {}, fusion=fusion)
+        for mode, chunk_ids in ranked.items():
             per_mode[mode].append(score_ranking(chunk_ids, q, key_of, ks, hit_only=hit_only))
         sink(StageAdvanced("queries", n, len(queries)))
     sink(StageFinished("queries", len(queries), time.perf_counter() - started))

@@ -139,6 +139,6 @@ def run_retrieval(
     ) as opened:  # fmt: skip
         scores = evaluate(
             opened.store, opened.encoder, opened.queries, modes=modes, ks=ks, weights=settings.search.weights(),
-            key_of=opened.key_of, hit_only=opened.hit_only, sink=sink,
+            key_of=opened.key_of, hit_only=opened.hit_only, sink=sink, fusion=settings.search.fusion,
         )  # fmt: skip
         return RetrievalRun(opened.title, opened.kb, scores, tuple(ks), opened.notes)

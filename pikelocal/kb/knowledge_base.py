@@ -264,7 +264,7 @@ class KnowledgeBase:
         return ReembedReport(report, done)
 
     def search(self, query: str, request: SearchRequest = SearchRequest()) -> list[Hit]:
-        """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid (RRF) retrieval."""
+        """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid retrieval."""
         with Store.open_existing(self.path) as store:
             encoder = None
             if request.mode != "bm25":
@@ -280,7 +280,10 @@ class KnowledgeBase:
                 check_probes(store, encoder, force=self.settings.encoder.force)
             s = self.settings.search
             k = request.k or s.k
-            return search(store, encoder, query, mode=request.mode, k=k, weights=s.weights(), candidates=s.candidates)
+            return search(
+                store, encoder, query, mode=request.mode, k=k, weights=s.weights(), candidates=s.candidates,
+                fusion=s.fusion,
+            )  # fmt: skip
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
         """Answer ``question`` with cited sources; the trace is stored in the KB.

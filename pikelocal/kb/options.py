@@ -82,6 +82,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         style=request.style,
         instruction=request.instruction,
         weights=settings.search.weights(),
+        fusion=settings.search.fusion,
         check=a.check,
         check_encoder=a.check_encoder,
         cite_grammar=a.cite_grammar,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
-from pikelocal.domain.kinds import AnswerMode, AnswerStyle, StepKind
+from pikelocal.domain.kinds import AnswerMode, AnswerStyle, FusionMethod, StepKind
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
@@ -46,6 +46,7 @@ class AskOptions:
     style: AnswerStyle = "full"
     instruction: str = ""
     weights: dict[str, float] | None = None  # hybrid fusion weights (settings.search)
+    fusion: FusionMethod = "rrf"  # how hybrid fuses (settings.search.fusion)
     check: bool = True  # check each claim against the sources (answer.check)
     check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
     cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
@@ -82,7 +83,9 @@ def ask(
         # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
         # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
         # reads the same growing prefix (query.workspace).
-        fill = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
+        fill = [
+            h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights, fusion=options.fusion)
+        ]
         rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
         system = shared_system(answer_system(lang), rules, lang)
         workspace = Workspace.start(store, lang, system, context_budget(options, llm), fill)
@@ -94,7 +97,9 @@ def ask(
         sources = list(workspace.sources)
         messages = workspace.messages(question, answer_task(lang))
     else:
-        priority = [h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights)]
+        priority = [
+            h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights, fusion=options.fusion)
+        ]
         if options.mode == "hier":
             via = search(store, encoder, question, mode="questions", k=options.k)
             priority = _interleave(priority, [h.chunk.id for h in via])

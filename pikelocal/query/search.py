@@ -9,10 +9,10 @@ from numpy.typing import NDArray
 
 from pikelocal.domain.documents import DocumentRecord
 from pikelocal.domain.errors import InputError
-from pikelocal.domain.kinds import FUSED_SOURCES, SEARCH_MODES, SearchMode
+from pikelocal.domain.kinds import FUSED_SOURCES, FUSION_METHODS, SEARCH_MODES, FusionMethod, SearchMode
 from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
-from pikelocal.query.fusion import reciprocal_rank_fusion
+from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion
 from pikelocal.query.snippet import make_snippet
 from pikelocal.store.index import VectorTable
 from pikelocal.store.store import Store
@@ -73,8 +73,10 @@ def search(
     k: int = 10,
     weights: Mapping[str, float] | None = None,
     candidates: int = 50,
+    fusion: FusionMethod = "rrf",
 ) -> list[Hit]:
-    """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense and late rankings by weighted RRF."""
+    """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense, late (and question) rankings, weighted,
+    by ``fusion`` (:func:`fuse`)."""
     if mode not in SEARCH_MODES:
         raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(SEARCH_MODES)})")
     if not query.strip():
@@ -84,18 +86,25 @@ def search(
     unknown = set(weights or {}) - set(FUSED_SOURCES)
     if unknown:
         raise InputError(f"unknown fusion weight(s) {sorted(unknown)} (use {', '.join(FUSED_SOURCES)})")
+    if fusion not in FUSION_METHODS:
+        raise InputError(f"unknown fusion '{fusion}' (use one of {', '.join(FUSION_METHODS)})")
     with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
-        return _search(store, encoder, query, mode, k, weights, candidates)
+        return _search(store, encoder, query, mode, k, weights, candidates, fusion)
 
 
 def fuse(
-    lists: Mapping[str, Sequence[int]], weights: Mapping[str, float] | None, candidates: int
+    lists: Mapping[str, Sequence[tuple[int, float]]],
+    weights: Mapping[str, float] | None,
+    candidates: int,
+    fusion: FusionMethod = "rrf",
 ) -> list[tuple[int, float]]:
-    """The hybrid ranking: weighted RRF of the first ``candidates`` ids of each non-zero-weighted list."""
-    used = [s for s in hybrid_sources(weights) if s in lists]
-    return reciprocal_rank_fusion(
-        {s: list(lists[s])[:candidates] for s in used}, weights={s: (weights or {}).get(s, 1.0) for s in used}
-    )
+    """The hybrid ranking of the first ``candidates`` (id, score) pairs of each non-zero-weighted list: weighted
+    RRF of their ranks, or the weighted sum of their scores normalised per list (``minmax``, ``zscore``)."""
+    used = {s: list(lists[s])[:candidates] for s in hybrid_sources(weights) if s in lists}
+    w = {s: (weights or {}).get(s, 1.0) for s in used}
+    if fusion == "rrf":
+        return reciprocal_rank_fusion({s: [cid for cid, _ in lst] for s, lst in used.items()}, weights=w)
+    return score_fusion(used, weights=w, norm=fusion)
 
 
 def _search(
@@ -106,15 +115,12 @@ def _search(
     k: int,
     weights: Mapping[str, float] | None,
     candidates: int,
+    fusion: FusionMethod,
 ) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
     ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k)
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
-    if mode == "hybrid":
-        lists = {name: [cid for cid, _ in lst] for name, lst in ranked.items()}
-        fused = fuse(lists, weights, max(k, candidates))[:k]
-    else:
-        fused = ranked[mode][:k]
+    fused = fuse(ranked, weights, max(k, candidates), fusion)[:k] if mode == "hybrid" else ranked[mode][:k]
     chunks = {c.id: c for c in store.chunks.get_chunks([cid for cid, _ in fused])}
     docs: dict[int, DocumentRecord] = {}
     hits = []

@@ -33,7 +33,8 @@ def test_min_max_score_fusion_keeps_the_size_of_a_score_gap() -> None:
     assert fused["c"] == pytest.approx(0.25)
     # RRF with the same weights puts b (1st and 3rd) above a (1st of one list only): the gap is lost
     rrf = [i for i, _ in reciprocal_rank_fusion({"dense": ["a", "c", "b"], "bm25": ["b", "c"]}, weights={"bm25": 0.5})]
-    assert rrf[0] == "c" and [i for i, _ in score_fusion({"dense": dense, "bm25": bm25}, weights={"bm25": 0.5})][0] == "a"
+    scored = [i for i, _ in score_fusion({"dense": dense, "bm25": bm25}, weights={"bm25": 0.5})]
+    assert rrf[0] == "c" and scored[0] == "a"
 
 
 def test_z_score_fusion_maps_three_sigma_either_side_of_the_mean_and_clips() -> None:

@@ -138,6 +138,26 @@ def test_hybrid_is_the_rrf_of_the_single_mode_rankings(store: Store, query: str)
             assert h.ranks[name] == lists[name].index(h.chunk.id) + 1
 
 
+@pytest.mark.parametrize("query", ["termination", "保证金 delivery"])
+def test_score_fusion_adds_each_rankings_min_max_normalised_scores(store: Store, query: str) -> None:
+    ranked = rankings(store, ENC, query, FUSED_SOURCES, 50)
+    weights = {"bm25": 0.5, "dense": 1.0, "late": 0.25, "questions": 0.0}
+    hits = search(store, ENC, query, mode="hybrid", k=50, weights=weights, fusion="minmax")
+    by_hand: dict[int, float] = {}
+    for name, lst in ranked.items():
+        if not weights[name] or not lst:
+            continue
+        low, high = min(s for _, s in lst), max(s for _, s in lst)
+        for cid, s in lst:
+            by_hand[cid] = by_hand.get(cid, 0.0) + weights[name] * ((s - low) / (high - low) if high > low else 1.0)
+    assert {h.chunk.id for h in hits} == set(by_hand)
+    assert [h.score for h in hits] == sorted(h.score for h in hits)[::-1]
+    for h in hits:
+        assert h.score == pytest.approx(by_hand[h.chunk.id])
+    with pytest.raises(InputError, match="unknown fusion 'borda'"):
+        search(store, ENC, query, mode="hybrid", fusion="borda")  # type: ignore[arg-type]
+
+
 def test_hybrid_ranks_show_that_only_bm25_missed_the_other_documents(store: Store) -> None:
     hits = search(store, ENC, "termination", mode="hybrid", k=50)
     termination = doc_named(store, "termination.md").id
