@@ -26,13 +26,17 @@ from urllib.parse import urlsplit
 
 from pikelocal.domain.errors import ConfigError
 from pikelocal.domain.kinds import (
+    ANSWER_CONTEXTS,
     ANSWER_MODES,
     FUSION_METHODS,
     OCR_MODES,
+    SEGMENT_PRESETS,
     SPLITTERS,
+    AnswerContext,
     AnswerMode,
     FusionMethod,
     OcrMode,
+    SegmentPreset,
     Splitter,
 )
 
@@ -139,7 +143,12 @@ class AnswerSettings:
     atoms_k: int = 4  # atomic questions retrieved per sub-question
     threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
     k: int = 6  # chunks retrieved by naive and hier (each path)
-    neighbours: int = 1  # chunks added on each side of a gathered chunk, budget permitting
+    # How the sources are chosen (pikelocal/query/expand.py): "segments" = relevant segment extraction after dsRAG
+    # (runs of consecutive chunks valued by their rank and score in the search's ranking, a chunk not found costing
+    # something; pikelocal/query/segments.py); "neighbours" = the gathered chunks, then `neighbours` on each side.
+    context: AnswerContext = "segments"
+    segments: SegmentPreset = "balanced"  # RSE's parameters: balanced | precision (fewer, shorter) | find_all
+    neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered chunk, budget permitting
     context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
     max_tokens: int = 512  # of the answer
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
@@ -375,6 +384,10 @@ def _validate(s: Settings) -> None:
         raise ConfigError(f"ingest.ocr_page_timeout_s = {s.ingest.ocr_page_timeout_s}: must be more than 0 seconds")
     if s.answer.mode not in ANSWER_MODES:
         raise ConfigError(f"answer.mode = '{s.answer.mode}': must be {_one_of(ANSWER_MODES)}")
+    if s.answer.context not in ANSWER_CONTEXTS:
+        raise ConfigError(f"answer.context = '{s.answer.context}': must be {_one_of(ANSWER_CONTEXTS)}")
+    if s.answer.segments not in SEGMENT_PRESETS:
+        raise ConfigError(f"answer.segments = '{s.answer.segments}': must be {_one_of(SEGMENT_PRESETS)}")
     if not -1.0 <= s.answer.threshold <= 1.0:
         raise ConfigError(f"answer.threshold = {s.answer.threshold}: a cosine similarity, from -1 to 1")
     if s.llm.timeout_s <= 0:

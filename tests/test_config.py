@@ -9,6 +9,8 @@ import pytest
 
 from pikelocal.config import load_settings
 from pikelocal.domain.errors import ConfigError
+from pikelocal.kb.options import ask_options
+from pikelocal.query.segments import PRESETS
 
 
 def test_defaults_without_any_layer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,8 +72,18 @@ def test_openai_backend_needs_a_url_and_broken_toml_names_the_file(tmp_path: Pat
         ("PIKELOCAL_LLM_N_CTX", "16", "llm.n_ctx = 16: must be at least 256"),
         ("PIKELOCAL_ENCODER_BATCH_SIZE", "0", "encoder.batch_size = 0: must be at least 1"),
         ("PIKELOCAL_SEARCH_FUSION", "borda", "search.fusion = 'borda': must be 'rrf', 'minmax' or 'zscore'"),
+        ("PIKELOCAL_ANSWER_CONTEXT", "window", "answer.context = 'window': must be 'segments' or 'neighbours'"),
+        ("PIKELOCAL_ANSWER_SEGMENTS", "all", "answer.segments = 'all': must be 'balanced', 'precision' or 'find_all'"),
     ],
 )
 def test_impossible_values_are_refused(variable: str, value: str, message: str) -> None:
     with pytest.raises(ConfigError, match=re.escape(message)):
         load_settings(environ={variable: value})
+
+
+def test_answer_context_and_segment_preset_reach_the_answer_options() -> None:
+    default = ask_options(load_settings(environ={}))
+    assert (default.context, default.segments, default.ranking) == ("segments", PRESETS["balanced"], 50)
+    env = {"PIKELOCAL_ANSWER_CONTEXT": "neighbours", "PIKELOCAL_ANSWER_SEGMENTS": "precision"}
+    chosen = ask_options(load_settings(environ=env))
+    assert (chosen.context, chosen.segments) == ("neighbours", PRESETS["precision"])

@@ -17,6 +17,7 @@ from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.llm.base import LLM
 from pikelocal.query.decompose import DecomposeOptions
 from pikelocal.query.modes import AskOptions
+from pikelocal.query.segments import PRESETS
 
 
 def ingest_options(
@@ -77,6 +78,9 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         k=a.k,
         decompose=decompose,
         neighbours=a.neighbours,
+        context=a.context,
+        segments=PRESETS[a.segments],
+        ranking=settings.search.candidates,
         context_tokens=a.context_tokens,
         max_tokens=a.max_tokens,
         style=request.style,

@@ -121,7 +121,7 @@ def decompose(
             step(number, "stop", STOP_NONE_PICKED)
             break
         chosen = candidates[pick]
-        added = workspace.add(chosen.chunk_id)
+        added = workspace.add(chosen.chunk_id, [(c.chunk_id, c.score) for c in candidates])
         where = _where(store, chosen.chunk_id) if added else None
         if added:
             gathered.append(chosen.chunk_id)
@@ -133,7 +133,7 @@ def decompose(
 
 
 def _where(store: Store, chunk_id: int) -> str | None:
-    """The picked chunk's own place (its neighbours may have joined it in the source)."""
+    """The picked chunk's own place (its segment or its neighbours may have joined it in the source)."""
     found = store.chunks.get_chunks([chunk_id])
     if not found:
         return None

@@ -4,7 +4,8 @@ naive     top-k chunks by hybrid search over the chunks themselves (the paper's 
 hier      those chunks plus the chunks reached through their atomic questions, interleaved (Naive RAG w/ H-R)
 decompose Algorithm 1 (``query.decompose``): the naive chunks first (half the budget), then the chunks it picked,
           all in one growing prompt prefix (``query.workspace``)
-naive and hier assemble their chunks with neighbours within a token budget; every mode answers with citations.
+naive and hier assemble their sources within a token budget (``query.expand``: relevant segments of the search's
+whole ranking, or the chunks with their neighbours); every mode answers with citations.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
-from pikelocal.domain.kinds import AnswerMode, AnswerStyle, FusionMethod, StepKind
+from pikelocal.domain.kinds import AnswerContext, AnswerMode, AnswerStyle, FusionMethod, StepKind
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
@@ -24,10 +25,11 @@ from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.script import detect_script
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
-from pikelocal.query.expand import Budget, assemble
+from pikelocal.query.expand import Budget, Ranking, assemble
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.locate import store_locator
 from pikelocal.query.search import search
+from pikelocal.query.segments import DEFAULT_PRESET, PRESETS, SegmentParams
 from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
 
@@ -40,7 +42,10 @@ class AskOptions:
     mode: AnswerMode = "decompose"
     k: int = 6  # chunks retrieved by naive (and by each path of hier)
     decompose: DecomposeOptions = field(default_factory=DecomposeOptions)
-    neighbours: int = 1
+    neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered one
+    context: AnswerContext = "segments"  # how the sources are chosen (answer.context)
+    segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # RSE's parameters (answer.segments)
+    ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
     context_tokens: int = 2000  # for the sources; also capped by the model's context window
     max_tokens: int = 512  # of the answer
     style: AnswerStyle = "full"
@@ -54,7 +59,13 @@ class AskOptions:
 
 def context_budget(options: AskOptions, llm: LLM) -> Budget:
     room = llm.context_tokens - options.max_tokens - PROMPT_OVERHEAD_TOKENS
-    return Budget(max(256, min(options.context_tokens, room)), options.neighbours)
+    tokens = max(256, min(options.context_tokens, room))
+    return Budget(tokens, options.neighbours, options.context, options.segments)
+
+
+def ranking_depth(options: AskOptions) -> int:
+    """How many search results to take: RSE values a whole ranking; neighbours needs only the ``k`` gathered."""
+    return max(options.k, options.ranking) if options.context == "segments" else options.k
 
 
 def ask(
@@ -83,12 +94,12 @@ def ask(
         # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
         # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
         # reads the same growing prefix (query.workspace).
-        fill = [
-            h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights, fusion=options.fusion)
-        ]
+        hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
+        fill = [h.chunk.id for h in hits[: options.k]]
         rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
         system = shared_system(answer_system(lang), rules, lang)
-        workspace = Workspace.start(store, lang, system, context_budget(options, llm), fill)
+        ranking: Ranking = [(h.chunk.id, h.score) for h in hits]
+        workspace = Workspace.start(store, lang, system, context_budget(options, llm), fill, ranking)
         decomposition = decompose(question, lang, store, encoder, model, options.decompose, step, workspace=workspace)
         priority = list(decomposition.chunk_ids)
         if not priority:
@@ -97,13 +108,15 @@ def ask(
         sources = list(workspace.sources)
         messages = workspace.messages(question, answer_task(lang))
     else:
-        priority = [
-            h.chunk.id for h in search(store, encoder, question, k=options.k, weights=weights, fusion=options.fusion)
-        ]
+        hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
+        priority = [h.chunk.id for h in hits[: options.k]]
+        ranking = [(h.chunk.id, h.score) for h in hits]
         if options.mode == "hier":
             via = search(store, encoder, question, mode="questions", k=options.k)
             priority = _interleave(priority, [h.chunk.id for h in via])
-        sources = assemble(store, priority, context_budget(options, llm), fill)
+            # two rankings' scores do not compare: the interleaved order, then the rest of the search's, by rank
+            ranking = [(cid, None) for cid in dict.fromkeys([*priority, *(h.chunk.id for h in hits)])]
+        sources = assemble(store, priority, context_budget(options, llm), fill, ranking=ranking)
     first_token: list[float] = []
 
     def on_delta(text: str) -> None:

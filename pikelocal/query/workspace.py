@@ -6,7 +6,8 @@ previous call's prefix and the in-process model runs each source once per questi
 
 It starts with the question's own top search results (what the answer would read anyway, in at most half the
 budget), so the planner sees them too and can stop at once when they already answer; the chunks the rounds pick
-are appended, each with its neighbours, while the budget lasts.
+are appended while the budget lasts, each with what ``answer.context`` adds: the segment holding it (the round's
+other candidates next to it valued as RSE values a ranking), or its neighbours.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from pikelocal.domain.answers import Source
 from pikelocal.llm.base import Message
 from pikelocal.prompts.decompose import shared_user, sources_block
 from pikelocal.prompts.lang import Lang
-from pikelocal.query.expand import Budget, assemble, estimate_tokens
+from pikelocal.query.expand import SOURCE_OVERHEAD_TOKENS, Budget, Ranking, assemble, estimate_tokens
 from pikelocal.store.store import Store
 
-SOURCE_OVERHEAD_TOKENS = 12  # "[n] heading" and the blank line
 MIN_ROOM_TOKENS = 80  # below this the budget counts as full: no round can add a useful source
 
 
@@ -35,10 +35,20 @@ class Workspace:
     used: int = 0  # estimated tokens of the sources so far
 
     @classmethod
-    def start(cls, store: Store, lang: Lang, system: str, budget: Budget, initial: Sequence[int]) -> Workspace:
-        """A workspace holding the ``initial`` chunks (search results, best first) within half the budget."""
+    def start(
+        cls,
+        store: Store,
+        lang: Lang,
+        system: str,
+        budget: Budget,
+        initial: Sequence[int],
+        ranking: Ranking | None = None,
+    ) -> Workspace:
+        """A workspace holding the ``initial`` chunks (search results, best first) within half the budget; in
+        segments mode the segments of ``ranking`` (the search's whole ranking, with scores) when given."""
         ws = cls(store, lang, system, budget)
-        first = assemble(store, initial, Budget(budget.tokens // 2, budget.neighbours)) if initial else []
+        half = replace(budget, tokens=budget.tokens // 2)
+        first = assemble(store, initial, half, ranking=ranking) if initial else []
         for source in first:
             ws._append(source)
         return ws
@@ -55,11 +65,14 @@ class Workspace:
     def full(self) -> bool:
         return self.room < MIN_ROOM_TOKENS
 
-    def add(self, chunk_id: int) -> list[Source]:
-        """Append ``chunk_id`` (with the neighbours that fit and are not here yet); the sources added."""
+    def add(self, chunk_id: int, others: Ranking = ()) -> list[Source]:
+        """Append ``chunk_id`` with what fits and is not here yet: the best segment holding it, valued with the
+        ``others`` (the round's candidates, with their scores), or its neighbours; the sources added."""
         if chunk_id in self.chunk_ids or self.full:
             return []
-        added = assemble(self.store, [chunk_id], Budget(self.room, self.budget.neighbours), exclude=self.chunk_ids)
+        ranking = [(chunk_id, None), *others]  # the pick first: it counts as the top chunk
+        room = replace(self.budget, tokens=self.room)
+        added = assemble(self.store, [chunk_id], room, exclude=self.chunk_ids, ranking=ranking, first_only=True)
         for source in added:
             self._append(source)
         return self.sources[len(self.sources) - len(added) :]
