@@ -1,4 +1,5 @@
-"""`pikelocal search`: ranked chunks with document, page, lines and a marked snippet."""
+"""`pikelocal search`: ranked chunks with document, page, lines and a marked snippet; or, with --segments, the
+relevant segments answering would read (runs of consecutive chunks with their values)."""
 
 from __future__ import annotations
 
@@ -11,20 +12,48 @@ import click
 from pikelocal import api
 from pikelocal.cli.common import settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.domain.answers import location
 
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("query")
 @click.option("--mode", type=click.Choice(api.SEARCH_MODES), default="hybrid", show_default=True)
-@click.option("-k", "k", type=click.IntRange(1, 1000), help="Number of results (default: search.k = 10).")
+@click.option(
+    "-k",
+    "k",
+    type=click.IntRange(1, 1000),
+    help="Number of results (default: search.k = 10); with --segments, the ranked chunks valued (search.candidates).",
+)
+@click.option(
+    "--segments",
+    is_flag=True,
+    help="Relevant segments instead of chunks: runs of consecutive chunks valued from the ranking, within"
+    " answer.context_tokens, as answering reads them.",
+)
+@click.option("--preset", type=click.Choice(api.SEGMENT_PRESETS), help="With --segments (default: answer.segments).")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @key_file_option
 @click.pass_context
-def search(ctx: click.Context, kb: Path, query: str, mode: api.SearchMode, k: int | None, as_json: bool) -> None:
+def search(
+    ctx: click.Context,
+    kb: Path,
+    query: str,
+    mode: api.SearchMode,
+    k: int | None,
+    segments: bool,
+    preset: api.SegmentPreset | None,
+    as_json: bool,
+) -> None:
     """Search KB: ranked chunks with document, page and a snippet with the matched terms marked."""
+    request = api.SearchRequest(mode=mode, k=k, preset=preset)
+    if segments:
+        with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+            found = knowledge_base.segments(query, request)
+        show_segments(found, as_json=as_json)
+        return
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
-        hits = knowledge_base.search(query, api.SearchRequest(mode=mode, k=k))
+        hits = knowledge_base.search(query, request)
     if as_json:
         rows = [
             {
@@ -61,3 +90,44 @@ def search(ctx: click.Context, kb: Path, query: str, mode: api.SearchMode, k: in
             click.echo("    " + api.printable(" › ".join(c.section_path)))
         opening, closing = ("\x1b[1;33m", "\x1b[0m") if color else ("[", "]")
         click.echo("    " + h.snippet.marked(opening, closing, clean=api.printable))
+
+
+SEGMENT_PREVIEW_CHARS = 200
+
+
+def show_segments(found: list[api.Segment], *, as_json: bool) -> None:
+    """Each segment: where it is, its value, the chunks it covers (position and rank, "–" where not ranked)."""
+    if as_json:
+        rows = [
+            {
+                "rank": i,
+                "value": s.value,
+                "document": s.document.path,
+                "title": s.document.title,
+                "pages": list(s.pages),
+                "lines": list(s.lines),
+                "section": list(s.chunks[0].section_path),
+                "chunk_ids": [c.id for c in s.chunks],
+                "chunk_ords": [c.ord for c in s.chunks],
+                "chunk_values": list(s.values),
+                "chunk_ranks": list(s.ranks),
+                "text": "\n".join(c.text for c in s.chunks),
+            }
+            for i, s in enumerate(found, start=1)
+        ]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not found:
+        click.echo("No results.")
+    for i, s in enumerate(found, start=1):
+        where = api.printable(location(s.document.path, s.pages, s.lines))
+        click.echo(click.style(f"[{i}] {where}", bold=True) + f"  value {s.value:.3f}")
+        if s.chunks[0].section_path:
+            click.echo("    " + api.printable(" › ".join(s.chunks[0].section_path)))
+        first, last = s.chunks[0].ord + 1, s.chunks[-1].ord + 1
+        span = f"chunk {first}" if first == last else f"chunks {first}–{last}"
+        ranks = ", ".join("–" if r is None else str(r) for r in s.ranks)
+        click.echo(f"    {span} of the document, ranked {ranks}")
+        text = " ".join(" ".join(c.text for c in s.chunks).split())
+        preview = text[:SEGMENT_PREVIEW_CHARS] + ("…" if len(text) > SEGMENT_PREVIEW_CHARS else "")
+        click.echo("    " + api.printable(preview))

@@ -34,6 +34,7 @@ from pikelocal.domain.events import (
     ignore,
 )
 from pikelocal.domain.kinds import (
+    ANSWER_CONTEXTS,
     ANSWER_MODES,
     DOCUMENT_STAGES,
     ENRICH_STATUSES,
@@ -41,7 +42,9 @@ from pikelocal.domain.kinds import (
     HISTORY_LIMIT,
     OCR_MODES,
     SEARCH_MODES,
+    SEGMENT_PRESETS,
     SPLITTERS,
+    AnswerContext,
     AnswerMode,
     AnswerStyle,
     CandidateSource,
@@ -53,6 +56,7 @@ from pikelocal.domain.kinds import (
     NoticeLevel,
     OcrMode,
     SearchMode,
+    SegmentPreset,
     Splitter,
     StepKind,
     Verdict,
@@ -75,9 +79,10 @@ from pikelocal.domain.reports import (
     TraceSummary,
 )
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
-from pikelocal.domain.search import Hit, Snippet
+from pikelocal.domain.search import Hit, Segment, SegmentCell, SegmentSpan, Snippet
 
 __all__ = [
+    "ANSWER_CONTEXTS", "SEGMENT_PRESETS", "AnswerContext", "Segment", "SegmentCell", "SegmentPreset", "SegmentSpan",
     "ANSWER_MODES", "DOCUMENT_STAGES", "ENRICH_STATUSES", "FUSED_SOURCES", "HISTORY_LIMIT", "OCR_MODES", "SEARCH_MODES",
     "SPLITTERS", "AddReport", "AddRequest", "Answer", "AnswerDelta", "AnswerMode", "AnswerStyle", "AskRequest",
     "BackendError", "CachedCompletion", "CallCost", "Cancelled", "Candidate", "CandidateSource", "ChunkRecord",

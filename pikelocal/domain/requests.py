@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pikelocal.domain.kinds import AnswerMode, AnswerStyle, OcrMode, SearchMode
+from pikelocal.domain.kinds import AnswerMode, AnswerStyle, OcrMode, SearchMode, SegmentPreset
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,8 @@ class EnrichRequest:
 @dataclass(frozen=True)
 class SearchRequest:
     mode: SearchMode = "hybrid"
-    k: int | None = None  # hits (search.k)
+    k: int | None = None  # hits (search.k); for segments, the ranked chunks valued (search.candidates)
+    preset: SegmentPreset | None = None  # segments: RSE's parameters (answer.segments)
 
 
 @dataclass(frozen=True)

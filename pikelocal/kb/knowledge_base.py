@@ -19,10 +19,10 @@ from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord, TableRecord
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
-from pikelocal.domain.kinds import HISTORY_LIMIT
+from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
 from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
-from pikelocal.domain.search import Hit
+from pikelocal.domain.search import Hit, Segment
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
@@ -31,7 +31,9 @@ from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
+from pikelocal.query.expand import find_segments
 from pikelocal.query.search import search
+from pikelocal.query.segments import PRESETS
 from pikelocal.store import keys
 from pikelocal.store.keys import FileKind
 from pikelocal.store.probe_check import check_probes
@@ -266,24 +268,36 @@ class KnowledgeBase:
     def search(self, query: str, request: SearchRequest = SearchRequest()) -> list[Hit]:
         """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid retrieval."""
         with Store.open_existing(self.path) as store:
-            encoder = None
-            if request.mode != "bm25":
-                try:
-                    encoder = self.encoder()
-                except (ModelError, ConfigError) as exc:
-                    raise ModelError(f"{exc}; `--mode bm25` works without an encoder") from exc
-                if (encoder.model_id, encoder.dim) != (store.encoder_id, store.dim):
-                    raise EncoderMismatchError(
-                        f"{self.path} was built with encoder '{store.encoder_id}' but '{encoder.model_id}' is"
-                        " configured"
-                    )
-                check_probes(store, encoder, force=self.settings.encoder.force)
-            s = self.settings.search
-            k = request.k or s.k
-            return search(
-                store, encoder, query, mode=request.mode, k=k, weights=s.weights(), candidates=s.candidates,
-                fusion=s.fusion,
-            )  # fmt: skip
+            return self._search(store, query, request.mode, request.k or self.settings.search.k)
+
+    def segments(self, query: str, request: SearchRequest = SearchRequest()) -> list[Segment]:
+        """Relevant segments for ``query``, best first: runs of consecutive chunks valued from the search's ranking
+        (``query.segments``, after dsRAG), within ``answer.context_tokens``, as answering reads them. The ranking
+        holds ``request.k`` chunks (default ``search.candidates``); the preset is ``request.preset`` (default
+        ``answer.segments``); the top chunk is always in the first segment."""
+        with Store.open_existing(self.path) as store, store.snapshot():
+            hits = self._search(store, query, request.mode, request.k or self.settings.search.candidates)
+            params = PRESETS[request.preset or self.settings.answer.segments]
+            ranking = [(h.chunk.id, h.score) for h in hits]
+            keep = hits[0].chunk.id if hits else None
+            return find_segments(store, ranking, self.settings.answer.context_tokens, params, keep=keep)
+
+    def _search(self, store: Store, query: str, mode: SearchMode, k: int) -> list[Hit]:
+        encoder = None
+        if mode != "bm25":
+            try:
+                encoder = self.encoder()
+            except (ModelError, ConfigError) as exc:
+                raise ModelError(f"{exc}; `--mode bm25` works without an encoder") from exc
+            if (encoder.model_id, encoder.dim) != (store.encoder_id, store.dim):
+                raise EncoderMismatchError(
+                    f"{self.path} was built with encoder '{store.encoder_id}' but '{encoder.model_id}' is configured"
+                )
+            check_probes(store, encoder, force=self.settings.encoder.force)
+        s = self.settings.search
+        return search(
+            store, encoder, query, mode=mode, k=k, weights=s.weights(), candidates=s.candidates, fusion=s.fusion
+        )
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
         """Answer ``question`` with cited sources; the trace is stored in the KB.
