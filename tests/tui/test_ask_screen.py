@@ -110,8 +110,9 @@ def test_the_sources_list_opens_a_pdf_page_and_the_viewer_pages_through_it(kb: P
 
 
 def test_the_reasoning_panel_lists_the_rounds_and_the_context_sent(kb: Path) -> None:
-    # answer.k = 1: decompose reads one search hit first, so the rounds have chunks left to add
-    settings = replace(Settings(), answer=replace(Settings().answer, k=1))
+    # answer.k = 1 with neighbours: decompose reads one search hit first, so the rounds have chunks left to add
+    # (segments of the whole ranking would read most of this small KB at once)
+    settings = replace(Settings(), answer=replace(Settings().answer, k=1, context="neighbours"))
 
     async def scenario() -> None:
         app = make_app(kb, settings=settings)

@@ -21,8 +21,9 @@ from tests.support.answer_kb import ENC, OPTIONS, build
 from tests.support.tui import ZH_QUESTION, ask, make_app, wait_until
 
 SIZE = (80, 24)
-# answer.k = 1: decompose reads one search hit first and the rounds add the rest, so the reasoning has picks to show
-SETTINGS = replace(Settings(), answer=replace(Settings().answer, k=1))
+# answer.k = 1 with neighbours: decompose reads one search hit first and the rounds add the rest, so the reasoning
+# has picks to show (segments of the whole ranking would read most of this small KB at once)
+SETTINGS = replace(Settings(), answer=replace(Settings().answer, k=1, context="neighbours"))
 
 
 @pytest.fixture
