@@ -146,7 +146,9 @@ class AnswerSettings:
     # How the sources are chosen (pikelocal/query/expand.py): "segments" = relevant segment extraction after dsRAG
     # (runs of consecutive chunks valued by their rank and score in the search's ranking, a chunk not found costing
     # something; pikelocal/query/segments.py); "neighbours" = the gathered chunks, then `neighbours` on each side.
-    context: AnswerContext = "segments"
+    # Neighbours stays the default: on the tender's 30 page questions the gold page was in the context 22 times
+    # with neighbours and 17-19 with segments, at the same budget (build/bench_context.py, docs/BENCHMARKS.md).
+    context: AnswerContext = "neighbours"
     segments: SegmentPreset = "balanced"  # RSE's parameters: balanced | precision (fewer, shorter) | find_all
     neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered chunk, budget permitting
     context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)

@@ -83,7 +83,7 @@ def test_impossible_values_are_refused(variable: str, value: str, message: str) 
 
 def test_answer_context_and_segment_preset_reach_the_answer_options() -> None:
     default = ask_options(load_settings(environ={}))
-    assert (default.context, default.segments, default.ranking) == ("segments", PRESETS["balanced"], 50)
-    env = {"PIKELOCAL_ANSWER_CONTEXT": "neighbours", "PIKELOCAL_ANSWER_SEGMENTS": "precision"}
+    assert (default.context, default.segments, default.ranking) == ("neighbours", PRESETS["balanced"], 50)
+    env = {"PIKELOCAL_ANSWER_CONTEXT": "segments", "PIKELOCAL_ANSWER_SEGMENTS": "precision"}
     chosen = ask_options(load_settings(environ=env))
-    assert (chosen.context, chosen.segments) == ("neighbours", PRESETS["precision"])
+    assert (chosen.context, chosen.segments) == ("segments", PRESETS["precision"])

@@ -48,7 +48,7 @@ class Budget:
 
     tokens: int  # for the sources' text, headings included
     neighbours: int = 1  # neighbours: how far on each side of a gathered chunk to add context
-    context: AnswerContext = "segments"
+    context: AnswerContext = "neighbours"
     segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # segments: RSE's parameters
 
 

@@ -43,7 +43,7 @@ class AskOptions:
     k: int = 6  # chunks retrieved by naive (and by each path of hier)
     decompose: DecomposeOptions = field(default_factory=DecomposeOptions)
     neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered one
-    context: AnswerContext = "segments"  # how the sources are chosen (answer.context)
+    context: AnswerContext = "neighbours"  # how the sources are chosen (answer.context)
     segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # RSE's parameters (answer.segments)
     ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
     context_tokens: int = 2000  # for the sources; also capped by the model's context window

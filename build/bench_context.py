@@ -1,0 +1,94 @@
+"""Answer context assembly, neighbours against relevant segments, without the LLM (issue 19).
+
+    .venv/bin/python build/bench_context.py [--kb KB] [--out docs/BENCHMARKS.md]
+
+For each of the tender's 30 page questions (``tests/data/tender_retrieval_qa.jsonl``) the sources naive answering
+would send are assembled as ``query.modes.ask`` does (hybrid search, the first ``answer.k`` chunks gathered, the
+context budget of the default LLM), once per ``answer.context`` and segment preset. Measured: the context's
+tokens (the tokenizer-free estimate the budget uses), the number of sources, and whether a gold page lies inside
+a source (context recall: the model can only cite what it is given). The KB is the one ``build/tune_fusion.py``
+builds for the tender set. Section written between markers in the output file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import statistics
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sections import write_section  # noqa: E402
+
+from pikelocal.config import load_settings  # noqa: E402
+from pikelocal.cpu import cpu_summary  # noqa: E402
+from pikelocal.domain.kinds import SEGMENT_PRESETS  # noqa: E402
+from pikelocal.embed.factory import open_encoder  # noqa: E402
+from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
+from pikelocal.kb.options import ask_options  # noqa: E402
+from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens  # noqa: E402
+from pikelocal.query.modes import ranking_depth  # noqa: E402
+from pikelocal.query.search import search  # noqa: E402
+from pikelocal.query.segments import PRESETS  # noqa: E402
+from pikelocal.store.store import Store  # noqa: E402
+
+BEGIN, END = "<!-- bench_context:begin -->", "<!-- bench_context:end -->"
+QA = ROOT / "tests" / "data" / "tender_retrieval_qa.jsonl"
+BUDGET_TOKENS = 2000  # answer.context_tokens; the default 8,192-token LLM context leaves it whole
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kb", type=Path, default=Path.home() / ".cache" / "pikelocal-eval" / "retrieval" / "tender.kb")
+    ap.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
+    args = ap.parse_args()
+    if not args.kb.exists():
+        sys.exit(f"{args.kb}: no KB; build it with build/tune_fusion.py --sets tender")
+    settings = load_settings()
+    options = ask_options(settings)
+    encoder = open_encoder(settings)
+    questions = load_tender_questions(QA)
+    variants: list[tuple[str, Budget]] = [("neighbours ±1", Budget(BUDGET_TOKENS, 1, "neighbours"))]
+    variants += [(f"segments, {p}", Budget(BUDGET_TOKENS, 1, "segments", PRESETS[p])) for p in SEGMENT_PRESETS]
+    rows: dict[str, list[tuple[int, int, bool]]] = {name: [] for name, _ in variants}
+    with Store.open_existing(args.kb) as store:
+        weights = {**settings.search.weights(), "questions": 0.0}
+        for q in questions:
+            depth = ranking_depth(replace(options, context="segments"))  # neighbours reads only the first k
+            hits = search(store, encoder, q.question, k=depth, weights=weights, fusion=options.fusion)
+            priority = [h.chunk.id for h in hits[: options.k]]
+            ranking: Ranking = [(h.chunk.id, h.score) for h in hits]
+            for name, budget in variants:
+                sources = assemble(store, priority, budget, ranking=ranking)
+                tokens = sum(estimate_tokens(s.text) for s in sources)
+                pages = {p for s in sources for p in range(s.page_start or 0, (s.page_end or s.page_start or 0) + 1)}
+                rows[name].append((tokens, len(sources), bool(pages & set(q.gold_pages))))
+    lines = [
+        "## Answer context: neighbours against relevant segments, without the LLM (issue 19)",
+        "",
+        f"_`.venv/bin/python build/bench_context.py` on {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()}; Python"
+        f" {platform.python_version()}. The tender's 30 page questions; hybrid search ({options.fusion},"
+        f" weights {weights['bm25']:g} / {weights['dense']:g} / {weights['late']:g}), the first {options.k} chunks"
+        f" gathered, {BUDGET_TOKENS:,}-token budget._",
+        "",
+        "| context | median tokens | mean tokens | median sources | gold page in the context |",
+        "|---|---|---|---|---|",
+    ]
+    for name, _ in variants:
+        r = rows[name]
+        recall = sum(1 for *_, hit in r if hit)
+        lines.append(
+            f"| {name} | {statistics.median(t for t, _, _ in r):,.0f} | {statistics.mean(t for t, _, _ in r):,.0f} |"
+            f" {statistics.median(n for _, n, _ in r):g} | {recall}/{len(r)} ({recall / len(r):.0%}) |"
+        )
+    write_section(args.out, BEGIN, END, BEGIN + "\n" + "\n".join(lines) + "\n" + END)
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
