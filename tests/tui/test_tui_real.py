@@ -34,8 +34,19 @@ def test_a_chinese_question_on_the_real_model_is_answered_cited_and_opened(tmp_p
         app = PikeApp(settings, api.open_kb(kb, settings))  # real models, loaded by the app on first use
         async with app.run_test(size=(100, 30)) as pilot:
             await ask(pilot, "投标保证金是多少？", mode="naive")
-            await wait_until(pilot, lambda: "Writing the answer" in text_of(app, "#status"), timeout=600)
-            assert app.job_running("answer")  # the screen updates while the model generates
+            # The screen updates while the model generates: the status says so before the finished answer shows.
+            # (Not "the job is still running": a short answer can finish between two polls. And the pane may
+            # still be empty then: the claim check holds a sentence back until it is checked.)
+            seen: list[object] = []  # the screen's trace when "Writing the answer" is first seen
+
+            def writing() -> bool:
+                if "Writing the answer" not in text_of(app, "#status"):
+                    return False
+                seen.append(getattr(app.screen, "trace", None))
+                return True
+
+            await wait_until(pilot, writing, timeout=600)
+            assert seen[0] is None, seen[0]
             await wait_until(pilot, lambda: isinstance(app.screen, AskScreen) and app.screen.trace is not None, 600)
             screen = app.screen
             assert isinstance(screen, AskScreen) and screen.trace is not None
