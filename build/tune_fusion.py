@@ -333,9 +333,8 @@ def main() -> None:
         for m in METHODS
     }
     today = Config("rrf", 0.3, 0.3)
-    write_section(
-        args.out, BEGIN, END, report(cached_sets, halves, per_half, best, best_per_method, today, args, started)
-    )
+    section = report(cached_sets, halves, per_half, best, best_per_method, today, args, started)
+    write_section(args.out, BEGIN, END, BEGIN + "\n" + section + END)
     print(f"[tune_fusion] chosen: {best.label()}; section written to {args.out}")
 
 

@@ -29,12 +29,14 @@ from pikelocal.domain.kinds import (
     ANSWER_CONTEXTS,
     ANSWER_MODES,
     FUSION_METHODS,
+    LATE_CONTEXTS,
     OCR_MODES,
     SEGMENT_PRESETS,
     SPLITTERS,
     AnswerContext,
     AnswerMode,
     FusionMethod,
+    LateContext,
     OcrMode,
     SegmentPreset,
     Splitter,
@@ -82,6 +84,10 @@ class IngestSettings:
     min_tokens: int = 100  # a chunk may end early at a heading once it holds this many
     max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
     late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
+    # What each late window reads before its text (issue 19): off, or the title › section path where the window
+    # starts, left out of the chunks' means ("prefix") or counted in them ("pooled"). A KB keeps the one its late
+    # vectors were made with (kb_meta.late_context) until `pikelocal reembed`. Chosen by build/bench_late_context.py.
+    late_context: LateContext = "off"
     splitter: Splitter = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
     max_file_mb: int = 200  # a bigger file is refused without being read (MB = 2**20 bytes)
     # Reading one PDF (in a child process, pikelocal/ingest/pdf_worker.py): past the time or memory limit it is
@@ -378,6 +384,8 @@ def _validate(s: Settings) -> None:
         raise ConfigError(f"search.fusion = '{s.search.fusion}': must be {_one_of(FUSION_METHODS)}")
     if s.ingest.splitter not in SPLITTERS:
         raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be {_one_of(SPLITTERS)}")
+    if s.ingest.late_context not in LATE_CONTEXTS:
+        raise ConfigError(f"ingest.late_context = '{s.ingest.late_context}': must be {_one_of(LATE_CONTEXTS)}")
     if s.ingest.ocr not in OCR_MODES:
         raise ConfigError(f"ingest.ocr = '{s.ingest.ocr}': must be {_one_of(OCR_MODES)}")
     if s.ingest.ocr_dpi > 600:

@@ -17,13 +17,19 @@ FusedSource = Literal["bm25", "dense", "late", "questions"]  # the rankings hybr
 FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
 FusionMethod = Literal["rrf", "minmax", "zscore"]  # hybrid: reciprocal ranks, or scores normalised per ranking
 FUSION_METHODS: tuple[FusionMethod, ...] = get_args(FusionMethod)
+# What a late window reads before its text: nothing, or the title › section path of where it starts, its tokens
+# left out of the chunks' pooled vectors ("prefix") or counted in them ("pooled").
+LateContext = Literal["off", "prefix", "pooled"]
+LATE_CONTEXTS: tuple[LateContext, ...] = get_args(LateContext)
 
 AnswerContext = Literal["segments", "neighbours"]  # sources: relevant segments (RSE) or gathered chunks ± neighbours
 ANSWER_CONTEXTS: tuple[AnswerContext, ...] = get_args(AnswerContext)
 SegmentPreset = Literal["balanced", "precision", "find_all"]  # RSE's parameter sets (query/segments.py, after dsRAG)
 SEGMENT_PRESETS: tuple[SegmentPreset, ...] = get_args(SegmentPreset)
 
-Splitter = Literal["structure", "llm"]  # structure: fast, rule-based; llm: PIKE-RAG's LLM-guided splitter
+# structure: fast, rule-based; semantic: the same units cut where the encoder sees the topic turn; llm: PIKE-RAG's
+# LLM-guided splitter
+Splitter = Literal["structure", "semantic", "llm"]
 SPLITTERS: tuple[Splitter, ...] = get_args(Splitter)
 
 OcrMode = Literal["auto", "always", "never"]  # auto: pages without a usable text layer; always: every page; never: none

@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
-from pikelocal.embed.base import EncodeRole, TokenVectors
+from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
 from pikelocal.embed.late import normalise
 
 # CJK ideographs (incl. ext. A and compatibility), kana and Hangul syllables: one token per character.
@@ -64,14 +64,23 @@ class HashEncoder:
             v[idx] += sign
         return v
 
-    def encode_tokens(self, text: str) -> TokenVectors:
+    def _token_vectors(self, text: str) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
         toks = tokenize(text)
         vectors = np.zeros((len(toks), self.dim), dtype=np.float32)
         for i, (tok, _, _) in enumerate(toks):
             nxt = toks[i + 1][0] if i + 1 < len(toks) and toks[i + 1][1] == toks[i][2] else None
             vectors[i] = self._token_vector(tok, nxt)
-        offsets = np.array([(s, e) for _, s, e in toks], dtype=np.int64).reshape(-1, 2)
-        return TokenVectors(text=text, vectors=vectors, offsets=offsets)
+        return vectors, np.array([(s, e) for _, s, e in toks], dtype=np.int64).reshape(-1, 2)
+
+    def encode_tokens(self, text: str, *, context: WindowContext | None = None) -> TokenVectors:
+        """Context-free token vectors; the text is one window, so ``context(0)`` is its context (its tokens
+        change no text token's vector here, only a pooling that counts them)."""
+        vectors, offsets = self._token_vectors(text)
+        if context is None:
+            return TokenVectors(text=text, vectors=vectors, offsets=offsets)
+        ctx, _ = self._token_vectors(context(0))
+        window_of = np.zeros(len(vectors), dtype=np.int64)
+        return TokenVectors(text, vectors, offsets, window_of, ctx.sum(axis=0, keepdims=True), np.array([len(ctx)]))
 
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

@@ -36,10 +36,20 @@ def normalise(v: NDArray[np.floating]) -> NDArray[np.float32]:
     return (v / np.where(norm > 0, norm, 1.0)).astype(np.float32)
 
 
-def pool_span(tv: TokenVectors, start: int, end: int) -> NDArray[np.float32]:
-    """L2-normalised mean of the token vectors overlapping characters ``[start, end)`` of ``tv.text``."""
+def pool_span(tv: TokenVectors, start: int, end: int, *, with_context: bool = False) -> NDArray[np.float32]:
+    """L2-normalised mean of the token vectors overlapping characters ``[start, end)`` of ``tv.text``.
+
+    ``with_context``: the context tokens of the windows those vectors came from count too (each window's once),
+    when ``tv`` has them.
+    """
     i, j = token_span(tv.offsets, start, end)
-    return normalise(tv.vectors[i:j].astype(np.float64).mean(axis=0))
+    total = tv.vectors[i:j].astype(np.float64).sum(axis=0)
+    count = j - i
+    if with_context and tv.window_of is not None and tv.context_sums is not None and tv.context_counts is not None:
+        windows = np.unique(tv.window_of[i:j])
+        total = total + tv.context_sums[windows].astype(np.float64).sum(axis=0)
+        count += int(tv.context_counts[windows].sum())
+    return normalise(total / count)
 
 
 def pool_spans(tv: TokenVectors, spans: Sequence[tuple[int, int]]) -> NDArray[np.float32]:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -16,7 +16,7 @@ from pikelocal.assets import SUMS_NAME
 from pikelocal.config import available_cpus
 from pikelocal.cpu import cpu_summary
 from pikelocal.domain.errors import ModelError
-from pikelocal.embed.base import EncodeRole, TokenVectors
+from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
 from pikelocal.embed.late import assign_tokens, normalise, plan_windows
 
 log = logging.getLogger(__name__)
@@ -26,9 +26,18 @@ _REQUIRED = ("id", "dim", "max_tokens", "onnx", "tokenizer")
 # Fraction of a window shared with its neighbour. Each token's vector comes from the window where it is
 # most central, so it sees at least overlap/2 tokens of context on each side (except at the text's ends).
 WINDOW_OVERLAP = 0.25
+CONTEXT_TOKENS = 64  # the most tokens of a window's context (title › section path) read before its text
 # Padded tokens per batch = batch_size * this. On CPU, batching pays for short texts (1.6x at 32 tokens) and not
 # at all from ~256 tokens on, so long texts and windows run in small batches, which also bounds memory.
 _TOKENS_PER_ITEM = 128
+
+
+class _WindowStates(NamedTuple):
+    text: NDArray[np.float32]  # (n, dim) the text's tokens
+    extra: NDArray[np.float32]  # prefix specials and prompt of the first window, suffix of the last
+    owner: NDArray[np.int64]  # (n,) the window each text token's vector came from
+    context_sums: NDArray[np.float32]  # (windows, dim) the sum of each window's context token vectors
+    context_counts: NDArray[np.int64]  # (windows,)
 
 
 @dataclass(frozen=True)
@@ -261,49 +270,69 @@ class OnnxEncoder:
         return h @ self.projection if self.projection is not None else h
 
     def _window_states(
-        self, tok: _Tokens, prompt: str, window_tokens: int
-    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        self, tok: _Tokens, prompt: str, window_tokens: int, context: WindowContext | None = None
+    ) -> _WindowStates:
         """Projected vectors of (text tokens, prefix specials + prompt + suffix specials) over windows.
 
         Text tokens take their vector from the window where they are most central; the prefix and prompt come
         from the first window and the suffix from the last, as if the whole text had been one sequence. Rows are
         projected window by window (a linear map commutes with the mean), so no unprojected copy is kept.
+        With ``context``, every window reads ``context(offset of its first character)`` between the prompt and
+        its text (at most ``CONTEXT_TOKENS``); those tokens' vectors are summed per window, apart from the text's.
         """
         # The first window keeps the prompt as tokenised with the text (exactly what encode() runs); later
         # windows start mid-text, so they get the prompt tokenised on its own.
         later = self.tokenizer.encode(prompt, add_special_tokens=False).ids if prompt else []
-        cap = window_tokens - self._overhead - max(len(tok.prompt_ids), len(later))
+        reserved = CONTEXT_TOKENS if context is not None else 0
+        cap = window_tokens - self._overhead - max(len(tok.prompt_ids), len(later)) - reserved
         if cap < 1:
             raise ModelError(f"encoder {self.model_id}: its prompt fills the {window_tokens}-token window")
         n = len(tok.ids)
         windows = plan_windows(n, cap, int(cap * WINDOW_OVERLAP))
         owner = assign_tokens(n, windows)
         prompts = [tok.prompt_ids if w == 0 else later for w in range(len(windows))]
-        seqs = [self._prefix + prompts[w] + tok.ids[s:e] + self._suffix for w, (s, e) in enumerate(windows)]
+        contexts = [self._context_ids(context, int(tok.offsets[s][0])) if context else [] for s, _ in windows]
+        seqs = [
+            self._prefix + prompts[w] + contexts[w] + tok.ids[s:e] + self._suffix for w, (s, e) in enumerate(windows)
+        ]
         text_vecs = np.empty((n, self.dim), dtype=np.float32)
+        sums = np.zeros((len(windows), self.dim), dtype=np.float32)
         first: NDArray[np.float32] | None = None
         last: NDArray[np.float32] | None = None
         for batch in self._batches([len(s) for s in seqs]):
             states, _ = self._run([seqs[w] for w in batch])
             for row, w in enumerate(batch):
                 s, e = windows[w]
-                head = len(self._prefix) + len(prompts[w])
+                head = len(self._prefix) + len(prompts[w]) + len(contexts[w])
                 mine = np.flatnonzero(owner[s:e] == w)
                 text_vecs[s + mine] = self._project(states[row, head + mine])
+                if contexts[w]:
+                    sums[w] = self._project(states[row, head - len(contexts[w]) : head]).sum(axis=0)
                 if w == 0:
-                    first = self._project(states[row, :head])
+                    first = self._project(states[row, : len(self._prefix) + len(prompts[0])])
                 if w == len(windows) - 1:
                     last = self._project(states[row, head + (e - s) : len(seqs[w])])
         assert first is not None and last is not None
-        return text_vecs, np.concatenate([first, last], axis=0)
+        counts = np.array([len(c) for c in contexts], dtype=np.int64)
+        return _WindowStates(text_vecs, np.concatenate([first, last], axis=0), owner, sums, counts)
 
-    def encode_tokens(self, text: str) -> TokenVectors:
-        """Projected (not normalised) vectors of the text's own tokens, offsets in ``text``'s characters."""
+    def _context_ids(self, context: WindowContext, offset: int) -> list[int]:
+        """A window's context tokens: ``context(offset)`` and a blank line, cut to ``CONTEXT_TOKENS``."""
+        text = context(offset).strip()
+        if not text:
+            return []
+        return list(self.tokenizer.encode(text + "\n\n", add_special_tokens=False).ids[:CONTEXT_TOKENS])
+
+    def encode_tokens(self, text: str, *, context: WindowContext | None = None) -> TokenVectors:
+        """Projected (not normalised) vectors of the text's own tokens, offsets in ``text``'s characters; with
+        ``context``, each window reads it first (see :meth:`_window_states`)."""
         tok = self._tokenize([text], self.passage_prompt)[0]
         if not tok.ids:
             return TokenVectors(text, np.zeros((0, self.dim), np.float32), np.zeros((0, 2), np.int64))
-        vectors, _ = self._window_states(tok, self.passage_prompt, self.late_window_tokens)
-        return TokenVectors(text=text, vectors=vectors, offsets=tok.offsets)
+        ws = self._window_states(tok, self.passage_prompt, self.late_window_tokens, context)
+        if context is None:
+            return TokenVectors(text=text, vectors=ws.text, offsets=tok.offsets)
+        return TokenVectors(text, ws.text, tok.offsets, ws.owner, ws.context_sums, ws.context_counts)
 
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
         """L2-normalised sentence vectors: role prompt, mean of all token states, projection, normalisation.
@@ -324,6 +353,6 @@ class OnnxEncoder:
             out[idx] = normalise(self._project(pooled))
         for k in long:
             log.debug("text %d has %d tokens: pooling over windows", k, len(seqs[k]))
-            text_vecs, extra = self._window_states(toks[k], self._prompt(role), self.window_tokens)
-            out[k] = normalise(np.concatenate([text_vecs, extra]).astype(np.float64).mean(axis=0))
+            ws = self._window_states(toks[k], self._prompt(role), self.window_tokens)
+            out[k] = normalise(np.concatenate([ws.text, ws.extra]).astype(np.float64).mean(axis=0))
         return out

@@ -9,6 +9,7 @@ from pikelocal.domain.documents import NewChunk, NewPage, TableRecord
 from pikelocal.ingest.context import chunk_header
 from pikelocal.ingest.parse import ParsedDocument
 from pikelocal.ingest.positions import DocumentText
+from pikelocal.ingest.split_semantic import Embed, split_semantic
 from pikelocal.ingest.split_struct import ChunkSpan, CountTokens, split_structured
 from pikelocal.ingest.tables import find_tables
 
@@ -54,8 +55,10 @@ def chunk_document(
     count: CountTokens,
     options: SplitOptions = SplitOptions(),
     llm_splitter: LLMSplitter | None = None,
+    embed: Embed | None = None,
 ) -> ChunkedDocument:
-    """Split ``doc`` (structure-aware, or with ``llm_splitter``); every chunk knows its page and line span and header.
+    """Split ``doc`` (structure-aware; at semantic breakpoints with ``embed``; or with ``llm_splitter``); every chunk
+    knows its page and line span and header.
 
     With the LLM splitter each chunk also gets the model's summary (None where the structure split stood in).
     """
@@ -66,9 +69,11 @@ def chunk_document(
     )
     llm_split: LLMSplit | None = None
     if llm_splitter is None:
-        spans = split_structured(
-            dt.text, count, target=options.target, min_tokens=options.min_tokens, max_tokens=options.max_tokens
-        )
+        target, low, high = options.target, options.min_tokens, options.max_tokens
+        if embed is not None:
+            spans = split_semantic(dt.text, count, embed, target=target, min_tokens=low, max_tokens=high)
+        else:
+            spans = split_structured(dt.text, count, target=target, min_tokens=low, max_tokens=high)
         spans = merge_blank_spans(spans, dt.text)
         summaries: list[str | None] = [None] * len(spans)
     else:  # its chunks never hold only whitespace (blank lines join the line before)

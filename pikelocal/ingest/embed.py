@@ -8,14 +8,16 @@ each group's text is widened by a margin on both sides so its first and last chu
 
 from __future__ import annotations
 
+import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from pikelocal.domain.documents import ChunkRecord
+from pikelocal.domain.kinds import LateContext
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.late import pool_span
 from pikelocal.ingest.context import with_header
@@ -71,13 +73,46 @@ def plan_late_groups(
     return out
 
 
-def late_vectors(encoder: Encoder, text: str, group: LateGroup) -> NDArray[np.float32]:
-    """One late-chunked vector per chunk of ``group``: its span pooled from token vectors of the widened text."""
-    tv = encoder.encode_tokens(text[group.start : group.end])
+def header_at(chunks: Sequence[ChunkRecord]) -> Callable[[int], str]:
+    """For a character offset in the document's text, the first line of the header of the chunk holding it: the
+    document's title and the section path there (not the summary or a table's header row)."""
+    starts = [c.char_start for c in chunks]
+    heads = [c.header.split("\n", 1)[0] for c in chunks]
+
+    def at(offset: int) -> str:
+        return heads[max(0, bisect.bisect_right(starts, offset) - 1)] if heads else ""
+
+    return at
+
+
+def late_vectors(
+    encoder: Encoder,
+    text: str,
+    group: LateGroup,
+    *,
+    context: LateContext = "off",
+    headers: Callable[[int], str] | None = None,
+) -> NDArray[np.float32]:
+    """One late-chunked vector per chunk of ``group``: its span pooled from token vectors of the widened text.
+
+    ``context`` "prefix" or "pooled": every encoder window first reads ``headers(offset)`` (the document's
+    title and section path where the window starts; :func:`header_at`), so a chunk 30,000 tokens into a law
+    still knows which law it is in; "pooled" also counts those tokens in each chunk's mean.
+    """
+    window_context = None
+    if context != "off" and headers is not None:
+        at = headers
+
+        def window_context(offset: int) -> str:
+            return at(group.start + offset)
+
+    tv = encoder.encode_tokens(text[group.start : group.end], context=window_context)
     out = np.zeros((len(group.chunks), encoder.dim), dtype=np.float32)
     for row, c in enumerate(group.chunks):
         try:
-            out[row] = pool_span(tv, c.char_start - group.start, c.char_end - group.start)
+            out[row] = pool_span(
+                tv, c.char_start - group.start, c.char_end - group.start, with_context=context == "pooled"
+            )
         except ValueError:  # no token in the span (only spaces or control characters): fall back to its own text
             out[row] = encoder.encode([early_text(c)], role="passage")[0]
     return out

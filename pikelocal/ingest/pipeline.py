@@ -22,15 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import get_args
 
+import numpy as np
+from numpy.typing import NDArray
+
 from pikelocal.domain.documents import DocumentRecord
 from pikelocal.domain.errors import Cancelled, ConfigError, DiskFullError, DocumentError, InputError, PikeError
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
-from pikelocal.domain.kinds import DocumentStage, FileStatus, IngestStage, Splitter
+from pikelocal.domain.kinds import LATE_CONTEXTS, DocumentStage, FileStatus, IngestStage, LateContext, Splitter
 from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.chunking import SplitOptions, chunk_document
 from pikelocal.ingest.discover import discover, file_key
-from pikelocal.ingest.embed import document_text, early_text, late_vectors, plan_late_groups
+from pikelocal.ingest.embed import document_text, early_text, header_at, late_vectors, plan_late_groups
 from pikelocal.ingest.ocr import OcrOptions
 from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document, read_file
 from pikelocal.ingest.pdf_worker import PageProgress, PdfLimits, PdfWorker
@@ -61,6 +64,7 @@ class IngestOptions:
         default=None, compare=False
     )  # for the LLM splitter: a CachedLLM, so reruns ask nothing twice
     late: bool = True
+    late_context: LateContext = "off"  # what each late window reads first (a new KB's; kb_meta.late_context)
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit
     max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)
@@ -206,12 +210,19 @@ class Ingestor:
             return FileOutcome(key, "unchanged", "unchanged since it was ingested", doc_id=doc.id)
         return FileOutcome(key, "resumed", f"continuing from stage '{doc.stage}'", doc_id=doc.id)
 
+    def _embed_units(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Vectors of a document's sentences for the semantic splitter (not stored)."""
+        return self.encoder.encode(texts, role="passage")
+
     def _store_parsed(self, key: str, sha: str, parsed: ParsedDocument) -> FileOutcome:
         """Chunk and store a document whose content is new to the KB (callers have checked :meth:`_known`)."""
         for warning in parsed.warnings:
             self.sink(Notice("warning", warning, key))
         splitter = LLMSplitter(self.options.llm) if self.options.splitter == "llm" and self.options.llm else None
-        chunked = chunk_document(parsed, self.encoder.count_tokens, self.options.split, llm_splitter=splitter)
+        embed = self._embed_units if self.options.splitter == "semantic" else None
+        chunked = chunk_document(
+            parsed, self.encoder.count_tokens, self.options.split, llm_splitter=splitter, embed=embed
+        )
         if (split := chunked.llm_split) is not None and split.fallbacks:
             self.sink(
                 Notice(
@@ -287,24 +298,47 @@ class Ingestor:
         lacking = {d.id: d for d in self.store.docs.documents_missing("late") if d.stage == STAGE_READY}
         docs = sorted({**embedded, **lacking}.values(), key=lambda d: d.id)
         missing = {d.id: set(self.store.index.chunk_ids_without("late", d.id)) for d in docs}
-        stage = _Stage(self.sink, report, "late", sum(len(m) for m in missing.values()), "chunks")
+        todo = sum(len(m) for m in missing.values())
+        context = self._late_context() if todo else self.options.late_context
+        stage = _Stage(self.sink, report, "late", todo, "chunks")
         for doc in docs:
             if missing[doc.id]:
-                self._late_document(doc, missing[doc.id], stage)
+                self._late_document(doc, missing[doc.id], stage, context)
             if doc.stage != STAGE_READY:
                 self.store.docs.set_document_stage(doc.id, STAGE_READY)
         stage.finish()
 
-    def _late_document(self, doc: DocumentRecord, missing: set[int], stage: _Stage) -> None:
+    def _late_context(self) -> LateContext:
+        """The window context of this KB's late vectors: the one they were made with (``kb_meta.late_context``)
+        while any exist, so that they stay comparable; else the configured one, recorded for the next run."""
+        recorded = self.store.meta().get("late_context", "off")
+        wanted = self.options.late_context
+        if recorded in LATE_CONTEXTS and self.store.counts()["late_vectors"] > 0:
+            if recorded != wanted:
+                self.sink(
+                    Notice(
+                        "warning",
+                        f"late vectors of this KB are made with late_context = {recorded}, not the configured"
+                        f" {wanted}: run `pikelocal reembed` to change them all",
+                    )
+                )
+            context: LateContext = recorded
+            return context
+        if recorded != wanted:
+            self.store.set_meta("late_context", wanted)
+        return wanted
+
+    def _late_document(self, doc: DocumentRecord, missing: set[int], stage: _Stage, context: LateContext) -> None:
         chunks = self.store.chunks.chunks_of(doc.id)
         if not chunks:  # removed by another process meanwhile
             return
         text = document_text(chunks)
         tokens = [self.encoder.count_tokens(c.text) for c in chunks]
+        headers = header_at(chunks)
         for group in plan_late_groups(chunks, tokens, self.encoder.late_window_tokens, len(text)):
             todo = missing.intersection(c.id for c in group.chunks)
             if todo:
-                vectors = late_vectors(self.encoder, text, group)
+                vectors = late_vectors(self.encoder, text, group, context=context, headers=headers)
                 self.store.index.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
                 stage.advance(len(todo), detail=Path(doc.path).name)
 

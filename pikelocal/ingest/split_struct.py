@@ -228,9 +228,38 @@ def _table_units(
         a = b
 
 
+def sentence_units(text: str, count: CountTokens, max_tokens: int) -> list[_Unit]:
+    """The splitter's units with prose cut further at sentence ends (a table's rows stay as they are): the places
+    where a semantic splitter may end a chunk. The first sentence keeps the unit's heading level and label."""
+    out: list[_Unit] = []
+    for unit in _units(text, count, max_tokens):
+        if unit.table is not None:
+            out.append(unit)
+            continue
+        cuts = [m.start() for m in _SENTENCE_END.finditer(text, unit.start, unit.end) if unit.start < m.start()]
+        bounds = [unit.start, *(c for c in cuts if c < unit.end), unit.end]
+        parts = [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+        if len(parts) == 1:
+            out.append(unit)
+            continue
+        for i, (a, b) in enumerate(parts):
+            out.append(_Unit(a, b, unit.level if i == 0 else None, unit.label if i == 0 else None, count(text[a:b])))
+    return out
+
+
 def split_structured(
-    text: str, count: CountTokens, *, target: int = 400, min_tokens: int = 100, max_tokens: int = 600
+    text: str,
+    count: CountTokens,
+    *,
+    target: int = 400,
+    min_tokens: int = 100,
+    max_tokens: int = 600,
+    units: list[_Unit] | None = None,
+    breaks: frozenset[int] | None = None,
 ) -> list[ChunkSpan]:
+    """Chunks of ``text`` (see the module's docstring). With ``breaks`` (indices into ``units``, which default to
+    :func:`_units`): a chunk holding ``min_tokens`` ends before a unit in ``breaks`` (a semantic breakpoint) or a
+    major heading, else only at ``max_tokens``; ``target`` then plays no part."""
     if not 0 < min_tokens <= target <= max_tokens:
         raise ValueError(f"need 0 < min_tokens <= target <= max_tokens, got {min_tokens}, {target}, {max_tokens}")
     chunks: list[ChunkSpan] = []
@@ -238,12 +267,14 @@ def split_structured(
     cur_path: tuple[str, ...] = ()
     cur_start, cur_tokens = 0, 0
     cur_table = ""
-    for unit in _units(text, count, max_tokens):
+    for i, unit in enumerate(units if units is not None else _units(text, count, max_tokens)):
         major = unit.level is not None and unit.level <= MAJOR_LEVEL
         if unit.table is not None and unit.table_tokens:  # a table starts: whole in a fresh chunk if it overflows
             early = cur_tokens >= min_tokens and cur_tokens + unit.table_tokens > max_tokens
         elif unit.table is not None:  # a row: only a full chunk ends inside a table
             early = False
+        elif breaks is not None:
+            early = cur_tokens >= min_tokens and (major or i in breaks)
         else:
             early = cur_tokens >= min_tokens and (major or cur_tokens + unit.tokens > target)
         flush = cur_tokens > 0 and (cur_tokens + unit.tokens > max_tokens or early)

@@ -36,6 +36,7 @@ def ingest_options(
         splitter=s.splitter,
         llm=llm,
         late=s.late if late is None else late,
+        late_context=s.late_context,
         password=password,
         max_file_mb=s.max_file_mb,
         pdf=PdfLimits(

@@ -92,3 +92,31 @@ def test_pool_spans_rows_match_pool_span(tv: TokenVectors) -> None:
 def test_normalise_keeps_zero_rows() -> None:
     out = normalise(np.array([[3.0, 4.0], [0.0, 0.0]]))
     np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]])
+
+
+def test_pool_span_with_context_counts_each_window_context_once(tv: TokenVectors) -> None:
+    # tokens 0-1 came from window 0, tokens 2-3 from window 1; each window read 2 context tokens first
+    rng = np.random.default_rng(11)
+    ctx_tokens = rng.normal(size=(2, 2, 6))  # (window, token, dim)
+    with_ctx = TokenVectors(
+        TEXT,
+        tv.vectors,
+        OFFSETS,
+        window_of=np.array([0, 0, 1, 1], dtype=np.int64),
+        context_sums=ctx_tokens.sum(axis=1).astype(np.float32),
+        context_counts=np.array([2, 2], dtype=np.int64),
+    )
+    # "beta , gamma": tokens 1-3, from windows 0 and 1, so both windows' contexts count, once each
+    total = tv.vectors[1:4].astype(np.float64).sum(axis=0) + ctx_tokens[0].sum(axis=0) + ctx_tokens[1].sum(axis=0)
+    expected = total / 7
+    np.testing.assert_allclose(
+        pool_span(with_ctx, 6, 17, with_context=True), expected / np.linalg.norm(expected), rtol=1e-5, atol=1e-6
+    )
+    # "alpha": window 0 only
+    alone = tv.vectors[0].astype(np.float64) + ctx_tokens[0].sum(axis=0)
+    np.testing.assert_allclose(
+        pool_span(with_ctx, 0, 5, with_context=True), alone / np.linalg.norm(alone), rtol=1e-5, atol=1e-6
+    )
+    # without the flag, or without recorded contexts, the context is left out
+    np.testing.assert_allclose(pool_span(with_ctx, 6, 17), pool_span(tv, 6, 17), rtol=1e-6)
+    np.testing.assert_allclose(pool_span(tv, 6, 17, with_context=True), pool_span(tv, 6, 17), rtol=1e-6)

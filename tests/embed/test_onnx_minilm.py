@@ -164,3 +164,46 @@ def test_empty_inputs(minilm) -> None:
     tv = minilm.encode_tokens("  ")
     assert tv.vectors.shape == (0, 384) and tv.offsets.shape == (0, 2)
     assert minilm.count_tokens("") == 0
+
+
+def test_window_context_is_read_before_each_window(small_window) -> None:
+    from pikelocal.embed.onnx import CONTEXT_TOKENS
+
+    doc = make_doc(EN_PARAGRAPHS[:4])
+    enc = small_window
+    heading = "Field notes on lakes › Chapter 2 › Pike"
+    asked: list[int] = []
+
+    def context(offset: int) -> str:
+        asked.append(offset)
+        return heading
+
+    tv = enc.encode_tokens(doc.text, context=context)
+    plain = enc.encode_tokens(doc.text)
+    np.testing.assert_array_equal(tv.offsets, plain.offsets)
+    assert tv.window_of is not None and tv.context_sums is not None and tv.context_counts is not None
+    ctx_ids = enc.tokenizer.encode(heading + "\n\n", add_special_tokens=False).ids
+    assert 0 < len(ctx_ids) < CONTEXT_TOKENS
+    windows = len(asked)
+    assert windows > 3 and tv.context_counts.tolist() == [len(ctx_ids)] * windows
+    # each window is asked for the context at its first character, and owns a run of the text's tokens
+    assert asked[0] == 0 and asked == sorted(set(asked))
+    assert set(asked) <= set(plain.offsets[:, 0].tolist())
+    assert tv.window_of.tolist() == sorted(tv.window_of.tolist()) and set(tv.window_of.tolist()) == set(range(windows))
+    # window 0 is [CLS] + context + the text's first tokens + [SEP]: its rows are the text's vectors and the sum
+    ids = enc.tokenizer.encode(doc.text, add_special_tokens=False).ids
+    cap = enc.window_tokens - 2 - CONTEXT_TOKENS
+    states, _ = enc._run([enc._prefix + ctx_ids + ids[:cap] + enc._suffix])
+    m = len(ctx_ids)
+    np.testing.assert_allclose(tv.context_sums[0], states[0, 1 : 1 + m].sum(axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(tv.vectors[:40], states[0, 1 + m : 41 + m], atol=1e-5)
+    # reading the context changes what the text's tokens say (attention), so the vectors differ from plain ones
+    assert float(np.abs(tv.vectors[:40] - plain.vectors[:40]).max()) > 1e-3
+
+
+def test_an_empty_window_context_changes_nothing(minilm) -> None:
+    text = "Pike favour shallow bays with submerged vegetation."
+    tv = minilm.encode_tokens(text, context=lambda _offset: "  ")
+    np.testing.assert_allclose(tv.vectors, minilm.encode_tokens(text).vectors, atol=1e-6)
+    assert tv.context_counts is not None and tv.context_counts.tolist() == [0]
+    np.testing.assert_allclose(pool_span(tv, 0, 4, with_context=True), pool_span(tv, 0, 4), atol=1e-6)

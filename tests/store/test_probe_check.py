@@ -18,7 +18,7 @@ from pikelocal import api
 from pikelocal.config import load_settings
 from pikelocal.domain.documents import NewQuestion
 from pikelocal.domain.errors import EncoderNumericsError
-from pikelocal.embed.base import EncodeRole, TokenVectors
+from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import normalise
 from pikelocal.embed.probes import MIN_PROBE_COSINE, probe_vectors, rowwise_cosine
@@ -38,11 +38,13 @@ class Perturbed(HashEncoder):
         self.scale = scale
         self.build = f"perturbed by {scale}"
 
-    def encode_tokens(self, text: str) -> TokenVectors:
-        tv = super().encode_tokens(text)
+    def encode_tokens(self, text: str, *, context: WindowContext | None = None) -> TokenVectors:
+        tv = super().encode_tokens(text, context=context)
         norms = np.linalg.norm(tv.vectors, axis=1, keepdims=True)
         noisy = tv.vectors + self.scale * norms * self.noise / np.linalg.norm(self.noise)
-        return TokenVectors(tv.text, noisy.astype(np.float32), tv.offsets)
+        return TokenVectors(
+            tv.text, noisy.astype(np.float32), tv.offsets, tv.window_of, tv.context_sums, tv.context_counts
+        )
 
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
         vecs = super().encode(texts, role=role)

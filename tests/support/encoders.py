@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from pikelocal.embed.base import EncodeRole, TokenVectors
+from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
 from pikelocal.embed.fake import HashEncoder
 
 
@@ -34,11 +34,11 @@ class CountingEncoder(HashEncoder):
         self.texts += len(texts)
         return out
 
-    def encode_tokens(self, text: str) -> TokenVectors:
+    def encode_tokens(self, text: str, *, context: WindowContext | None = None) -> TokenVectors:
         if self._nested:
-            return super().encode_tokens(text)
+            return super().encode_tokens(text, context=context)
         self._count("encode_tokens", 1)
-        out = super().encode_tokens(text)
+        out = super().encode_tokens(text, context=context)
         self.token_calls += 1
         return out
 
@@ -59,7 +59,7 @@ class SlowEncoder(HashEncoder):
         finally:
             self._nested = False
 
-    def encode_tokens(self, text: str) -> TokenVectors:
+    def encode_tokens(self, text: str, *, context: WindowContext | None = None) -> TokenVectors:
         if not self._nested:
             time.sleep(self.delay)
-        return super().encode_tokens(text)
+        return super().encode_tokens(text, context=context)

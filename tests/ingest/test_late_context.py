@@ -1,0 +1,122 @@
+"""Late windows that read the document's title and section path first (ingest.late_context, issue 19 step 2)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from pikelocal.domain.documents import ChunkRecord
+from pikelocal.domain.events import Event, Notice
+from pikelocal.embed.fake import HashEncoder
+from pikelocal.embed.late import token_span
+from pikelocal.ingest.chunking import SplitOptions
+from pikelocal.ingest.embed import document_text, header_at
+from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.store.store import Store
+
+SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
+GUIDE = (
+    "# Field Guide to the Northern Pike\n\n"
+    "## Habitat\n\n"
+    "Pike favour shallow bays with submerged vegetation. In summer they move to deeper, cooler water "
+    "near drop-offs and return to the shallows when the temperature falls in autumn.\n\n"
+    "## Diet\n\n"
+    "Fish make up most of the diet: perch, roach and smaller pike. Frogs, ducklings and voles are taken "
+    "when the chance arises. A pike swallows its prey head first after turning it in its jaws.\n"
+)
+
+
+def chunk(ord_: int, start: int, end: int, header: str) -> ChunkRecord:
+    return ChunkRecord(ord_ + 1, 1, ord_, "x" * (end - start), start, end, None, None, None, None, (), header, None)
+
+
+def test_header_at_gives_the_first_header_line_of_the_chunk_holding_an_offset() -> None:
+    chunks = [
+        chunk(0, 0, 50, "Law A › Chapter 1\nA summary of law A."),
+        chunk(1, 50, 120, "Law A › Chapter 2 › Article 9"),
+        chunk(2, 120, 200, "Law A › Chapter 3\n| col | col |"),
+    ]
+    at = header_at(chunks)
+    assert [at(o) for o in (0, 49, 50, 119, 120, 199, 5000)] == [
+        "Law A › Chapter 1",
+        "Law A › Chapter 1",
+        "Law A › Chapter 2 › Article 9",
+        "Law A › Chapter 2 › Article 9",
+        "Law A › Chapter 3",
+        "Law A › Chapter 3",
+        "Law A › Chapter 3",
+    ]
+    assert header_at([])(0) == ""
+
+
+def ingest(store: Store, folder: Path, context: str, events: list[Event] | None = None) -> None:
+    options = IngestOptions(split=SMALL, late_context=context)  # type: ignore[arg-type]
+    sink = events.append if events is not None else (lambda _e: None)
+    Ingestor(store, HashEncoder(), options, sink).ingest_paths([folder])
+
+
+def late_matrix(store: Store) -> tuple[list[ChunkRecord], np.ndarray]:
+    (doc,) = store.docs.documents()
+    chunks = store.chunks.chunks_of(doc.id)
+    vectors = [store.index.vector("late", c.id) for c in chunks]
+    assert all(v is not None for v in vectors)
+    return chunks, np.stack(vectors)  # type: ignore[arg-type]
+
+
+def test_pooled_context_is_counted_in_every_late_vector_and_recorded_in_the_kb(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text(GUIDE)
+    enc = HashEncoder()
+    with Store.open(tmp_path / "off.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        ingest(store, folder, "off")
+        _, off = late_matrix(store)
+        assert store.meta().get("late_context", "off") == "off"
+    with Store.open(tmp_path / "pooled.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        ingest(store, folder, "pooled")
+        chunks, pooled = late_matrix(store)
+        assert store.meta()["late_context"] == "pooled"
+    assert len(chunks) > 2
+    # The hashing encoder's token vectors ignore their window, and the whole guide is one window read after the
+    # header of its first chunk; so each chunk's vector is the mean of its own tokens and that header's tokens.
+    text = document_text(chunks)
+    tokens = enc.encode_tokens(text)
+    context = enc.encode_tokens(chunks[0].header.split("\n")[0])
+    assert context.vectors.shape[0] > 3
+    for row, c in enumerate(chunks):
+        i, j = token_span(tokens.offsets, c.char_start, c.char_end)
+        mean = (tokens.vectors[i:j].sum(axis=0) + context.vectors.sum(axis=0)) / (j - i + len(context.vectors))
+        np.testing.assert_allclose(pooled[row], mean / np.linalg.norm(mean), rtol=1e-5, atol=1e-6)
+        own = tokens.vectors[i:j].mean(axis=0)
+        np.testing.assert_allclose(off[row], own / np.linalg.norm(own), rtol=1e-5, atol=1e-6)
+    assert not np.allclose(pooled, off, atol=1e-3)
+
+
+def test_a_kb_keeps_the_context_its_late_vectors_were_made_with(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text(GUIDE)
+    enc = HashEncoder()
+    with Store.open(tmp_path / "kb.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        ingest(store, folder, "pooled")
+        (folder / "more.md").write_text(GUIDE.replace("Northern Pike", "Common Perch"))
+        events: list[Event] = []
+        ingest(store, folder, "off", events)  # the new file's late vectors follow the KB, not the setting
+        warnings = [e.message for e in events if isinstance(e, Notice) and e.level == "warning"]
+        assert any("late_context = pooled" in w and "pikelocal reembed" in w for w in warnings), warnings
+        assert store.meta()["late_context"] == "pooled"
+        perch = next(d for d in store.docs.documents() if d.path.endswith("more.md"))
+        chunks = store.chunks.chunks_of(perch.id)
+        tokens = enc.encode_tokens(document_text(chunks))
+        context = enc.encode_tokens(chunks[0].header.split("\n")[0])
+        i, j = token_span(tokens.offsets, chunks[1].char_start, chunks[1].char_end)
+        mean = (tokens.vectors[i:j].sum(axis=0) + context.vectors.sum(axis=0)) / (j - i + len(context.vectors))
+        got = store.index.vector("late", chunks[1].id)
+        assert got is not None
+        np.testing.assert_allclose(got, mean / np.linalg.norm(mean), rtol=1e-5, atol=1e-6)
+        # once every vector is gone (what reembed does), the configured context is taken and recorded
+        store.index.reset_vectors({})
+        ingest(store, folder, "prefix")
+        assert store.meta()["late_context"] == "prefix"
+        assert store.counts()["late_vectors"] == store.counts()["chunks"]
