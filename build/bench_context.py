@@ -8,6 +8,11 @@ context budget of the default LLM), once per ``answer.context`` and segment pres
 tokens (the tokenizer-free estimate the budget uses), the number of sources, and whether a gold page lies inside
 a source (context recall: the model can only cite what it is given). The KB is the one ``build/tune_fusion.py``
 builds for the tender set. Section written between markers in the output file.
+
+Contextual compression (``answer.compress_tokens``) is measured on top of the neighbours context at a few budgets:
+then the pages of the kept sentences count (a compressed source keeps its page range, so the page test reads
+where its pieces stand), and for every row, whether all of a question's evidence quotes (exact text of the gold
+page, whitespace aside) are still in the context: what the model needs to answer, not only where it stands.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import datetime as dt
 import platform
 import statistics
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,11 +33,14 @@ from sections import write_section  # noqa: E402
 
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
+from pikelocal.domain.answers import Source  # noqa: E402
 from pikelocal.domain.kinds import SEGMENT_PRESETS  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
 from pikelocal.kb.options import ask_options  # noqa: E402
+from pikelocal.query.compress import compress_sources  # noqa: E402
 from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens  # noqa: E402
+from pikelocal.query.locate import store_locator  # noqa: E402
 from pikelocal.query.modes import ranking_depth  # noqa: E402
 from pikelocal.query.search import search  # noqa: E402
 from pikelocal.query.segments import PRESETS  # noqa: E402
@@ -40,6 +49,26 @@ from pikelocal.store.store import Store  # noqa: E402
 BEGIN, END = "<!-- bench_context:begin -->", "<!-- bench_context:end -->"
 QA = ROOT / "tests" / "data" / "tender_retrieval_qa.jsonl"
 BUDGET_TOKENS = 2000  # answer.context_tokens; the default 8,192-token LLM context leaves it whole
+COMPRESS = (1000, 700, 500)  # answer.compress_tokens measured on the neighbours context
+
+
+def squash(text: str) -> str:
+    return "".join(text.split())
+
+
+def pages_read(store: Store, sources: list[Source]) -> set[int]:
+    """The pages the context's text stands on: a whole source's range, a compressed one's pieces' pages."""
+    locate = store_locator(store)
+    out: set[int] = set()
+    for s in sources:
+        if not s.pieces:
+            out |= set(range(s.page_start or 0, (s.page_end or s.page_start or 0) + 1))
+            continue
+        for start, _origin, length in s.pieces:
+            where = locate(s, start, start + length)
+            if where is not None and where[0] is not None:
+                out |= set(range(where[0], (where[1] or where[0]) + 1))
+    return out
 
 
 def main() -> None:
@@ -55,7 +84,9 @@ def main() -> None:
     questions = load_tender_questions(QA)
     variants: list[tuple[str, Budget]] = [("neighbours ±1", Budget(BUDGET_TOKENS, 1, "neighbours"))]
     variants += [(f"segments, {p}", Budget(BUDGET_TOKENS, 1, "segments", PRESETS[p])) for p in SEGMENT_PRESETS]
-    rows: dict[str, list[tuple[int, int, bool]]] = {name: [] for name, _ in variants}
+    names = [name for name, _ in variants] + [f"neighbours ±1, compressed to {n:,}" for n in COMPRESS]
+    rows: dict[str, list[tuple[int, int, bool, bool]]] = {name: [] for name in names}
+    compress_s: dict[str, list[float]] = {name: [] for name in names}
     with Store.open_existing(args.kb) as store:
         weights = {**settings.search.weights(), "questions": 0.0}
         for q in questions:
@@ -63,28 +94,42 @@ def main() -> None:
             hits = search(store, encoder, q.question, k=depth, weights=weights, fusion=options.fusion)
             priority = [h.chunk.id for h in hits[: options.k]]
             ranking: Ranking = [(h.chunk.id, h.score) for h in hits]
+            contexts: dict[str, list[Source]] = {}
             for name, budget in variants:
-                sources = assemble(store, priority, budget, ranking=ranking)
+                contexts[name] = assemble(store, priority, budget, ranking=ranking)
+            for n in COMPRESS:
+                t0 = time.perf_counter()
+                contexts[f"neighbours ±1, compressed to {n:,}"] = compress_sources(
+                    contexts["neighbours ±1"], encoder, [q.question], n
+                )
+                compress_s[f"neighbours ±1, compressed to {n:,}"].append(time.perf_counter() - t0)
+            for name, sources in contexts.items():
                 tokens = sum(estimate_tokens(s.text) for s in sources)
-                pages = {p for s in sources for p in range(s.page_start or 0, (s.page_end or s.page_start or 0) + 1)}
-                rows[name].append((tokens, len(sources), bool(pages & set(q.gold_pages))))
+                pages = pages_read(store, sources)
+                text = squash("\n".join(s.text for s in sources))
+                evidence = all(squash(e) in text for e in q.evidence)
+                rows[name].append((tokens, len(sources), bool(pages & set(q.gold_pages)), evidence))
     lines = [
-        "## Answer context: neighbours against relevant segments, without the LLM (issue 19)",
+        "## Answer context: neighbours, relevant segments and compression, without the LLM (issue 19)",
         "",
         f"_`.venv/bin/python build/bench_context.py` on {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()}; Python"
         f" {platform.python_version()}. The tender's 30 page questions; hybrid search ({options.fusion},"
         f" weights {weights['bm25']:g} / {weights['dense']:g} / {weights['late']:g}), the first {options.k} chunks"
         f" gathered, {BUDGET_TOKENS:,}-token budget._",
         "",
-        "| context | median tokens | mean tokens | median sources | gold page in the context |",
-        "|---|---|---|---|---|",
+        "| context | median tokens | mean tokens | median sources | gold page in the context |"
+        " all evidence quotes in the context | compression s (median) |",
+        "|---|---|---|---|---|---|---|",
     ]
-    for name, _ in variants:
+    for name in names:
         r = rows[name]
-        recall = sum(1 for *_, hit in r if hit)
+        recall = sum(1 for _, _, hit, _ in r if hit)
+        quoted = sum(1 for *_, ev in r if ev)
+        secs = f"{statistics.median(compress_s[name]):.2f}" if compress_s[name] else "–"
         lines.append(
-            f"| {name} | {statistics.median(t for t, _, _ in r):,.0f} | {statistics.mean(t for t, _, _ in r):,.0f} |"
-            f" {statistics.median(n for _, n, _ in r):g} | {recall}/{len(r)} ({recall / len(r):.0%}) |"
+            f"| {name} | {statistics.median(t for t, *_ in r):,.0f} | {statistics.mean(t for t, *_ in r):,.0f} |"
+            f" {statistics.median(n for _, n, *_ in r):g} | {recall}/{len(r)} ({recall / len(r):.0%}) |"
+            f" {quoted}/{len(r)} ({quoted / len(r):.0%}) | {secs} |"
         )
     write_section(args.out, BEGIN, END, BEGIN + "\n" + "\n".join(lines) + "\n" + END)
     print("\n".join(lines))

@@ -158,6 +158,10 @@ class AnswerSettings:
     segments: SegmentPreset = "balanced"  # RSE's parameters: balanced | precision (fewer, shorter) | find_all
     neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered chunk, budget permitting
     context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
+    # Contextual compression (pikelocal/query/compress.py): when above 0, naive and hier send only the sources'
+    # sentences closest to the question by the encoder, at most this many tokens (each source keeps its best one).
+    # Off until its answers are measured (build/bench_context.py measures what it keeps, without the LLM).
+    compress_tokens: int = 0
     max_tokens: int = 512  # of the answer
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
@@ -351,6 +355,7 @@ def _validate(s: Settings) -> None:
         ("ingest.pdf_max_pages", s.ingest.pdf_max_pages, 1),
         ("ingest.pdf_max_chars", s.ingest.pdf_max_chars, 1000),
         ("ingest.ocr_dpi", s.ingest.ocr_dpi, 72),
+        ("answer.compress_tokens", s.answer.compress_tokens, 0),
         ("ingest.ocr_threads", s.ingest.ocr_threads, 0),
         ("ingest.ocr_memory_mb", s.ingest.ocr_memory_mb, 1024),
         ("enrich.questions", s.enrich.questions, 1),

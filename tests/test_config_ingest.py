@@ -230,3 +230,21 @@ def test_the_ocr_settings_and_a_request_reach_the_ingest_options(tmp_path: Path)
     ocr = ingest_options(settings).ocr
     assert (ocr.mode, ocr.dpi, ocr.threads, ocr.page_timeout_s, ocr.memory_mb) == ("always", 150, 1, 90, 4096)
     assert ingest_options(settings, ocr="never").ocr.mode == "never"  # --ocr never over the setting
+
+
+def test_late_context_semantic_splitter_and_compression_settings_reach_the_options(tmp_path: Path) -> None:
+    from pikelocal.kb.options import ask_options, ingest_options
+
+    defaults = load_settings(config(tmp_path, ""), environ={})
+    assert (defaults.ingest.late_context, defaults.answer.compress_tokens) == ("off", 0)
+    toml = "[ingest]\nlate_context = 'pooled'\nsplitter = 'semantic'\n[answer]\ncompress_tokens = 700\n"
+    settings = load_settings(config(tmp_path, toml), environ={})
+    options = ingest_options(settings)
+    assert (options.late_context, options.splitter) == ("pooled", "semantic")
+    assert ask_options(settings).compress_tokens == 700
+    env = {"PIKELOCAL_INGEST_LATE_CONTEXT": "prefix"}
+    assert ingest_options(load_settings(config(tmp_path, ""), environ=env)).late_context == "prefix"
+    assert "ingest.late_context = 'window': must be 'off', 'prefix' or 'pooled'" in error_of(
+        tmp_path, "[ingest]\nlate_context = 'window'\n"
+    )
+    assert "answer.compress_tokens = -1: must be at least 0" in error_of(tmp_path, "[answer]\ncompress_tokens = -1\n")

@@ -48,6 +48,19 @@ class Source:
     line_end: int | None
     section: tuple[str, ...]
     text: str
+    # A compressed source (query/compress.py) keeps some sentences of its chunks' text: one (start in ``text``,
+    # start in the whole text, length) per kept piece, the pieces joined by " … " or "\n…\n". Empty: the text is whole.
+    pieces: tuple[tuple[int, int, int], ...] = ()
+
+    def whole_offset(self, at: int) -> int:
+        """Where character ``at`` of ``text`` stands in the uncompressed text (a separator: the next piece)."""
+        for start, origin, length in self.pieces:
+            if at < start + length:
+                return origin + max(0, at - start)
+        if self.pieces:
+            start, origin, length = self.pieces[-1]
+            return origin + length
+        return at
 
     def heading(self) -> str:
         """``title › section › … (file, p. 3)``: what the model reads above a source."""
@@ -224,7 +237,8 @@ class QueryTrace:
 
 
 def _source(s: dict[str, Any]) -> Source:
-    return Source(**{**s, "chunk_ids": tuple(s["chunk_ids"]), "section": tuple(s["section"])})
+    pieces = tuple((int(a), int(b), int(n)) for a, b, n in s.get("pieces", ()))
+    return Source(**{**s, "chunk_ids": tuple(s["chunk_ids"]), "section": tuple(s["section"]), "pieces": pieces})
 
 
 def _claim(c: dict[str, Any]) -> ClaimCheck:

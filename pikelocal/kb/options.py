@@ -83,6 +83,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         segments=PRESETS[a.segments],
         ranking=settings.search.candidates,
         context_tokens=a.context_tokens,
+        compress_tokens=a.compress_tokens,
         max_tokens=a.max_tokens,
         style=request.style,
         instruction=request.instruction,

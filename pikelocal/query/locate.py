@@ -35,8 +35,9 @@ def store_locator(store: Store) -> Locator:
                 offset += length + 1
             return chunks[-1].char_end
 
-        p0, l0 = position_in_pages(layout, doc_offset(start))
-        p1, l1 = position_in_pages(layout, doc_offset(max(start, end - 1)))
+        first, last = source.whole_offset(start), source.whole_offset(max(start, end - 1))
+        p0, l0 = position_in_pages(layout, doc_offset(first))
+        p1, l1 = position_in_pages(layout, doc_offset(last))
         if source.page_start is None:  # an unpaged document: its one stored page is no page to cite
             return None, None, l0, l1
         return p0, p1, l0, l1

@@ -24,6 +24,7 @@ from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.script import detect_script
+from pikelocal.query.compress import compress_sources
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, Ranking, assemble
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
@@ -47,6 +48,7 @@ class AskOptions:
     segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # RSE's parameters (answer.segments)
     ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
     context_tokens: int = 2000  # for the sources; also capped by the model's context window
+    compress_tokens: int = 0  # naive and hier: keep only the sentences nearest the question, this many tokens (0: off)
     max_tokens: int = 512  # of the answer
     style: AnswerStyle = "full"
     instruction: str = ""
@@ -117,6 +119,8 @@ def ask(
             # two rankings' scores do not compare: the interleaved order, then the rest of the search's, by rank
             ranking = [(cid, None) for cid in dict.fromkeys([*priority, *(h.chunk.id for h in hits)])]
         sources = assemble(store, priority, context_budget(options, llm), fill, ranking=ranking)
+        if options.compress_tokens > 0:
+            sources = compress_sources(sources, encoder, [question], options.compress_tokens)
     first_token: list[float] = []
 
     def on_delta(text: str) -> None:

@@ -79,7 +79,7 @@ def source_units(source: Source) -> list[Unit]:
         start, end = m.start(), m.end()
         piece = text[start:end]
         lines = piece.split("\n")
-        if len(lines) >= _TABLE_MIN_LINES and _looks_tabular(lines):
+        if len(lines) >= _TABLE_MIN_LINES and looks_tabular(lines):
             rows: list[tuple[int, int]] = []
             offset = start
             for line in lines:
@@ -117,7 +117,7 @@ def _wrapped_clause(text: str, line: tuple[int, int], following: tuple[int, int]
     return start, end
 
 
-def _looks_tabular(lines: Sequence[str]) -> bool:
+def looks_tabular(lines: Sequence[str]) -> bool:
     """Most lines end without sentence punctuation and are short: a table or a form, not wrapped prose."""
     filled = [ln.strip() for ln in lines if ln.strip()]
     if not filled:

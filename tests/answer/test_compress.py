@@ -1,0 +1,148 @@
+"""Contextual compression: the sources' sentences nearest the question, within a budget, located as before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pikelocal.domain.answers import Source
+from pikelocal.query.compress import compress_sources, rebuild, select_units, unit_spans
+from pikelocal.query.expand import Budget, assemble, estimate_tokens
+from pikelocal.query.locate import store_locator
+from pikelocal.store.store import Store
+from tests.support.answer_kb import ENC, build, chunk_with
+
+
+def source(text: str, number: int = 1) -> Source:
+    return Source(number, 1, "a.md", "A", (1,), None, None, 1, 1, (), text)
+
+
+def test_select_keeps_each_sources_best_then_the_best_that_fit() -> None:
+    scores = [[0.9, 0.1, 0.5], [0.2, 0.3]]
+    costs = [[10, 10, 10], [10, 10]]
+    # bests: s0u0 and s1u1 (20 tokens); then s0u2 fits (30); s1u0 would make 40 > 35; s0u1 too
+    assert select_units([[], []], scores, costs, 35) == [{0, 2}, {1}]
+    # a budget below the bests still keeps one unit of every source
+    assert select_units([[], []], scores, costs, 5) == [{0}, {1}]
+    # a cheap unit further down still fits after a dear one did not
+    assert select_units([[]], [[0.9, 0.8, 0.1]], [[10, 30, 5]], 20) == [{0, 2}]
+
+
+def test_rebuild_joins_kept_pieces_and_maps_offsets_back() -> None:
+    text = "Alpha one. Beta two. Gamma three.\nDelta four. Epsilon five."
+    src = source(text)
+    spans = unit_spans(src)
+    assert [text[a:b] for a, b in spans] == ["Alpha one.", "Beta two.", "Gamma three.", "Delta four.", "Epsilon five."]
+    out = rebuild(src, [spans[0], spans[1], spans[3]])
+    assert out.text == "Alpha one. Beta two.\n…\nDelta four. …"
+    for word in ("Alpha", "Beta", "Delta"):
+        assert out.whole_offset(out.text.index(word)) == text.index(word)
+    inline = rebuild(src, [spans[1], spans[2]])
+    assert inline.text == "… Beta two. Gamma three. …"
+    assert inline.whole_offset(inline.text.index("Gamma")) == text.index("Gamma")
+    assert src.whole_offset(7) == 7  # a whole source maps to itself
+
+
+def test_a_markdown_row_keeps_its_tables_header() -> None:
+    text = (
+        "Scores are set out below.\n"
+        "| item | points |\n| --- | --- |\n| design | 35 |\n| price | 30 |\n| staff | 10 |\n"
+        "The panel may adjust them."
+    )
+    src = source(text)
+    row = next((a, b) for a, b in unit_spans(src) if text[a:b].startswith("| price"))
+    from pikelocal.query.compress import _table_header
+
+    header = _table_header(text, row)
+    assert header is not None and text[header[0] : header[1]] == "| item | points |"
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build(tmp_path_factory.mktemp("compress"), questions=False)
+
+
+@pytest.fixture
+def store(kb: Path) -> Iterator[Store]:
+    with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as s:
+        yield s
+
+
+def test_compression_keeps_the_sentence_asked_about_within_the_budget(store: Store) -> None:
+    s5 = chunk_with(store, "Step 5 of the pump")
+    (whole,) = assemble(store, [s5.id], Budget(tokens=2000, neighbours=2, context="neighbours"))
+    assert len(unit_spans(whole)) == 5  # sections 3 to 7, one sentence each
+    question = "Which valve and which bolt set does step 5 check and tighten?"
+    budget = estimate_tokens(whole.text) // 3
+    (short,) = compress_sources([whole], ENC, [question], budget)
+    assert "Step 5 of the pump" in short.text
+    assert estimate_tokens(short.text) <= budget + 4  # the " … " marks
+    assert estimate_tokens(short.text) < estimate_tokens(whole.text) // 2
+    assert (short.number, short.chunk_ids, short.line_start, short.line_end) == (
+        whole.number,
+        whole.chunk_ids,
+        whole.line_start,
+        whole.line_end,
+    )
+    # a claim found in the kept text is placed on the same page and lines as in the whole source
+    locate = store_locator(store)
+    phrase = "record pressure reading 5"
+    at, at_whole = short.text.index(phrase), whole.text.index(phrase)
+    assert locate(short, at, at + len(phrase)) == locate(whole, at_whole, at_whole + len(phrase))
+    assert locate(short, at, at + len(phrase))[2] == s5.line_start + 2  # type: ignore[index]
+
+
+def test_compression_leaves_sources_that_fit_and_keeps_every_source(store: Store) -> None:
+    s2, bid = chunk_with(store, "Step 2 of the pump"), chunk_with(store, "五万元")
+    sources = assemble(store, [s2.id, bid.id], Budget(tokens=2000, neighbours=1, context="neighbours"))
+    total = sum(estimate_tokens(s.text) for s in sources)
+    assert compress_sources(sources, ENC, ["step 2"], total) == sources
+    squeezed = compress_sources(sources, ENC, ["step 2"], 10)
+    assert [s.number for s in squeezed] == [s.number for s in sources]
+    assert all(s.text.strip(" …\n") for s in squeezed)
+    assert "Step 2 of the pump" in squeezed[0].text
+    assert squeezed[1] == sources[1] or squeezed[1].pieces  # one unit only: kept whole, else marked compressed
+
+
+def test_a_compressed_source_survives_the_trace_round_trip() -> None:
+    from pikelocal.domain.answers import _source
+
+    src = rebuild(source("Alpha one. Beta two. Gamma three."), [(11, 20)])
+    data = {k: (list(v) if isinstance(v, tuple) else v) for k, v in src.__dict__.items()}
+    data["pieces"] = [list(p) for p in src.pieces]
+    assert _source(data) == src
+    assert _source({k: v for k, v in data.items() if k != "pieces"}) == replace(src, pieces=())
+
+
+def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Path) -> None:
+    from pikelocal.llm.base import GenParams, Message
+    from pikelocal.llm.fake import FakeLLM
+    from pikelocal.query.modes import AskOptions, ask
+    from tests.support.answer_scripts import cite_source_with
+
+    prompts: list[str] = []
+    cite = cite_source_with("flood, fire", "Flood, fire, war and strikes count")
+
+    def answer(messages: list[Message], params: GenParams) -> object:
+        prompts.append(messages[-1].content)
+        return cite(messages, params)  # type: ignore[operator]
+
+    question = "Do floods, fire, war and strikes count?"
+    with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
+        base = AskOptions(mode="naive", k=1, context="neighbours", neighbours=1)
+        plain = ask(store, ENC, FakeLLM({"answer": answer}), question, base, save=False)  # type: ignore[dict-item]
+        short = ask(store, ENC, FakeLLM({"answer": answer}), question, replace(base, compress_tokens=30), save=False)  # type: ignore[dict-item]
+    assert len(prompts) == 2 and len(prompts[1]) < len(prompts[0])
+    assert "notify the other party" in prompts[0] and "notify the other party" not in prompts[1]
+    assert "flood, fire, war and strikes" in prompts[1]
+    (whole_claim,), (short_claim,) = plain.answer.claims, short.answer.claims
+    assert short_claim.verdict == whole_claim.verdict == "supported"
+    assert short_claim.evidence is not None and whole_claim.evidence is not None
+    # the kept sentence is the claim's evidence: page 2, line 2, where "Such events include flood, fire, war and
+    # strikes" stands. (The whole source gives a wider span, p. 1 line 3 to p. 2 line 3: the claim check's units
+    # run English prose to the last full stop.)
+    assert short_claim.evidence.location() == "contract.pdf, p. 2, line 2"
+    assert whole_claim.evidence.page_start == 1 and whole_claim.evidence.page_end == 2
