@@ -111,6 +111,10 @@ class IngestSettings:
 class EnrichSettings:
     questions: int = 4  # atomic questions asked for per chunk (at most; issue 15 measured 4 against 5)
     summaries: bool = True  # document summaries (and titles for documents without one) in the chunk headers
+    # Contextual retrieval (Anthropic): the questions' call also writes a sentence or two that situate each chunk in
+    # its document, put into the chunk's header (BM25 and its early vector). Costs ~40-60 more output tokens per
+    # chunk; turning it on later re-asks the chunks already atomized. Off until measured (docs/BENCHMARKS.md).
+    context: bool = False
 
 
 @dataclass(frozen=True)

@@ -183,7 +183,10 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
     c = st.counts
     click.echo(f"KB: {kb}")
     click.echo(f"Documents: {c.documents:,}  summaries: " + _statuses(c.summaries))
-    click.echo(f"Chunks: {c.chunks:,}  questions: " + _statuses(c.atoms) + f"; {c.questions:,} atomic questions")
+    contexts = f"; {c.contexts:,} with a context" if c.contexts else ""
+    click.echo(
+        f"Chunks: {c.chunks:,}  questions: " + _statuses(c.atoms) + f"; {c.questions:,} atomic questions{contexts}"
+    )
     v = st.vectors
     late = f"{v.get('late_vectors', 0):,}/{v.get('chunks', 0):,}"
     click.echo(

@@ -72,6 +72,7 @@ class ChunkRecord:
     section_path: tuple[str, ...]
     header: str
     summary: str | None
+    context: str | None = None  # contextual retrieval: what situates the chunk in its document (in the header)
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,7 @@ class EnrichmentCounts:
     chunks: int
     atoms: Mapping[str, int]  # status ('done', 'failed', 'pending', 'not ready') → chunks
     questions: int
+    contexts: int = 0  # chunks with a context that situates them (contextual retrieval, enrich.context)
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,17 @@ from collections.abc import Sequence
 SECTION_SEPARATOR = " › "
 
 
-def chunk_header(title: str, section_path: Sequence[str], *, summary: str | None = None, table_header: str = "") -> str:
+def chunk_header(
+    title: str,
+    section_path: Sequence[str],
+    *,
+    summary: str | None = None,
+    table_header: str = "",
+    context: str | None = None,
+) -> str:
     """``title › section › subsection``, then the document summary on its own line when there is one, then the
-    header row of the table the chunk starts inside (its rows continue a table begun in an earlier chunk).
+    chunk's context (contextual retrieval: what situates it in the document, from enrichment), then the header
+    row of the table the chunk starts inside (its rows continue a table begun in an earlier chunk).
 
     A section that repeats the title (a Markdown file whose first heading is its title) is not repeated.
     """
@@ -22,6 +30,9 @@ def chunk_header(title: str, section_path: Sequence[str], *, summary: str | None
     header = SECTION_SEPARATOR.join(parts)
     if summary and summary.strip():
         header = f"{header}\n{summary.strip()}" if header else summary.strip()
+    if context and context.strip():
+        line = " ".join(context.split())
+        header = f"{header}\n{line}" if header else line
     if table_header:
         header = f"{header}\n{table_header}" if header else table_header
     return header

@@ -42,6 +42,7 @@ class EnrichOptions:
     summaries: bool = True  # document summaries (and titles); off: straight to the questions
     doc_ids: tuple[int, ...] | None = None  # only these documents
     limit: int | None = None  # at most this many chunks this run
+    context: bool = False  # contextual retrieval: the questions' call also situates each chunk (enrich.context)
 
 
 def charge(cost: StageCost, result: PromptResult[Any]) -> None:
@@ -140,7 +141,11 @@ class Enricher:
         title = doc.title if has_own_title(doc) or not result.value.title else result.value.title
         headers = {
             c.id: chunk_header(
-                title or "", c.section_path, summary=result.value.summary, table_header=table_header_lines(c.header)
+                title or "",
+                c.section_path,
+                summary=result.value.summary,
+                table_header=table_header_lines(c.header),
+                context=c.context,
             )
             for c in chunks
         }
@@ -159,7 +164,9 @@ class Enricher:
     # --- atomic questions -------------------------------------------------------------------------
 
     def _atoms(self, report: EnrichReport) -> None:
-        ids = self.store.enrichment.chunk_ids_to_atomize(self.options.doc_ids, self.options.limit)
+        ids = self.store.enrichment.chunk_ids_to_atomize(
+            self.options.doc_ids, self.options.limit, without_context=self.options.context
+        )
         cost = report.question_cost = report.question_cost or StageCost()
         t0 = time.perf_counter()
         self.sink(StageStarted("questions", len(ids), "chunks"))
@@ -198,8 +205,9 @@ class Enricher:
             "section": SECTION_SEPARATOR.join(chunk.section_path) or "—",
             "context": context,
             "text": chunk.text.strip(),
+            "situate": self.options.context,
         }
-        return PromptJob(atomize_prompt(self.options.max_questions), lang, fields)
+        return PromptJob(atomize_prompt(self.options.max_questions, self.options.context), lang, fields)
 
     def _save_atoms(
         self,
@@ -219,8 +227,25 @@ class Enricher:
             return
         atoms = result.value
         vectors = self.encoder.encode(list(atoms.questions), role="query")
+        header = header_vector = None
+        if atoms.context:  # the chunk's header now situates it: its BM25 row and early vector follow
+            header = chunk_header(
+                doc.title or "",
+                chunk.section_path,
+                summary=doc.summary,
+                table_header=table_header_lines(chunk.header),
+                context=atoms.context,
+            )
+            header_vector = self.encoder.encode([with_header(header, chunk.text)], role="passage")[0]
         saved = self.store.enrichment.save_atoms(
-            chunk.id, status=DONE, questions=atoms.questions, lang=lang, vectors=vectors
+            chunk.id,
+            status=DONE,
+            questions=atoms.questions,
+            lang=lang,
+            vectors=vectors,
+            context=atoms.context or None,
+            header=header,
+            header_vector=header_vector,
         )
         if saved is None:
             return

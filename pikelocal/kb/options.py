@@ -60,6 +60,7 @@ def enrich_options(settings: Settings, doc_ids: Sequence[int] | None, limit: int
     return EnrichOptions(
         max_questions=e.questions,
         summaries=e.summaries,
+        context=e.context,
         doc_ids=tuple(doc_ids) if doc_ids is not None else None,
         limit=limit,
     )

@@ -24,6 +24,7 @@ from pikelocal.prompts.base import Prompt, ReplyError, clean_line
 from pikelocal.prompts.lang import Lang, detect_lang
 
 QUESTION_MAX_CHARS = 120
+CONTEXT_MAX_CHARS = 160  # contextual retrieval: one or two sentences that situate the chunk (about 60-100 tokens)
 
 # Bare references a reader of the question alone could not resolve. 应该/活该 are verbs, not 该 + noun.
 _VAGUE: Mapping[Lang, re.Pattern[str]] = {
@@ -63,6 +64,18 @@ _RULES: Mapping[Lang, str] = {
         'Document: {title}\n{context}Name the subject in every question, e.g. "{title}".\n\n'
     ),
 }
+# Contextual retrieval (enrich.context): the same call first writes what situates the passage in its document.
+_SITUATE: Mapping[Lang, str] = {
+    "zh": (
+        "先在 context 里用一两句话（不超过 60 字）说明这段文字在文档中的位置和作用：属于文档的哪一部分、讲的是"
+        "什么事项，写出主体名称，便于检索时找到它；再写问题。\n"
+    ),
+    "en": (
+        "First, in context, write one or two sentences (at most 30 words) that situate the passage within the"
+        " document: which part it belongs to and what matter it covers, naming the subject, to help find it in a"
+        " search; then the questions.\n"
+    ),
+}
 _PASSAGE: Mapping[Lang, str] = {
     "zh": "位置：{section}\n文字：\n{text}",
     "en": "Section: {section}\nPassage:\n{text}",
@@ -73,6 +86,7 @@ _PASSAGE: Mapping[Lang, str] = {
 class Atoms:
     questions: tuple[str, ...]
     dropped: tuple[tuple[str, str], ...]  # (question, why) for questions the parser refused
+    context: str = ""  # contextual retrieval: what situates the chunk (when the prompt asked for it)
 
 
 def question_key(text: str) -> str:
@@ -111,32 +125,38 @@ def parse_atoms(data: Any, lang: Lang, fields: Mapping[str, Any]) -> Atoms:
     if not kept:
         why = "; ".join(sorted({r for _, r in dropped})) or "no questions"
         raise ReplyError(f"no usable question ({why}); name the subject of each question")
-    return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped))
+    context = ""
+    if fields.get("situate"):
+        context = clean_line(data.get("context"), CONTEXT_MAX_CHARS)
+        if len(question_key(context)) < 4:
+            raise ReplyError('"context" must situate the passage in its document in a sentence or two')
+    return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped), context)
 
 
 @lru_cache(maxsize=8)
-def atomize_prompt(max_questions: int) -> Prompt[Atoms]:
-    """The atomizing prompt asking for up to ``max_questions`` questions."""
-    schema = {
-        "type": "object",
-        "properties": {
-            "questions": {
-                "type": "array",
-                "items": {"type": "string", "minLength": 4, "maxLength": QUESTION_MAX_CHARS},
-                "minItems": 1,
-                "maxItems": max_questions,
-            }
-        },
-        "required": ["questions"],
+def atomize_prompt(max_questions: int, situate: bool = False) -> Prompt[Atoms]:
+    """The atomizing prompt asking for up to ``max_questions`` questions; with ``situate``, first a context that
+    situates the chunk in its document (contextual retrieval, in the same call: the passage is read once).
+    Its jobs must then carry ``situate=True`` in their fields."""
+    questions = {
+        "type": "array",
+        "items": {"type": "string", "minLength": 4, "maxLength": QUESTION_MAX_CHARS},
+        "minItems": 1,
+        "maxItems": max_questions,
     }
+    properties: dict[str, Any] = {"questions": questions}
+    if situate:  # the context first: the model situates the passage, then asks about it
+        properties = {"context": {"type": "string", "minLength": 8, "maxLength": CONTEXT_MAX_CHARS}, **properties}
+    schema = {"type": "object", "properties": properties, "required": list(properties)}
     langs: tuple[Lang, ...] = ("zh", "en")
+    situating = _SITUATE if situate else {lang: "" for lang in langs}
     return Prompt(
-        name="atomize",
+        name="atomize_situate" if situate else "atomize",
         system=_SYSTEM,
-        user={lang: _RULES[lang] + _PASSAGE[lang] for lang in langs},
+        user={lang: _RULES[lang] + situating[lang] + _PASSAGE[lang] for lang in langs},
         schema=schema,
         parse=parse_atoms,
         # room for the longest reply the grammar allows (a Chinese question of QUESTION_MAX_CHARS characters is
         # up to about as many tokens): a tighter cap cut replies off mid-string, and the chunk failed
-        max_tokens=24 + max_questions * (QUESTION_MAX_CHARS + 8),
+        max_tokens=24 + max_questions * (QUESTION_MAX_CHARS + 8) + ((CONTEXT_MAX_CHARS + 16) if situate else 0),
     )

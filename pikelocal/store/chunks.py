@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 _CHUNK_COLS = (
     "id, doc_id, ord, text, char_start, char_end, page_start, page_end, line_start, line_end,"
-    " section_path, header, summary"
+    " section_path, header, summary, context"
 )
 
 
@@ -129,8 +129,8 @@ class Chunks:
 def _chunk(row: tuple[Any, ...]) -> ChunkRecord:
     """A row of ``SELECT {_CHUNK_COLS}`` as a record (section_path is stored as a JSON list)."""
     (id_, doc_id, ord_, text, char_start, char_end, page_start, page_end, line_start, line_end,
-     section_path, header, summary) = row  # fmt: skip
+     section_path, header, summary, context) = row  # fmt: skip
     return ChunkRecord(
         id_, doc_id, ord_, text, char_start, char_end, page_start, page_end, line_start, line_end,
-        tuple(json.loads(section_path)), header, summary,
+        tuple(json.loads(section_path)), header, summary, context,
     )  # fmt: skip

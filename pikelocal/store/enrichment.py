@@ -45,10 +45,15 @@ class Enrichment:
             if d.id in pending and (doc_ids is None or d.id in doc_ids)
         ]
 
-    def chunk_ids_to_atomize(self, doc_ids: Sequence[int] | None = None, limit: int | None = None) -> list[int]:
-        """Chunks without atoms, of ready documents whose summary step is over; in document order."""
+    def chunk_ids_to_atomize(
+        self, doc_ids: Sequence[int] | None = None, limit: int | None = None, *, without_context: bool = False
+    ) -> list[int]:
+        """Chunks without atoms (``without_context``: or atomized without a context), of ready documents whose
+        summary step is over; in document order."""
+        todo = "(c.atoms_status IS NULL OR (c.atoms_status = 'done' AND c.context IS NULL))"
         sql = (
-            "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id WHERE c.atoms_status IS NULL"
+            "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id"
+            f" WHERE {todo if without_context else 'c.atoms_status IS NULL'}"
             f" AND d.stage = '{_READY}' AND d.summary_status IS NOT NULL"
         )
         params: list[Any] = []
@@ -76,7 +81,8 @@ class Enrichment:
             key = status or ("pending" if stage == _READY else "not ready")
             atoms[key] += int(n)
         questions = int(self._rows("SELECT count(*) FROM questions")[0][0])
-        return EnrichmentCounts(sum(summaries.values()), summaries, sum(atoms.values()), atoms, questions)
+        contexts = int(self._rows("SELECT count(*) FROM chunks WHERE context IS NOT NULL")[0][0])
+        return EnrichmentCounts(sum(summaries.values()), summaries, sum(atoms.values()), atoms, questions, contexts)
 
     def atoms_by_document(self) -> dict[int, dict[str, int]]:
         """doc id → atomic-question status ('done', 'failed', 'pending') → chunks."""
@@ -147,13 +153,29 @@ class Enrichment:
         vectors: ArrayLike | None = None,
         summary: str | None = None,
         error: str | None = None,
+        context: str | None = None,
+        header: str | None = None,
+        header_vector: ArrayLike | None = None,
     ) -> list[int] | None:
         """Replace a chunk's atomic questions (with FTS rows and vectors) and record its status; returns the
         question ids, or None when the chunk is gone (its document removed meanwhile). A summary the chunk
-        already has (from the LLM splitter) is kept."""
+        already has (from the LLM splitter) is kept. With ``context`` (contextual retrieval) the chunk's new
+        ``header`` replaces the old one, with its FTS row and early vector (``header_vector``)."""
         with self._store.transaction():
-            if not self._rows("SELECT 1 FROM chunks WHERE id = ?", (chunk_id,)):
+            found = self._rows("SELECT text FROM chunks WHERE id = ?", (chunk_id,))
+            if not found:
                 return None
+            if context is not None and header is not None:
+                self._conn.execute(
+                    "UPDATE chunks SET context = ?, header = ? WHERE id = ?", (context, header, chunk_id)
+                )
+                self._conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (chunk_id,))
+                self._conn.execute(
+                    "INSERT INTO chunks_fts(rowid, header, text) VALUES (?, ?, ?)",
+                    (chunk_id, normalize_for_index(header), normalize_for_index(str(found[0][0]))),
+                )
+                if header_vector is not None:
+                    self._store.index.put_vectors("chunk", [chunk_id], np.asarray(header_vector).reshape(1, -1))
             old = [r[0] for r in self._rows("SELECT id FROM questions WHERE chunk_id = ?", (chunk_id,))]
             for qid in old:
                 self._conn.execute("DELETE FROM questions_fts WHERE rowid = ?", (qid,))

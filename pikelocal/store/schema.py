@@ -174,11 +174,18 @@ def _v4(conn: Connection, dim: int) -> None:
     )
 
 
+def _v5(conn: Connection, dim: int) -> None:
+    # Contextual retrieval: a sentence or two from the enrichment call that situates the chunk in its document; it
+    # is part of the chunk's header (so of its early vector and BM25 text) and kept when the header is rebuilt.
+    conn.execute("ALTER TABLE chunks ADD COLUMN context TEXT;")
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
     Migration(3, "enrichment progress", _v3),
     Migration(4, "document tables", _v4),
+    Migration(5, "chunk contexts", _v5),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

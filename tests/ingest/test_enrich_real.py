@@ -73,3 +73,29 @@ def test_stats_count_the_calls_and_what_remains(tender_kb: Path) -> None:
     assert sum(u.calls for t, u in tags.items() if t.startswith("atomize")) >= CHUNKS
     assert st.counts.atoms["pending"] == st.counts.chunks - CHUNKS
     assert st.seconds_per_chunk() is not None and st.seconds_per_chunk() > 0
+
+
+def test_contexts_from_the_real_model_situate_chunks_in_chinese(tender_kb: Path, tmp_path: Path) -> None:
+    import shutil
+
+    import numpy as np
+
+    kb = tmp_path / "context.kb"
+    shutil.copy(tender_kb, kb)
+    overrides = {"encoder.model": "minilm", "ingest.late": False, "enrich.context": True}
+    settings = api.load_settings(environ={}, overrides=overrides)
+    with Store.open_existing(kb) as store:
+        (doc,) = store.docs.documents()
+        before = {c.id: store.index.vector("chunk", c.id) for c in store.chunks.chunks_of(doc.id)[:2]}
+    with api.open_kb(kb, settings) as knowledge_base:
+        report = knowledge_base.enrich(api.EnrichRequest(limit=2))  # the first two chunks, atomized before: again
+    assert report.atomized + len(report.failures) == 2 and report.atomized >= 1
+    with Store.open_existing(kb) as store:
+        for chunk in store.chunks.get_chunks(list(before)):
+            if chunk.context is None:
+                continue  # its reply failed twice (reported above)
+            assert is_chinese(chunk.context) and 4 <= len(chunk.context) <= 160
+            assert chunk.header.splitlines()[-1] == chunk.context
+            assert not np.allclose(store.index.vector("chunk", chunk.id), before[chunk.id], atol=1e-4)
+            assert store.chunks.questions_of(chunk.id)
+        assert store.integrity_check() == []
