@@ -166,6 +166,10 @@ class AnswerSettings:
     # sentences closest to the question by the encoder, at most this many tokens (each source keeps its best one).
     # Off until its answers are measured (build/bench_context.py measures what it keeps, without the LLM).
     compress_tokens: int = 0
+    # Reranking (pikelocal/query/rerank.py): the local LLM reorders the search's top this-many hits (listwise, one
+    # call) before the context is built; 0 = off. No cross-encoder can be installed; off until it is shown to pay
+    # for its seconds (build/bench_rerank.py).
+    rerank: int = 0
     max_tokens: int = 512  # of the answer
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
@@ -360,6 +364,7 @@ def _validate(s: Settings) -> None:
         ("ingest.pdf_max_chars", s.ingest.pdf_max_chars, 1000),
         ("ingest.ocr_dpi", s.ingest.ocr_dpi, 72),
         ("answer.compress_tokens", s.answer.compress_tokens, 0),
+        ("answer.rerank", s.answer.rerank, 0),
         ("ingest.ocr_threads", s.ingest.ocr_threads, 0),
         ("ingest.ocr_memory_mb", s.ingest.ocr_memory_mb, 1024),
         ("enrich.questions", s.enrich.questions, 1),

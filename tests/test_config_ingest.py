@@ -248,3 +248,14 @@ def test_late_context_semantic_splitter_and_compression_settings_reach_the_optio
         tmp_path, "[ingest]\nlate_context = 'window'\n"
     )
     assert "answer.compress_tokens = -1: must be at least 0" in error_of(tmp_path, "[answer]\ncompress_tokens = -1\n")
+
+
+def test_contexts_and_reranking_settings_reach_the_options(tmp_path: Path) -> None:
+    from pikelocal.kb.options import ask_options, enrich_options
+
+    defaults = load_settings(config(tmp_path, ""), environ={})
+    assert (defaults.enrich.context, defaults.answer.rerank) == (False, 0)
+    settings = load_settings(config(tmp_path, "[enrich]\ncontext = true\n[answer]\nrerank = 10\n"), environ={})
+    assert enrich_options(settings, None, None).context is True
+    assert ask_options(settings).rerank == 10
+    assert "answer.rerank = -2: must be at least 0" in error_of(tmp_path, "[answer]\nrerank = -2\n")

@@ -85,6 +85,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         ranking=settings.search.candidates,
         context_tokens=a.context_tokens,
         compress_tokens=a.compress_tokens,
+        rerank=a.rerank,
         max_tokens=a.max_tokens,
         style=request.style,
         instruction=request.instruction,

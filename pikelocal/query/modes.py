@@ -12,23 +12,25 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
 from pikelocal.domain.kinds import AnswerContext, AnswerMode, AnswerStyle, FusionMethod, StepKind
+from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
-from pikelocal.prompts.lang import detect_lang
+from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.script import detect_script
 from pikelocal.query.compress import compress_sources
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, Ranking, assemble
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.locate import store_locator
+from pikelocal.query.rerank import rerank
 from pikelocal.query.search import search
 from pikelocal.query.segments import DEFAULT_PRESET, PRESETS, SegmentParams
 from pikelocal.query.workspace import Workspace
@@ -49,6 +51,7 @@ class AskOptions:
     ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
     context_tokens: int = 2000  # for the sources; also capped by the model's context window
     compress_tokens: int = 0  # naive and hier: keep only the sentences nearest the question, this many tokens (0: off)
+    rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
     max_tokens: int = 512  # of the answer
     style: AnswerStyle = "full"
     instruction: str = ""
@@ -66,8 +69,10 @@ def context_budget(options: AskOptions, llm: LLM) -> Budget:
 
 
 def ranking_depth(options: AskOptions) -> int:
-    """How many search results to take: RSE values a whole ranking; neighbours needs only the ``k`` gathered."""
-    return max(options.k, options.ranking) if options.context == "segments" else options.k
+    """How many search results to take: RSE values a whole ranking; neighbours needs only the ``k`` gathered (and
+    the reranker its ``rerank`` to reorder)."""
+    depth = max(options.k, options.ranking) if options.context == "segments" else options.k
+    return max(depth, options.rerank)
 
 
 def ask(
@@ -97,10 +102,10 @@ def ask(
         # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
         # reads the same growing prefix (query.workspace).
         hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
-        fill = [h.chunk.id for h in hits[: options.k]]
+        ranking: Ranking = _ranked(model, question, hits, options.rerank, lang)
+        fill = [cid for cid, _ in ranking[: options.k]]
         rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
         system = shared_system(answer_system(lang), rules, lang)
-        ranking: Ranking = [(h.chunk.id, h.score) for h in hits]
         workspace = Workspace.start(store, lang, system, context_budget(options, llm), fill, ranking)
         decomposition = decompose(question, lang, store, encoder, model, options.decompose, step, workspace=workspace)
         priority = list(decomposition.chunk_ids)
@@ -111,8 +116,8 @@ def ask(
         messages = workspace.messages(question, answer_task(lang))
     else:
         hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
-        priority = [h.chunk.id for h in hits[: options.k]]
-        ranking = [(h.chunk.id, h.score) for h in hits]
+        ranking = _ranked(model, question, hits, options.rerank, lang)
+        priority = [cid for cid, _ in ranking[: options.k]]
         if options.mode == "hier":
             via = search(store, encoder, question, mode="questions", k=options.k)
             priority = _interleave(priority, [h.chunk.id for h in via])
@@ -150,6 +155,14 @@ def ask(
         trace_id = store.traces.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
         trace = replace(trace, id=trace_id)
     return trace
+
+
+def _ranked(llm: LLM, question: str, hits: Sequence[Hit], n: int, lang: Lang) -> Ranking:
+    """The search's ranking with its scores; with ``n`` ≥ 2 its first ``n`` reordered by the LLM (answer.rerank),
+    by rank alone then (an LLM's order has no scores)."""
+    if n < 2 or len(hits) < 2:
+        return [(h.chunk.id, h.score) for h in hits]
+    return [(cid, None) for cid in rerank(llm, question, [h.chunk for h in hits], n, lang)]
 
 
 def _interleave(first: list[int], second: list[int]) -> list[int]:
