@@ -35,8 +35,8 @@ from pikelocal import api  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.domain.events import Event, StageAdvanced  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
-from pikelocal.eval.datasets.tender import load_tender_questions, page_key  # noqa: E402
-from pikelocal.eval.retrieval import score_ranking  # noqa: E402
+from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
+from pikelocal.eval.retrieval import chunk_page_keys, score_ranking  # noqa: E402
 from pikelocal.ingest.context import chunk_header, with_header  # noqa: E402
 from pikelocal.ingest.tables import table_header_lines  # noqa: E402
 from pikelocal.query.fusion import reciprocal_rank_fusion  # noqa: E402
@@ -107,11 +107,7 @@ def retrieval(kb: Path) -> dict[str, tuple[float, float, float]]:
     questions = load_tender_questions(QA)
     sums: dict[str, list[float]] = {}
     with Store.open_existing(kb) as store:
-        key_of = {
-            c.id: tuple(page_key(p) for p in range(c.page_start or 1, (c.page_end or c.page_start or 1) + 1))
-            for d in store.docs.documents()
-            for c in store.chunks.chunks_of(d.id)
-        }
+        key_of = chunk_page_keys(store)
         for q in questions:
             lists = rankings(store, encoder, q.question, ("bm25", "dense", "late"), 100)
             ranked = {name: [c for c, _ in lst] for name, lst in lists.items()}

@@ -27,8 +27,8 @@ from sections import write_section  # noqa: E402
 from pikelocal import api  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
-from pikelocal.eval.datasets.tender import load_tender_questions, page_key  # noqa: E402
-from pikelocal.eval.retrieval import score_ranking  # noqa: E402
+from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
+from pikelocal.eval.retrieval import chunk_page_keys, score_ranking  # noqa: E402
 from pikelocal.llm.base import LLM, Completion, GenParams, Message  # noqa: E402
 from pikelocal.llm.cached import CachedLLM  # noqa: E402
 from pikelocal.llm.factory import open_llm  # noqa: E402
@@ -82,11 +82,7 @@ def main() -> None:
             Store.open(cache_kb, encoder_id=encoder.model_id, dim=encoder.dim) as cache_store,
         ):
             llm = Counting(CachedLLM(model, cache_store.cache))
-            key_of = {
-                c.id: tuple(page_key(p) for p in range(c.page_start or 1, (c.page_end or c.page_start or 1) + 1))
-                for d in store.docs.documents()
-                for c in store.chunks.chunks_of(d.id)
-            }
+            key_of = chunk_page_keys(store)
             for n, q in enumerate(questions, start=1):
                 hits = search(store, encoder, q.question, k=max(10, args.top), weights=weights)
                 fused = [h.chunk.id for h in hits]

@@ -45,8 +45,8 @@ from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.base import Encoder  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.eval.datasets import EvalQuery  # noqa: E402
-from pikelocal.eval.datasets.tender import load_tender_questions, page_key  # noqa: E402
-from pikelocal.eval.retrieval import chunk_doc_keys, score_ranking  # noqa: E402
+from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
+from pikelocal.eval.retrieval import chunk_doc_keys, chunk_page_keys, score_ranking  # noqa: E402
 from pikelocal.eval.runner import OpenedSet, opened_set  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.kb.options import ingest_options  # noqa: E402
@@ -119,11 +119,7 @@ def open_set(spec: SetSpec, kb: Path) -> Iterator[OpenedSet]:
     encoder = open_encoder(settings)
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
         Ingestor(store, encoder, ingest_options(settings)).ingest_paths([spec.data])
-        key_of = {
-            c.id: tuple(page_key(p) for p in range(c.page_start or 1, (c.page_end or c.page_start or 1) + 1))
-            for d in store.docs.documents()
-            for c in store.chunks.chunks_of(d.id)
-        }
+        key_of = chunk_page_keys(store)
         queries = [q.query for q in load_tender_questions(TENDER_QA)]
         title = f"tender PDF page retrieval ({len(queries)} questions of tests/data), {encoder.model_id}"
         yield OpenedSet(store, encoder, queries, key_of, True, title, kb, ())

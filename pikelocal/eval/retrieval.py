@@ -51,6 +51,17 @@ def chunk_doc_keys(store: Store) -> dict[int, tuple[str, ...]]:
     return {cid: (docs[doc_id],) for cid, doc_id in store.chunks.chunk_owners().items()}
 
 
+def chunk_page_keys(store: Store) -> dict[int, tuple[str, ...]]:
+    """chunk id → the page keys (``p<N>``) of every page it spans, for a page-retrieval set (the tender's)."""
+    from pikelocal.eval.datasets.tender import page_key
+
+    return {
+        c.id: tuple(page_key(p) for p in range(c.page_start or 1, (c.page_end or c.page_start or 1) + 1))
+        for d in store.docs.documents()
+        for c in store.chunks.chunks_of(d.id)
+    }
+
+
 def ranked_by_mode(
     store: Store,
     encoder: Encoder,

@@ -56,6 +56,18 @@ def ingest(store: Store, folder: Path, context: str, events: list[Event] | None 
     Ingestor(store, HashEncoder(), options, sink).ingest_paths([folder])
 
 
+def pooled_by_hand(enc: HashEncoder, chunks: list[ChunkRecord], row: int) -> np.ndarray:
+    """The hashing encoder's token vectors ignore their window, and a small document is one window read after the
+    header of its first chunk: so a chunk's pooled vector is the mean of its own tokens and that header's tokens."""
+    tokens = enc.encode_tokens(document_text(chunks))
+    context = enc.encode_tokens(chunks[0].header.split("\n")[0])
+    assert context.vectors.shape[0] > 3
+    c = chunks[row]
+    i, j = token_span(tokens.offsets, c.char_start, c.char_end)
+    mean = (tokens.vectors[i:j].sum(axis=0) + context.vectors.sum(axis=0)) / (j - i + len(context.vectors))
+    return mean / np.linalg.norm(mean)
+
+
 def late_matrix(store: Store) -> tuple[list[ChunkRecord], np.ndarray]:
     (doc,) = store.docs.documents()
     chunks = store.chunks.chunks_of(doc.id)
@@ -78,16 +90,10 @@ def test_pooled_context_is_counted_in_every_late_vector_and_recorded_in_the_kb(t
         chunks, pooled = late_matrix(store)
         assert store.meta()["late_context"] == "pooled"
     assert len(chunks) > 2
-    # The hashing encoder's token vectors ignore their window, and the whole guide is one window read after the
-    # header of its first chunk; so each chunk's vector is the mean of its own tokens and that header's tokens.
-    text = document_text(chunks)
-    tokens = enc.encode_tokens(text)
-    context = enc.encode_tokens(chunks[0].header.split("\n")[0])
-    assert context.vectors.shape[0] > 3
+    tokens = enc.encode_tokens(document_text(chunks))
     for row, c in enumerate(chunks):
+        np.testing.assert_allclose(pooled[row], pooled_by_hand(enc, chunks, row), rtol=1e-5, atol=1e-6)
         i, j = token_span(tokens.offsets, c.char_start, c.char_end)
-        mean = (tokens.vectors[i:j].sum(axis=0) + context.vectors.sum(axis=0)) / (j - i + len(context.vectors))
-        np.testing.assert_allclose(pooled[row], mean / np.linalg.norm(mean), rtol=1e-5, atol=1e-6)
         own = tokens.vectors[i:j].mean(axis=0)
         np.testing.assert_allclose(off[row], own / np.linalg.norm(own), rtol=1e-5, atol=1e-6)
     assert not np.allclose(pooled, off, atol=1e-3)
@@ -108,13 +114,9 @@ def test_a_kb_keeps_the_context_its_late_vectors_were_made_with(tmp_path: Path) 
         assert store.meta()["late_context"] == "pooled"
         perch = next(d for d in store.docs.documents() if d.path.endswith("more.md"))
         chunks = store.chunks.chunks_of(perch.id)
-        tokens = enc.encode_tokens(document_text(chunks))
-        context = enc.encode_tokens(chunks[0].header.split("\n")[0])
-        i, j = token_span(tokens.offsets, chunks[1].char_start, chunks[1].char_end)
-        mean = (tokens.vectors[i:j].sum(axis=0) + context.vectors.sum(axis=0)) / (j - i + len(context.vectors))
         got = store.index.vector("late", chunks[1].id)
         assert got is not None
-        np.testing.assert_allclose(got, mean / np.linalg.norm(mean), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got, pooled_by_hand(enc, chunks, 1), rtol=1e-5, atol=1e-6)
         # once every vector is gone (what reembed does), the configured context is taken and recorded
         store.index.reset_vectors({})
         ingest(store, folder, "prefix")
