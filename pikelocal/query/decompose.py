@@ -121,7 +121,7 @@ def decompose(
             step(number, "stop", STOP_NONE_PICKED)
             break
         chosen = candidates[pick]
-        added = workspace.add(chosen.chunk_id, [(c.chunk_id, c.score) for c in candidates])
+        added = workspace.add(chosen.chunk_id, [(c.chunk_id, c.score) for c in candidates], [*proposals, chosen.text])
         where = _where(store, chosen.chunk_id) if added else None
         if added:
             gathered.append(chosen.chunk_id)

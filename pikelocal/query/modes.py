@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.answers import QueryTrace, Source
 from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
 from pikelocal.domain.kinds import AnswerContext, AnswerMode, AnswerStyle, FusionMethod, StepKind
 from pikelocal.domain.search import Hit
@@ -27,13 +27,13 @@ from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.script import detect_script
 from pikelocal.query.compress import compress_sources
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
-from pikelocal.query.expand import Budget, Ranking, assemble
+from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.locate import store_locator
 from pikelocal.query.rerank import rerank
 from pikelocal.query.search import search
 from pikelocal.query.segments import DEFAULT_PRESET, PRESETS, SegmentParams
-from pikelocal.query.workspace import Workspace
+from pikelocal.query.workspace import Compress, Workspace
 from pikelocal.store.store import Store
 
 CHUNKS_ONLY = {"questions": 0.0}
@@ -50,7 +50,9 @@ class AskOptions:
     segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # RSE's parameters (answer.segments)
     ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
     context_tokens: int = 2000  # for the sources; also capped by the model's context window
-    compress_tokens: int = 0  # naive and hier: keep only the sentences nearest the question, this many tokens (0: off)
+    # keep only the sentences nearest the question: naive and hier at most this many tokens; decompose each source
+    # appended at this share of context_tokens (0: off)
+    compress_tokens: int = 0
     rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
     max_tokens: int = 512  # of the answer
     style: AnswerStyle = "full"
@@ -106,7 +108,10 @@ def ask(
         fill = [cid for cid, _ in ranking[: options.k]]
         rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
         system = shared_system(answer_system(lang), rules, lang)
-        workspace = Workspace.start(store, lang, system, context_budget(options, llm), fill, ranking)
+        squeeze = _compressor(encoder, options)
+        workspace = Workspace.start(
+            store, lang, system, context_budget(options, llm), fill, ranking, compress=squeeze, question=question
+        )
         decomposition = decompose(question, lang, store, encoder, model, options.decompose, step, workspace=workspace)
         priority = list(decomposition.chunk_ids)
         if not priority:
@@ -155,6 +160,20 @@ def ask(
         trace_id = store.traces.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
         trace = replace(trace, id=trace_id)
     return trace
+
+
+def _compressor(encoder: Encoder, options: AskOptions) -> Compress | None:
+    """Decompose's compression: each source appended keeps its sentences nearest the queries, at the share of its
+    tokens that ``compress_tokens`` is of ``context_tokens`` (naive compresses the whole context at once)."""
+    if options.compress_tokens <= 0:
+        return None
+    share = min(1.0, options.compress_tokens / max(1, options.context_tokens))
+
+    def squeeze(sources: Sequence[Source], queries: Sequence[str]) -> list[Source]:
+        tokens = int(share * sum(estimate_tokens(s.text) for s in sources))
+        return compress_sources(sources, encoder, queries, tokens)
+
+    return squeeze
 
 
 def _ranked(llm: LLM, question: str, hits: Sequence[Hit], n: int, lang: Lang) -> Ranking:

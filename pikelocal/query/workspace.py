@@ -8,11 +8,15 @@ It starts with the question's own top search results (what the answer would read
 budget), so the planner sees them too and can stop at once when they already answer; the chunks the rounds pick
 are appended while the budget lasts, each with what ``answer.context`` adds: the segment holding it (the round's
 other candidates next to it valued as RSE values a ranking), or its neighbours.
+
+With a ``compress`` function (``answer.compress_tokens``, query/compress.py) each source is cut to its sentences
+nearest the question (and, for a round's pick, that round's sub-questions and the atomic question picked) as it
+is appended, never later, so the prefix stays stable and the rounds have more room.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.answers import Source
@@ -23,6 +27,7 @@ from pikelocal.query.expand import SOURCE_OVERHEAD_TOKENS, Budget, Ranking, asse
 from pikelocal.store.store import Store
 
 MIN_ROOM_TOKENS = 80  # below this the budget counts as full: no round can add a useful source
+Compress = Callable[[Sequence[Source], Sequence[str]], list[Source]]  # (sources, queries) → the kept sentences
 
 
 @dataclass
@@ -33,6 +38,8 @@ class Workspace:
     budget: Budget
     sources: list[Source] = field(default_factory=list)
     used: int = 0  # estimated tokens of the sources so far
+    compress: Compress | None = None
+    question: str = ""  # what every compression keeps sentences for
 
     @classmethod
     def start(
@@ -43,12 +50,17 @@ class Workspace:
         budget: Budget,
         initial: Sequence[int],
         ranking: Ranking | None = None,
+        *,
+        compress: Compress | None = None,
+        question: str = "",
     ) -> Workspace:
         """A workspace holding the ``initial`` chunks (search results, best first) within half the budget; in
         segments mode the segments of ``ranking`` (the search's whole ranking, with scores) when given."""
-        ws = cls(store, lang, system, budget)
+        ws = cls(store, lang, system, budget, compress=compress, question=question)
         half = replace(budget, tokens=budget.tokens // 2)
         first = assemble(store, initial, half, ranking=ranking) if initial else []
+        if first and compress is not None:
+            first = compress(first, [question])
         for source in first:
             ws._append(source)
         return ws
@@ -65,14 +77,17 @@ class Workspace:
     def full(self) -> bool:
         return self.room < MIN_ROOM_TOKENS
 
-    def add(self, chunk_id: int, others: Ranking = ()) -> list[Source]:
+    def add(self, chunk_id: int, others: Ranking = (), queries: Sequence[str] = ()) -> list[Source]:
         """Append ``chunk_id`` with what fits and is not here yet: the best segment holding it, valued with the
-        ``others`` (the round's candidates, with their scores), or its neighbours; the sources added."""
+        ``others`` (the round's candidates, with their scores), or its neighbours; the sources added. With
+        compression they keep the sentences nearest the question and ``queries`` (the round's)."""
         if chunk_id in self.chunk_ids or self.full:
             return []
         ranking = [(chunk_id, None), *others]  # the pick first: it counts as the top chunk
         room = replace(self.budget, tokens=self.room)
         added = assemble(self.store, [chunk_id], room, exclude=self.chunk_ids, ranking=ranking, first_only=True)
+        if added and self.compress is not None:
+            added = self.compress(added, [self.question, *queries])
         for source in added:
             self._append(source)
         return self.sources[len(self.sources) - len(added) :]

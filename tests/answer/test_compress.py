@@ -146,3 +146,42 @@ def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Pa
     # run English prose to the last full stop.)
     assert short_claim.evidence.location() == "contract.pdf, p. 2, line 2"
     assert whole_claim.evidence.page_start == 1 and whole_claim.evidence.page_end == 2
+
+
+def test_decompose_compresses_each_source_as_it_is_appended(kb: Path) -> None:
+    from pikelocal.llm.fake import FakeLLM
+    from pikelocal.query.decompose import DecomposeOptions
+    from pikelocal.query.modes import AskOptions, ask
+
+    def run(compress_tokens: int) -> tuple[list[str], list[Source]]:
+        proposals = iter(['{"sub_questions": ["Which events include flood, fire, war and strikes?"]}'])
+        prompts: list[str] = []
+
+        def answer(messages: object, _params: object) -> str:
+            prompts.append(messages[-1].content)  # type: ignore[index]
+            return "The documents do not state it."
+
+        script = {
+            "propose_subquestions": lambda _m, _p: next(proposals, '{"sub_questions": []}'),
+            "select_atom": '{"pick": 1}',
+            "answer": answer,
+        }
+        options = AskOptions(
+            mode="decompose",
+            k=2,
+            decompose=DecomposeOptions(threshold=0.4, rounds=2),
+            context="neighbours",
+            neighbours=2,
+            compress_tokens=compress_tokens,
+            check=False,
+        )
+        with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
+            trace = ask(store, ENC, FakeLLM(script), "Do floods, fire, war and strikes count?", options, save=False)  # type: ignore[arg-type]
+        return prompts, list(trace.answer.sources)
+
+    (whole_prompt,), whole = run(0)
+    (short_prompt,), short = run(600)
+    assert len(short_prompt) < len(whole_prompt)
+    assert all(not s.pieces for s in whole) and any(s.pieces for s in short)
+    assert sum(estimate_tokens(s.text) for s in short) < sum(estimate_tokens(s.text) for s in whole)
+    assert "Such events include flood, fire, war and strikes" in short_prompt
