@@ -2,7 +2,8 @@
 
 Every source is cut into its sentences and table rows (:func:`unit_spans`). Each unit is scored by the encoder:
 its best cosine with the question and any sub-questions. Each source keeps its best unit, so no source and no
-citation number disappears; then units are added best first while they fit the token budget. A kept row of a
+citation number disappears; then units are added best first while they fit the token budget, each with its
+neighbouring unit on either side (a sentence window). A kept row of a
 Markdown table brings the table's header row, so the model knows its columns. Kept units stay in document order;
 touching ones are one piece, and pieces are joined by " … " (or by "\n…\n" where lines were left out).
 ``Source.pieces`` maps the kept text back to the whole, so a claim's page and lines are found as before. No LLM
@@ -23,6 +24,11 @@ from pikelocal.query.expand import estimate_tokens
 from pikelocal.query.support import looks_tabular
 
 INLINE_GAP, LINE_GAP = " … ", "\n…\n"
+# A unit is kept with this many units on each side (a sentence window): the answer often stands in the line or
+# sentence next to the one that looks like the question (tender p. 80: "履约期限：1095 日历天" above "…全部服务期从…").
+# On the tender's 30 questions it kept every evidence quote the whole context held at 700 tokens (19/30), against
+# 15/30 for the units alone (docs/BENCHMARKS.md).
+WINDOW_UNITS = 1
 # A sentence: up to its first closing mark (Chinese marks, or an English full stop before a space), or the end.
 _SENTENCE = re.compile(r"[^。！？；!?;]+?(?:[。！？；!?;]+|\.(?=\s)|$)|[。！？；!?;]+")
 LONG_UNIT_CHARS = 400  # a run of lines with no sentence mark longer than this is cut into its lines
@@ -77,25 +83,36 @@ def _table_header(text: str, span: Span) -> Span | None:
 
 
 def select_units(
-    spans: Sequence[Sequence[Span]], scores: Sequence[Sequence[float]], costs: Sequence[Sequence[int]], tokens: int
+    spans: Sequence[Sequence[Span]],
+    scores: Sequence[Sequence[float]],
+    costs: Sequence[Sequence[int]],
+    tokens: int,
+    window: int = WINDOW_UNITS,
 ) -> list[set[int]]:
-    """Which units of each source to keep: every source's best, then the best of the rest while they fit ``tokens``.
+    """Which units of each source to keep: every source's best, then the best of the rest while they fit ``tokens``;
+    each with the ``window`` units on either side of it (those not kept yet count in its cost).
 
     Pure: ``scores`` and ``costs`` are given per source and unit (costs in tokens)."""
     keep: list[set[int]] = [set() for _ in spans]
+
+    def group(s: int, u: int) -> list[int]:
+        return [v for v in range(u - window, u + window + 1) if 0 <= v < len(scores[s]) and v not in keep[s]]
+
     used = 0
     for s, row in enumerate(scores):
         if len(row):
-            best = int(np.argmax(row))
-            keep[s].add(best)
-            used += costs[s][best]
+            best = group(s, int(np.argmax(row)))
+            keep[s].update(best)
+            used += sum(costs[s][v] for v in best)
     ranked = sorted(((score, s, u) for s, row in enumerate(scores) for u, score in enumerate(row)), reverse=True)
     for _score, s, u in ranked:
         if u in keep[s]:
             continue
-        if used + costs[s][u] <= tokens:
-            keep[s].add(u)
-            used += costs[s][u]
+        more = group(s, u)
+        cost = sum(costs[s][v] for v in more)
+        if used + cost <= tokens:
+            keep[s].update(more)
+            used += cost
     return keep
 
 

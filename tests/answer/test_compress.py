@@ -23,12 +23,18 @@ def source(text: str, number: int = 1) -> Source:
 def test_select_keeps_each_sources_best_then_the_best_that_fit() -> None:
     scores = [[0.9, 0.1, 0.5], [0.2, 0.3]]
     costs = [[10, 10, 10], [10, 10]]
-    # bests: s0u0 and s1u1 (20 tokens); then s0u2 fits (30); s1u0 would make 40 > 35; s0u1 too
-    assert select_units([[], []], scores, costs, 35) == [{0, 2}, {1}]
+    # units alone (window 0): bests s0u0 and s1u1 (20 tokens); then s0u2 fits (30); s1u0 would make 40 > 35
+    assert select_units([[], []], scores, costs, 35, window=0) == [{0, 2}, {1}]
     # a budget below the bests still keeps one unit of every source
-    assert select_units([[], []], scores, costs, 5) == [{0}, {1}]
+    assert select_units([[], []], scores, costs, 5, window=0) == [{0}, {1}]
     # a cheap unit further down still fits after a dear one did not
-    assert select_units([[]], [[0.9, 0.8, 0.1]], [[10, 30, 5]], 20) == [{0, 2}]
+    assert select_units([[]], [[0.9, 0.8, 0.1]], [[10, 30, 5]], 20, window=0) == [{0, 2}]
+    # with a window of 1 a kept unit brings its neighbours: s0u0 with u1 (20), s1u1 with u0 (20): 40 > 35 already
+    assert select_units([[], []], scores, costs, 35, window=1) == [{0, 1}, {0, 1}]
+    # and a later pick pays only for the neighbours not kept yet: s0u2 costs 10 more at a budget of 50
+    assert select_units([[], []], scores, costs, 50, window=1) == [{0, 1, 2}, {0, 1}]
+    five = [[0.1, 0.2, 0.9, 0.3, 0.1]]
+    assert select_units([[]], five, [[10] * 5], 30) == [{1, 2, 3}]  # the default window is one unit
 
 
 def test_rebuild_joins_kept_pieces_and_maps_offsets_back() -> None:
@@ -76,11 +82,11 @@ def test_compression_keeps_the_sentence_asked_about_within_the_budget(store: Sto
     (whole,) = assemble(store, [s5.id], Budget(tokens=2000, neighbours=2, context="neighbours"))
     assert len(unit_spans(whole)) == 5  # sections 3 to 7, one sentence each
     question = "Which valve and which bolt set does step 5 check and tighten?"
-    budget = estimate_tokens(whole.text) // 3
+    budget = estimate_tokens(whole.text) * 7 // 10  # room for 3 of the 5 sections: step 5 with its neighbours
     (short,) = compress_sources([whole], ENC, [question], budget)
-    assert "Step 5 of the pump" in short.text
+    assert "Step 5 of the pump" in short.text and "Step 4 of" in short.text and "Step 6 of" in short.text
+    assert "Step 3 of" not in short.text and "Step 7 of" not in short.text
     assert estimate_tokens(short.text) <= budget + 4  # the " … " marks
-    assert estimate_tokens(short.text) < estimate_tokens(whole.text) // 2
     assert (short.number, short.chunk_ids, short.line_start, short.line_end) == (
         whole.number,
         whole.chunk_ids,
@@ -136,16 +142,17 @@ def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Pa
         plain = ask(store, ENC, FakeLLM({"answer": answer}), question, base, save=False)  # type: ignore[dict-item]
         short = ask(store, ENC, FakeLLM({"answer": answer}), question, replace(base, compress_tokens=30), save=False)  # type: ignore[dict-item]
     assert len(prompts) == 2 and len(prompts[1]) < len(prompts[0])
-    assert "notify the other party" in prompts[0] and "notify the other party" not in prompts[1]
-    assert "flood, fire, war and strikes" in prompts[1]
+    # the flood sentence is kept with the sentences on either side; the one before them (page 1) is left out
+    assert "made in writing" in prompts[0] and "made in writing" not in prompts[1]
+    assert "flood, fire, war and strikes" in prompts[1] and "notify the other party" in prompts[1]
     (whole_claim,), (short_claim,) = plain.answer.claims, short.answer.claims
     assert short_claim.verdict == whole_claim.verdict == "supported"
     assert short_claim.evidence is not None and whole_claim.evidence is not None
-    # the kept sentence is the claim's evidence: page 2, line 2, where "Such events include flood, fire, war and
-    # strikes" stands. (The whole source gives a wider span, p. 1 line 3 to p. 2 line 3: the claim check's units
-    # run English prose to the last full stop.)
-    assert short_claim.evidence.location() == "contract.pdf, p. 2, line 2"
-    assert whole_claim.evidence.page_start == 1 and whole_claim.evidence.page_end == 2
+    # the claim's evidence is placed on page 2, lines 1-3: the kept piece (the flood sentence, line 2, with its
+    # neighbours), mapped back to the document. The claim check's units run English prose to the last full stop,
+    # so the evidence is the whole piece; from the whole source it is wider still, p. 1 line 3 to p. 2 line 3.
+    assert short_claim.evidence.location() == "contract.pdf, p. 2, lines 1–3"
+    assert whole_claim.evidence.location() == "contract.pdf, p. 1, line 3 – p. 2, line 3"
 
 
 def test_decompose_compresses_each_source_as_it_is_appended(kb: Path) -> None:
