@@ -170,6 +170,10 @@ class AnswerSettings:
     # call) before the context is built; 0 = off. No cross-encoder can be installed; off until it is shown to pay
     # for its seconds (build/bench_rerank.py).
     rerank: int = 0
+    # Legal cross-references (pikelocal/legal_refs.py): naive and hier add the article chunks their sources cite
+    # (resolved citations, in the sources' order), at most this many, within the budget; decompose adds those its
+    # first sources cite. 0 = off. A question that itself cites an article gets that article's chunk first.
+    follow_refs: int = 2
     max_tokens: int = 512  # of the answer
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
@@ -365,6 +369,7 @@ def _validate(s: Settings) -> None:
         ("ingest.ocr_dpi", s.ingest.ocr_dpi, 72),
         ("answer.compress_tokens", s.answer.compress_tokens, 0),
         ("answer.rerank", s.answer.rerank, 0),
+        ("answer.follow_refs", s.answer.follow_refs, 0),
         ("ingest.ocr_threads", s.ingest.ocr_threads, 0),
         ("ingest.ocr_memory_mb", s.ingest.ocr_memory_mb, 1024),
         ("enrich.questions", s.enrich.questions, 1),

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from pikelocal import __version__, api
-from pikelocal.cli import answering, evaluation, keys, library, models, search
+from pikelocal.cli import answering, evaluation, keys, library, models, refs, search
 from pikelocal.cli import tui as tui_command
 
 
@@ -73,7 +73,7 @@ for command in (
     models.models, models.doctor, models.demo,
     library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm,
     keys.encrypt, keys.rekey, keys.decrypt,
-    search.search,
+    search.search, refs.refs,
     answering.ask, answering.trace, answering.history,
     tui_command.tui,
     evaluation.eval_group,

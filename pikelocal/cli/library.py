@@ -198,6 +198,13 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
             else ""
         )
     )
+    if st.refs is not None and (st.refs.refs or st.refs.unread):
+        r = st.refs
+        unread = f"; {r.unread:,} chunks not read yet (`pikelocal refs {kb}` reads them)" if r.unread else ""
+        click.echo(
+            f"Citations of laws: {r.refs:,}, {r.resolved:,} resolved to their article or law in this KB,"
+            f" {r.refs - r.resolved:,} not; {r.articles:,} article starts known{unread}"
+        )
     if st.usage:
         click.echo(f"{'LLM prompt':<20}{'calls':>7}{'tokens in':>11}{'tokens out':>11}{'seconds':>9}{'s/call':>8}")
         for u in st.usage:

@@ -68,6 +68,10 @@ def search(
                 "section": list(h.chunk.section_path),
                 "snippet": h.snippet.text,
                 "marks": [list(m) for m in h.snippet.marks],
+                "cites": [
+                    {"text": r.text, "resolved": r.resolved, "target_chunk": r.target_chunk, "to": r.destination()}
+                    for r in h.cites
+                ],
             }
             for i, h in enumerate(hits, start=1)
         ]
@@ -90,6 +94,9 @@ def search(
             click.echo("    " + api.printable(" › ".join(c.section_path)))
         opening, closing = ("\x1b[1;33m", "\x1b[0m") if color else ("[", "]")
         click.echo("    " + h.snippet.marked(opening, closing, clean=api.printable))
+        for r in h.cites:
+            if r.resolved:  # where the chunk's citations lead (all of them: `pikelocal refs`)
+                click.echo(api.printable(f"    cites {r.text} → {r.destination()}"))
 
 
 SEGMENT_PREVIEW_CHARS = 200

@@ -2,7 +2,8 @@
 with no behaviour beyond small helpers, and nothing below them (they import only each other).
 
 ``kinds`` (every enumeration), ``documents`` (what the KB holds), ``search`` (hits), ``answers`` (traces),
-``reports`` (what operations report), ``requests`` (what callers ask for), ``events`` (progress), ``errors``.
+``reports`` (what operations report), ``references`` (citations of laws), ``requests`` (what callers ask for),
+``events`` (progress), ``errors``.
 Front ends import from here and from :mod:`pikelocal.api` only.
 """
 
@@ -62,6 +63,7 @@ from pikelocal.domain.kinds import (
     Verdict,
     answer_mode,
 )
+from pikelocal.domain.references import LegalRef, RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
     DocumentStatus,
@@ -93,5 +95,5 @@ __all__ = [
     "LLMUsage", "Library", "ModelError", "Notice", "NoticeLevel", "OcrMode", "PageRecord", "PikeError", "QueryTrace",
     "ReasoningStep", "ReembedReport", "Round", "SearchMode", "SearchRequest", "Snippet", "Source", "Splitter",
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
-    "Verdict", "answer_mode", "cancellable", "ignore",
+    "Verdict", "answer_mode", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef",
 ]  # fmt: skip

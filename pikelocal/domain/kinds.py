@@ -41,7 +41,8 @@ DOCUMENT_STAGES: tuple[DocumentStage, ...] = get_args(DocumentStage)
 EnrichStatus = Literal["done", "skipped", "failed", "pending", "not ready"]  # of a summary or a chunk's questions
 ENRICH_STATUSES: tuple[EnrichStatus, ...] = get_args(EnrichStatus)
 
-IngestStage = Literal["parse", "embed", "late"]  # the stages an ingest times: parsing, early vectors, late vectors
+# the stages an ingest times: parsing, early vectors, late vectors, reading citations of laws (and resolving them)
+IngestStage = Literal["parse", "embed", "late", "refs"]
 
 FileStatus = Literal["ingested", "replaced", "resumed", "unchanged", "duplicate", "failed"]  # one file of an ingest
 

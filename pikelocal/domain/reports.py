@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pikelocal.domain.documents import DocumentRecord, FailureRecord
 from pikelocal.domain.kinds import FileStatus, IngestStage
+from pikelocal.domain.references import RefCounts
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class KBStats:
     usage: list[LLMUsage]
     failures: list[EnrichFailure]
     vectors: Mapping[str, int] = field(default_factory=dict)  # chunks, chunk_vectors, late_vectors (row counts)
+    refs: RefCounts | None = None  # citations of laws and articles, resolved or not
 
     @property
     def late_pending(self) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
+from pikelocal.domain.references import StoredRef
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,9 @@ class Hit:
     chunk: ChunkRecord
     document: DocumentRecord
     score: float  # bm25: -bm25 (higher is better); dense/late: cosine similarity; questions, hybrid: RRF score
-    ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it
+    ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it ("refs": cited)
     snippet: Snippet
+    cites: tuple[StoredRef, ...] = ()  # the citations of laws and articles in the chunk, with where they lead
 
 
 @dataclass(frozen=True)

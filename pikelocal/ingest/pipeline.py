@@ -153,7 +153,17 @@ class Ingestor:
             self._late(report)
         else:  # documents a run with late chunking left half done are finished without it
             self._advance_docs(self.store.docs.documents_in_stage(STAGE_EMBEDDED), STAGE_READY)
+        self._link_refs(report)
         return report
+
+    def _link_refs(self, report: IngestReport) -> None:
+        """Read new chunks for citations of laws, then resolve every citation against the KB's laws (a law just
+        added resolves the citations made before it). No model: regular expressions and SQL."""
+        unread = self.store.refs.counts().unread
+        stage = _Stage(self.sink, report, "refs", unread, "chunks")
+        self.store.refs.read_new(lambda done, _total: stage.advance(done - stage.done))
+        self.store.refs.resolve()
+        stage.finish()
 
     # --- parse ---------------------------------------------------------------------------------------
 

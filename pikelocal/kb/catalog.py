@@ -100,4 +100,5 @@ def stats(kb_path: Path) -> KBStats:
             store.cache.llm_usage(),
             store.enrichment.enrich_failures(),
             vectors,
+            store.refs.counts(),
         )

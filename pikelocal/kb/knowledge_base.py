@@ -15,11 +15,12 @@ from types import TracebackType
 from typing import Any
 
 from pikelocal.config import Settings
-from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.answers import QueryTrace, Source
 from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord, TableRecord
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
+from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
 from pikelocal.domain.search import Hit, Segment
@@ -159,6 +160,33 @@ class KnowledgeBase:
     def stats(self) -> KBStats:
         """Counts, enrichment progress, LLM tokens and time per prompt, and failures."""
         return catalog.stats(self.path)
+
+    def references(self, doc: str | None = None, sink: EventSink = ignore) -> tuple[list[StoredRef], RefCounts]:
+        """Citations of laws and articles (of one document: id, path, file name or sha256 prefix), each with what it
+        resolved to, and the KB's counts. Chunks not yet read for citations (a KB made before they were) are read
+        first: regular expressions and SQL, no model."""
+        with Store.open_existing(self.path) as store:
+            unread = store.refs.counts().unread
+        if unread:
+            with Store.open_existing(self.path, readonly=False) as store, writer_lease(store, "refs", sink):
+                store.refs.read_new()
+                store.refs.resolve()
+        with Store.open_existing(self.path) as store, store.snapshot():
+            doc_id = catalog.find_document(store.docs.documents(), doc).id if doc else None
+            return store.refs.refs(doc_id), store.refs.counts()
+
+    def chunk_source(self, chunk_id: int) -> Source:
+        """One chunk as a source a viewer can open (a cited article's chunk): its document, pages, lines and text."""
+        with Store.open_existing(self.path) as store, store.snapshot():
+            chunks = store.chunks.get_chunks([chunk_id])
+            doc = store.docs.get_document(chunks[0].doc_id) if chunks else None
+        if not chunks or doc is None:
+            raise InputError(f"{self.path.name}: no chunk {chunk_id} (its document was removed meanwhile?)")
+        c = chunks[0]
+        return Source(
+            1, doc.id, doc.path, doc.title, (c.id,), c.page_start, c.page_end, c.line_start, c.line_end,
+            c.section_path, c.text,
+        )  # fmt: skip
 
     def history(self, limit: int = HISTORY_LIMIT) -> list[TraceSummary]:
         """Past questions, newest first."""

@@ -86,6 +86,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         context_tokens=a.context_tokens,
         compress_tokens=a.compress_tokens,
         rerank=a.rerank,
+        follow_refs=a.follow_refs,
         max_tokens=a.max_tokens,
         style=request.style,
         instruction=request.instruction,

@@ -54,6 +54,7 @@ class AskOptions:
     # appended at this share of context_tokens (0: off)
     compress_tokens: int = 0
     rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
+    follow_refs: int = 2  # article chunks the sources cite, added to the context (answer.follow_refs; 0: off)
     max_tokens: int = 512  # of the answer
     style: AnswerStyle = "full"
     instruction: str = ""
@@ -106,6 +107,7 @@ def ask(
         hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
         ranking: Ranking = _ranked(model, question, hits, options.rerank, lang)
         fill = [cid for cid, _ in ranking[: options.k]]
+        fill += store.refs.cited_by(fill, options.follow_refs)
         rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
         system = shared_system(answer_system(lang), rules, lang)
         squeeze = _compressor(encoder, options)
@@ -128,6 +130,11 @@ def ask(
             priority = _interleave(priority, [h.chunk.id for h in via])
             # two rankings' scores do not compare: the interleaved order, then the rest of the search's, by rank
             ranking = [(cid, None) for cid in dict.fromkeys([*priority, *(h.chunk.id for h in hits)])]
+        cited = store.refs.cited_by(priority, options.follow_refs)
+        if cited:  # the articles the sources cite, read after them (segments: ranked right after the gathered ones)
+            rest = [(cid, s) for cid, s in ranking if cid not in cited]
+            ranking = [*rest[: len(priority)], *((cid, None) for cid in cited), *rest[len(priority) :]]
+            priority += cited
         sources = assemble(store, priority, context_budget(options, llm), fill, ranking=ranking)
         if options.compress_tokens > 0:
             sources = compress_sources(sources, encoder, [question], options.compress_tokens)

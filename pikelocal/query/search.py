@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from pikelocal.domain.documents import DocumentRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.kinds import FUSED_SOURCES, FUSION_METHODS, SEARCH_MODES, FusionMethod, SearchMode
+from pikelocal.domain.references import StoredRef
 from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
 from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion
@@ -121,6 +122,11 @@ def _search(
     ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k)
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
     fused = fuse(ranked, weights, max(k, candidates), fusion)[:k] if mode == "hybrid" else ranked[mode][:k]
+    if mode == "hybrid":
+        fused = _cited_first(store, query, fused, ranks, k)
+    cites: dict[int, list[StoredRef]] = {}
+    for ref in store.refs.refs(chunk_ids=[cid for cid, _ in fused]) if fused else ():
+        cites.setdefault(ref.chunk_id, []).append(ref)
     chunks = {c.id: c for c in store.chunks.get_chunks([cid for cid, _ in fused])}
     docs: dict[int, DocumentRecord] = {}
     hits = []
@@ -134,5 +140,19 @@ def _search(
                 continue
             docs[chunk.doc_id] = doc
         per_source = {name: r[cid] for name, r in ranks.items() if cid in r}
-        hits.append(Hit(chunk, docs[chunk.doc_id], score, per_source, make_snippet(chunk.text, query)))
+        snippet = make_snippet(chunk.text, query)
+        hits.append(Hit(chunk, docs[chunk.doc_id], score, per_source, snippet, tuple(cites.get(cid, ()))))
     return hits
+
+
+def _cited_first(
+    store: Store, query: str, fused: list[tuple[int, float]], ranks: dict[str, dict[int, int]], k: int
+) -> list[tuple[int, float]]:
+    """The chunks of the articles ``query`` itself cites (依政府採購法第64條…, resolved in the KB) first, at the
+    ranking's top score; the rest after them. ``ranks`` gains their "refs" rank."""
+    cited = list(dict.fromkeys(chunk for _, _, chunk in store.refs.resolve_text(query) if chunk is not None))
+    if not cited:
+        return fused
+    ranks["refs"] = {cid: r for r, cid in enumerate(cited, start=1)}
+    top = fused[0][1] if fused else 1.0
+    return ([(cid, top) for cid in cited] + [(cid, s) for cid, s in fused if cid not in ranks["refs"]])[:k]

@@ -180,12 +180,46 @@ def _v5(conn: Connection, dim: int) -> None:
     conn.execute("ALTER TABLE chunks ADD COLUMN context TEXT;")
 
 
+def _v6(conn: Connection, dim: int) -> None:
+    # Legal cross-references (pikelocal/legal_refs.py, store/references.py): each citation of a law or article in a
+    # chunk, and what it resolved to; where each article of a document begins; which chunks have been read for them
+    # (NULL: not yet, as every chunk of a KB made before this version: the next ingest or `refs` reads them).
+    conn.execute(
+        """
+        CREATE TABLE law_refs (
+            id INTEGER PRIMARY KEY,
+            chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            char_start INTEGER NOT NULL,    -- [start, end) in the chunk's text
+            char_end INTEGER NOT NULL,
+            law TEXT,                       -- the cited law's name as written; NULL: the citing document's own
+            article TEXT,                   -- '46', '64-1', '54A'; NULL: the law as a whole
+            detail TEXT NOT NULL DEFAULT '',  -- finer than the article, as written: '第三款', '(1)'
+            target_doc INTEGER REFERENCES documents(id) ON DELETE SET NULL,
+            target_chunk INTEGER REFERENCES chunks(id) ON DELETE SET NULL
+        );
+        CREATE INDEX law_refs_chunk ON law_refs(chunk_id);
+        CREATE INDEX law_refs_target_doc ON law_refs(target_doc);
+        CREATE INDEX law_refs_target_chunk ON law_refs(target_chunk);
+        CREATE TABLE law_articles (
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            article TEXT NOT NULL,
+            chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            PRIMARY KEY (doc_id, article)
+        ) WITHOUT ROWID;
+        CREATE INDEX law_articles_chunk ON law_articles(chunk_id);
+        ALTER TABLE chunks ADD COLUMN refs_read INTEGER;
+        CREATE INDEX chunks_refs_read ON chunks(refs_read);
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
     Migration(3, "enrichment progress", _v3),
     Migration(4, "document tables", _v4),
     Migration(5, "chunk contexts", _v5),
+    Migration(6, "legal cross-references", _v6),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -41,6 +41,7 @@ from pikelocal.store.enrichment import Enrichment
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION
 from pikelocal.store.index import SearchIndex
 from pikelocal.store.probe_check import check_probes
+from pikelocal.store.references import References
 from pikelocal.store.traces import Traces
 
 logger = logging.getLogger(__name__)
@@ -62,6 +63,7 @@ class Store:
         self.cache = LLMCache(self)
         self.enrichment = Enrichment(self)
         self.traces = Traces(self)
+        self.refs = References(self)
         meta = self.meta()
         self.encoder_id: str = str(meta.get("encoder_id", ""))
         self.dim: int = int(meta.get("encoder_dim", 0))

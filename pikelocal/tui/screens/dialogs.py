@@ -1,15 +1,18 @@
-"""Small modal dialogs: ask for a path, a KB's key, confirm a removal."""
+"""Small modal dialogs: ask for a path, a KB's key, confirm a removal, pick a citation to follow."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, Input, Label, OptionList
+from textual.widgets.option_list import Option
 
+from pikelocal.api import StoredRef, printable
 from pikelocal.tui.widgets import PathSuggester
 
 
@@ -83,3 +86,37 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+
+class RefsDialog(ModalScreen[StoredRef | None]):
+    """The citations of laws on a page; Enter opens the cited article, Escape closes."""
+
+    BINDINGS = [Binding("escape", "close", "Close")]
+
+    def __init__(self, refs: Sequence[StoredRef]) -> None:
+        super().__init__()
+        self.refs = list(refs)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label("Citations on this page (Enter: open the cited article; Escape: close)")
+            yield OptionList(
+                *(
+                    Option(printable(f"{r.text} → {r.destination()}"), id=str(i), disabled=not r.resolved)
+                    for i, r in enumerate(self.refs)
+                ),
+                id="refs",
+            )
+
+    def on_mount(self) -> None:
+        options = self.query_one("#refs", OptionList)
+        first = next((i for i, r in enumerate(self.refs) if r.resolved), None)
+        if first is not None:
+            options.highlighted = first
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.refs[int(event.option.id or 0)])
+
+    def action_close(self) -> None:
+        self.dismiss(None)

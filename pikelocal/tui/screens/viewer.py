@@ -1,5 +1,8 @@
 """The document viewer: a page of a document with line numbers, the cited lines highlighted; page with ← →.
 
+``r`` lists the page's citations of laws (依…法第N条) and opens the cited article in a viewer of its own; Escape
+comes back to the citing page.
+
 The document's recorded tables are drawn as tables (each row beside its line number); ``t`` shows their Markdown.
 """
 
@@ -14,7 +17,9 @@ from textual.widgets import Footer, Header, Static
 from pikelocal.api import KnowledgeBase
 from pikelocal.domain.answers import Source
 from pikelocal.domain.errors import PikeError
+from pikelocal.domain.references import StoredRef
 from pikelocal.tui.render import cited_lines, excerpt_lines, file_name, page_table, table_spans
+from pikelocal.tui.screens.dialogs import RefsDialog
 
 
 class DocumentViewer(Screen[None]):
@@ -26,6 +31,7 @@ class DocumentViewer(Screen[None]):
         Binding("end", "last", "Last", show=False),
         Binding("c", "cited", "Cited page"),
         Binding("t", "tables", "Tables"),  # shown only for a document with tables (check_action)
+        Binding("r", "refs", "Citations"),  # shown only for a document citing laws in the KB (check_action)
     ]
 
     def __init__(self, kb: KnowledgeBase, source: Source, excerpt: str = "") -> None:
@@ -35,6 +41,10 @@ class DocumentViewer(Screen[None]):
         self.pages = kb.page_numbers(source.doc_id)
         self.tables = kb.tables(source.doc_id)  # raises when the document was removed meanwhile
         self.raw_tables = False  # True: tables as their Markdown lines
+        try:  # its citations of laws, to follow with r (a KB that cannot be read for them: none to follow)
+            self.refs = kb.references(str(source.doc_id))[0]
+        except PikeError:
+            self.refs = []
         if not self.pages:
             raise PikeError(f"{file_name(source.path)} has no stored pages")
         start = source.page_start or self.pages[0]
@@ -52,7 +62,11 @@ class DocumentViewer(Screen[None]):
         self._show()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return bool(self.tables) if action == "tables" else True
+        if action == "tables":
+            return bool(self.tables)
+        if action == "refs":
+            return any(r.resolved for r in self.refs)
+        return True
 
     def _show(self, *, scroll: bool = True) -> None:
         page_no = self.pages[self.index]
@@ -101,6 +115,29 @@ class DocumentViewer(Screen[None]):
     def action_tables(self) -> None:
         self.raw_tables = not self.raw_tables
         self._show(scroll=False)
+
+    def page_refs(self) -> list[StoredRef]:
+        """The citations in the chunks on the page shown (all of an unpaged document's)."""
+        page = self.page_no
+        return [r for r in self.refs if r.page is None or (r.page <= page <= (r.page_end or r.page))]
+
+    def action_refs(self) -> None:
+        """Pick a citation on this page and open the cited article in a viewer of its own (Escape comes back)."""
+        here = self.page_refs()
+        if not any(r.resolved for r in here):
+            self.notify("No citation on this page leads to a law in this knowledge base.")
+            return
+
+        def follow(ref: StoredRef | None) -> None:
+            if ref is None or ref.target_chunk is None:
+                return
+            try:
+                article = self.kb.chunk_source(ref.target_chunk)
+                self.app.push_screen(DocumentViewer(self.kb, article))
+            except PikeError as exc:
+                self.notify(str(exc), severity="error")
+
+        self.app.push_screen(RefsDialog(here), follow)
 
     def action_cited(self) -> None:
         start = self.source.page_start
