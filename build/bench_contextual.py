@@ -50,16 +50,14 @@ KS = (5, 10)
 
 
 def copy_kb(src: Path, dest: Path) -> None:
-    """A consistent copy of ``src`` at ``dest`` (VACUUM INTO: what its -wal holds included), made atomically."""
+    """A consistent copy of ``src`` at ``dest`` (VACUUM INTO: what its -wal holds included), made atomically;
+    ``src`` must not be open elsewhere."""
     if dest.exists():
         return
     tmp = dest.with_name(dest.name + ".tmp")
     tmp.unlink(missing_ok=True)
-    conn = db.connect(src, readonly=True)
-    try:
+    with db.sole(src, key=None) as conn:  # opened with URI names on, as VACUUM INTO's keyed target needs
         db.vacuum_into(conn, tmp, key=None)
-    finally:
-        db.close(conn, readonly=True)
     tmp.replace(dest)
 
 
