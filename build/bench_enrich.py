@@ -124,7 +124,7 @@ def token_split(calls: list[tuple[list[Message], GenParams, Completion]], count)
     the chunk's section line), the chunk's part (the rest: in the issue 4 layout the document summary and the last
     instruction were there), and the reply's question text, chunk summary and JSON scaffolding."""
     doc_mark, chunk_mark = re.compile(r"文档：|Document: "), re.compile(r"位置：|Section: ")
-    fixed = doc = chunk = questions = summary = json_scaffold = 0.0
+    fixed = doc = chunk = questions = summary = graph = json_scaffold = 0.0
     for messages, _, c in calls:
         user = messages[1].content
         d = doc_mark.search(user)
@@ -140,9 +140,13 @@ def token_split(calls: list[tuple[list[Message], GenParams, Completion]], count)
             continue
         q = sum(count(x) for x in data.get("questions", []) if isinstance(x, str))
         sm = count(data["summary"]) if isinstance(data.get("summary"), str) else 0
+        names = [x for x in data.get("entities", []) if isinstance(x, str)]
+        names += [x for t in data.get("triples", []) if isinstance(t, list) for x in t if isinstance(x, str)]
+        g = sum(count(x) for x in names)
         questions += q
         summary += sm
-        json_scaffold += c.completion_tokens - q - sm
+        graph += g
+        json_scaffold += c.completion_tokens - q - sm - g
     n = max(1, len(calls))
     return {
         "fixed": fixed / n,
@@ -150,6 +154,7 @@ def token_split(calls: list[tuple[list[Message], GenParams, Completion]], count)
         "chunk": chunk / n,
         "questions": questions / n,
         "summary": summary / n,
+        "graph": graph / n,
         "json": json_scaffold / n,
     }
 
@@ -162,9 +167,14 @@ def main() -> int:
     parser.add_argument("--chunks", type=int, default=16, help="chunks to enrich with the real model")
     parser.add_argument("--parallel", type=int, default=4)
     parser.add_argument("--label", default="this checkout", help="name of this run's column")
-    parser.add_argument("--json", type=Path, default=ROOT / "build" / "cache" / "bench_enrich.json")
+    parser.add_argument("--json", type=Path, help="runs kept by label (default: build/cache/SECTION.json)")
     parser.add_argument("--ceiling", type=Path, default=ROOT / "build" / "cache" / "ceiling.json")
+    parser.add_argument("--entities", action="store_true", help="the questions' call also reads entities and triples")
+    parser.add_argument("--tree-nodes", type=int, default=0, help="then summarise this many summary-tree nodes")
+    parser.add_argument("--no-http", action="store_true", help="skip part 2 (the loopback fan-out)")
+    parser.add_argument("--section", default="bench_enrich", help="the marker name of the section written")
     args = parser.parse_args()
+    args.json = args.json or ROOT / "build" / "cache" / f"{args.section}.json"
     if args.pdf is None:
         print("the tender PDF is not in ../shared/data/pdfs/zh_tender (give --pdf)", file=sys.stderr)
         return 1
@@ -177,7 +187,13 @@ def main() -> int:
         Ingestor(store, enc, ingest_options(settings, late=False)).ingest_paths([args.pdf])
         cached = session.llm()
         llm = Recorder(cached)
-        report = Enricher(store, enc, llm, EnrichOptions(limit=args.chunks)).run()  # type: ignore[arg-type]
+        options = EnrichOptions(limit=args.chunks, entities=args.entities)
+        report = Enricher(store, enc, llm, options).run()  # type: ignore[arg-type]
+        tree = None
+        if args.tree_nodes:
+            from pikelocal.ingest.trees import TreeBuilder
+
+            tree = TreeBuilder(store, enc, llm, budget=args.tree_nodes).run().cost  # type: ignore[arg-type]
         model_id = llm.model_id
         atoms = check_atoms(store)
         count = cached.inner.count_tokens  # type: ignore[attr-defined]
@@ -212,15 +228,27 @@ def main() -> int:
         "failed": atoms.failed_chunks,
         "summary_s": s.seconds,
         **{f"split_{k}": v for k, v in split.items()},
+        "entities": args.entities,
     }
+    if tree is not None and tree.items:
+        figures |= {
+            "tree_nodes": tree.items,
+            "tree_s": tree.seconds / tree.items,
+            "tree_sent": tree.prompt_tokens / tree.items,
+            "tree_evaluated": tree.prompt_evaluated / tree.items,
+            "tree_output": tree.completion_tokens / tree.items,
+        }
     runs = json.loads(args.json.read_text()) if args.json.exists() else {}
     runs[args.label] = figures
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps(runs, indent=1, ensure_ascii=False), encoding="utf-8")
-    t1 = http_fanout(args.kb, args.pdf, args.chunks, 1)
-    tn = http_fanout(args.kb, args.pdf, args.chunks, args.parallel)
-    section = render(runs, args, ceiling, t1, tn)
-    write_section(args.out, BEGIN, END, section)
+    t1 = tn = float("nan")
+    if not args.no_http:
+        t1 = http_fanout(args.kb, args.pdf, args.chunks, 1)
+        tn = http_fanout(args.kb, args.pdf, args.chunks, args.parallel)
+    begin, end = f"<!-- {args.section}:begin -->", f"<!-- {args.section}:end -->"
+    section = render(runs, args, ceiling, t1, tn).replace(BEGIN, begin).replace(END, end)
+    write_section(args.out, begin, end, section)
     print(section)
     return 0
 
@@ -239,12 +267,17 @@ ROWS = [
     ("prompt: the chunk's part (section, text, trailing lines)", "split_chunk", "{:.0f}"),
     ("reply: question text", "split_questions", "{:.0f}"),
     ("reply: chunk summary", "split_summary", "{:.0f}"),
+    ("reply: entity names and triples' words (enrich.entities)", "split_graph", "{:.0f}"),
     ("reply: JSON scaffolding", "split_json", "{:.0f}"),
     ("LLM calls (retries included)", "calls", "{}"),
     ("questions stored (refused by the checks)", "questions", "{}"),
     ("Chinese questions", "chinese", "{}"),
     ("questions sharing a key term with their chunk", "sharing", "{}"),
     ("failed chunks", "failed", "{}"),
+    ("summary-tree nodes summarised (--tree-nodes)", "tree_nodes", "{}"),
+    ("… wall seconds per node", "tree_s", "{:.1f}"),
+    ("… prompt tokens per node, sent / evaluated", "tree_sent", "{:.0f}"),
+    ("… output tokens per node", "tree_output", "{:.0f}"),
 ]
 
 
@@ -252,9 +285,10 @@ def render(runs: dict, args: argparse.Namespace, ceiling: dict | None, t1: float
     labels = list(runs)
     lines = [
         BEGIN,
-        "## Enrichment (issues 4 and 15)",
+        "## Enrichment (issues 4 and 15)" if args.section == "bench_enrich" else f"## Enrichment: {args.section}",
         "",
-        f"`python build/bench_enrich.py --label LABEL` (`make bench`) on {platform.processor() or platform.machine()}:"
+        f"`python build/bench_enrich.py {' '.join(sys.argv[1:])}` (`make bench`)"
+        f" on {platform.processor() or platform.machine()}:"
         f" the tender PDF ({args.pdf.name}), its first {args.chunks} chunks after the document summary,"
         " default LLM in-process on the CPU, default encoder. Each column is one run (its date below); a column"
         " from an older checkout was run with this script copied into it.",
@@ -281,12 +315,13 @@ def render(runs: dict, args: argparse.Namespace, ceiling: dict | None, t1: float
             f"Ceiling used: prompt {ceiling['prompt_tps']:.1f} tok/s, generation {ceiling['generation_tps']['1']:.1f}"
             " tok/s (1 sequence), from `build/bench_llm_ceiling.py` on this machine.",
         ]
-    lines += [
-        "",
-        f"HTTP stand-in (fixed 0.5 s per request), {args.chunks} chunks: 1 at a time {t1:.1f} s, {args.parallel} at a"
-        f" time {tn:.1f} s: speed-up {t1 / tn:.2f}x (peak {_FixedLatency.peak} in flight).",
-        END,
-    ]
+    if t1 == t1:  # not NaN: part 2 ran
+        lines += [
+            "",
+            f"HTTP stand-in (fixed 0.5 s per request), {args.chunks} chunks: 1 at a time {t1:.1f} s, {args.parallel}"
+            f" at a time {tn:.1f} s: speed-up {t1 / tn:.2f}x (peak {_FixedLatency.peak} in flight).",
+        ]
+    lines.append(END)
     return "\n".join(lines)
 
 

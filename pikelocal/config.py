@@ -115,6 +115,15 @@ class EnrichSettings:
     # its document, put into the chunk's header (BM25 and its early vector). Costs ~40-60 more output tokens per
     # chunk; turning it on later re-asks the chunks already atomized. Off until measured (docs/BENCHMARKS.md).
     context: bool = False
+    # The entity graph (HippoRAG-style OpenIE): the questions' call also lists the chunk's entity names (at most 8)
+    # and [subject, relation, object] triples (at most 5), stored as a graph for `search --mode graph`. Costs more
+    # output tokens per chunk (measured: docs/BENCHMARKS.md); turning it on later re-asks the chunks already
+    # atomized. Off until graph retrieval is shown to pay.
+    entities: bool = False
+    # Summary trees (RAPTOR and the section hierarchy): after the chunks, one LLM call per node summarises a
+    # section (or a cluster of chunks, or of documents) from its parts, for "summarise / what are all the …"
+    # questions. About one call per 3-6 chunks; `pikelocal enrich --trees` builds them for one run.
+    trees: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,9 @@ class SearchSettings:
     # every weight above 0 ranked below the chunks alone (nDCG@10 0.779 at 1.0, 0.891 at 0.1, chunks 0.895):
     # 0.1 keeps it as a tie-breaker (docs/BENCHMARKS.md). Decompose and hier use it on their own anyway.
     questions_weight: float = 0.1
+    # The entity graph's ranking (personalized PageRank, query/graph.py) in hybrid: 0 = left out (and computed
+    # only for `--mode graph`) until it is measured on enriched multi-hop sets.
+    graph_weight: float = 0.0
     candidates: int = 50  # hits taken from each ranking before fusion
     # How hybrid fuses: rrf (weighted reciprocal ranks), minmax or zscore (weighted sum of each ranking's scores,
     # normalised over its list). Chosen by build/tune_fusion.py (docs/BENCHMARKS.md).
@@ -142,6 +154,7 @@ class SearchSettings:
             "dense": self.dense_weight,
             "late": self.late_weight,
             "questions": self.questions_weight,
+            "graph": self.graph_weight,
         }
 
 
@@ -174,6 +187,9 @@ class AnswerSettings:
     # (resolved citations, in the sources' order), at most this many, within the budget; decompose adds those its
     # first sources cite. 0 = off. A question that itself cites an article gets that article's chunk first.
     follow_refs: int = 2
+    # Summary trees (enrich.trees): naive and hier answer a question that asks for an overview ("summarise …",
+    # "what are all the …", "有哪些…") from this many summary nodes first, then the passages. 0 = off.
+    tree_nodes: int = 2
     max_tokens: int = 512  # of the answer
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
@@ -370,6 +386,7 @@ def _validate(s: Settings) -> None:
         ("answer.compress_tokens", s.answer.compress_tokens, 0),
         ("answer.rerank", s.answer.rerank, 0),
         ("answer.follow_refs", s.answer.follow_refs, 0),
+        ("answer.tree_nodes", s.answer.tree_nodes, 0),
         ("ingest.ocr_threads", s.ingest.ocr_threads, 0),
         ("ingest.ocr_memory_mb", s.ingest.ocr_memory_mb, 1024),
         ("enrich.questions", s.enrich.questions, 1),
@@ -394,11 +411,14 @@ def _validate(s: Settings) -> None:
             f" {s.ingest.chunk_tokens}, {s.ingest.max_tokens}"
         )
     weights = tuple(s.search.weights().values())
-    for name, w in zip(("bm25_weight", "dense_weight", "late_weight", "questions_weight"), weights, strict=True):
+    names = ("bm25_weight", "dense_weight", "late_weight", "questions_weight", "graph_weight")
+    for name, w in zip(names, weights, strict=True):
         if not math.isfinite(w) or w < 0:
             raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
     if max(weights) == 0:
-        raise ConfigError("search: bm25_weight, dense_weight, late_weight and questions_weight cannot all be 0")
+        raise ConfigError(
+            "search: bm25_weight, dense_weight, late_weight, questions_weight and graph_weight cannot all be 0"
+        )
     if s.search.fusion not in FUSION_METHODS:
         raise ConfigError(f"search.fusion = '{s.search.fusion}': must be {_one_of(FUSION_METHODS)}")
     if s.ingest.splitter not in SPLITTERS:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pikelocal.domain.answers import Answer, QueryTrace
+from pikelocal.domain.answers import Answer, QueryTrace, Source
 
 _MARK = {"supported": "✓", "unsupported": "✗", "contradicted": "✗", "not_stated": "∅", "filler": "·"}
 
@@ -59,6 +59,12 @@ def claim_lines(answer: Answer, width: int = 60) -> list[str]:
     return [printable(line) for line in out]
 
 
+def _what(source: Source) -> str:
+    if source.summary_node is not None:
+        return f"summary node {source.summary_node}: {' › '.join(source.section[1:])}"
+    return f"chunks {', '.join(map(str, source.chunk_ids))}"
+
+
 def trace_lines(t: QueryTrace) -> list[str]:
     """The trace as readable lines (also what the TUI's reasoning panel shows)."""
     out = [f"Trace {t.id} · {t.created_at or ''} · {t.mode} · {t.model_id}", f"Question: {t.question}", ""]
@@ -75,8 +81,10 @@ def trace_lines(t: QueryTrace) -> list[str]:
             out.append(f"  stop: {r.stop}")
     for note in t.notes:
         out.append(f"note: {note}")
+    for node_id, label in t.summary_nodes:
+        out.append(f"summary node {node_id}: {label}")
     out += ["", "Sources:"]
-    out += [f"  [{s.number}] {s.location()}  (chunks {', '.join(map(str, s.chunk_ids))})" for s in t.answer.sources]
+    out += [f"  [{s.number}] {s.location()}  ({_what(s)})" for s in t.answer.sources]
     out += ["", "Answer:", t.answer.text, ""]
     if t.answer.claims:
         if t.answer.draft and t.answer.draft != t.answer.text:

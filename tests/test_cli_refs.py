@@ -53,6 +53,7 @@ def test_refs_reads_a_kb_made_before_citations_existed(tmp_path: Path) -> None:
     after = run_cli("stats", str(kb)).stdout
     assert "Citations of laws: 6, 2 resolved to their article or law in this KB, 4 not" in after
     assert "not read yet" not in after
+    assert "Layers: documents 2, sections " in after and ", citations 6, citations resolved 2" in after
 
 
 def test_refs_of_an_unknown_document_is_a_one_line_error(tmp_path: Path) -> None:

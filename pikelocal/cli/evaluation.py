@@ -47,7 +47,8 @@ def _print(report: api.EvalReport, out: Path | None) -> None:
     "--modes",
     default="bm25,dense,late,hybrid",
     show_default=True,
-    help="Comma-separated: bm25, dense, late, questions, hybrid; chunks = hybrid without questions.",
+    help="Comma-separated: bm25, dense, late, questions, graph, hybrid; chunks = hybrid without questions; refs ="
+    " hybrid with the articles a question cites first (as search ranks).",
 )
 @click.option("--k", "ks", default="1,2,5,10,100", show_default=True, callback=_int_list, help="Recall@k cut-offs.")
 @click.option("--limit", type=int, help="Evaluate a seeded random subset of this many queries.")
@@ -78,7 +79,7 @@ def eval_retrieval(
     --key-file, $PIKELOCAL_KEY, or asked; a KB built with a key is encrypted with it.
     """
     chosen = tuple(m.strip() for m in modes.split(",") if m.strip())
-    known = (*api.SEARCH_MODES, "chunks")
+    known = (*api.SEARCH_MODES, "chunks", "refs")
     bad = [m for m in chosen if m not in known]
     if bad or not chosen:
         raise click.BadParameter(f"unknown mode(s) {bad}; use {', '.join(known)}", param_hint="--modes")

@@ -80,7 +80,7 @@ def ingest(
         for o in report.failed:
             click.echo(api.printable(f"  failed  [{o.reason}] {o.message}"))
         if then_enrich:
-            _enrich(knowledge_base, (), None)
+            _enrich(knowledge_base, (), None, None)
     if report.failed:
         ctx.exit(1)
 
@@ -88,21 +88,26 @@ def ingest(
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
-@click.option("--limit", type=click.IntRange(1), help="Enrich at most this many chunks in this run.")
+@click.option("--limit", type=click.IntRange(1), help="Enrich at most this many chunks (and tree nodes) in this run.")
+@click.option(
+    "--trees/--no-trees",
+    default=None,
+    help="Also build the summary trees (one LLM call per section or cluster); default: enrich.trees.",
+)
 @key_file_option
 @click.pass_context
-def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | None) -> None:
+def enrich(ctx: click.Context, kb: Path, docs: tuple[str, ...], limit: int | None, trees: bool | None) -> None:
     """Let the LLM write document summaries and each chunk's atomic questions (what is not done yet).
 
     Slow on a CPU (seconds per chunk); Ctrl-C stops it and keeps everything finished, and running it again
     continues. The KB stays searchable meanwhile, from other processes too.
     """
     with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
-        _enrich(knowledge_base, docs, limit)
+        _enrich(knowledge_base, docs, limit, trees)
 
 
-def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int | None) -> None:
-    report = knowledge_base.enrich(api.EnrichRequest(docs=tuple(docs), limit=limit), ProgressPrinter())
+def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int | None, trees: bool | None) -> None:
+    report = knowledge_base.enrich(api.EnrichRequest(docs=tuple(docs), limit=limit, trees=trees), ProgressPrinter())
     q = report.question_cost
     click.echo(
         f"Enriched: {report.summarized} document summaries, {report.atomized} chunks with {report.questions}"
@@ -112,6 +117,12 @@ def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int |
         click.echo(
             f"  LLM: {q.calls} calls for questions ({q.cached} from the cache), {q.prompt_tokens:,} prompt and"
             f" {q.completion_tokens:,} output tokens, {q.seconds:.0f} s"
+        )
+    t = report.tree_cost
+    if t is not None:
+        click.echo(
+            f"  Summary trees: {report.tree_nodes} nodes summarised; LLM: {t.calls} calls ({t.cached} from the"
+            f" cache), {t.prompt_tokens:,} prompt and {t.completion_tokens:,} output tokens, {t.seconds:.0f} s"
         )
     for line in report.failures:
         click.echo(api.printable(f"  failed  {line}"))
@@ -182,6 +193,7 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
         return
     c = st.counts
     click.echo(f"KB: {kb}")
+    click.echo("Layers: " + ", ".join(f"{name} {n:,}" for name, n in st.layers.items()))
     click.echo(f"Documents: {c.documents:,}  summaries: " + _statuses(c.summaries))
     contexts = f"; {c.contexts:,} with a context" if c.contexts else ""
     click.echo(

@@ -32,6 +32,11 @@ from pikelocal.domain.answers import location
     " answer.context_tokens, as answering reads them.",
 )
 @click.option("--preset", type=click.Choice(api.SEGMENT_PRESETS), help="With --segments (default: answer.segments).")
+@click.option(
+    "--summaries",
+    is_flag=True,
+    help="Summary-tree nodes instead of chunks: sections and clusters summarised by `pikelocal enrich --trees`.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @key_file_option
 @click.pass_context
@@ -43,10 +48,15 @@ def search(
     k: int | None,
     segments: bool,
     preset: api.SegmentPreset | None,
+    summaries: bool,
     as_json: bool,
 ) -> None:
     """Search KB: ranked chunks with document, page and a snippet with the matched terms marked."""
     request = api.SearchRequest(mode=mode, k=k, preset=preset)
+    if summaries:
+        with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+            show_summaries(knowledge_base.summaries(query, k), kb, as_json=as_json)
+        return
     if segments:
         with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
             found = knowledge_base.segments(query, request)
@@ -78,7 +88,10 @@ def search(
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not hits:
-        hint = f" (this mode needs atomic questions: run `pikelocal enrich {kb}`)" if mode == "questions" else ""
+        hint = {
+            "questions": f" (this mode needs atomic questions: run `pikelocal enrich {kb}`)",
+            "graph": f" (this mode needs the entity graph: set enrich.entities = true and run `pikelocal enrich {kb}`)",
+        }.get(mode, "")
         click.echo(f"No results.{hint}")
     color = sys.stdout.isatty()
     for i, h in enumerate(hits, start=1):
@@ -100,6 +113,38 @@ def search(
 
 
 SEGMENT_PREVIEW_CHARS = 200
+
+
+def show_summaries(found: list[api.SummaryHit], kb: Path, *, as_json: bool) -> None:
+    """Each summary node: its document (or "across documents"), label, level, pages, chunks below, and its text."""
+    if as_json:
+        rows = [
+            {
+                "rank": i,
+                "score": h.score,
+                "node_id": h.node.id,
+                "kind": h.node.kind,
+                "level": h.node.level,
+                "label": h.node.label,
+                "document": h.document.path if h.document else None,
+                "pages": list(h.pages),
+                "chunk_ids": list(h.chunk_ids),
+                "summary": h.node.summary,
+            }
+            for i, h in enumerate(found, start=1)
+        ]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    if not found:
+        click.echo(f"No summary nodes. (Summary trees are built by `pikelocal enrich {kb} --trees`.)")
+    for i, h in enumerate(found, start=1):
+        where = Path(h.document.path).name if h.document else "across documents"
+        first, last = h.pages
+        pages = "" if first is None else (f", p. {first}" if first == last else f", pp. {first}–{last}")
+        head = f"[{i}] {where}{pages} · {h.node.kind} level {h.node.level} · {len(h.chunk_ids)} chunks below"
+        click.echo(click.style(api.printable(head), bold=True) + f"  score {h.score:.4g}")
+        click.echo("    " + api.printable(h.node.label))
+        click.echo("    " + api.printable(h.node.summary or ""))
 
 
 def show_segments(found: list[api.Segment], *, as_json: bool) -> None:

@@ -9,7 +9,7 @@ Front ends import from here and from :mod:`pikelocal.api` only.
 
 from pikelocal.domain.answers import Answer, CallCost, Candidate, ClaimCheck, Evidence, QueryTrace, Round, Source
 from pikelocal.domain.cache import CachedCompletion
-from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecord, PageRecord
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecord, PageRecord, SummaryNode
 from pikelocal.domain.errors import (
     BackendError,
     Cancelled,
@@ -81,7 +81,7 @@ from pikelocal.domain.reports import (
     TraceSummary,
 )
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
-from pikelocal.domain.search import Hit, Segment, SegmentCell, SegmentSpan, Snippet
+from pikelocal.domain.search import Hit, Segment, SegmentCell, SegmentSpan, Snippet, SummaryHit
 
 __all__ = [
     "ANSWER_CONTEXTS", "SEGMENT_PRESETS", "AnswerContext", "Segment", "SegmentCell", "SegmentPreset", "SegmentSpan",
@@ -95,5 +95,6 @@ __all__ = [
     "LLMUsage", "Library", "ModelError", "Notice", "NoticeLevel", "OcrMode", "PageRecord", "PikeError", "QueryTrace",
     "ReasoningStep", "ReembedReport", "Round", "SearchMode", "SearchRequest", "Snippet", "Source", "Splitter",
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
-    "Verdict", "answer_mode", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef",
+    "Verdict", "answer_mode", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
+    "SummaryNode",
 ]  # fmt: skip

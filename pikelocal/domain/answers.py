@@ -51,6 +51,7 @@ class Source:
     # A compressed source (query/compress.py) keeps some sentences of its chunks' text: one (start in ``text``,
     # start in the whole text, length) per kept piece, the pieces joined by " … " or "\n…\n". Empty: the text is whole.
     pieces: tuple[tuple[int, int, int], ...] = ()
+    summary_node: int | None = None  # a summary-tree node read as a source (its text is the summary; no chunk)
 
     def whole_offset(self, at: int) -> int:
         """Where character ``at`` of ``text`` stands in the uncompressed text (a separator: the next piece)."""
@@ -167,6 +168,8 @@ class QueryTrace:
     model_id: str
     notes: tuple[str, ...] = ()  # e.g. "no atomic questions in this KB: backups used"
     context_chunks: tuple[int, ...] = field(default=())  # chunks gathered before expansion
+    # summary-tree nodes read as sources (an overview question), as (node id, label) in the order read
+    summary_nodes: tuple[tuple[int, str], ...] = field(default=())
     id: int | None = None
     created_at: str | None = None
 
@@ -231,6 +234,7 @@ class QueryTrace:
             model_id=data["model_id"],
             notes=tuple(data.get("notes", ())),
             context_chunks=tuple(data.get("context_chunks", ())),
+            summary_nodes=tuple((int(i), str(label)) for i, label in data.get("summary_nodes", ())),
             id=id,
             created_at=created_at,
         )

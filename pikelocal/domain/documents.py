@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pikelocal.domain.kinds import SummaryNodeKind
+
 
 @dataclass(frozen=True)
 class DocumentRecord:
@@ -103,3 +105,31 @@ class PageRecord:
         starts = list(self.line_offsets) or [0]
         ends = starts[1:] + [len(self.text)]
         return [self.text[s:e].rstrip("\r\n") for s, e in zip(starts, ends, strict=True)]
+
+
+@dataclass(frozen=True)
+class SummaryPlan:
+    """A summary tree's node as the tree builder plans it, before it is stored (``ingest/trees.py``)."""
+
+    key: str  # what it summarises (a section path, or its members), unique in the KB: a rebuild keeps a done node
+    kind: SummaryNodeKind
+    level: int  # 1: just above chunks
+    label: str  # the section path, or where the cluster is
+    chunk_ids: tuple[int, ...]  # every chunk below it
+    parent_key: str | None = None
+
+
+@dataclass(frozen=True)
+class SummaryNode:
+    """A stored node of a summary tree: a retrievable summary of the chunks below it."""
+
+    id: int
+    doc_id: int | None  # None: a cluster across documents
+    kind: SummaryNodeKind
+    level: int
+    key: str
+    label: str
+    parent_id: int | None
+    status: str  # pending | done | failed
+    summary: str | None
+    error: str | None

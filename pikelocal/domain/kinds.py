@@ -11,9 +11,9 @@ ANSWER_MODES: tuple[AnswerMode, ...] = get_args(AnswerMode)
 
 AnswerStyle = Literal["full", "short"]  # short: a phrase, for benchmarks that score one
 
-SearchMode = Literal["bm25", "dense", "late", "questions", "hybrid"]
+SearchMode = Literal["bm25", "dense", "late", "questions", "graph", "hybrid"]
 SEARCH_MODES: tuple[SearchMode, ...] = get_args(SearchMode)
-FusedSource = Literal["bm25", "dense", "late", "questions"]  # the rankings hybrid fuses
+FusedSource = Literal["bm25", "dense", "late", "questions", "graph"]  # the rankings hybrid fuses
 FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
 FusionMethod = Literal["rrf", "minmax", "zscore"]  # hybrid: reciprocal ranks, or scores normalised per ranking
 FUSION_METHODS: tuple[FusionMethod, ...] = get_args(FusionMethod)
@@ -47,6 +47,8 @@ IngestStage = Literal["parse", "embed", "late", "refs"]
 FileStatus = Literal["ingested", "replaced", "resumed", "unchanged", "duplicate", "failed"]  # one file of an ingest
 
 NoticeLevel = Literal["info", "warning", "error"]
+
+SummaryNodeKind = Literal["section", "cluster"]  # a summary tree's node: a section of a document, or a cluster
 
 StepKind = Literal["propose", "backup", "pick", "stop"]  # one step of the decomposition loop
 

@@ -50,6 +50,9 @@ class KBStats:
     failures: list[EnrichFailure]
     vectors: Mapping[str, int] = field(default_factory=dict)  # chunks, chunk_vectors, late_vectors (row counts)
     refs: RefCounts | None = None  # citations of laws and articles, resolved or not
+    # the knowledge base's layers, in order: documents, sections, chunks, tables, atomic questions, entities,
+    # triples, synonym edges, citations, citations resolved
+    layers: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def late_pending(self) -> int:
@@ -160,3 +163,5 @@ class EnrichReport:
     failures: list[str] = field(default_factory=list)  # one line each: the document (and chunk) and why
     summary_cost: StageCost | None = None  # None: the stage did not run
     question_cost: StageCost | None = None
+    tree_nodes: int = 0  # summary-tree nodes summarised in this run
+    tree_cost: StageCost | None = None  # None: the trees were not built

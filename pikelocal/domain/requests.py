@@ -24,7 +24,8 @@ class AddRequest:
 @dataclass(frozen=True)
 class EnrichRequest:
     docs: Sequence[str] = ()  # only these documents (id, path, file name or sha256 prefix); empty: all
-    limit: int | None = None  # at most this many chunks in this run
+    limit: int | None = None  # at most this many chunks in this run (and summary-tree nodes)
+    trees: bool | None = None  # build the summary trees; None: as enrich.trees says
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from pikelocal.domain.documents import ChunkRecord, DocumentRecord
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord, SummaryNode
 from pikelocal.domain.references import StoredRef
 
 
@@ -83,3 +83,14 @@ class Segment:
     @property
     def lines(self) -> tuple[int | None, int | None]:
         return self.chunks[0].line_start, self.chunks[-1].line_end
+
+
+@dataclass(frozen=True)
+class SummaryHit:
+    """A summary-tree node a search found (``search --summaries``; ``ask`` on an overview question)."""
+
+    node: SummaryNode
+    score: float  # RRF of its dense and BM25 ranks
+    document: DocumentRecord | None  # None: a cluster across documents
+    chunk_ids: tuple[int, ...]  # the chunks below it, in document order
+    pages: tuple[int | None, int | None]  # first and last page of those chunks (of its document)

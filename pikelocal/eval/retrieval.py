@@ -19,12 +19,13 @@ from pikelocal.embed.base import Encoder
 from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
-from pikelocal.query.search import fuse, hybrid_sources, rankings
+from pikelocal.query.search import cited_first, fuse, hybrid_sources, rankings
 from pikelocal.store.store import Store
 
 EVAL_KEY = "eval:"  # path prefix of corpus documents in an evaluation KB
 MODES = ("bm25", "dense", "late", "hybrid")
 CHUNKS_ONLY = "chunks"  # hybrid without the atomic-question path, to measure what the questions add
+WITH_REFS = "refs"  # hybrid with the articles the query cites first, as search ranks (hybrid here: without them)
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,18 @@ def ranked_by_mode(
 ) -> dict[str, list[int]]:
     """Chunk ids ranked by each mode, from one query encoding; hybrid fuses as ``search`` does."""
     no_questions = {**weights, "questions": 0.0}
-    fused = hybrid_sources(weights) if "hybrid" in modes else ()
+    fused = hybrid_sources(weights) if "hybrid" in modes or WITH_REFS in modes else ()
     fused += hybrid_sources(no_questions) if CHUNKS_ONLY in modes else ()
     sources = tuple(s for s in FUSED_SOURCES if s in modes or s in fused)
     n = max(depth, candidates or 0)
     lists = rankings(store, encoder, query, sources, n)
-    out = {m: [cid for cid, _ in lists[m][:depth]] for m in modes if m not in ("hybrid", CHUNKS_ONLY)}
-    if "hybrid" in modes:
-        out["hybrid"] = [cid for cid, _ in fuse(lists, weights, n, fusion)[:depth]]  # = search(…, k=depth)
+    out = {m: [cid for cid, _ in lists[m][:depth]] for m in modes if m not in ("hybrid", CHUNKS_ONLY, WITH_REFS)}
+    if "hybrid" in modes or WITH_REFS in modes:
+        hybrid = fuse(lists, weights, n, fusion)[:depth]
+        if "hybrid" in modes:  # search's fusion, without its legal cross-references (WITH_REFS adds them)
+            out["hybrid"] = [cid for cid, _ in hybrid]
+        if WITH_REFS in modes:  # = search(…, k=depth)
+            out[WITH_REFS] = [cid for cid, _ in cited_first(store, query, hybrid, {}, depth)]
     if CHUNKS_ONLY in modes:
         out[CHUNKS_ONLY] = [cid for cid, _ in fuse(lists, no_questions, n, fusion)[:depth]]
     return out

@@ -1,4 +1,5 @@
-"""LLM enrichment of a KB: document summaries (into every chunk's header), then atomic questions per chunk.
+"""LLM enrichment of a KB: document summaries (into every chunk's header), atomic questions per chunk, then (with
+``trees``) the summary trees of ``ingest/trees.py``.
 
 Runs over whatever is not yet enriched, so a stopped run continues where it was: every LLM reply is stored in
 the KB's cache the moment it arrives (a rerun asks for nothing twice), and every document summary or chunk's
@@ -14,7 +15,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
@@ -25,7 +25,7 @@ from pikelocal.ingest.embed import document_text
 from pikelocal.ingest.tables import table_header_lines
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.atomize import Atoms, atomize_prompt
-from pikelocal.prompts.base import PromptJob, PromptResult, run_prompts
+from pikelocal.prompts.base import PromptJob, PromptResult, charge, run_prompts
 from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.summarize import EXCERPT_CHARS, SUMMARIZE_DOCUMENT, DocumentSummary
 from pikelocal.store.enrichment import DONE, FAILED, SKIPPED
@@ -43,18 +43,9 @@ class EnrichOptions:
     doc_ids: tuple[int, ...] | None = None  # only these documents
     limit: int | None = None  # at most this many chunks this run
     context: bool = False  # contextual retrieval: the questions' call also situates each chunk (enrich.context)
-
-
-def charge(cost: StageCost, result: PromptResult[Any]) -> None:
-    """Count one item's completions (retries included) into its stage's cost."""
-    cost.items += 1
-    for c in result.completions:
-        cost.calls += 1
-        cost.cached += c.cached
-        cost.prompt_tokens += c.prompt_tokens
-        cost.prompt_evaluated += c.evaluated
-        cost.completion_tokens += c.completion_tokens
-        cost.llm_seconds += 0.0 if c.cached else c.seconds
+    entities: bool = False  # the entity graph: the questions' call also reads entities and triples (enrich.entities)
+    synonym_threshold: float = 0.9  # cosine of two entity names' vectors for a synonym edge
+    trees: bool = False  # then the summary trees (ingest/trees.py; enrich.trees)
 
 
 def has_own_title(doc: DocumentRecord) -> bool:
@@ -81,6 +72,16 @@ class Enricher:
             for doc in self.store.enrichment.documents_to_summarize(self.options.doc_ids):
                 self.store.enrichment.save_document_summary(doc.id, status=SKIPPED)
         self._atoms(report)
+        if self.options.entities:  # the graph's loose ends: entities of removed chunks, synonym edges of new ones
+            self.store.graph.prune()
+            self.store.graph.link_synonyms(self.options.synonym_threshold)
+        if self.options.trees:
+            from pikelocal.ingest.trees import TreeBuilder
+
+            trees = TreeBuilder(self.store, self.encoder, self.llm, self.sink, budget=self.options.limit)
+            built = trees.run(self.options.doc_ids)
+            report.tree_nodes, report.tree_cost = built.nodes, built.cost
+            report.failures.extend(built.failures)
         return report
 
     # --- document summaries -----------------------------------------------------------------------
@@ -165,7 +166,10 @@ class Enricher:
 
     def _atoms(self, report: EnrichReport) -> None:
         ids = self.store.enrichment.chunk_ids_to_atomize(
-            self.options.doc_ids, self.options.limit, without_context=self.options.context
+            self.options.doc_ids,
+            self.options.limit,
+            without_context=self.options.context,
+            without_entities=self.options.entities,
         )
         cost = report.question_cost = report.question_cost or StageCost()
         t0 = time.perf_counter()
@@ -206,8 +210,10 @@ class Enricher:
             "context": context,
             "text": chunk.text.strip(),
             "situate": self.options.context,
+            "entities": self.options.entities,
         }
-        return PromptJob(atomize_prompt(self.options.max_questions, self.options.context), lang, fields)
+        prompt = atomize_prompt(self.options.max_questions, self.options.context, self.options.entities)
+        return PromptJob(prompt, lang, fields)
 
     def _save_atoms(
         self,
@@ -246,6 +252,9 @@ class Enricher:
             context=atoms.context or None,
             header=header,
             header_vector=header_vector,
+            entities=atoms.entities if self.options.entities else None,
+            triples=atoms.triples,
+            entity_vectors=self.encoder.encode(list(atoms.entities), role="query") if atoms.entities else None,
         )
         if saved is None:
             return

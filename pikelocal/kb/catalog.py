@@ -94,11 +94,26 @@ def stats(kb_path: Path) -> KBStats:
     with Store.open_existing(kb_path) as store:
         counts = store.counts()
         vectors = {k: counts.get(k, 0) for k in ("chunks", "chunk_vectors", "late_vectors")}
+        refs, graph = store.refs.counts(), store.graph.counts()
+        layers = {
+            "documents": counts["documents"],
+            "sections": store.chunks.section_count(),
+            "chunks": counts["chunks"],
+            "tables": counts["doc_tables"],
+            "atomic questions": counts["questions"],
+            "entities": graph["entities"],
+            "triples": graph["triples"],
+            "synonym edges": graph["synonyms"],
+            "summary nodes": store.summaries.counts()["done"],
+            "citations": refs.refs,
+            "citations resolved": refs.resolved,
+        }
         return KBStats(
             kb_path,
             store.enrichment.enrichment_counts(),
             store.cache.llm_usage(),
             store.enrichment.enrich_failures(),
             vectors,
-            store.refs.counts(),
+            refs,
+            layers,
         )

@@ -16,14 +16,14 @@ from typing import Any
 
 from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace, Source
-from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord, TableRecord
+from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord, SummaryNode, TableRecord
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
 from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
-from pikelocal.domain.search import Hit, Segment
+from pikelocal.domain.search import Hit, Segment, SummaryHit
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
@@ -250,7 +250,8 @@ class KnowledgeBase:
         return AddReport(report, enriched)
 
     def enrich(self, request: EnrichRequest = EnrichRequest(), sink: EventSink = ignore) -> EnrichReport:
-        """Run the LLM over what is not yet enriched: document summaries, then each chunk's atomic questions."""
+        """Run the LLM over what is not yet enriched: document summaries, each chunk's atomic questions, then (with
+        enrich.trees) the summary trees."""
         from pikelocal.ingest.enrich import Enricher
 
         enrich_options(self.settings, None, request.limit)  # a bad limit fails before any model loads
@@ -265,7 +266,7 @@ class KnowledgeBase:
                 Ingestor(s.store, s.encoder, ingest_options(s.settings), sink).finish_pending()
             known = s.store.docs.documents()
             doc_ids = [catalog.find_document(known, ref).id for ref in request.docs] if request.docs else None
-            options = enrich_options(s.settings, doc_ids, request.limit)
+            options = enrich_options(s.settings, doc_ids, request.limit, request.trees)
             return Enricher(s.store, s.encoder, s.llm(), options, sink).run()
 
     def reembed(self, sink: EventSink = ignore) -> ReembedReport:
@@ -290,6 +291,12 @@ class KnowledgeBase:
                 vectors = encoder.encode([text for _, text in batch], role="query")
                 store.index.put_vectors("question", [qid for qid, _ in batch], vectors, skip_missing=True)
                 done += len(batch)
+            while names := store.graph.without_vectors():  # the entity graph's name vectors
+                vectors = encoder.encode([name for _, name in names], role="query")
+                store.index.put_vectors("entity", [eid for eid, _ in names], vectors, skip_missing=True)
+            while nodes := store.summaries.without_vectors():  # the summary trees' nodes
+                vectors = encoder.encode([text for _, text in nodes], role="passage")
+                store.index.put_vectors("summary", [nid for nid, _ in nodes], vectors, skip_missing=True)
             store.index.finish_reembed()
         return ReembedReport(report, done)
 
@@ -297,6 +304,20 @@ class KnowledgeBase:
         """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid retrieval."""
         with Store.open_existing(self.path) as store:
             return self._search(store, query, request.mode, request.k or self.settings.search.k)
+
+    def summaries(self, query: str, k: int | None = None) -> list[SummaryHit]:
+        """Summary-tree nodes for ``query``, best first (dense + BM25 over their summaries); empty without trees."""
+        from pikelocal.query.summaries import search_summaries
+
+        with Store.open_existing(self.path) as store:
+            return search_summaries(store, self.encoder(), query, k or self.settings.search.k)
+
+    def summary_tree(self, doc: str | None = None) -> list[SummaryNode]:
+        """The summary nodes of one document (id, path, file name), or of the corpus level with None; by level."""
+        with Store.open_existing(self.path) as store:
+            if doc is None:
+                return store.summaries.nodes(corpus=True)
+            return store.summaries.nodes(catalog.find_document(store.docs.documents(), doc).id)
 
     def segments(self, query: str, request: SearchRequest = SearchRequest()) -> list[Segment]:
         """Relevant segments for ``query``, best first: runs of consecutive chunks valued from the search's ranking

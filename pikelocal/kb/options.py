@@ -53,7 +53,9 @@ def ingest_options(
     )
 
 
-def enrich_options(settings: Settings, doc_ids: Sequence[int] | None, limit: int | None) -> EnrichOptions:
+def enrich_options(
+    settings: Settings, doc_ids: Sequence[int] | None, limit: int | None, trees: bool | None = None
+) -> EnrichOptions:
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be at least 1, got {limit}")
     e = settings.enrich
@@ -61,6 +63,8 @@ def enrich_options(settings: Settings, doc_ids: Sequence[int] | None, limit: int
         max_questions=e.questions,
         summaries=e.summaries,
         context=e.context,
+        entities=e.entities,
+        trees=e.trees if trees is None else trees,
         doc_ids=tuple(doc_ids) if doc_ids is not None else None,
         limit=limit,
     )
@@ -87,6 +91,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         compress_tokens=a.compress_tokens,
         rerank=a.rerank,
         follow_refs=a.follow_refs,
+        tree_nodes=a.tree_nodes,
         max_tokens=a.max_tokens,
         style=request.style,
         instruction=request.instruction,

@@ -25,6 +25,10 @@ from pikelocal.prompts.lang import Lang, detect_lang
 
 QUESTION_MAX_CHARS = 120
 CONTEXT_MAX_CHARS = 160  # contextual retrieval: one or two sentences that situate the chunk (about 60-100 tokens)
+# The entity graph (enrich.entities): HippoRAG-style open information extraction in the same call, bounded.
+ENTITY_MAX_CHARS = 40
+MAX_ENTITIES = 8
+MAX_TRIPLES = 5
 
 # Bare references a reader of the question alone could not resolve. 应该/活该 are verbs, not 该 + noun.
 _VAGUE: Mapping[Lang, re.Pattern[str]] = {
@@ -76,6 +80,19 @@ _SITUATE: Mapping[Lang, str] = {
         " search; then the questions.\n"
     ),
 }
+# The entity graph (enrich.entities): after the questions, the passage's names and the facts that link them.
+_ENTITIES: Mapping[Lang, str] = {
+    "zh": (
+        "再在 entities 里照原文列出这段文字提到的专有名称（机构、人名、地名、项目、法律、文件），"
+        f"最多 {MAX_ENTITIES} 个；在 triples 里用 [主体, 关系, 客体] 写出这段文字陈述的事实，"
+        f"最多 {MAX_TRIPLES} 条，主体和客体用 entities 里的名称。\n"
+    ),
+    "en": (
+        f"Then list in entities the proper names the passage mentions (organisations, people, places, projects,"
+        f" laws, documents), at most {MAX_ENTITIES}, as written; and in triples the facts it states as"
+        f" [subject, relation, object], at most {MAX_TRIPLES}, subject and object being names from entities.\n"
+    ),
+}
 _PASSAGE: Mapping[Lang, str] = {
     "zh": "位置：{section}\n文字：\n{text}",
     "en": "Section: {section}\nPassage:\n{text}",
@@ -87,6 +104,8 @@ class Atoms:
     questions: tuple[str, ...]
     dropped: tuple[tuple[str, str], ...]  # (question, why) for questions the parser refused
     context: str = ""  # contextual retrieval: what situates the chunk (when the prompt asked for it)
+    entities: tuple[str, ...] = ()  # the entity graph: names the chunk mentions (when the prompt asked for them)
+    triples: tuple[tuple[str, str, str], ...] = ()  # (subject, relation, object), subject and object in entities
 
 
 def question_key(text: str) -> str:
@@ -130,14 +149,50 @@ def parse_atoms(data: Any, lang: Lang, fields: Mapping[str, Any]) -> Atoms:
         context = clean_line(data.get("context"), CONTEXT_MAX_CHARS)
         if len(question_key(context)) < 4:
             raise ReplyError('"context" must situate the passage in its document in a sentence or two')
-    return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped), context)
+    entities: tuple[str, ...] = ()
+    triples: tuple[tuple[str, str, str], ...] = ()
+    if fields.get("entities"):
+        entities, triples = parse_entities(data)
+    return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped), context, entities, triples)
+
+
+def _name_key(name: str) -> str:
+    return "".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def parse_entities(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
+    """The reply's entity names (cleaned, one per name, at most ``MAX_ENTITIES``) and triples (three non-empty
+    parts; a subject or object missing from the names is added to them, as HippoRAG keeps every triple's ends as
+    nodes). What is malformed is left out, never a reason to ask again: the questions are the call's main yield."""
+    names: dict[str, str] = {}
+
+    def add(raw: object) -> str | None:
+        name = clean_line(raw, ENTITY_MAX_CHARS)
+        key = _name_key(name)
+        if not key:
+            return None
+        names.setdefault(key, name)
+        return names[key]
+
+    for raw in list(data.get("entities") or [])[:MAX_ENTITIES]:
+        add(raw)
+    triples: list[tuple[str, str, str]] = []
+    for raw in list(data.get("triples") or [])[:MAX_TRIPLES]:
+        if not isinstance(raw, list) or len(raw) != 3:
+            continue
+        relation = clean_line(raw[1], ENTITY_MAX_CHARS)
+        subject, obj = add(raw[0]), add(raw[2])
+        if subject and obj and relation and _name_key(subject) != _name_key(obj):
+            triples.append((subject, relation, obj))
+    return tuple(names.values()), tuple(dict.fromkeys(triples))
 
 
 @lru_cache(maxsize=8)
-def atomize_prompt(max_questions: int, situate: bool = False) -> Prompt[Atoms]:
+def atomize_prompt(max_questions: int, situate: bool = False, entities: bool = False) -> Prompt[Atoms]:
     """The atomizing prompt asking for up to ``max_questions`` questions; with ``situate``, first a context that
-    situates the chunk in its document (contextual retrieval, in the same call: the passage is read once).
-    Its jobs must then carry ``situate=True`` in their fields."""
+    situates the chunk in its document (contextual retrieval, in the same call: the passage is read once); with
+    ``entities``, after the questions the chunk's entity names and triples (the entity graph, same call).
+    Its jobs must then carry ``situate=True`` / ``entities=True`` in their fields."""
     questions = {
         "type": "array",
         "items": {"type": "string", "minLength": 4, "maxLength": QUESTION_MAX_CHARS},
@@ -147,16 +202,25 @@ def atomize_prompt(max_questions: int, situate: bool = False) -> Prompt[Atoms]:
     properties: dict[str, Any] = {"questions": questions}
     if situate:  # the context first: the model situates the passage, then asks about it
         properties = {"context": {"type": "string", "minLength": 8, "maxLength": CONTEXT_MAX_CHARS}, **properties}
+    if entities:
+        name = {"type": "string", "minLength": 1, "maxLength": ENTITY_MAX_CHARS}
+        properties["entities"] = {"type": "array", "items": name, "maxItems": MAX_ENTITIES}
+        triple = {"type": "array", "items": name, "minItems": 3, "maxItems": 3}
+        properties["triples"] = {"type": "array", "items": triple, "maxItems": MAX_TRIPLES}
     schema = {"type": "object", "properties": properties, "required": list(properties)}
     langs: tuple[Lang, ...] = ("zh", "en")
     situating = _SITUATE if situate else {lang: "" for lang in langs}
+    extracting = _ENTITIES if entities else {lang: "" for lang in langs}
     return Prompt(
-        name="atomize_situate" if situate else "atomize",
+        name="atomize" + ("_situate" if situate else "") + ("_entities" if entities else ""),
         system=_SYSTEM,
-        user={lang: _RULES[lang] + situating[lang] + _PASSAGE[lang] for lang in langs},
+        user={lang: _RULES[lang] + situating[lang] + extracting[lang] + _PASSAGE[lang] for lang in langs},
         schema=schema,
         parse=parse_atoms,
         # room for the longest reply the grammar allows (a Chinese question of QUESTION_MAX_CHARS characters is
         # up to about as many tokens): a tighter cap cut replies off mid-string, and the chunk failed
-        max_tokens=24 + max_questions * (QUESTION_MAX_CHARS + 8) + ((CONTEXT_MAX_CHARS + 16) if situate else 0),
+        max_tokens=24
+        + max_questions * (QUESTION_MAX_CHARS + 8)
+        + ((CONTEXT_MAX_CHARS + 16) if situate else 0)
+        + ((MAX_ENTITIES + 3 * MAX_TRIPLES) * (ENTITY_MAX_CHARS + 6) + 24 if entities else 0),
     )

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from pikelocal.domain.reports import StageCost
 from pikelocal.llm.base import LLM, Completion, GenParams, Message
 from pikelocal.llm.parallel import parallel_map
 from pikelocal.prompts.lang import Lang
@@ -120,3 +121,15 @@ def clean_line(text: Any, limit: int) -> str:
     if not isinstance(text, str):
         return ""
     return " ".join(text.split())[:limit]
+
+
+def charge(cost: StageCost, result: PromptResult[Any]) -> None:
+    """Count one item's completions (retries included) into its stage's cost."""
+    cost.items += 1
+    for c in result.completions:
+        cost.calls += 1
+        cost.cached += c.cached
+        cost.prompt_tokens += c.prompt_tokens
+        cost.prompt_evaluated += c.evaluated
+        cost.completion_tokens += c.completion_tokens
+        cost.llm_seconds += 0.0 if c.cached else c.seconds

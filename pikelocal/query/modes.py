@@ -33,6 +33,7 @@ from pikelocal.query.locate import store_locator
 from pikelocal.query.rerank import rerank
 from pikelocal.query.search import search
 from pikelocal.query.segments import DEFAULT_PRESET, PRESETS, SegmentParams
+from pikelocal.query.summaries import is_overview, search_summaries, summary_sources
 from pikelocal.query.workspace import Compress, Workspace
 from pikelocal.store.store import Store
 
@@ -55,6 +56,9 @@ class AskOptions:
     compress_tokens: int = 0
     rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
     follow_refs: int = 2  # article chunks the sources cite, added to the context (answer.follow_refs; 0: off)
+    # an overview question ("summarise …", "what are all the …") first reads this many summary-tree nodes
+    # (answer.tree_nodes; 0: off); naive and hier only
+    tree_nodes: int = 2
     max_tokens: int = 512  # of the answer
     style: AnswerStyle = "full"
     instruction: str = ""
@@ -99,6 +103,7 @@ def ask(
     fill: list[int] = []
     script = detect_script(question)
     messages: list[Message] | None = None
+    read: list[Source] = []
     if options.mode == "decompose":
         step: Callable[[int, StepKind, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
         # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
@@ -135,9 +140,16 @@ def ask(
             rest = [(cid, s) for cid, s in ranking if cid not in cited]
             ranking = [*rest[: len(priority)], *((cid, None) for cid in cited), *rest[len(priority) :]]
             priority += cited
-        sources = assemble(store, priority, context_budget(options, llm), fill, ranking=ranking)
+        budget = context_budget(options, llm)
+        if options.tree_nodes > 0 and is_overview(question):
+            read = summary_sources(store, search_summaries(store, encoder, question, options.tree_nodes), lang)
+            budget = replace(budget, tokens=max(256, budget.tokens - sum(estimate_tokens(s.text) for s in read)))
+        sources = assemble(store, priority, budget, fill, ranking=ranking)
         if options.compress_tokens > 0:
             sources = compress_sources(sources, encoder, [question], options.compress_tokens)
+        if read:  # the tree's nodes first: the overview, then the passages that bear it out
+            overview = [replace(s, number=n) for n, s in enumerate(read, 1)]
+            sources = overview + [replace(s, number=len(read) + s.number) for s in sources]
     first_token: list[float] = []
 
     def on_delta(text: str) -> None:
@@ -162,6 +174,7 @@ def ask(
         model_id=llm.model_id,
         notes=decomposition.notes,
         context_chunks=tuple(dict.fromkeys([*priority, *fill])),
+        summary_nodes=tuple((s.summary_node, " › ".join(s.section)) for s in read if s.summary_node is not None),
     )
     if save and not store.readonly:
         trace_id = store.traces.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))

@@ -22,8 +22,8 @@ QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense lea
 
 
 def hybrid_sources(weights: Mapping[str, float] | None) -> tuple[str, ...]:
-    """The rankings hybrid fuses: every source whose weight is not zero."""
-    return tuple(s for s in FUSED_SOURCES if (weights or {}).get(s, 1.0) > 0)
+    """The rankings hybrid fuses: every source whose weight is not zero (the graph only when weighted)."""
+    return tuple(s for s in FUSED_SOURCES if (weights or {}).get(s, 0.0 if s == "graph" else 1.0) > 0)
 
 
 def rankings(
@@ -33,7 +33,7 @@ def rankings(
     out: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in sources:
         out["bm25"] = store.index.fts_search("chunk", query, n)
-    dense = [s for s in sources if s in ("dense", "late", "questions")]
+    dense = [s for s in sources if s in ("dense", "late", "questions", "graph")]
     if dense:
         if encoder is None:
             raise InputError("dense search needs an encoder")
@@ -41,6 +41,11 @@ def rankings(
         for name in dense:
             if name == "questions":
                 out[name] = question_ranking(store, q, query, n)
+            elif name == "graph":
+                from pikelocal.query.graph import PASSAGE_SEEDS, graph_ranking  # scipy loads only for the graph
+
+                hits = out.get("dense") or [(c, 1.0 - d) for c, d in store.index.knn("chunk", q, PASSAGE_SEEDS)]
+                out[name] = graph_ranking(store, query, q, n, dense_hits=hits)
             else:
                 table: VectorTable = "chunk" if name == "dense" else "late"
                 out[name] = [(cid, 1.0 - dist) for cid, dist in store.index.knn(table, q, n)]
@@ -123,7 +128,7 @@ def _search(
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
     fused = fuse(ranked, weights, max(k, candidates), fusion)[:k] if mode == "hybrid" else ranked[mode][:k]
     if mode == "hybrid":
-        fused = _cited_first(store, query, fused, ranks, k)
+        fused = cited_first(store, query, fused, ranks, k)
     cites: dict[int, list[StoredRef]] = {}
     for ref in store.refs.refs(chunk_ids=[cid for cid, _ in fused]) if fused else ():
         cites.setdefault(ref.chunk_id, []).append(ref)
@@ -145,7 +150,7 @@ def _search(
     return hits
 
 
-def _cited_first(
+def cited_first(
     store: Store, query: str, fused: list[tuple[int, float]], ranks: dict[str, dict[int, int]], k: int
 ) -> list[tuple[int, float]]:
     """The chunks of the articles ``query`` itself cites (依政府採購法第64條…, resolved in the KB) first, at the

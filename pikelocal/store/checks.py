@@ -12,9 +12,16 @@ COUNTED = (
     "pages",
     "chunks",
     "questions",
+    "doc_tables",
+    "entities",
+    "triples",
+    "law_refs",
     "chunk_vectors",
     "late_vectors",
     "question_vectors",
+    "entity_vectors",
+    "summary_nodes",
+    "summary_vectors",
     "llm_cache",
     "traces",
 )
@@ -25,6 +32,9 @@ OWNED = (
     ("chunks_fts", "chunks"),
     ("question_vectors", "questions"),
     ("questions_fts", "questions"),
+    ("entity_vectors", "entities"),
+    ("summary_vectors", "summary_nodes"),
+    ("summaries_fts", "summary_nodes"),
 )
 
 

@@ -64,6 +64,13 @@ class Chunks:
         by_id = {r[0]: _chunk(r) for r in rows}
         return [by_id[i] for i in ids if i in by_id]
 
+    def section_count(self) -> int:
+        """Distinct sections (a document's section path) that hold at least one chunk."""
+        rows = self._rows(
+            "SELECT count(*) FROM (SELECT DISTINCT doc_id, section_path FROM chunks WHERE section_path != '[]')"
+        )
+        return int(rows[0][0])
+
     def chunk_counts(self) -> dict[int, int]:
         """Number of chunks per document id."""
         return {int(d): int(n) for d, n in self._rows("SELECT doc_id, count(*) FROM chunks GROUP BY doc_id")}

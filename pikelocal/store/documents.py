@@ -102,10 +102,17 @@ class Documents:
         ~10x faster than the triggers' row-by-row interleaving across vec0 tables.
         """
         with self._store.transaction():
+            self._store.summaries.drop_covering(doc_id)  # corpus-level summaries that speak of it
             for sql in _DELETE_INDEX_ROWS:
                 self._conn.execute(sql, (doc_id,))
+            in_graph = bool(
+                self._rows(f"SELECT 1 FROM chunk_entities WHERE chunk_id IN ({_CHUNKS_OF}) LIMIT 1", (doc_id,))
+            )
             self._conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
-            return self._conn.changes() > 0
+            removed = self._conn.changes() > 0
+            if in_graph:  # its chunks' entity links went with them: drop entities nobody mentions, re-key the graph
+                self._store.graph.prune(changed=True)
+            return removed
 
     def document_by_path(self, path: str) -> list[DocumentRecord]:
         return [DocumentRecord(*r) for r in self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE path = ?", (path,))]

@@ -46,14 +46,25 @@ class Enrichment:
         ]
 
     def chunk_ids_to_atomize(
-        self, doc_ids: Sequence[int] | None = None, limit: int | None = None, *, without_context: bool = False
+        self,
+        doc_ids: Sequence[int] | None = None,
+        limit: int | None = None,
+        *,
+        without_context: bool = False,
+        without_entities: bool = False,
     ) -> list[int]:
-        """Chunks without atoms (``without_context``: or atomized without a context), of ready documents whose
-        summary step is over; in document order."""
-        todo = "(c.atoms_status IS NULL OR (c.atoms_status = 'done' AND c.context IS NULL))"
+        """Chunks without atoms (``without_context`` / ``without_entities``: or atomized without a context / without
+        reading its entities), of ready documents whose summary step is over; in document order."""
+        redo = [
+            *(["c.context IS NULL"] if without_context else []),
+            *(["c.entities_read IS NULL"] if without_entities else []),
+        ]
+        todo = "c.atoms_status IS NULL"
+        if redo:
+            todo = f"({todo} OR (c.atoms_status = 'done' AND ({' OR '.join(redo)})))"
         sql = (
             "SELECT c.id FROM chunks c JOIN documents d ON d.id = c.doc_id"
-            f" WHERE {todo if without_context else 'c.atoms_status IS NULL'}"
+            f" WHERE {todo}"
             f" AND d.stage = '{_READY}' AND d.summary_status IS NOT NULL"
         )
         params: list[Any] = []
@@ -156,11 +167,16 @@ class Enrichment:
         context: str | None = None,
         header: str | None = None,
         header_vector: ArrayLike | None = None,
+        entities: Sequence[str] | None = None,
+        triples: Sequence[tuple[str, str, str]] = (),
+        entity_vectors: ArrayLike | None = None,
     ) -> list[int] | None:
         """Replace a chunk's atomic questions (with FTS rows and vectors) and record its status; returns the
         question ids, or None when the chunk is gone (its document removed meanwhile). A summary the chunk
         already has (from the LLM splitter) is kept. With ``context`` (contextual retrieval) the chunk's new
-        ``header`` replaces the old one, with its FTS row and early vector (``header_vector``)."""
+        ``header`` replaces the old one, with its FTS row and early vector (``header_vector``). With ``entities``
+        (the entity graph) the chunk's entity links and ``triples`` are replaced too (``entity_vectors``: one row per
+        name, for the names new to the KB)."""
         with self._store.transaction():
             found = self._rows("SELECT text FROM chunks WHERE id = ?", (chunk_id,))
             if not found:
@@ -191,6 +207,8 @@ class Enrichment:
                 ids.append(qid)
             if ids and vectors is not None:
                 self._store.index.put_vectors("question", ids, np.asarray(vectors))
+            if entities is not None:
+                self._store.graph.put_chunk(chunk_id, entities, triples, entity_vectors)
             self._conn.execute(
                 "UPDATE chunks SET atoms_status = ?, enrich_error = ?, summary = coalesce(summary, ?) WHERE id = ?",
                 (status, error, summary, chunk_id),

@@ -21,9 +21,20 @@ from pikelocal.store.fts import build_match_query, is_cjk_sentence
 if TYPE_CHECKING:
     from pikelocal.store.store import Store
 
-VectorTable = Literal["chunk", "late", "question"]
-FtsTable = Literal["chunk", "question"]
-_FTS_RANK = {"chunk": "bm25(chunks_fts, 0.5, 1.0)", "question": "bm25(questions_fts)"}  # header counts half
+VectorTable = Literal["chunk", "late", "question", "entity", "summary"]
+_OWNER = {
+    "chunk": "chunks",
+    "late": "chunks",
+    "question": "questions",
+    "entity": "entities",
+    "summary": "summary_nodes",
+}
+FtsTable = Literal["chunk", "question", "summary"]
+_FTS_RANK = {  # a chunk's header counts half
+    "chunk": "bm25(chunks_fts, 0.5, 1.0)",
+    "question": "bm25(questions_fts)",
+    "summary": "bm25(summaries_fts)",
+}
 
 
 class SearchIndex:
@@ -40,7 +51,7 @@ class SearchIndex:
     def put_vectors(
         self, table: VectorTable, ids: Sequence[int], matrix: ArrayLike, *, skip_missing: bool = False
     ) -> None:
-        """Store (or replace) one vector per id; ``ids`` are chunk ids (chunk, late) or question ids.
+        """Store (or replace) one vector per id; ``ids`` are chunk ids (chunk, late), question or entity ids.
 
         An id with no chunk/question is an error, unless ``skip_missing`` (ingestion: another process may
         have removed the document while its vectors were being computed).
@@ -50,7 +61,7 @@ class SearchIndex:
         mat = np.asarray(matrix, dtype=np.float32)
         if mat.ndim != 2 or mat.shape != (len(ids), dim):
             raise ValueError(f"expected a ({len(ids)}, {dim}) matrix for {name}, got {mat.shape}")
-        owner = "questions" if table == "question" else "chunks"
+        owner = _OWNER[table]
         with self._store.transaction():
             missing = self._conn.execute(
                 f"SELECT value FROM json_each(?) WHERE value NOT IN (SELECT id FROM {owner})",

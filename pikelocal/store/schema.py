@@ -25,8 +25,14 @@ from pikelocal.store.db import Connection, one_int
 # unicode61 keeps CJK runs whole; fts.py rewrites them to bigrams before indexing. Contentless tables with
 # contentless_delete (SQLite >= 3.43) keep only the index: the text lives in chunks/questions already.
 FTS_OPTIONS = "content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2'"
-VECTOR_TABLES = {"chunk": "chunk_vectors", "late": "late_vectors", "question": "question_vectors"}
-FTS_TABLES = {"chunk": "chunks_fts", "question": "questions_fts"}
+VECTOR_TABLES = {
+    "chunk": "chunk_vectors",
+    "late": "late_vectors",
+    "question": "question_vectors",
+    "entity": "entity_vectors",
+    "summary": "summary_vectors",
+}
+FTS_TABLES = {"chunk": "chunks_fts", "question": "questions_fts", "summary": "summaries_fts"}
 
 
 @dataclass(frozen=True)
@@ -213,6 +219,84 @@ def _v6(conn: Connection, dim: int) -> None:
     )
 
 
+def _v7(conn: Connection, dim: int) -> None:
+    # The entity graph (store/graph.py): one node per distinct entity name (with its name vector), the chunks that
+    # mention it, the triples the enrichment call read from each chunk, and synonym edges between close names.
+    # chunks.entities_read: NULL until the enrichment call with entities on has read the chunk.
+    conn.execute(
+        f"""
+        CREATE TABLE entities (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,             -- as first written
+            key TEXT NOT NULL UNIQUE,       -- normalised (store.graph.entity_key): one node per key
+            linked INTEGER                  -- NULL: its synonym edges not looked for yet
+        );
+        CREATE TABLE chunk_entities (
+            chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            PRIMARY KEY (chunk_id, entity_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX chunk_entities_entity ON chunk_entities(entity_id);
+        CREATE TABLE triples (
+            id INTEGER PRIMARY KEY,
+            chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            subject INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            relation TEXT NOT NULL,
+            object INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE
+        );
+        CREATE INDEX triples_chunk ON triples(chunk_id);
+        CREATE TABLE entity_synonyms (
+            a INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,  -- a < b
+            b INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+            similarity REAL NOT NULL,
+            PRIMARY KEY (a, b)
+        ) WITHOUT ROWID;
+        CREATE VIRTUAL TABLE entity_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
+            DELETE FROM entity_vectors WHERE rowid = old.id;
+        END;
+        ALTER TABLE chunks ADD COLUMN entities_read INTEGER;
+        """
+    )
+
+
+def _v8(conn: Connection, dim: int) -> None:
+    # Summary trees (store/summaries.py): a node per section of a document's hierarchy (kind 'section'), per cluster
+    # of the chunks of a document without one, and per cluster of documents' top nodes across the KB (kind
+    # 'cluster'; doc_id NULL). A node summarises its children (nodes, or chunks at the first level) and points to
+    # every chunk below it (summary_chunks). key: what the node summarises, so a rebuilt tree keeps its done nodes.
+    conn.execute(
+        f"""
+        CREATE TABLE summary_nodes (
+            id INTEGER PRIMARY KEY,
+            doc_id INTEGER REFERENCES documents(id) ON DELETE CASCADE,  -- NULL: across documents
+            kind TEXT NOT NULL CHECK (kind IN ('section', 'cluster')),
+            level INTEGER NOT NULL,          -- 1: just above chunks
+            key TEXT NOT NULL UNIQUE,
+            label TEXT NOT NULL,             -- the section path (' › '), or the cluster's place
+            parent_id INTEGER REFERENCES summary_nodes(id) ON DELETE SET NULL,
+            status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done', 'failed')),
+            summary TEXT,
+            error TEXT
+        );
+        CREATE INDEX summary_nodes_doc ON summary_nodes(doc_id);
+        CREATE INDEX summary_nodes_parent ON summary_nodes(parent_id);
+        CREATE TABLE summary_chunks (
+            node_id INTEGER NOT NULL REFERENCES summary_nodes(id) ON DELETE CASCADE,
+            chunk_id INTEGER NOT NULL REFERENCES chunks(id) ON DELETE CASCADE,
+            PRIMARY KEY (node_id, chunk_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX summary_chunks_chunk ON summary_chunks(chunk_id);
+        CREATE VIRTUAL TABLE summary_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE VIRTUAL TABLE summaries_fts USING fts5(text, {FTS_OPTIONS});
+        CREATE TRIGGER summary_nodes_ad AFTER DELETE ON summary_nodes BEGIN
+            DELETE FROM summary_vectors WHERE rowid = old.id;
+            DELETE FROM summaries_fts WHERE rowid = old.id;
+        END;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
@@ -220,6 +304,8 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "document tables", _v4),
     Migration(5, "chunk contexts", _v5),
     Migration(6, "legal cross-references", _v6),
+    Migration(7, "entity graph", _v7),
+    Migration(8, "summary trees", _v8),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

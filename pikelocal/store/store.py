@@ -39,9 +39,11 @@ from pikelocal.store.chunks import Chunks
 from pikelocal.store.documents import Documents
 from pikelocal.store.enrichment import Enrichment
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION
+from pikelocal.store.graph import Graph
 from pikelocal.store.index import SearchIndex
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.references import References
+from pikelocal.store.summaries import Summaries
 from pikelocal.store.traces import Traces
 
 logger = logging.getLogger(__name__)
@@ -64,6 +66,8 @@ class Store:
         self.enrichment = Enrichment(self)
         self.traces = Traces(self)
         self.refs = References(self)
+        self.graph = Graph(self)
+        self.summaries = Summaries(self)
         meta = self.meta()
         self.encoder_id: str = str(meta.get("encoder_id", ""))
         self.dim: int = int(meta.get("encoder_dim", 0))

@@ -65,3 +65,16 @@ def test_naive_answering_reads_the_article_its_source_cites(store: Store, follow
     read = [cid for s in trace.answer.sources for cid in s.chunk_ids]
     # the search's top hit (k = 1, no neighbours) is the tender's paragraph; following its citation adds article 4
     assert sorted(read) == sorted([tender_chunk, article_four(store)] if follow else [tender_chunk])
+
+
+def test_eval_refs_mode_ranks_as_search_and_hybrid_leaves_the_citation_out(store: Store) -> None:
+    from pikelocal.eval.retrieval import ranked_by_mode
+
+    question = "招标投标法实施条例第四条怎么规定监督？"
+    lists = ranked_by_mode(store, ENC, question, ("hybrid", "refs"), 5, {}, candidates=50)  # as search fuses
+    assert lists["refs"] == [h.chunk.id for h in search(store, ENC, question, k=5)]
+    assert lists["refs"][0] == article_four(store)
+    # hybrid alone is the fusion before the cited article is put first: the same chunks otherwise
+    assert [c for c in lists["refs"] if c != article_four(store)] == [
+        c for c in lists["hybrid"] if c != article_four(store)
+    ][: len(lists["refs"]) - 1]

@@ -99,3 +99,69 @@ def test_contexts_from_the_real_model_situate_chunks_in_chinese(tender_kb: Path,
             assert not np.allclose(store.index.vector("chunk", chunk.id), before[chunk.id], atol=1e-4)
             assert store.chunks.questions_of(chunk.id)
         assert store.integrity_check() == []
+
+
+def test_entities_from_the_real_model_build_a_graph_that_graph_search_walks(tender_kb: Path, tmp_path: Path) -> None:
+    """enrich.entities on two tender chunks with the real 1.5B model: names that occur in their chunk, triples whose
+    ends are among the chunk's entities, name vectors, and a graph query naming one entity finds its chunk."""
+    import shutil
+
+    kb = tmp_path / "entities.kb"
+    shutil.copy(tender_kb, kb)
+    overrides = {"encoder.model": "minilm", "ingest.late": False, "enrich.entities": True}
+    settings = api.load_settings(environ={}, overrides=overrides)
+    with api.open_kb(kb, settings) as knowledge_base:
+        report = knowledge_base.enrich(api.EnrichRequest(limit=2))  # the first two chunks, atomized before: again
+        assert report.atomized + len(report.failures) == 2 and report.atomized >= 1
+        layers = knowledge_base.stats().layers
+    assert layers["entities"] >= 2
+    with Store.open_existing(kb) as store:
+        read = [c for c in store.chunks.chunks_of(store.docs.documents()[0].id)[:2] if store.graph.chunk_entities(c.id)]
+        assert read
+        compact = {c.id: "".join(c.text.split()) for c in read}
+        for chunk in read:
+            names = store.graph.chunk_entities(chunk.id)
+            # the model copies names from the passage: most of them occur in it (spacing aside)
+            assert sum("".join(n.split()) in compact[chunk.id] for n in names) >= len(names) / 2, names
+            for subject, _relation, obj in store.graph.triples_of(chunk.id):
+                assert subject in names and obj in names
+        assert store._rows("SELECT count(*) FROM entity_vectors")[0][0] == layers["entities"]
+        chunk = read[0]
+        name = next(n for n in store.graph.chunk_entities(chunk.id) if "".join(n.split()) in compact[chunk.id])
+        assert store.integrity_check() == []
+    with api.open_kb(kb, settings) as knowledge_base:
+        hits = knowledge_base.search(f"{name}是什么？", api.SearchRequest(mode="graph", k=5))
+    assert chunk.id in [h.chunk.id for h in hits]
+
+
+def test_summary_tree_nodes_from_the_real_model_are_chinese_retrievable_and_resume(
+    tender_kb: Path, tmp_path: Path
+) -> None:
+    """enrich --trees with a budget of two nodes on the tender: the lowest nodes of its tree get Chinese summaries
+    that share key terms with the chunks below them, with vectors and FTS rows; search --summaries finds one by
+    its own words; the rest waits for the next run."""
+    import shutil
+
+    kb = tmp_path / "trees.kb"
+    shutil.copy(tender_kb, kb)
+    settings = api.load_settings(environ={}, overrides={"encoder.model": "minilm", "ingest.late": False})
+    with api.open_kb(kb, settings) as knowledge_base:
+        report = knowledge_base.enrich(api.EnrichRequest(limit=2, trees=True))
+        layers = knowledge_base.stats().layers
+    assert report.tree_cost is not None and report.tree_cost.items == 2
+    assert report.tree_nodes + sum("summary of" in line for line in report.failures) == 2
+    assert layers["summary nodes"] == report.tree_nodes >= 1
+    with Store.open_existing(kb) as store:
+        done = [n for n in store.summaries.nodes() if n.status == "done"]
+        assert store.summaries.pending()  # a budget of two: the rest of the tree waits
+        for node in done:
+            assert node.summary and is_chinese(node.summary) and node.level == 1
+            below = store.chunks.get_chunks(store.summaries.chunk_ids(node.id))
+            assert len(below) >= 2
+            assert shared_terms(node.summary, "".join(c.text for c in below)), node.summary
+            assert store.summaries.vector(node.id) is not None
+        assert store.integrity_check() == []
+    node = done[0]
+    with api.open_kb(kb, settings) as knowledge_base:
+        hits = knowledge_base.summaries(node.summary or "", 3)
+    assert node.id in [h.node.id for h in hits]

@@ -17,8 +17,18 @@ from pikelocal.query import search as search_module
 from pikelocal.query.fusion import RRF_K, reciprocal_rank_fusion
 from pikelocal.query.search import rankings, search
 from pikelocal.store.store import Store
-from tests.support.search_corpus import DOCS, ENC, OPTIONS, PDF_PAGES, add_stand_in_questions, make_pdf
+from tests.support.search_corpus import (
+    DOCS,
+    ENC,
+    OPTIONS,
+    PDF_PAGES,
+    add_stand_in_entities,
+    add_stand_in_questions,
+    make_pdf,
+)
 
+# what hybrid fuses by default: every ranking but the graph's, which needs a weight (search.graph_weight)
+DEFAULT_FUSED = tuple(s for s in FUSED_SOURCES if s != "graph")
 TOPICS = {  # query → the file about it
     "投标保证金": "bid_bond.md",
     "履约保证金": "performance_bond.md",
@@ -40,6 +50,7 @@ def build_kb(root: Path) -> tuple[Path, Path]:
         report = Ingestor(store, ENC, OPTIONS).ingest_paths([folder])
         assert report.count("ingested") == len(DOCS) + 1 and not report.failed
         add_stand_in_questions(store)
+        add_stand_in_entities(store)
     return kb, folder
 
 
@@ -127,7 +138,12 @@ def test_hybrid_is_the_rrf_of_the_single_mode_rankings(store: Store, query: str)
         assert [h.chunk.id for h in search(store, ENC, query, mode=mode, k=50)] == lists[mode]  # type: ignore[arg-type]
 
     hits = search(store, ENC, query, mode="hybrid", k=50)
+    # the graph's ranking is fused only when it is given a weight (search.graph_weight, 0 by default)
+    expected = reciprocal_rank_fusion({name: ids for name, ids in lists.items() if name != "graph"})
+    assert [h.chunk.id for h in hits] == [cid for cid, _ in expected]
+    with_graph = search(store, ENC, query, mode="hybrid", k=50, weights={"graph": 1.0})
     expected = reciprocal_rank_fusion(lists)
+    hits = with_graph
     assert [h.chunk.id for h in hits] == [cid for cid, _ in expected]
     by_hand = hand_rrf(lists, {})
     for h in hits:
@@ -140,7 +156,7 @@ def test_hybrid_is_the_rrf_of_the_single_mode_rankings(store: Store, query: str)
 
 @pytest.mark.parametrize("query", ["termination", "保证金 delivery"])
 def test_score_fusion_adds_each_rankings_min_max_normalised_scores(store: Store, query: str) -> None:
-    ranked = rankings(store, ENC, query, FUSED_SOURCES, 50)
+    ranked = rankings(store, ENC, query, DEFAULT_FUSED, 50)
     weights = {"bm25": 0.5, "dense": 1.0, "late": 0.25, "questions": 0.0}
     hits = search(store, ENC, query, mode="hybrid", k=50, weights=weights, fusion="minmax")
     by_hand: dict[int, float] = {}
@@ -177,7 +193,7 @@ def test_hybrid_k_cuts_the_fusion_of_all_candidates(store: Store) -> None:
     assert [h.chunk.id for h in top3] == [h.chunk.id for h in full[:3]]
     # With few candidates each ranking is cut at max(k, candidates) before fusion.
     few = search(store, ENC, query, mode="hybrid", k=3, candidates=1)
-    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, FUSED_SOURCES, 3).items()}
+    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, DEFAULT_FUSED, 3).items()}
     assert [h.chunk.id for h in few] == [cid for cid, _ in reciprocal_rank_fusion(lists)[:3]]
     assert all(max(h.ranks.values()) <= 3 for h in few)
 
@@ -188,7 +204,7 @@ def test_a_zero_weight_drops_its_source(store: Store, zeroed: tuple[str, ...]) -
     weights = dict.fromkeys(zeroed, 0.0)
     hits = search(store, ENC, query, mode="hybrid", k=50, weights=weights)
     assert hits
-    kept = [s for s in FUSED_SOURCES if s not in zeroed]
+    kept = [s for s in DEFAULT_FUSED if s not in zeroed]
     for h in hits:
         assert not set(h.ranks) & set(zeroed)
         assert set(h.ranks) <= set(kept)
@@ -207,7 +223,7 @@ def test_only_bm25_left_gives_the_bm25_hits(store: Store) -> None:
 def test_weights_scale_each_source(store: Store) -> None:
     query = "保证金 delivery"
     weights = {"bm25": 0.5, "dense": 2.0, "late": 1.0}
-    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, FUSED_SOURCES, 50).items()}
+    lists = {n: [cid for cid, _ in lst] for n, lst in rankings(store, ENC, query, DEFAULT_FUSED, 50).items()}
     by_hand = hand_rrf(lists, weights)
     hits = search(store, ENC, query, mode="hybrid", k=50, weights=weights)
     assert {h.chunk.id: h.score for h in hits} == pytest.approx(by_hand)
@@ -327,7 +343,7 @@ def test_a_chunk_deleted_between_ranking_and_fetch_is_skipped(
     query = "投标保证金"
     gone = doc_named(store, "bid_bond.md")
     gone_ids = {c.id for c in store.chunks.chunks_of(gone.id)}
-    stale = rankings(store, ENC, query, FUSED_SOURCES, 50)
+    stale = rankings(store, ENC, query, DEFAULT_FUSED, 50)
     assert gone_ids <= {cid for cid, _ in stale["bm25"]} and gone_ids <= {cid for cid, _ in stale["dense"]}
     store.docs.delete_document(gone.id)  # "another process" removes the document after the rankings were taken
 

@@ -81,3 +81,20 @@ def add_stand_in_questions(store: Store) -> None:
         for c in store.chunks.chunks_of(doc.id):
             lines = [line.strip() for line in c.text.splitlines() if line.strip()][:2]
             store.enrichment.save_atoms(c.id, status="done", questions=lines, vectors=ENC.encode(lines, role="query"))
+
+
+# Stand-in entities for the graph mode: these names wherever a chunk's text holds them (case folded).
+ENTITY_NAMES = (
+    "投标保证金", "履约保证金", "银行保函", "合同价款", "termination", "notice", "supplier", "confidential materials",
+    "delivery schedule", "liquidated damages", "goods", "warranty", "seller", "force majeure", "flood", "fire",
+)  # fmt: skip
+
+
+def add_stand_in_entities(store: Store) -> None:
+    """An entity graph without an LLM: each chunk's names from ``ENTITY_NAMES``, and a triple linking its first two."""
+    for doc in store.docs.documents():
+        for c in store.chunks.chunks_of(doc.id):
+            names = [n for n in ENTITY_NAMES if n in c.text.casefold()]
+            triples = [(names[0], "appears with", names[1])] if len(names) > 1 else []
+            with store.transaction():
+                store.graph.put_chunk(c.id, names, triples, ENC.encode(names, role="query") if names else None)

@@ -108,7 +108,19 @@ class LibraryScreen(Screen[None]):
             summary += f" · {len(lib.failures)} failed file(s)"
         if not (lib.documents or lib.failures):
             summary = "No documents yet: press a to add files or a folder."
+        elif layers := self._layers():
+            summary += "\nLayers: " + layers
         self.query_one("#lib-summary", Static).update(summary)
+
+    def _layers(self) -> str:
+        """The KB's layers beyond documents and chunks (sections, tables, atomic questions, entities, triples,
+        citations), those it has; empty when it cannot be read now."""
+        try:
+            layers = self.app.kb.stats().layers
+        except PikeError:
+            return ""
+        shown = {k: n for k, n in layers.items() if k not in ("documents", "chunks") and n}
+        return " · ".join(f"{n:,} {name}" for name, n in shown.items())
 
     # --- adding, enriching, removing ------------------------------------------------------------------
 

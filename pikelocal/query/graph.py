@@ -1,0 +1,132 @@
+"""Graph retrieval (``search --mode graph``), after HippoRAG 2: personalized PageRank over the entity–chunk graph,
+seeded by the question, chunks ranked by the mass that reaches them.
+
+Nodes are the KB's entities and the chunks that mention them. Edges (undirected, weighted): a chunk and each entity
+it mentions (1), the subject and object of each triple (1), two entities whose names are synonyms (their cosine).
+Seeds: the entities whose names occur in the question (1 each), the entities nearest the question's vector (their
+cosine, if at least ``ENTITY_MIN_SIMILARITY``), and, as HippoRAG 2 does, the question's dense chunk hits at a small
+weight (``PASSAGE_SEED_WEIGHT`` × cosine), so a question naming no entity still has somewhere to start.
+
+The matrix is built from the store's edge arrays once per graph version (``kb_meta.graph_version``) and kept in
+memory for the process (the TUI and evaluation ask many questions of one KB).
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from pikelocal.query.ppr import DAMPING, Matrix, personalized_pagerank, symmetric
+from pikelocal.store.graph import GraphEdges
+from pikelocal.store.store import Store
+
+ENTITY_MIN_SIMILARITY = 0.6  # an entity this close to the question's vector seeds the walk
+ENTITY_SEEDS = 5  # nearest entities by vector considered
+PASSAGE_SEED_WEIGHT = 0.05  # HippoRAG 2's weight of dense passage seeds against entity seeds
+PASSAGE_SEEDS = 10
+
+
+@dataclass(frozen=True)
+class EntityGraph:
+    """The entity–chunk graph as one sparse matrix: rows/columns 0..E-1 are entities, E.. are chunks."""
+
+    version: int
+    adjacency: Matrix
+    entity_index: dict[int, int]  # entity id -> node
+    chunk_index: dict[int, int]  # chunk id -> node
+    chunk_of_node: NDArray[np.int64]  # node - E -> chunk id
+
+    @property
+    def n_entities(self) -> int:
+        return len(self.entity_index)
+
+
+def build_graph(edges: GraphEdges, version: int = 0) -> EntityGraph:
+    """The symmetric weighted adjacency matrix of the graph ``edges`` describe."""
+    e_index = {int(e): i for i, e in enumerate(edges.entity_ids)}
+    n_e = len(e_index)
+    c_index = {int(c): n_e + i for i, c in enumerate(edges.chunk_ids)}
+    rows: list[NDArray[np.int64]] = []
+    cols: list[NDArray[np.int64]] = []
+    weights: list[NDArray[np.float64]] = []
+
+    def node_of(index: dict[int, int], ids: NDArray[np.int64]) -> NDArray[np.int64]:
+        return np.fromiter((index.get(int(x), -1) for x in ids), dtype=np.int64, count=len(ids))
+
+    pairs = [
+        (edges.mentions, c_index, e_index, None),
+        (edges.relations, e_index, e_index, None),
+        (edges.synonyms, e_index, e_index, 2),
+    ]
+    for table, left, right, weight_col in pairs:
+        if not len(table):
+            continue
+        a = node_of(left, table[:, 0].astype(np.int64))
+        b = node_of(right, table[:, 1].astype(np.int64))
+        ok = (a >= 0) & (b >= 0)
+        rows.append(a[ok])
+        cols.append(b[ok])
+        weights.append(table[ok, weight_col].astype(np.float64) if weight_col is not None else np.ones(int(ok.sum())))
+    n = n_e + len(c_index)
+    empty_i, empty_f = np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64)
+    matrix = symmetric(
+        n,
+        np.concatenate(rows) if rows else empty_i,
+        np.concatenate(cols) if cols else empty_i,
+        np.concatenate(weights) if weights else empty_f,
+    )
+    return EntityGraph(version, matrix, e_index, c_index, np.asarray(edges.chunk_ids, dtype=np.int64))
+
+
+_cache: dict[str, EntityGraph] = {}
+_cache_lock = threading.Lock()
+
+
+def load_graph(store: Store) -> EntityGraph:
+    """The store's graph, from this process's cache while ``kb_meta.graph_version`` is unchanged."""
+    version = store.graph.version()
+    key = str(store.path.resolve())
+    with _cache_lock:
+        cached = _cache.get(key)
+    if cached is not None and cached.version == version:
+        return cached
+    graph = build_graph(store.graph.edges(), version)
+    with _cache_lock:
+        _cache[key] = graph
+    return graph
+
+
+def graph_ranking(
+    store: Store,
+    query: str,
+    query_vector: NDArray[np.float32] | None,
+    n: int,
+    *,
+    dense_hits: list[tuple[int, float]] | None = None,
+    damping: float = DAMPING,
+) -> list[tuple[int, float]]:
+    """The ``n`` chunks with the most PPR mass for ``query`` (chunk id, mass), best first; empty when the KB has
+    no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at a small weight."""
+    graph = load_graph(store)
+    if graph.n_entities == 0:
+        return []
+    seeds = np.zeros(graph.adjacency.shape[0])
+    for eid in store.graph.entities_named_in(query):
+        if (node := graph.entity_index.get(eid)) is not None:
+            seeds[node] += 1.0
+    if query_vector is not None:
+        for eid, distance in store.index.knn("entity", query_vector, ENTITY_SEEDS):
+            similarity = 1.0 - distance
+            if similarity >= ENTITY_MIN_SIMILARITY and (node := graph.entity_index.get(eid)) is not None:
+                seeds[node] += similarity
+    for cid, score in (dense_hits or [])[:PASSAGE_SEEDS]:
+        if (node := graph.chunk_index.get(cid)) is not None:
+            seeds[node] += PASSAGE_SEED_WEIGHT * max(0.0, score)
+    if seeds.sum() <= 0:
+        return []
+    mass = personalized_pagerank(graph.adjacency, seeds, damping=damping)[graph.n_entities :]
+    top = np.argsort(-mass, kind="stable")[:n]
+    return [(int(graph.chunk_of_node[i]), float(mass[i])) for i in top if mass[i] > 0]

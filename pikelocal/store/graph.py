@@ -1,0 +1,206 @@
+"""The store's side of the entity graph (issue 20): entities, chunk↔entity links, triples and synonym edges.
+
+A part of :class:`~pikelocal.store.store.Store` (``store.graph``). The enrichment call's entities and
+subject–relation–object triples (``prompts/atomize.py`` with entities on) are written with the chunk's questions,
+in the same transaction (:meth:`Graph.put_chunk`). One node per distinct name: names are matched by
+:func:`entity_key` (NFKC, case and spacing folded). Each new entity's name vector goes to ``entity_vectors``;
+:meth:`Graph.link_synonyms` adds an edge between entities whose name vectors are close (HippoRAG's synonymy
+edges), once per entity. Removing a chunk removes its links and triples (``ON DELETE CASCADE``);
+:meth:`Graph.prune` then drops entities no chunk mentions.
+
+Every write bumps ``kb_meta.graph_version``, so a reader can cache the graph's matrix until it changes.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+if TYPE_CHECKING:
+    from pikelocal.store.store import Store
+
+GRAPH_VERSION = "graph_version"
+
+
+def entity_key(name: str) -> str:
+    """What two entity names must share to be one node: NFKC, case folded, spaces and quote marks dropped."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return re.sub(r"[\s\"'“”‘’《》「」]+", "", folded)
+
+
+@dataclass(frozen=True)
+class GraphEdges:
+    """The graph's edges as arrays, for building its sparse matrix: chunk↔entity mentions, entity↔entity triples
+    (one row per triple), and synonym pairs with their similarity."""
+
+    entity_ids: NDArray[np.int64]  # every entity, ascending
+    chunk_ids: NDArray[np.int64]  # every chunk that mentions an entity, ascending
+    mentions: NDArray[np.int64]  # (m, 2): chunk id, entity id
+    relations: NDArray[np.int64]  # (t, 2): subject id, object id
+    synonyms: NDArray[np.float64]  # (s, 3): entity id, entity id, similarity
+
+
+class Graph:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._rows = store._rows
+
+    # --- writing (inside the caller's transaction) ----------------------------------------------------
+
+    def put_chunk(
+        self,
+        chunk_id: int,
+        entities: Sequence[str],
+        triples: Sequence[tuple[str, str, str]],
+        vectors: ArrayLike | None = None,
+    ) -> None:
+        """Replace a chunk's entity links and triples. ``vectors`` (one row per name of ``entities``) give the name
+        vectors of the entities new to the KB. Triples' subjects and objects must be among ``entities``."""
+        conn = self._store._conn
+        conn.execute("DELETE FROM chunk_entities WHERE chunk_id = ?", (chunk_id,))
+        conn.execute("DELETE FROM triples WHERE chunk_id = ?", (chunk_id,))
+        ids: dict[str, int] = {}
+        rows = np.asarray(vectors, dtype=np.float32) if vectors is not None else None
+        for i, name in enumerate(entities):
+            key = entity_key(name)
+            if not key or key in ids:
+                continue
+            found = self._rows("SELECT id FROM entities WHERE key = ?", (key,))
+            if found:
+                ids[key] = int(found[0][0])
+            else:
+                conn.execute("INSERT INTO entities(name, key) VALUES (?, ?)", (name, key))
+                ids[key] = int(conn.last_insert_rowid())
+                if rows is not None:
+                    self._store.index.put_vectors("entity", [ids[key]], rows[i : i + 1])
+            conn.execute(
+                "INSERT OR IGNORE INTO chunk_entities(chunk_id, entity_id) VALUES (?, ?)", (chunk_id, ids[key])
+            )
+        for subject, relation, obj in triples:
+            s, o = ids.get(entity_key(subject)), ids.get(entity_key(obj))
+            if s is not None and o is not None and s != o:
+                conn.execute(
+                    "INSERT INTO triples(chunk_id, subject, relation, object) VALUES (?, ?, ?, ?)",
+                    (chunk_id, s, relation, o),
+                )
+        conn.execute("UPDATE chunks SET entities_read = 1 WHERE id = ?", (chunk_id,))
+        self._bump()
+
+    def _bump(self) -> None:
+        self._store._conn.execute(
+            "INSERT INTO kb_meta(key, value) VALUES (?, '1')"
+            " ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+            (GRAPH_VERSION,),
+        )
+
+    def link_synonyms(self, threshold: float, k: int = 5) -> int:
+        """Synonym edges for entities not linked yet: each to its ``k`` nearest names by vector with cosine ≥
+        ``threshold``; the number of new edges."""
+        todo = [int(r[0]) for r in self._rows("SELECT id FROM entities WHERE linked IS NULL")]
+        added = 0
+        for start in range(0, len(todo), 500):
+            batch = todo[start : start + 500]
+            with self._store.transaction():
+                for eid in batch:
+                    vector = self._store.index.vector("entity", eid)
+                    near = self._store.index.knn("entity", vector, k + 1) if vector is not None else []
+                    for other, distance in near:
+                        if other != eid and 1.0 - distance >= threshold:
+                            self._store._conn.execute(
+                                "INSERT OR IGNORE INTO entity_synonyms(a, b, similarity) VALUES (?, ?, ?)",
+                                (min(eid, other), max(eid, other), 1.0 - distance),
+                            )
+                            added += self._store._conn.changes()
+                    self._store._conn.execute("UPDATE entities SET linked = 1 WHERE id = ?", (eid,))
+                if batch:
+                    self._bump()
+        return added
+
+    def prune(self, *, changed: bool = False) -> int:
+        """Drop entities no chunk mentions (their chunks were removed); the number dropped. ``changed``: the
+        caller removed links, so the graph's version moves even when no entity goes."""
+        with self._store.transaction():
+            gone = [
+                int(r[0])
+                for r in self._rows("SELECT id FROM entities WHERE id NOT IN (SELECT entity_id FROM chunk_entities)")
+            ]
+            for eid in gone:
+                self._store._conn.execute("DELETE FROM entities WHERE id = ?", (eid,))
+            if gone or changed:
+                self._bump()
+        return len(gone)
+
+    def without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
+        """(id, name) of entities that have no name vector (after ``reembed`` dropped them)."""
+        rows = self._rows(
+            "SELECT id, name FROM entities WHERE id NOT IN (SELECT rowid FROM entity_vectors) ORDER BY id LIMIT ?",
+            (int(limit),),
+        )
+        return [(int(i), str(n)) for i, n in rows]
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    def version(self) -> int:
+        found = self._rows("SELECT value FROM kb_meta WHERE key = ?", (GRAPH_VERSION,))
+        return int(found[0][0]) if found else 0
+
+    def edges(self) -> GraphEdges:
+        def ints(sql: str, width: int) -> NDArray[np.int64]:
+            rows = self._rows(sql)
+            return np.asarray(rows, dtype=np.int64).reshape(-1, width)
+
+        entity_ids = ints("SELECT id FROM entities ORDER BY id", 1).ravel()
+        chunk_ids = ints("SELECT DISTINCT chunk_id FROM chunk_entities ORDER BY chunk_id", 1).ravel()
+        mentions = ints("SELECT chunk_id, entity_id FROM chunk_entities", 2)
+        relations = ints("SELECT subject, object FROM triples", 2)
+        synonyms = np.asarray(self._rows("SELECT a, b, similarity FROM entity_synonyms"), dtype=np.float64)
+        return GraphEdges(entity_ids, chunk_ids, mentions, relations, synonyms.reshape(-1, 3))
+
+    def entities_named_in(self, text: str, min_chars: int = 2) -> list[int]:
+        """Entities whose normalised name occurs in ``text`` normalised (the question's own mentions)."""
+        key = entity_key(text)
+        if not key:
+            return []
+        rows = self._rows("SELECT id FROM entities WHERE length(key) >= ? AND instr(?, key) > 0", (min_chars, key))
+        return [int(r[0]) for r in rows]
+
+    def names(self, entity_ids: Sequence[int]) -> dict[int, str]:
+        if not entity_ids:
+            return {}
+        rows = self._rows(
+            f"SELECT id, name FROM entities WHERE id IN ({','.join('?' * len(entity_ids))})", list(entity_ids)
+        )
+        return {int(i): str(n) for i, n in rows}
+
+    def chunk_entities(self, chunk_id: int) -> list[str]:
+        rows = self._rows(
+            "SELECT e.name FROM chunk_entities ce JOIN entities e ON e.id = ce.entity_id WHERE ce.chunk_id = ?"
+            " ORDER BY e.id",
+            (chunk_id,),
+        )
+        return [str(r[0]) for r in rows]
+
+    def triples_of(self, chunk_id: int) -> list[tuple[str, str, str]]:
+        rows = self._rows(
+            "SELECT s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
+            " JOIN entities o ON o.id = t.object WHERE t.chunk_id = ? ORDER BY t.id",
+            (chunk_id,),
+        )
+        return [(str(a), str(b), str(c)) for a, b, c in rows]
+
+    def counts(self) -> dict[str, int]:
+        def count(sql: str) -> int:
+            return int(self._rows(sql)[0][0])
+
+        return {
+            "entities": count("SELECT count(*) FROM entities"),
+            "triples": count("SELECT count(*) FROM triples"),
+            "synonyms": count("SELECT count(*) FROM entity_synonyms"),
+            "chunks_with_entities": count("SELECT count(*) FROM chunks WHERE entities_read IS NOT NULL"),
+        }

@@ -1,0 +1,148 @@
+"""The entity graph from the enrichment call (enrich.entities): the prompt's schema, parsing and normalisation of
+entities and triples, storage (one node per name, chunk links, triples, name vectors), synonym edges, pruning when
+chunks go, re-asking chunks atomized without entities, reembed, and graph search over what was stored."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from pikelocal.embed.fake import HashEncoder
+from pikelocal.ingest.enrich import Enricher, EnrichOptions
+from pikelocal.llm.base import GenParams, Message
+from pikelocal.llm.fake import FakeLLM
+from pikelocal.prompts.atomize import ENTITY_MAX_CHARS, MAX_ENTITIES, MAX_TRIPLES, atomize_prompt, parse_atoms
+from pikelocal.query.search import search
+from pikelocal.store.graph import entity_key
+from pikelocal.store.store import Store
+from tests.support.enrich_corpus import SCRIPT, atomize_reply, build_kb, open_kb, passage_of, write_corpus
+
+ENC = HashEncoder()
+SHARED = "Acme Holdings"  # an entity every chunk names, in different spellings
+
+
+def entity_reply(messages: Sequence[Message], params: GenParams) -> str:
+    """Questions as the other tests script them; entities: the document's title, a shared name in one of two
+    spellings, and the chunk's first word; a triple linking the title to the shared name."""
+    raw = atomize_reply(messages, params)
+    try:
+        reply = json.loads(raw)
+    except ValueError:
+        return raw  # the corpus's chunks that fail (once, or always) fail here too
+    title, text = passage_of(messages)
+    first = text.split()[0].strip(".,:;")
+    shared = SHARED if len(text) % 2 else " acme  HOLDINGS "
+    reply["entities"] = [title, shared, first]
+    reply["triples"] = [[title, "is filed by", shared], [title, "is filed by", title]]
+    return json.dumps(reply, ensure_ascii=False)
+
+
+def llm() -> FakeLLM:
+    return FakeLLM({**SCRIPT, "atomize_entities": entity_reply})  # type: ignore[dict-item]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs"))
+    with open_kb(kb, create=False) as s:
+        yield s
+
+
+def test_the_prompt_asks_for_entities_and_triples_after_the_questions() -> None:
+    prompt = atomize_prompt(3, False, True)
+    assert prompt.name == "atomize_entities" and atomize_prompt(3, True, True).name == "atomize_situate_entities"
+    assert list(prompt.schema["properties"]) == ["questions", "entities", "triples"]  # type: ignore[index]
+    triples = prompt.schema["properties"]["triples"]  # type: ignore[index]
+    assert triples["maxItems"] == MAX_TRIPLES and triples["items"]["minItems"] == 3 == triples["items"]["maxItems"]
+    assert prompt.schema["properties"]["entities"]["maxItems"] == MAX_ENTITIES  # type: ignore[index]
+    assert "[主体, 关系, 客体]" in prompt.user["zh"] and "[subject, relation, object]" in prompt.user["en"]
+    assert "entities" not in atomize_prompt(3).schema["properties"]  # type: ignore[index]
+
+
+def test_entities_and_triples_are_cleaned_bounded_and_closed_over() -> None:
+    fields = {"max_q": 3, "entities": True}
+    data = {
+        "questions": ["What rent does the Harbour lease set?"],
+        "entities": ["Harbour  Lease", "harbour lease", " ", "Port Authority", "x" * 100, *[f"E{i}" for i in range(9)]],
+        "triples": [
+            ["Harbour Lease", "is granted by", "Port Authority"],
+            ["Harbour Lease", "is granted by", "Port Authority"],  # a duplicate
+            ["Harbour Lease", "names", "City of Hull"],  # an object not listed: added as an entity
+            ["Harbour Lease", "", "Port Authority"],  # no relation
+            ["Port Authority", "is", "port authority"],  # a loop
+            ["only", "two"],  # malformed
+        ],
+    }
+    atoms = parse_atoms(data, "en", fields)
+    assert atoms.entities[:3] == ("Harbour Lease", "Port Authority", "x" * ENTITY_MAX_CHARS)
+    # the first MAX_ENTITIES names as given (the grammar allows no more), then the triples' own ends
+    assert "City of Hull" in atoms.entities and [e for e in atoms.entities if e.startswith("E")] == ["E0", "E1", "E2"]
+    assert atoms.triples == (
+        ("Harbour Lease", "is granted by", "Port Authority"),
+        ("Harbour Lease", "names", "City of Hull"),
+    )
+    assert parse_atoms({"questions": ["What rent does the Harbour lease set?"]}, "en", fields).entities == ()
+
+
+def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_names(store: Store) -> None:
+    model = llm()
+    report = Enricher(store, ENC, model, EnrichOptions(entities=True, synonym_threshold=0.5)).run()
+    assert not model.calls_for("atomize") and model.calls_for("atomize_entities")
+    every = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
+    read = [c for c in every if store.graph.chunk_entities(c.id)]
+    assert len(read) == report.atomized == len(every) - 1  # the corpus's one chunk that always fails
+    shared = [
+        r for r in store._rows("SELECT id, name FROM entities WHERE key = ?", (entity_key(SHARED),))
+    ]  # both spellings are one node, named as first written
+    assert len(shared) == 1
+    linked = store._rows("SELECT count(DISTINCT chunk_id) FROM chunk_entities WHERE entity_id = ?", (shared[0][0],))
+    assert linked[0][0] == len(read)
+    for c in read:
+        triples = store.graph.triples_of(c.id)
+        assert len(triples) == 1 and triples[0][1] == "is filed by"  # the self-loop was dropped
+    counts = store.graph.counts()
+    assert counts["entities"] == len(store._rows("SELECT 1 FROM entity_vectors"))  # every name has a vector
+    assert counts["chunks_with_entities"] == len(read)
+    # synonym edges: each pair once, a < b, with its cosine, between names whose vectors are close
+    pairs = store._rows("SELECT a, b, similarity FROM entity_synonyms")
+    assert pairs and all(a < b and 0.5 <= s <= 1.0 + 1e-6 for a, b, s in pairs)
+    assert store._rows("SELECT count(*) FROM entities WHERE linked IS NULL")[0][0] == 0
+    assert store.integrity_check() == []
+
+
+def test_turning_entities_on_later_reasks_only_the_chunks_read_without_them(store: Store) -> None:
+    Enricher(store, ENC, FakeLLM(SCRIPT), EnrichOptions()).run()  # type: ignore[arg-type]
+    assert store.graph.counts()["entities"] == 0
+    model = llm()
+    report = Enricher(store, ENC, model, EnrichOptions(entities=True)).run()
+    every = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
+    assert report.atomized == len(every) - 1
+    again = llm()
+    Enricher(store, ENC, again, EnrichOptions(entities=True)).run()
+    assert again.calls_for("atomize_entities") == []  # nothing left to read
+
+
+def test_removing_a_document_prunes_the_entities_only_it_named(store: Store) -> None:
+    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    doc = store.docs.documents()[0]
+    title_key = entity_key(doc.title or "")
+    assert store._rows("SELECT 1 FROM entities WHERE key = ?", (title_key,))
+    version = store.graph.version()
+    assert store.docs.delete_document(doc.id)
+    assert store.graph.version() > version  # a cached graph matrix is rebuilt
+    assert store.graph.prune() == 0  # the delete pruned already
+    assert not store._rows("SELECT 1 FROM entities WHERE key = ?", (title_key,))
+    assert store._rows("SELECT 1 FROM entities WHERE key = ?", (entity_key(SHARED),))  # other documents name it
+    assert len(store._rows("SELECT 1 FROM entity_vectors")) == store.graph.counts()["entities"]
+
+
+def test_graph_search_ranks_the_chunks_of_the_named_entity(store: Store) -> None:
+    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    doc = next(d for d in store.docs.documents() if len(store.chunks.chunks_of(d.id)) > 1)
+    hits = search(store, ENC, f"What does {doc.title} say?", mode="graph", k=5)
+    own = {c.id for c in store.chunks.chunks_of(doc.id) if store.graph.chunk_entities(c.id)}
+    assert hits and hits[0].chunk.id in own
+    assert {h.chunk.id for h in hits[: len(own)]} == own  # the walk starts at the title's node: its chunks first
