@@ -303,6 +303,8 @@ def render(runs: dict, args: argparse.Namespace, ceiling: dict | None, t1: float
             r = runs[k]
             if name.startswith("tokens per chunk the model ran"):
                 cells.append(f"{r['evaluated'] + r['output']:.0f}")
+            elif key == "tree_sent":
+                cells.append(f"{r['tree_sent']:.0f} / {r['tree_evaluated']:.0f}" if r.get("tree_sent") else "-")
             elif name == "wall / ceiling":
                 cells.append(f"{r['wall_s'] / r['ceiling_s']:.2f}" if r.get("ceiling_s") else "-")
             else:

@@ -165,6 +165,9 @@ class AnswerSettings:
     proposals: int = 3  # sub-questions the LLM may propose per round
     atoms_k: int = 4  # atomic questions retrieved per sub-question
     threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
+    # The entity graph in decompose (enrich.entities): each of the best candidates also brings the chunks one hop
+    # away through a shared entity (up to this many per candidate; 0 = off). Off until measured with answers.
+    graph_hops: int = 0
     k: int = 6  # chunks retrieved by naive and hier (each path)
     # How the sources are chosen (pikelocal/query/expand.py): "segments" = relevant segment extraction after dsRAG
     # (runs of consecutive chunks valued by their rank and score in the search's ranking, a chunk not found costing
@@ -395,6 +398,7 @@ def _validate(s: Settings) -> None:
         ("answer.rounds", s.answer.rounds, 1),
         ("answer.proposals", s.answer.proposals, 1),
         ("answer.atoms_k", s.answer.atoms_k, 1),
+        ("answer.graph_hops", s.answer.graph_hops, 0),
         ("answer.k", s.answer.k, 1),
         ("answer.neighbours", s.answer.neighbours, 0),
         ("answer.context_tokens", s.answer.context_tokens, 256),

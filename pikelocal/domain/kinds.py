@@ -52,7 +52,8 @@ SummaryNodeKind = Literal["section", "cluster"]  # a summary tree's node: a sect
 
 StepKind = Literal["propose", "backup", "pick", "stop"]  # one step of the decomposition loop
 
-CandidateSource = Literal["atoms", "question", "chunks"]  # sub-question → atoms; backups: question → atoms, → chunks
+# sub-question → atoms; graph: one shared entity away from an atom's chunk; backups: question → atoms, → chunks
+CandidateSource = Literal["atoms", "graph", "question", "chunks"]
 
 Verdict = Literal["supported", "unsupported", "contradicted", "not_stated", "filler"]  # a claim against its sources
 

@@ -77,7 +77,11 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
     if request.rounds is not None and request.rounds < 1:
         raise InputError(f"--rounds must be at least 1, got {request.rounds}")
     decompose = DecomposeOptions(
-        rounds=request.rounds or a.rounds, max_proposals=a.proposals, atoms_k=a.atoms_k, threshold=a.threshold
+        rounds=request.rounds or a.rounds,
+        max_proposals=a.proposals,
+        atoms_k=a.atoms_k,
+        threshold=a.threshold,
+        graph_hops=a.graph_hops,
     )
     options = AskOptions(
         mode=mode,

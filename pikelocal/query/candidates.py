@@ -65,3 +65,35 @@ def chunk_candidates(
             best[cid] = (hit.score, f"{title}: {preview}" if title else preview)
     ranked = sorted(best.items(), key=lambda kv: -kv[1][0])[:limit]
     return [Candidate(cid, text, score, "chunks") for cid, (score, text) in ranked]
+
+
+GRAPH_HOP_SEEDS = 3  # the best candidates whose one-hop neighbours are added
+GRAPH_HOP_SHARE = 0.9  # a neighbour's score: its candidate's, times this
+
+
+def with_graph_hops(
+    store: Store, found: list[Candidate], per: int, exclude: Collection[int], limit: int
+) -> list[Candidate]:
+    """``found`` with, after each of its best ``GRAPH_HOP_SEEDS``, up to ``per`` chunks that share an entity with
+    that candidate's chunk (rarer shared entities first; ``store.graph.neighbours``): HippoRAG's one hop, for the
+    selector to see the bridge passage a multi-hop question needs. The list is cut to ``limit`` plus the hops, so
+    the atoms the selector would have seen all stay."""
+    seen = {c.chunk_id for c in found} | set(exclude)
+    out: list[Candidate] = []
+    added = 0
+    for rank, cand in enumerate(found):
+        out.append(cand)
+        if rank >= GRAPH_HOP_SEEDS:
+            continue
+        for chunk_id, shared in store.graph.neighbours(cand.chunk_id, per, exclude=seen):
+            seen.add(chunk_id)
+            questions = store.chunks.questions_of(chunk_id)
+            text = questions[0] if questions else _preview(store, chunk_id)
+            out.append(Candidate(chunk_id, f"{text} (via {shared})", cand.score * GRAPH_HOP_SHARE, "graph"))
+            added += 1
+    return out[: limit + added]
+
+
+def _preview(store: Store, chunk_id: int) -> str:
+    chunks = store.chunks.get_chunks([chunk_id])
+    return " ".join(chunks[0].text.split())[:CHUNK_PREVIEW_CHARS] if chunks else ""

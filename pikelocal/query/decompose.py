@@ -24,7 +24,7 @@ from pikelocal.prompts.answer import answer_rules, answer_system
 from pikelocal.prompts.base import run_prompt
 from pikelocal.prompts.decompose import SELECT_NONE, numbered, propose_prompt, select_prompt, shared_system
 from pikelocal.prompts.lang import Lang
-from pikelocal.query.candidates import atom_candidates, chunk_candidates
+from pikelocal.query.candidates import atom_candidates, chunk_candidates, with_graph_hops
 from pikelocal.query.expand import Budget
 from pikelocal.query.workspace import Workspace
 from pikelocal.store.store import Store
@@ -47,6 +47,7 @@ class DecomposeOptions:
     threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
     max_candidates: int = 8  # shown to the selector
     chunk_k: int = 4  # chunks per sub-question in the chunk backup
+    graph_hops: int = 0  # chunks one shared entity away added per candidate (answer.graph_hops; 0: off)
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,8 @@ def _candidates(
         found = atom_candidates(
             store, encoder, proposals, k=o.atoms_k, threshold=o.threshold, exclude=exclude, limit=o.max_candidates
         )
+        if found and o.graph_hops > 0:
+            found = with_graph_hops(store, found, o.graph_hops, exclude, o.max_candidates)
         if found:
             return found, None
         found = atom_candidates(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from pikelocal.query.ppr import DAMPING, Matrix, personalized_pagerank, symmetric
+from pikelocal.query.ppr import DAMPING, Matrix, Walk, personalized_pagerank, symmetric
 from pikelocal.store.graph import GraphEdges
 from pikelocal.store.store import Store
 
@@ -35,6 +35,7 @@ class EntityGraph:
 
     version: int
     adjacency: Matrix
+    walk: Walk  # the adjacency's transition, prepared once for every query
     entity_index: dict[int, int]  # entity id -> node
     chunk_index: dict[int, int]  # chunk id -> node
     chunk_of_node: NDArray[np.int64]  # node - E -> chunk id
@@ -78,7 +79,8 @@ def build_graph(edges: GraphEdges, version: int = 0) -> EntityGraph:
         np.concatenate(cols) if cols else empty_i,
         np.concatenate(weights) if weights else empty_f,
     )
-    return EntityGraph(version, matrix, e_index, c_index, np.asarray(edges.chunk_ids, dtype=np.int64))
+    chunk_ids = np.asarray(edges.chunk_ids, dtype=np.int64)
+    return EntityGraph(version, matrix, Walk.of(matrix), e_index, c_index, chunk_ids)
 
 
 _cache: dict[str, EntityGraph] = {}
@@ -127,6 +129,10 @@ def graph_ranking(
             seeds[node] += PASSAGE_SEED_WEIGHT * max(0.0, score)
     if seeds.sum() <= 0:
         return []
-    mass = personalized_pagerank(graph.adjacency, seeds, damping=damping)[graph.n_entities :]
-    top = np.argsort(-mass, kind="stable")[:n]
+    mass = personalized_pagerank(graph.walk, seeds, damping=damping)[graph.n_entities :]
+    if n < len(mass):  # the n best without sorting every chunk, then those in order (ties by node, as before)
+        best = np.argpartition(-mass, n)[:n]
+        top = best[np.lexsort((best, -mass[best]))]
+    else:
+        top = np.argsort(-mass, kind="stable")
     return [(int(graph.chunk_of_node[i]), float(mass[i])) for i in top if mass[i] > 0]

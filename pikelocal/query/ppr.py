@@ -8,6 +8,7 @@ the CSR matrix: a few dozen sparse matrix-vector products, each O(edges).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -35,28 +36,49 @@ def transition(adjacency: Matrix) -> tuple[Matrix, NDArray[np.bool_]]:
     return sparse.csr_matrix(sparse.diags(inv) @ adjacency), dangling
 
 
+@dataclass(frozen=True)
+class Walk:
+    """What every walk over one graph shares, prepared once: the transposed transition matrix (CSR, so each step
+    is one sparse matrix-vector product) and the nodes without edges."""
+
+    transposed: Matrix
+    dangling: NDArray[np.int64]  # node indices
+
+    @classmethod
+    def of(cls, adjacency: Matrix) -> Walk:
+        p, dangling = transition(adjacency)
+        return cls(p.T.tocsr(), np.flatnonzero(dangling))
+
+    @property
+    def size(self) -> int:
+        return int(self.transposed.shape[0])
+
+
 def personalized_pagerank(
-    adjacency: Matrix,
+    graph: Matrix | Walk,
     seeds: NDArray[np.float64],
     *,
     damping: float = DAMPING,
-    tol: float = 1e-10,
+    tol: float = 1e-9,
     max_iter: int = 200,
 ) -> NDArray[np.float64]:
     """Each node's stationary mass for a walk that restarts at ``seeds`` (non-negative weights, any scale); sums to
-    1. All zeros when no seed has weight."""
-    n = adjacency.shape[0]
+    1. All zeros when no seed has weight. ``graph``: an adjacency matrix, or its :class:`Walk` prepared once for
+    many queries. Stops when a step moves less than ``tol`` of the mass (L1)."""
+    walk = graph if isinstance(graph, Walk) else Walk.of(graph)
+    n = walk.size
     if seeds.shape != (n,):
         raise ValueError(f"seeds has shape {seeds.shape}, the graph has {n} nodes")
     total = float(seeds.sum())
     if total <= 0:
         return np.zeros(n)
     s = seeds / total
-    p, dangling = transition(adjacency)
-    pt = p.T.tocsr()
+    restart = (1.0 - damping) * s
     r = s.copy()
     for _ in range(max_iter):
-        nxt = damping * (pt @ r + r[dangling].sum() * s) + (1.0 - damping) * s
+        nxt = walk.transposed @ r
+        nxt *= damping
+        nxt += restart + (damping * r[walk.dangling].sum()) * s
         if np.abs(nxt - r).sum() < tol:
             return np.asarray(nxt)
         r = nxt

@@ -15,7 +15,8 @@ from pikelocal.store.store import Store
 
 # Words of a question that wants the whole of something rather than one fact.
 _OVERVIEW = re.compile(
-    r"总结|概括|概述|归纳|综述|梳理|摘要|大意|要点|有哪些|哪些方面|都有什么|都包括|包括哪些|全部|所有|主要|"
+    r"总结|概括|概述|归纳|综述|梳理|摘要|大意|要点|有哪些|哪些方面|都有什么|都包括|包括哪些|"
+    r"(?:主要|全部|所有|各项)(?:的)?(?:内容|规定|条款|义务|要求|责任|风险|期限|事项|条件)|"
     r"\bsummar|\boverview\b|\boutline\b|\bmain (?:points|themes|obligations|terms|issues|requirements)\b|"
     r"\bkey (?:points|themes|obligations|terms|issues|requirements)\b|\bwhat are (?:all )?the\b|\blist (?:all|the)\b|"
     r"\ball (?:the )?(?:obligations|requirements|conditions|deadlines|parties)\b",

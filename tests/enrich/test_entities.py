@@ -146,3 +146,44 @@ def test_graph_search_ranks_the_chunks_of_the_named_entity(store: Store) -> None
     own = {c.id for c in store.chunks.chunks_of(doc.id) if store.graph.chunk_entities(c.id)}
     assert hits and hits[0].chunk.id in own
     assert {h.chunk.id for h in hits[: len(own)]} == own  # the walk starts at the title's node: its chunks first
+
+
+def test_one_hop_neighbours_share_an_entity_rarest_first_and_hubs_link_nothing(store: Store) -> None:
+    c = [ch.id for d in store.docs.documents() for ch in store.chunks.chunks_of(d.id)][:5]
+    with store.transaction():
+        store.graph.put_chunk(c[0], ["Pike Lake", "Anglers Club", "Norway"], [])
+        store.graph.put_chunk(c[1], ["Anglers Club", "Norway"], [])  # shares the club (3 chunks) and Norway (4)
+        store.graph.put_chunk(c[2], ["Pike Lake", "Norway"], [])  # shares the lake (2 chunks): the rarer link
+        store.graph.put_chunk(c[3], ["Anglers Club", "Norway"], [])
+        store.graph.put_chunk(c[4], ["Oslo"], [])  # shares nothing
+    # weights from c0: c2 = 1/2 (lake) + 1/4 (Norway); c1 = c3 = 1/3 (club) + 1/4 (Norway)
+    assert store.graph.neighbours(c[0], 5) == [(c[2], "Pike Lake"), (c[1], "Anglers Club"), (c[3], "Anglers Club")]
+    assert store.graph.neighbours(c[0], 1) == [(c[2], "Pike Lake")]
+    assert store.graph.neighbours(c[0], 5, exclude={c[2]}) == [(c[1], "Anglers Club"), (c[3], "Anglers Club")]
+    # with hubs at 3 chunks, Norway (4) links nothing: c1 and c3 are reached by the club alone
+    assert store.graph.neighbours(c[0], 5, max_chunks=3) == [
+        (c[2], "Pike Lake"),
+        (c[1], "Anglers Club"),
+        (c[3], "Anglers Club"),
+    ]
+    assert store.graph.neighbours(c[0], 5, max_chunks=2) == [(c[2], "Pike Lake")]
+    assert store.graph.neighbours(c[4], 5) == [] and store.graph.neighbours(c[0], 0) == []
+
+
+def test_decompose_candidates_gain_the_chunks_one_hop_away(store: Store) -> None:
+    from pikelocal.domain.answers import Candidate
+    from pikelocal.query.candidates import with_graph_hops
+
+    c = [ch.id for d in store.docs.documents() for ch in store.chunks.chunks_of(d.id)][:4]
+    with store.transaction():
+        store.graph.put_chunk(c[0], ["Pike Lake"], [])
+        store.graph.put_chunk(c[1], ["Pike Lake"], [])
+        store.graph.put_chunk(c[2], ["Oslo"], [])
+        store.graph.put_chunk(c[3], ["Oslo"], [])
+    found = [Candidate(c[0], "q0", 0.8, "atoms", 1), Candidate(c[2], "q2", 0.7, "atoms", 2)]
+    out = with_graph_hops(store, found, 1, exclude=set(), limit=8)
+    assert [(x.chunk_id, x.source) for x in out] == [(c[0], "atoms"), (c[1], "graph"), (c[2], "atoms"), (c[3], "graph")]
+    assert out[1].text.endswith("(via Pike Lake)") and out[1].score == pytest.approx(0.8 * 0.9)
+    # a neighbour already gathered (or already a candidate) is not offered again
+    again = with_graph_hops(store, found, 1, exclude={c[1]}, limit=8)
+    assert [x.chunk_id for x in again] == [c[0], c[2], c[3]]

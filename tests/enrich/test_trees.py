@@ -237,6 +237,9 @@ def test_summary_search_finds_the_node_of_a_section(store: Store) -> None:
         ("投标保证金最多是采购预算的多少？", False),
         ("When must the deposit be returned?", False),
         ("Which committee evaluates the bids?", False),  # "which" asks for one fact
+        ("合同的主要条款是什么？", True),
+        ("所有权在交付时转移吗？", False),  # 所有权 (ownership) is not "all"
+        ("项目的主要负责人是谁？", False),
     ],
 )
 def test_overview_questions_are_told_from_single_fact_questions(question: str, overview: bool) -> None:
