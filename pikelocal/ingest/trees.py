@@ -16,8 +16,6 @@ node and the cache answers any prompt asked before. ``budget`` bounds the summar
 
 from __future__ import annotations
 
-import hashlib
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,110 +29,15 @@ from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinis
 from pikelocal.domain.reports import StageCost
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.clusters import group
-from pikelocal.ingest.context import SECTION_SEPARATOR
+from pikelocal.ingest.tree_plans import CLUSTER_SIZE, node_key, section_plans
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.base import PromptJob, PromptResult, charge, run_prompts
 from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.summarize import NODE_INPUT_CHARS, SUMMARIZE_NODE
 from pikelocal.store.store import Store
 
-CLUSTER_SIZE = 6  # parts a node reads: chunks of a run or a cluster, or nodes of a cluster
 MIN_CHUNKS = 3  # a document with fewer chunks has no tree of its own: its chunks join the corpus level
-MAX_PARTS = 12  # a section with more parts than this reads its own chunks in runs
 MIN_PART_CHARS = 80  # each part is cut to its share of NODE_INPUT_CHARS, never below this
-
-
-def _key(prefix: str, label: str, members: Sequence[object]) -> str:
-    digest = hashlib.sha1(json.dumps([label, list(members)], ensure_ascii=False).encode()).hexdigest()[:20]
-    return f"{prefix}:{digest}"
-
-
-# --- planning a document's section tree (no LLM, no vectors) ------------------------------------------
-
-
-@dataclass
-class _Draft:
-    path: tuple[str, ...]
-    label: str
-    members: list[int]  # chunk ids below, in document order
-    key: str = ""
-    parent: _Draft | None = None
-    children: list[_Draft] = field(default_factory=list)
-
-    def level(self) -> int:
-        return 1 + max((c.level() for c in self.children), default=0)
-
-
-def section_plans(doc: DocumentRecord, chunks: Sequence[ChunkRecord]) -> list[SummaryPlan]:
-    """The section tree of one document, root last; empty when its structure is not usable (fewer than two
-    sections of two chunks or more, or sections that cover under half of its chunks)."""
-    ordered = sorted(chunks, key=lambda c: c.ord)
-    below: dict[tuple[str, ...], list[int]] = {}
-    for c in ordered:
-        for depth in range(1, len(c.section_path) + 1):
-            below.setdefault(tuple(c.section_path[:depth]), []).append(c.id)
-    sections = {p: ids for p, ids in below.items() if len(ids) >= 2}
-    # a section whose chunks are exactly those of one of its subsections is that subsection
-    kept = {
-        p: ids
-        for p, ids in sections.items()
-        if not any(len(q) > len(p) and q[: len(p)] == p and sections[q] == ids for q in sections)
-    }
-    covered = {cid for ids in kept.values() for cid in ids}
-    if len(kept) < 2 or 2 * len(covered) < len(ordered):
-        return []
-    title = doc.title or Path(doc.path).name
-    root = _Draft((), title, [c.id for c in ordered])
-    drafts = {p: _Draft(p, SECTION_SEPARATOR.join(p), ids) for p, ids in kept.items()}
-    for p, d in sorted(drafts.items(), key=lambda kv: len(kv[0])):
-        parent = next((drafts[p[:n]] for n in range(len(p) - 1, 0, -1) if p[:n] in drafts), root)
-        d.parent = parent
-        parent.children.append(d)
-    if len(root.children) == 1 and root.children[0].members == root.members:  # one section is the whole document
-        root = root.children[0]
-        root.parent = None
-    everything = [root, *(d for d in drafts.values() if d is not root and _under(d, root))]
-    for d in list(everything):
-        everything.extend(_runs(d))
-    for d in sorted(everything, key=lambda d: -d.level()):  # children's keys first: a parent's key names them
-        d.key = _key(f"s{doc.id}", d.label, d.members)
-    return [
-        SummaryPlan(
-            key=d.key,
-            kind="section",
-            level=d.level(),
-            label=d.label,
-            chunk_ids=tuple(d.members),
-            parent_key=d.parent.key if d.parent else None,
-        )
-        for d in sorted(everything, key=lambda d: d.level())
-    ]
-
-
-def _under(d: _Draft, root: _Draft) -> bool:
-    while d.parent is not None:
-        d = d.parent
-    return d is root
-
-
-def _runs(d: _Draft) -> list[_Draft]:
-    """Runs of ``CLUSTER_SIZE`` consecutive chunks for a section with too many parts of its own."""
-    inside = {cid for c in d.children for cid in c.members}
-    own = [cid for cid in d.members if cid not in inside]
-    if len(own) + len(d.children) <= MAX_PARTS or len(own) <= CLUSTER_SIZE:
-        return []
-    pieces = [own[i : i + CLUSTER_SIZE] for i in range(0, len(own), CLUSTER_SIZE)]
-    runs = []
-    for n, piece in enumerate(pieces, 1):
-        if len(piece) < 2:
-            continue
-        run = _Draft(d.path, f"{d.label} ({n}/{len(pieces)})", piece, parent=d)
-        d.children.append(run)
-        runs.append(run)
-    return runs
-
-
-# --- building -----------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -215,7 +118,7 @@ class TreeBuilder:
                 label = f"{title or 'KB'} › {level}.{len(made) + 1}" if title else f"{level}.{len(made) + 1}"
                 chunk_ids = tuple(dict.fromkeys(c for p in parts for c in p.chunk_ids))
                 plan = SummaryPlan(
-                    key=_key(scope, label, [p.ref for p in parts]),
+                    key=node_key(scope, label, [p.ref for p in parts]),
                     kind="cluster",
                     level=max(p.level for p in parts) + 1,
                     label=label,

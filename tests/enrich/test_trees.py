@@ -16,7 +16,8 @@ from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.clusters import group
 from pikelocal.ingest.enrich import Enricher, EnrichOptions
-from pikelocal.ingest.trees import CLUSTER_SIZE, MAX_PARTS, TreeBuilder, section_plans
+from pikelocal.ingest.tree_plans import CLUSTER_SIZE, MAX_PARTS, section_plans
+from pikelocal.ingest.trees import TreeBuilder
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.query.summaries import is_overview, search_summaries
