@@ -54,6 +54,7 @@ bench: setup
 	$(PY) build/bench_encryption.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_ocr.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_formats.py --out docs/BENCHMARKS.md
+	$(PY) build/bench_graph.py --out docs/BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) build/.venv-export build/cache

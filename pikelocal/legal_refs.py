@@ -176,7 +176,8 @@ def _name_before(text: str, end: int) -> str:
     cut = 0
     for i in range(len(run) - 1, -1, -1):  # the last introducing word that leaves a name behind it
         for word in _INTRO:
-            if run.startswith(word, i) and i + len(word) < len(run):
+            # at least two characters after it (刑法): in 法律适用法, 适用 is part of the name, not before it
+            if run.startswith(word, i) and i + len(word) <= len(run) - 2:
                 if word == "和" and i > 0 and run[i - 1] == "共":  # 共和国
                     continue
                 cut = i + len(word)

@@ -83,14 +83,15 @@ _SITUATE: Mapping[Lang, str] = {
 # The entity graph (enrich.entities): after the questions, the passage's names and the facts that link them.
 _ENTITIES: Mapping[Lang, str] = {
     "zh": (
-        "再在 entities 里照原文列出这段文字提到的专有名称（机构、人名、地名、项目、法律、文件），"
-        f"最多 {MAX_ENTITIES} 个；在 triples 里用 [主体, 关系, 客体] 写出这段文字陈述的事实，"
+        "再在 entities 里照原文列出这段文字本身出现的专有名称（机构、人名、地名、项目、法律、文件；"
+        f"不要列标题或摘要里的），最多 {MAX_ENTITIES} 个；在 triples 里用 [主体, 关系, 客体] 写出这段文字陈述的事实，"
         f"最多 {MAX_TRIPLES} 条，主体和客体用 entities 里的名称。\n"
     ),
     "en": (
-        f"Then list in entities the proper names the passage mentions (organisations, people, places, projects,"
-        f" laws, documents), at most {MAX_ENTITIES}, as written; and in triples the facts it states as"
-        f" [subject, relation, object], at most {MAX_TRIPLES}, subject and object being names from entities.\n"
+        f"Then list in entities the proper names the passage itself mentions (organisations, people, places,"
+        f" projects, laws, documents; not those of the title or summary), at most {MAX_ENTITIES}, as written; and"
+        f" in triples the facts it states as [subject, relation, object], at most {MAX_TRIPLES}, subject and object"
+        " being names from entities.\n"
     ),
 }
 _PASSAGE: Mapping[Lang, str] = {
@@ -152,7 +153,7 @@ def parse_atoms(data: Any, lang: Lang, fields: Mapping[str, Any]) -> Atoms:
     entities: tuple[str, ...] = ()
     triples: tuple[tuple[str, str, str], ...] = ()
     if fields.get("entities"):
-        entities, triples = parse_entities(data)
+        entities, triples = parse_entities(data, fields.get("text"))
     return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped), context, entities, triples)
 
 
@@ -160,16 +161,22 @@ def _name_key(name: str) -> str:
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
-def parse_entities(data: Mapping[str, Any]) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
+def parse_entities(
+    data: Mapping[str, Any], passage: str | None = None
+) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
     """The reply's entity names (cleaned, one per name, at most ``MAX_ENTITIES``) and triples (three non-empty
     parts; a subject or object missing from the names is added to them, as HippoRAG keeps every triple's ends as
-    nodes). What is malformed is left out, never a reason to ask again: the questions are the call's main yield."""
+    nodes). With ``passage``, only names that occur in it (case, width and spacing aside) are kept, and only triples
+    between such names: the 1.5B model also lists the title's and summary's names, which would tie every chunk of a
+    document to them (seen on the tender). What is malformed is left out, never a reason to ask again: the
+    questions are the call's main yield."""
     names: dict[str, str] = {}
+    within = _name_key(passage) if passage is not None else None
 
     def add(raw: object) -> str | None:
         name = clean_line(raw, ENTITY_MAX_CHARS)
         key = _name_key(name)
-        if not key:
+        if not key or (within is not None and key not in within):
             return None
         names.setdefault(key, name)
         return names[key]

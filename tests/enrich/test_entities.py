@@ -18,15 +18,37 @@ from pikelocal.prompts.atomize import ENTITY_MAX_CHARS, MAX_ENTITIES, MAX_TRIPLE
 from pikelocal.query.search import search
 from pikelocal.store.graph import entity_key
 from pikelocal.store.store import Store
-from tests.support.enrich_corpus import SCRIPT, atomize_reply, build_kb, open_kb, passage_of, write_corpus
+from tests.support.enrich_corpus import (
+    CORPUS,
+    EN_STEM,
+    SCRIPT,
+    atomize_reply,
+    build_kb,
+    open_kb,
+    passage_of,
+    write_corpus,
+)
 
 ENC = HashEncoder()
 SHARED = "Acme Holdings"  # an entity every chunk names, in different spellings
 
 
+def with_shared_name(corpus: dict[str, str]) -> dict[str, str]:
+    """The enrichment corpus with a sentence naming SHARED (in one of two spellings) after every paragraph."""
+    out = {}
+    for name, text in corpus.items():
+        paragraphs = text.split("\n\n")
+        out[name] = "\n\n".join(
+            p if p.startswith("#") else f"{p.rstrip()} Filed by {SHARED if i % 2 else 'ACME  holdings'}.\n"
+            for i, p in enumerate(paragraphs)
+        )
+    return out
+
+
 def entity_reply(messages: Sequence[Message], params: GenParams) -> str:
-    """Questions as the other tests script them; entities: the document's title, a shared name in one of two
-    spellings, and the chunk's first word; a triple linking the title to the shared name."""
+    """Questions as the other tests script them; entities: the document's title (not in the passage: the parser
+    must drop it), the shared name as the passage spells it, and the chunk's first word; a triple linking the first
+    word to the shared name, a loop, and one to the title (dropped with it)."""
     raw = atomize_reply(messages, params)
     try:
         reply = json.loads(raw)
@@ -34,9 +56,10 @@ def entity_reply(messages: Sequence[Message], params: GenParams) -> str:
         return raw  # the corpus's chunks that fail (once, or always) fail here too
     title, text = passage_of(messages)
     first = text.split()[0].strip(".,:;")
-    shared = SHARED if len(text) % 2 else " acme  HOLDINGS "
-    reply["entities"] = [title, shared, first]
-    reply["triples"] = [[title, "is filed by", shared], [title, "is filed by", title]]
+    shared = SHARED if SHARED in text else " acme  HOLDINGS "
+    reply["entities"] = [f"{title} Archive", shared, first]
+    archive = f"{title} Archive"
+    reply["triples"] = [[first, "is filed by", shared], [first, "is filed by", first], [first, "cites", archive]]
     return json.dumps(reply, ensure_ascii=False)
 
 
@@ -46,7 +69,7 @@ def llm() -> FakeLLM:
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[Store]:
-    kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs"))
+    kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs", with_shared_name(CORPUS)))
     with open_kb(kb, create=False) as s:
         yield s
 
@@ -87,6 +110,24 @@ def test_entities_and_triples_are_cleaned_bounded_and_closed_over() -> None:
     assert parse_atoms({"questions": ["What rent does the Harbour lease set?"]}, "en", fields).entities == ()
 
 
+def test_with_the_passage_only_names_it_holds_are_kept() -> None:
+    data = {
+        "questions": ["What rent does the Harbour lease set?"],
+        "entities": ["HARBOUR  lease", "Port Authority", "Hubei Water Bureau"],  # the last is the summary's
+        "triples": [
+            ["Harbour Lease", "is granted by", "Port Authority"],
+            ["Harbour Lease", "is filed with", "Hubei Water Bureau"],
+        ],
+    }
+    fields = {"max_q": 3, "entities": True, "text": "The Harbour Lease is granted by the port authority for 9 years."}
+    atoms = parse_atoms(data, "en", fields)
+    assert atoms.entities == ("HARBOUR lease", "Port Authority")  # as first written, case and spacing aside
+    assert atoms.triples == (("HARBOUR lease", "is granted by", "Port Authority"),)  # one spelling per name
+    zh = {"questions": ["湖北省水利厅负责什么？"], "entities": ["湖北省水利厅", "湖北省黄梅县水利局"]}
+    passage = {"max_q": 3, "entities": True, "text": "湖 北 省 水 利 厅\n负责监督。"}
+    assert parse_atoms(zh, "zh", passage).entities == ("湖北省水利厅",)  # spaced-out letters of a cover page match
+
+
 def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_names(store: Store) -> None:
     model = llm()
     report = Enricher(store, ENC, model, EnrichOptions(entities=True, synonym_threshold=0.5)).run()
@@ -99,10 +140,14 @@ def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_name
     ]  # both spellings are one node, named as first written
     assert len(shared) == 1
     linked = store._rows("SELECT count(DISTINCT chunk_id) FROM chunk_entities WHERE entity_id = ?", (shared[0][0],))
-    assert linked[0][0] == len(read)
+    naming = [c for c in read if entity_key(SHARED) in entity_key(c.text)]  # the passages that hold the name
+    assert len(naming) >= len(read) / 2 and linked[0][0] == len(naming)
     for c in read:
         triples = store.graph.triples_of(c.id)
-        assert len(triples) == 1 and triples[0][1] == "is filed by"  # the self-loop was dropped
+        # the self-loop was dropped, and the triple to the archive (not in the passage) with it; where the passage
+        # does not hold the shared name, its triple went with it
+        assert [t[1] for t in triples] == (["is filed by"] if c in naming else [])
+        assert not any(n.endswith("Archive") for n in store.graph.chunk_entities(c.id))
     counts = store.graph.counts()
     assert counts["entities"] == len(store._rows("SELECT 1 FROM entity_vectors"))  # every name has a vector
     assert counts["chunks_with_entities"] == len(read)
@@ -127,25 +172,30 @@ def test_turning_entities_on_later_reasks_only_the_chunks_read_without_them(stor
 
 def test_removing_a_document_prunes_the_entities_only_it_named(store: Store) -> None:
     Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
-    doc = store.docs.documents()[0]
-    title_key = entity_key(doc.title or "")
-    assert store._rows("SELECT 1 FROM entities WHERE key = ?", (title_key,))
+    doc = next(d for d in store.docs.documents() if Path(d.path).stem == EN_STEM)
+    only_here = store._rows(
+        "SELECT key FROM entities WHERE id NOT IN (SELECT entity_id FROM chunk_entities WHERE chunk_id IN"
+        " (SELECT id FROM chunks WHERE doc_id != ?))",
+        (doc.id,),
+    )
+    assert entity_key("Spawning") in {k for (k,) in only_here}
     version = store.graph.version()
     assert store.docs.delete_document(doc.id)
     assert store.graph.version() > version  # a cached graph matrix is rebuilt
     assert store.graph.prune() == 0  # the delete pruned already
-    assert not store._rows("SELECT 1 FROM entities WHERE key = ?", (title_key,))
+    assert not store._rows(
+        f"SELECT 1 FROM entities WHERE key IN ({','.join('?' * len(only_here))})", [k for (k,) in only_here]
+    )
     assert store._rows("SELECT 1 FROM entities WHERE key = ?", (entity_key(SHARED),))  # other documents name it
     assert len(store._rows("SELECT 1 FROM entity_vectors")) == store.graph.counts()["entities"]
 
 
-def test_graph_search_ranks_the_chunks_of_the_named_entity(store: Store) -> None:
+def test_graph_search_ranks_the_chunk_that_names_the_entity_first(store: Store) -> None:
     Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
-    doc = next(d for d in store.docs.documents() if len(store.chunks.chunks_of(d.id)) > 1)
-    hits = search(store, ENC, f"What does {doc.title} say?", mode="graph", k=5)
-    own = {c.id for c in store.chunks.chunks_of(doc.id) if store.graph.chunk_entities(c.id)}
-    assert hits and hits[0].chunk.id in own
-    assert {h.chunk.id for h in hits[: len(own)]} == own  # the walk starts at the title's node: its chunks first
+    hits = search(store, ENC, "When does Spawning happen?", mode="graph", k=5)
+    assert hits and hits[0].chunk.text.startswith("Spawning")
+    # the walk goes on through the shared name to other chunks, each ranked below the named one
+    assert len(hits) > 1 and all(h.score <= hits[0].score for h in hits)
 
 
 def test_one_hop_neighbours_share_an_entity_rarest_first_and_hubs_link_nothing(store: Store) -> None:
