@@ -8,7 +8,8 @@ Stages: the virtual environment (.venv), the Python packages (llama.cpp compiles
 output goes to the log; the terminal gets its name, elapsed time and peak memory (the largest process of the
 stage, from wait4), and at the end a summary with the disk used. A stage that fails prints the log's last lines
 and the log's path, and set-up stops with exit 1. Finished stages are skipped next time: the packages stage
-when .venv/.deps-installed is newer than pyproject.toml, a model when it is installed and verified.
+when .venv/.deps-installed is newer than pyproject.toml (and, on a CPU with AMX, records that llama.cpp was built
+without AMX: see NO_AMX_FLAGS), a model when it is installed and verified.
 
 Runs with the system Python (standard library only): the project's environment does not exist yet.
 """
@@ -110,9 +111,47 @@ def deps_stamp(gpu: str) -> Path:
     return VENV / f".deps-installed{'-' + gpu if gpu else ''}"
 
 
+# llama.cpp built with -march=native on a CPU with AMX (Sapphire Rapids and later) repacks the weights for its AMX
+# kernels, and the first decode then dies with SIGSEGV in ggml_backend_amx_mul_mat (seen here on a 2-core Xeon VM
+# with llama-cpp-python 0.3.36; llama.cpp issue #20824, closed unfixed; ollama and dspy dropped AMX for it). The
+# compiler's explicit -mno-amx-* win over -march=native whatever their order, so the build keeps AVX-512/VNNI.
+NO_AMX_FLAGS = "-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+NO_AMX_KEY = "llama.cpp built without AMX"
+
+
+def cpu_has_amx(cpuinfo: Path = Path("/proc/cpuinfo")) -> bool:
+    try:
+        text = cpuinfo.read_text(errors="replace")
+    except OSError:
+        return False
+    return any(ln.startswith("flags") and "amx_int8" in ln.split() for ln in text.splitlines())
+
+
+def without_amx(env: dict[str, str]) -> dict[str, str]:
+    """``env`` with C and C++ flags that keep the AMX kernels out of llama.cpp (CMake reads CFLAGS/CXXFLAGS)."""
+    return {
+        **env,
+        "CFLAGS": f"{env.get('CFLAGS', '')} {NO_AMX_FLAGS}".strip(),
+        "CXXFLAGS": f"{env.get('CXXFLAGS', '')} {NO_AMX_FLAGS}".strip(),
+    }
+
+
+def llama_requirement() -> str:
+    return next(
+        ln.split('"')[1]
+        for ln in (ROOT / "pyproject.toml").read_text().splitlines()
+        if ln.strip().startswith('"llama-cpp-python==')
+    )
+
+
 def packages(setup: Setup, gpu: str, jobs: str) -> None:
     stamp = deps_stamp(gpu)
-    if stamp.exists() and stamp.stat().st_mtime >= (ROOT / "pyproject.toml").stat().st_mtime:
+    amx = cpu_has_amx()
+    if (
+        stamp.exists()
+        and stamp.stat().st_mtime >= (ROOT / "pyproject.toml").stat().st_mtime
+        and (not amx or NO_AMX_KEY in stamp.read_text())  # a stamp from before the AMX fix: rebuild llama.cpp
+    ):
         print("[setup] python packages: installed (.venv)", flush=True)
         return
     if not PY.exists():
@@ -120,25 +159,21 @@ def packages(setup: Setup, gpu: str, jobs: str) -> None:
     pip = [str(PY), "-m", "pip", "--disable-pip-version-check"]
     env = {**os.environ, "CMAKE_BUILD_PARALLEL_LEVEL": jobs}
     setup.run("pip itself", [*pip, "install", "-q", "--upgrade", "pip"])
+    # A forced build of its own (no wheel from pip's cache, which may hold one built another way); the packages'
+    # install below then finds llama-cpp-python in place.
+    forced = [*pip, "install", "-q", "--no-deps", "--force-reinstall", "--no-cache-dir", llama_requirement()]
     if gpu == "cuda":
         if shutil.which("nvcc") is None:
             raise SystemExit("Error: GPU=cuda needs the CUDA compiler nvcc on PATH")
-        req = next(
-            ln.split('"')[1]
-            for ln in (ROOT / "pyproject.toml").read_text().splitlines()
-            if ln.strip().startswith('"llama-cpp-python==')
-        )
         cuda_env = {**env, "CMAKE_ARGS": "-DGGML_CUDA=on"}
-        setup.run(
-            "llama.cpp with CUDA (compiles)",
-            [*pip, "install", "-q", "--no-deps", "--force-reinstall", "--no-cache-dir", req],
-            env=cuda_env,
-        )
+        setup.run("llama.cpp with CUDA (compiles)", forced, env=without_amx(cuda_env) if amx else cuda_env)
+    elif amx:
+        setup.run("llama.cpp without AMX (compiles)", forced, env=without_amx(env))
     drop_plain_apsw(setup, pip)
     setup.run("python packages (llama.cpp compiles)", [*pip, "install", "-q", "-e", ".[dev]"], env=env)
     for old in VENV.glob(".deps-installed*"):
         old.unlink()
-    stamp.touch()
+    stamp.write_text(f"{NO_AMX_KEY}\n" if amx else "")
 
 
 def drop_plain_apsw(setup: Setup, pip: list[str]) -> None:

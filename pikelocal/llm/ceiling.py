@@ -73,7 +73,7 @@ class RawModel:
         check_gguf(path)
         import llama_cpp as L  # heavy: loads the shared library
 
-        from pikelocal.llm.llama_cpp import _route_native_logs
+        from pikelocal.llm.llama_cpp import _route_native_logs, amx_kernels_built
 
         _route_native_logs(L)
         self.L = L
@@ -81,6 +81,7 @@ class RawModel:
         L.llama_backend_init()
         mparams = L.llama_model_default_params()
         mparams.n_gpu_layers = gpu_layers  # -1: all layers (a GPU build of llama.cpp)
+        mparams.use_extra_bufts = not amx_kernels_built(L.llama_print_system_info())  # as LlamaCppLLM loads
         self.model = L.llama_model_load_from_file(str(path).encode(), mparams)
         if not self.model:
             raise ModelError(f"llama.cpp could not load {path}")

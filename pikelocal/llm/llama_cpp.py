@@ -18,7 +18,7 @@ import logging
 import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,6 +38,36 @@ GGUF_MAGIC = b"GGUF"
 
 
 _native_log_callback: Any = None  # kept referenced: llama.cpp holds a raw pointer to it
+
+
+def amx_kernels_built(system_info: bytes) -> bool:
+    """Whether llama.cpp's system info (``llama_print_system_info``) says it was built with its AMX kernels.
+
+    On a CPU with AMX such a build repacks the weights into an AMX buffer and, on the 2-core Xeon VMs we ran on,
+    dies with SIGSEGV at the first decode (llama.cpp issue #20824). ``make setup`` builds without them; a build
+    from elsewhere is loaded with weight repacking off, which avoids the AMX buffer."""
+    return b"AMX_INT8 = 1" in system_info
+
+
+@contextmanager
+def _without_weight_repacking(llama_cpp: Any) -> Iterator[None]:
+    """While loading, llama.cpp's model parameters come with ``use_extra_bufts`` off (no AMX or CPU repacking).
+
+    ``Llama`` takes no argument for it: it starts from ``llama_model_default_params()``, looked up on the
+    low-level module at call time, so that function is wrapped for the duration of the load."""
+    low = llama_cpp.llama_cpp
+    default = low.llama_model_default_params
+
+    def params() -> Any:
+        made = default()
+        made.use_extra_bufts = False
+        return made
+
+    low.llama_model_default_params = params
+    try:
+        yield
+    finally:
+        low.llama_model_default_params = default
 
 
 def _route_native_logs(llama_cpp: Any) -> None:
@@ -113,7 +143,10 @@ class LlamaCppLLM:
         flash_attn: bool = True,
         adapt_threads: bool = True,
         grammar_first: bool = True,
+        weight_repacking: bool | None = None,
     ) -> None:
+        """``weight_repacking``: let llama.cpp repack the weights for its faster kernels (its extra buffer types).
+        None: yes, unless this llama.cpp build has AMX kernels (see :func:`amx_kernels_built`)."""
         model_path = Path(model_path)
         if n_ctx < 16:
             raise ConfigError(f"n_ctx for {model_path} must be at least 16, not {n_ctx}")
@@ -130,19 +163,28 @@ class LlamaCppLLM:
             )
             n_gpu_layers = 0
         threads = n_threads or available_cpus()
+        if weight_repacking is None:
+            weight_repacking = not amx_kernels_built(llama_cpp.llama_print_system_info())
+            if not weight_repacking:
+                log.warning(
+                    "this llama.cpp build has AMX kernels, which crash at the first decode (llama.cpp #20824): "
+                    "loading %s without weight repacking (slower); `make setup` builds llama.cpp without them",
+                    model_path.name,
+                )
         start = time.perf_counter()
         try:
-            llama = llama_cpp.Llama(
-                model_path=str(model_path),
-                n_ctx=n_ctx,
-                n_threads=threads,
-                n_threads_batch=threads,
-                n_batch=n_batch,
-                n_gpu_layers=n_gpu_layers,
-                seed=seed,
-                flash_attn=flash_attn,
-                verbose=False,
-            )
+            with nullcontext() if weight_repacking else _without_weight_repacking(llama_cpp):
+                llama = llama_cpp.Llama(
+                    model_path=str(model_path),
+                    n_ctx=n_ctx,
+                    n_threads=threads,
+                    n_threads_batch=threads,
+                    n_batch=n_batch,
+                    n_gpu_layers=n_gpu_layers,
+                    seed=seed,
+                    flash_attn=flash_attn,
+                    verbose=False,
+                )
         except (ValueError, RuntimeError, OSError) as exc:
             # verbose=False hides llama.cpp's own log, so the exception is all we know.
             log.debug("llama.cpp failed to load %s: %r", model_path, exc)
