@@ -33,8 +33,8 @@ demo: setup
 
 # Two tiers; pytest exits 5 when a tier selects no test, which is not a failure here.
 test: setup
-	$(PYTEST) -m "not slow" || [ $$? -eq 5 ]
-	$(PYTEST) -m slow || [ $$? -eq 5 ]
+	$(PYTEST) -m "not slow" --durations=10 || [ $$? -eq 5 ]
+	$(PYTEST) -m slow --durations=25 || [ $$? -eq 5 ]
 
 test-fast: deps
 	$(PYTEST) -m "not slow" || [ $$? -eq 5 ]
