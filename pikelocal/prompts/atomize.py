@@ -157,6 +157,11 @@ def parse_atoms(data: Any, lang: Lang, fields: Mapping[str, Any]) -> Atoms:
     return Atoms(tuple(kept[: int(fields["max_q"])]), tuple(dropped), context, entities, triples)
 
 
+# A name holds no clause punctuation: a reply string with it is a clause or a list the model copied (seen on the
+# tender's notice: "湖北省水利厅、湖北省发展和改革委员会（…）以鄂水利函…" as a triple's object), never one name.
+_CLAUSE_MARKS = re.compile(r"[，。；！？、;]")
+
+
 def _name_key(name: str) -> str:
     return "".join(unicodedata.normalize("NFKC", name).casefold().split())
 
@@ -166,7 +171,8 @@ def parse_entities(
 ) -> tuple[tuple[str, ...], tuple[tuple[str, str, str], ...]]:
     """The reply's entity names (cleaned, one per name, at most ``MAX_ENTITIES``) and triples (three non-empty
     parts; a subject or object missing from the names is added to them, as HippoRAG keeps every triple's ends as
-    nodes). With ``passage``, only names that occur in it (case, width and spacing aside) are kept, and only triples
+    nodes). A string with clause punctuation (，。；、…) is a clause or a list, not a name, and is left out. With
+    ``passage``, only names that occur in it (case, width and spacing aside) are kept, and only triples
     between such names: the 1.5B model also lists the title's and summary's names, which would tie every chunk of a
     document to them (seen on the tender). What is malformed is left out, never a reason to ask again: the
     questions are the call's main yield."""
@@ -176,7 +182,7 @@ def parse_entities(
     def add(raw: object) -> str | None:
         name = clean_line(raw, ENTITY_MAX_CHARS)
         key = _name_key(name)
-        if not key or (within is not None and key not in within):
+        if not key or _CLAUSE_MARKS.search(name) or (within is not None and key not in within):
             return None
         names.setdefault(key, name)
         return names[key]

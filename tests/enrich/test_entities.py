@@ -128,6 +128,24 @@ def test_with_the_passage_only_names_it_holds_are_kept() -> None:
     assert parse_atoms(zh, "zh", passage).entities == ("湖北省水利厅",)  # spaced-out letters of a cover page match
 
 
+def test_a_clause_or_a_list_is_not_a_name() -> None:
+    """From the real model's reply on the tender's notice: a triple's object was a clause cut at 40 characters."""
+    text = (
+        "已由湖北省水利厅、湖北省发展和改革委员会（项目批准机关名称）以鄂水利函〔2025)200号文批准建设，"
+        "招标人为黄梅县水利和湖泊局。"
+    )
+    clause = "湖北省水利厅、湖北省发展和改革委员会（项目批准机关名称）以鄂水利函〔2025)2"
+    data = {
+        "questions": ["黄梅县水利和湖泊局是谁？"],
+        "entities": ["黄梅县水利和湖泊局", "湖北省水利厅", clause, "招标人为黄梅县水利和湖泊局；"],
+        "triples": [["湖北省水利厅", "批准", "黄梅县水利和湖泊局"], ["招标公告", "招标条件", clause]],
+    }
+    atoms = parse_atoms(data, "zh", {"max_q": 3, "entities": True, "text": text})
+    assert clause[:40] in text  # it does occur in the passage: only its punctuation gives it away
+    assert atoms.entities == ("黄梅县水利和湖泊局", "湖北省水利厅")
+    assert atoms.triples == (("湖北省水利厅", "批准", "黄梅县水利和湖泊局"),)
+
+
 def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_names(store: Store) -> None:
     model = llm()
     report = Enricher(store, ENC, model, EnrichOptions(entities=True, synonym_threshold=0.5)).run()
