@@ -170,7 +170,9 @@ def packages(setup: Setup, gpu: str, jobs: str) -> None:
     elif amx:
         setup.run("llama.cpp without AMX (compiles)", forced, env=without_amx(env))
     drop_plain_apsw(setup, pip)
-    setup.run("python packages (llama.cpp compiles)", [*pip, "install", "-q", "-e", ".[dev]"], env=env)
+    built = gpu == "cuda" or amx  # llama.cpp was compiled just above
+    label = "python packages" if built else "python packages (llama.cpp compiles)"
+    setup.run(label, [*pip, "install", "-q", "-e", ".[dev]"], env=env)
     for old in VENV.glob(".deps-installed*"):
         old.unlink()
     stamp.write_text(f"{NO_AMX_KEY}\n" if amx else "")
