@@ -35,7 +35,10 @@ _HAN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _NUM = r"(?:[0-9０-９]+|[零〇一二两兩三四五六七八九十百千]+)"
 _LAW_SUFFIX = r"(?:法典|法|条例|條例|规定|規定|办法|辦法|细则|細則|解释|解釋|规则|規則|决定|決定|通则|通則)"
 _ARTICLE = rf"第\s*({_NUM})\s*[条條](?:\s*之\s*({_NUM}))?(?![件款])"  # 条件 is "condition"; 条款 "clause" (a word)
-_DETAIL = rf"((?:\s*第\s*{_NUM}\s*[款项項目])*)"
+_DETAIL_ITEM = rf"第\s*{_NUM}\s*[款项項目]"
+# 第二款、第三款: a list of paragraphs stays the article's detail, so that an article listed after it (或者第七十二条)
+# is still read as the same law's (公司法第七十一条第二款、第三款或者第七十二条: lawrefbook's own-article misses)
+_DETAIL = rf"((?:\s*{_DETAIL_ITEM}(?:\s*(?:、|，|,|和|及|或者|或|至|到)\s*{_DETAIL_ITEM})*)*)"
 _LIST_SEP = r"\s*(?:、|，|,|和|及|以及|或者|或|与|與|至|到)\s*"
 
 # 《title》 with an optional article; bare (unmarked) article with what precedes it read separately.

@@ -34,6 +34,13 @@ def cited(text: str) -> list[tuple[str | None, str | None, str, str]]:
             "违反招标投标法第五十条、第五十一条的",
             [("招标投标法", "50", "", "招标投标法第五十条"), ("招标投标法", "51", "", "第五十一条")],
         ),
+        (  # a list of paragraphs, then another article of the same law (a judicial interpretation of 公司法)
+            "适用公司法第七十一条第二款、第三款或者第七十二条规定的",
+            [
+                ("公司法", "71", "第二款、第三款", "公司法第七十一条第二款、第三款"),
+                ("公司法", "72", "", "第七十二条"),
+            ],
+        ),
         (
             "民法典和劳动合同法第十条",  # 和 before the name: the name is what follows it
             [("劳动合同法", "10", "", "劳动合同法第十条")],
