@@ -22,6 +22,7 @@ import collections
 import datetime as dt
 import platform
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -35,7 +36,7 @@ from sections import write_section  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor  # noqa: E402
-from pikelocal.legal_refs import find_refs  # noqa: E402
+from pikelocal.legal_refs import find_refs, han_number  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_refs:begin -->", "<!-- bench_refs:end -->"
@@ -55,6 +56,26 @@ def ingest(kb: Path, paths: list[Path]) -> float:
         if failed:
             print(f"[refs] {len(failed)} file(s) failed: {failed[0]}", flush=True)
     return time.perf_counter() - t0
+
+
+CHECKED = 1000  # resolved citations of another law's article checked by a second reading, independent of the resolver
+_HEADING = re.compile(r"第([一二三四五六七八九十百千零〇两]+)条(?:之([一二三四五六七八九十]+))?")
+
+
+def headings(text: str) -> set[str]:
+    """The article keys ('262', '262-1') of every 第N条 / 第N条之M heading in a chunk, read by a regex of its own."""
+    keys = set()
+    for m in _HEADING.finditer(text):
+        number, sub = han_number(m.group(1)), han_number(m.group(2)) if m.group(2) else None
+        keys.add(f"{number}-{sub}" if sub else f"{number}")
+    return keys
+
+
+def names_agree(cited: str, title: str) -> bool:
+    """The reached document's title, without 中华人民共和国 and a trailing date, ends the cited name, or the reverse
+    (a citation's name may carry words before it: 应当认定为刑法)."""
+    core = re.sub(r"^中华人民共和国", "", re.sub(r"\s*[（(]\d{4}[-年][^）)]*[）)]\s*$", "", title))
+    return bool(core) and (cited.endswith(core) or core.endswith(re.sub(r"^中华人民共和国", "", cited)))
 
 
 def main() -> None:
@@ -98,6 +119,13 @@ def main() -> None:
     sample = rng.sample(cross, min(args.sample, len(cross)))
     with Store.open_existing(kb) as store:
         reached = {r.id: store.chunks.get_chunks([r.target_chunk])[0].text for r in sample if r.target_chunk}
+        titles = {d.id: d.title for d in store.docs.documents()}
+        checked = rng.sample(cross, min(CHECKED, len(cross)))
+        heading_ok = sum(
+            r.target_chunk is not None and r.ref.article in headings(store.chunks.get_chunks([r.target_chunk])[0].text)
+            for r in checked
+        )
+        law_ok = sum(names_agree(r.ref.law or "", titles.get(r.target_doc or -1, "")) for r in checked)
     tender_kb = args.kb_dir / "tender.kb"
     ingest(tender_kb, [TENDER, *(LAWS / p for p in TENDER_LAWS)])
     with Store.open_existing(tender_kb) as store:
@@ -125,6 +153,11 @@ def main() -> None:
         body.append(f"| {kind} | {kinds[kind]:,} | {resolved:,} | {partly:,} | {absent:,} |")
     body += [
         "",
+        f"A second reading of {len(checked):,} resolved citations of another law's article drawn at random (a regex"
+        " of its own, not the resolver's): the reached chunk holds the cited article's heading in"
+        f" **{heading_ok:,}**, and the reached document's title agrees with the cited law's name in"
+        f" **{law_ok:,}**.",
+        "",
         "Most cited laws the corpus lacks (or names otherwise): "
         + "; ".join(f"{name} ({n})" for name, n in missing.most_common(12))
         + ".",
@@ -137,7 +170,7 @@ def main() -> None:
     ]
     for r in sample:
         start = " ".join(reached.get(r.id, "").split())[:40]
-        body.append(f"| {r.text} | {start} |")
+        body.append(f"| {' '.join(r.text.split())} | {start} |")  # a citation may span a line break
     body += [
         "",
         f"The sample tender with {', '.join(p.split('/')[-1] for p in TENDER_LAWS)}: {len(tender_refs)} citations,"
@@ -145,7 +178,7 @@ def main() -> None:
         "",
         "| page | citation | leads to |",
         "|---|---|---|",
-        *(f"| {r.page} | {r.text} | {r.destination()} |" for r in tender_refs),
+        *(f"| {r.page} | {' '.join(r.text.split())} | {r.destination()} |" for r in tender_refs),
         "",
     ]
     write_section(args.out, BEGIN, END, "\n".join([BEGIN, *body, END]))
