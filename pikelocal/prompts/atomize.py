@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from pikelocal.entity_names import occurs, unit_string
 from pikelocal.prompts.base import Prompt, ReplyError, clean_line
 from pikelocal.prompts.lang import Lang, detect_lang
 
@@ -172,17 +173,18 @@ def parse_entities(
     """The reply's entity names (cleaned, one per name, at most ``MAX_ENTITIES``) and triples (three non-empty
     parts; a subject or object missing from the names is added to them, as HippoRAG keeps every triple's ends as
     nodes). A string with clause punctuation (，。；、…) is a clause or a list, not a name, and is left out. With
-    ``passage``, only names that occur in it (case, width and spacing aside) are kept, and only triples
+    ``passage``, only names that occur in it by whole words (``entity_names.occurs``: case, width, spacing and
+    quote marks aside; 'ra' is not in "paternal") are kept, and only triples
     between such names: the 1.5B model also lists the title's and summary's names, which would tie every chunk of a
     document to them (seen on the tender). What is malformed is left out, never a reason to ask again: the
     questions are the call's main yield."""
     names: dict[str, str] = {}
-    within = _name_key(passage) if passage is not None else None
+    within = unit_string(passage) if passage is not None else None
 
     def add(raw: object) -> str | None:
         name = clean_line(raw, ENTITY_MAX_CHARS)
         key = _name_key(name)
-        if not key or _CLAUSE_MARKS.search(name) or (within is not None and key not in within):
+        if not key or _CLAUSE_MARKS.search(name) or (within is not None and not occurs(name, within)):
             return None
         names.setdefault(key, name)
         return names[key]

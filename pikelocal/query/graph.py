@@ -39,6 +39,7 @@ class EntityGraph:
     entity_index: dict[int, int]  # entity id -> node
     chunk_index: dict[int, int]  # chunk id -> node
     chunk_of_node: NDArray[np.int64]  # node - E -> chunk id
+    chunks_per_entity: NDArray[np.float64]  # entity node -> how many chunks mention it (node specificity)
 
     @property
     def n_entities(self) -> int:
@@ -80,7 +81,9 @@ def build_graph(edges: GraphEdges, version: int = 0) -> EntityGraph:
         np.concatenate(weights) if weights else empty_f,
     )
     chunk_ids = np.asarray(edges.chunk_ids, dtype=np.int64)
-    return EntityGraph(version, matrix, Walk.of(matrix), e_index, c_index, chunk_ids)
+    mentioned = node_of(e_index, edges.mentions[:, 1].astype(np.int64)) if len(edges.mentions) else empty_i
+    per_entity = np.bincount(mentioned[mentioned >= 0], minlength=n_e).astype(np.float64)
+    return EntityGraph(version, matrix, Walk.of(matrix), e_index, c_index, chunk_ids, per_entity)
 
 
 _cache: dict[str, EntityGraph] = {}
@@ -109,9 +112,13 @@ def graph_ranking(
     *,
     dense_hits: list[tuple[int, float]] | None = None,
     damping: float = DAMPING,
+    passage_weight: float = PASSAGE_SEED_WEIGHT,
+    specificity: bool = False,
 ) -> list[tuple[int, float]]:
     """The ``n`` chunks with the most PPR mass for ``query`` (chunk id, mass), best first; empty when the KB has
-    no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at a small weight."""
+    no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at ``passage_weight``
+    × cosine. ``specificity``: each entity seed is divided by the number of chunks that mention it (HippoRAG 1's
+    node specificity), so a name every paragraph shares seeds little (``build/bench_graph_variants.py``)."""
     graph = load_graph(store)
     if graph.n_entities == 0:
         return []
@@ -124,9 +131,11 @@ def graph_ranking(
             similarity = 1.0 - distance
             if similarity >= ENTITY_MIN_SIMILARITY and (node := graph.entity_index.get(eid)) is not None:
                 seeds[node] += similarity
+    if specificity:
+        seeds[: graph.n_entities] /= np.maximum(graph.chunks_per_entity, 1.0)
     for cid, score in (dense_hits or [])[:PASSAGE_SEEDS]:
         if (node := graph.chunk_index.get(cid)) is not None:
-            seeds[node] += PASSAGE_SEED_WEIGHT * max(0.0, score)
+            seeds[node] += passage_weight * max(0.0, score)
     if seeds.sum() <= 0:
         return []
     mass = personalized_pagerank(graph.walk, seeds, damping=damping)[graph.n_entities :]

@@ -14,14 +14,14 @@ Every write bumps ``kb_meta.graph_version``, so a reader can cache the graph's m
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+
+from pikelocal.entity_names import entity_key, name_pieces
 
 if TYPE_CHECKING:
     from pikelocal.store.store import Store
@@ -31,12 +31,6 @@ GRAPH_VERSION = "graph_version"
 # NFKC seldom lengthens one; twice that leaves room.
 MAX_KEY_CHARS = 80
 HUB_CHUNKS = 50  # an entity named in more chunks than this is a hub: it links no two chunks for a one-hop step
-
-
-def entity_key(name: str) -> str:
-    """What two entity names must share to be one node: NFKC, case folded, spaces and quote marks dropped."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return re.sub(r"[\s\"'“”‘’《》「」]+", "", folded)
 
 
 @dataclass(frozen=True)
@@ -168,15 +162,11 @@ class Graph:
         return GraphEdges(entity_ids, chunk_ids, mentions, relations, synonyms.reshape(-1, 3))
 
     def entities_named_in(self, text: str, min_chars: int = 2) -> list[int]:
-        """Entities whose normalised name occurs in ``text`` normalised (the question's own mentions): every piece
-        of the text's key from ``min_chars`` to ``MAX_KEY_CHARS`` long, looked up in the key index (a scan of every
-        name took 35 ms at 150k entities)."""
-        key = entity_key(text)
-        pieces = {
-            key[i : i + n]
-            for n in range(max(1, min_chars), min(MAX_KEY_CHARS, len(key)) + 1)
-            for i in range(len(key) - n + 1)
-        }
+        """Entities whose name occurs in ``text`` (the question's own mentions) by whole units
+        (``entity_names``: 'red' is not named in "Where did"): every run of the text's units whose key is
+        ``min_chars`` to ``MAX_KEY_CHARS`` long, looked up in the key index (a scan of every name took 35 ms at
+        150k entities)."""
+        pieces = name_pieces(text, max(1, min_chars), MAX_KEY_CHARS)
         if not pieces:
             return []
         rows = self._rows(
