@@ -14,6 +14,7 @@ memory for the process (the TUI and evaluation ask many questions of one KB).
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -114,11 +115,14 @@ def graph_ranking(
     damping: float = DAMPING,
     passage_weight: float = PASSAGE_SEED_WEIGHT,
     specificity: bool = False,
+    entity_seeds: Mapping[int, float] | None = None,
 ) -> list[tuple[int, float]]:
     """The ``n`` chunks with the most PPR mass for ``query`` (chunk id, mass), best first; empty when the KB has
     no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at ``passage_weight``
     × cosine. ``specificity``: each entity seed is divided by the number of chunks that mention it (HippoRAG 1's
-    node specificity), so a name every paragraph shares seeds little (``build/bench_graph_variants.py``)."""
+    node specificity), so a name every paragraph shares seeds little (``build/bench_graph_variants.py``).
+    ``entity_seeds`` (entity id -> weight) adds seeds found otherwise, e.g. the ends of the triples nearest the
+    question (HippoRAG 2's fact retrieval; measured there)."""
     graph = load_graph(store)
     if graph.n_entities == 0:
         return []
@@ -131,6 +135,9 @@ def graph_ranking(
             similarity = 1.0 - distance
             if similarity >= ENTITY_MIN_SIMILARITY and (node := graph.entity_index.get(eid)) is not None:
                 seeds[node] += similarity
+    for eid, weight in (entity_seeds or {}).items():
+        if (node := graph.entity_index.get(eid)) is not None:
+            seeds[node] += weight
     if specificity:
         seeds[: graph.n_entities] /= np.maximum(graph.chunks_per_entity, 1.0)
     for cid, score in (dense_hits or [])[:PASSAGE_SEEDS]:
