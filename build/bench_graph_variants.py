@@ -7,9 +7,10 @@ KB: a pooled evaluation KB enriched with entities (as for ``bench_graph_candidat
 e.g. ``PIKELOCAL_INGEST_LATE=false``). Per question: the dense ranking (the baseline, and the passage seeds), then
 ``graph_ranking`` with each combination of damping (0.5 = HippoRAG's), the weight of the dense passage seeds
 (0.05 = HippoRAG 2's, the default) and node specificity (entity seeds divided by how many chunks mention the
-entity, as HippoRAG 1 does); then, as HippoRAG 2 seeds from facts, the ends of the ``FACTS`` triples whose text
-("subject relation object", encoded here) is nearest the question added as seeds. Scored as ``pikelocal eval
-retrieval`` scores (nDCG@10, R@2/5/10 over paragraphs).
+entity, as HippoRAG 1 does), all without fact seeds; then, as HippoRAG 2 seeds from facts, with the ends of the
+``FACT_SEEDS`` triples whose stored vector (schema 9; ``enrich`` embeds a KB's older triples) is nearest the
+question, alone and fused with dense (RRF and min-max score fusion). Scored as ``pikelocal eval retrieval`` scores
+(nDCG@10, R@2/5/10 over paragraphs).
 No LLM call. With n = 20 questions a difference of one question's gold paragraph is 0.025 in R@k: read the table
 as a probe of which knob matters, not as a tuning.
 """
@@ -27,7 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "build"))
 
-import numpy as np  # noqa: E402
 from sections import write_section  # noqa: E402
 
 from pikelocal.config import load_settings  # noqa: E402
@@ -35,16 +35,22 @@ from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.eval.metrics import mean  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, score_ranking  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
-from pikelocal.query.graph import PASSAGE_SEEDS, graph_ranking  # noqa: E402
+from pikelocal.query.graph import (  # noqa: E402
+    FACT_SEEDS,
+    PASSAGE_SEED_WEIGHT,
+    PASSAGE_SEEDS,
+    SPECIFICITY,
+    graph_ranking,
+)
+from pikelocal.query.ppr import DAMPING  # noqa: E402
 from pikelocal.query.search import fuse  # noqa: E402
 
-BEGIN, END = "<!-- bench_graph_variants:begin -->", "<!-- bench_graph_variants:end -->"
+MARKER = "<!-- bench_graph_variants:{}:{} -->"  # one section per set
 KS = (2, 5, 10)
 DAMPINGS = (0.5, 0.85)
 PASSAGE_WEIGHTS = (0.05, 0.3, 1.0)
 DEPTH = 30
-FUSED_GRAPH_WEIGHTS = (0.3, 1.0)
-FACTS = 5  # triples nearest the question whose ends seed the walk (HippoRAG 2 keeps the top 5 before its filter)
+FUSED_GRAPH_WEIGHTS = (0.3, 1.0, 3.0)
 
 
 def main() -> int:
@@ -61,16 +67,15 @@ def main() -> int:
         return 1
     variants = list(itertools.product(DAMPINGS, PASSAGE_WEIGHTS, (False, True)))
     scores: dict[str, list[tuple[float, dict[int, float], float]]] = {"dense": []}
+    fusions: dict[str, list[tuple[float, dict[int, float], float]]] = {}  # listed after the graph's own rows
     with opened_set(
         load_settings(), args.data, which=args.which, kb=args.kb, limit=args.limit, seed=args.seed, pool=True
     ) as s:
         store, encoder = s.store, s.encoder
         key_of = chunk_doc_keys(store)
-        facts = store._rows(
-            "SELECT t.subject, t.object, s.name || ' ' || t.relation || ' ' || o.name FROM triples t"
-            " JOIN entities s ON s.id = t.subject JOIN entities o ON o.id = t.object"
-        )
-        fact_vectors = encoder.encode([f[2] for f in facts], role="passage") if facts else None
+        with_facts = store.graph.counts()["triples_with_vectors"] > 0
+        if not with_facts:
+            print(f"{args.kb}: no fact vectors; `pikelocal enrich` embeds its triples (no LLM call)", file=sys.stderr)
         for q in s.queries:
             vector = encoder.encode([q.text], role="query")[0]
             dense = [(c, 1.0 - d) for c, d in store.index.knn("chunk", vector, max(DEPTH, PASSAGE_SEEDS))]
@@ -78,49 +83,49 @@ def main() -> int:
             for damping, weight, specific in variants:
                 ranked = graph_ranking(
                     store, q.text, vector, DEPTH, dense_hits=dense[:PASSAGE_SEEDS], damping=damping,
-                    passage_weight=weight, specificity=specific,
+                    passage_weight=weight, specificity=specific, facts=0,
                 )  # fmt: skip
                 name = f"graph: damping {damping}, passage seeds × {weight}, specificity {'on' if specific else 'off'}"
                 scores.setdefault(name, []).append(score_ranking([c for c, _ in ranked], q, key_of, KS))
-            if fact_vectors is not None:  # HippoRAG 2's fact retrieval: the ends of the nearest triples seed too
-                similarity = fact_vectors @ vector
-                seeds: dict[int, float] = {}
-                for i in np.argsort(-similarity)[:FACTS]:
-                    for eid in (int(facts[i][0]), int(facts[i][1])):
-                        seeds[eid] = seeds.get(eid, 0.0) + float(similarity[i])
-                for weight in PASSAGE_WEIGHTS:
-                    ranked = graph_ranking(
-                        store, q.text, vector, DEPTH, dense_hits=dense[:PASSAGE_SEEDS], passage_weight=weight,
-                        specificity=True, entity_seeds=seeds,
-                    )  # fmt: skip
-                    name = (
-                        f"graph + {FACTS} nearest triples' ends: damping 0.5, passage seeds × {weight}, specificity on"
-                    )
-                    scores.setdefault(name, []).append(score_ranking([c for c, _ in ranked], q, key_of, KS))
-                    if weight == PASSAGE_WEIGHTS[0]:  # fused with dense as hybrid fuses (RRF), graph weighted so
-                        for g in FUSED_GRAPH_WEIGHTS:
-                            fused = fuse({"dense": dense[:DEPTH], "graph": ranked}, {"dense": 1.0, "graph": g}, DEPTH)
-                            name = f"dense + that graph (passage seeds × {weight}), RRF, graph weight {g}"
-                            scores.setdefault(name, []).append(score_ranking([c for c, _ in fused], q, key_of, KS))
+            if not with_facts:
+                continue
+            for weight, specific in itertools.product(PASSAGE_WEIGHTS, (False, True)):
+                ranked = graph_ranking(  # HippoRAG 2's fact retrieval: the ends of the nearest triples seed too
+                    store, q.text, vector, DEPTH, dense_hits=dense[:PASSAGE_SEEDS], passage_weight=weight,
+                    specificity=specific, facts=FACT_SEEDS,
+                )  # fmt: skip
+                name = (
+                    f"graph + {FACT_SEEDS} nearest triples' ends: damping 0.5, passage seeds × {weight},"
+                    f" specificity {'on' if specific else 'off'}"
+                )
+                scores.setdefault(name, []).append(score_ranking([c for c, _ in ranked], q, key_of, KS))
+                if weight == PASSAGE_WEIGHTS[0] and specific:  # fused with dense as hybrid fuses (RRF)
+                    for method, g in itertools.product(("rrf", "minmax"), FUSED_GRAPH_WEIGHTS):
+                        both = {"dense": dense[:DEPTH], "graph": ranked}
+                        fused = fuse(both, {"dense": 1.0, "graph": g}, DEPTH, method)  # type: ignore[arg-type]
+                        name = f"dense + graph (fact seeds, passage × {weight}, specificity on), {method}, weight {g}"
+                        fusions.setdefault(name, []).append(score_ranking([c for c, _ in fused], q, key_of, KS))
         title, n = s.title, len(s.queries)
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = [
-        "### Graph retrieval's seeding, varied (issue 20)",
+        f"### Graph retrieval's seeding, varied: {args.which}-{args.limit} (issue 20)",
         "",
         f"_`.venv/bin/python build/bench_graph_variants.py --kb {args.kb.name} --set {args.which} --limit"
         f" {args.limit}` on {when}; {cpu_summary()}; Python {platform.python_version()}. {title}; {n} questions."
-        " Defaults today: damping 0.5, passage seeds × 0.05, specificity off. No LLM call._",
+        f" Defaults today: damping {DAMPING}, passage seeds × {PASSAGE_SEED_WEIGHT}, specificity"
+        f" {'on' if SPECIFICITY else 'off'}, fact seeds {FACT_SEEDS}. No LLM call._",
         "",
         "| ranking | nDCG@10 | R@2 | R@5 | R@10 |",
         "|---|---|---|---|---|",
     ]
-    for name, rows in scores.items():
+    for name, rows in {**scores, **fusions}.items():
         body.append(
             f"| {name} | {mean([r[0] for r in rows]):.3f} | "
             + " | ".join(f"{mean([r[1][k] for r in rows]):.3f}" for k in KS)
             + " |"
         )
-    write_section(args.out, BEGIN, END, "\n".join([BEGIN, *body, END]))
+    begin, end = MARKER.format(args.which, "begin"), MARKER.format(args.which, "end")
+    write_section(args.out, begin, end, "\n".join([begin, *body, end]))
     print("\n".join(body))
     return 0
 

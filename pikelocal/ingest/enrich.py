@@ -72,9 +72,10 @@ class Enricher:
             for doc in self.store.enrichment.documents_to_summarize(self.options.doc_ids):
                 self.store.enrichment.save_document_summary(doc.id, status=SKIPPED)
         self._atoms(report)
-        if self.options.entities:  # the graph's loose ends: entities of removed chunks, synonym edges of new ones
-            self.store.graph.prune()
+        if self.options.entities:  # the graph's loose ends: entities of removed chunks, synonym edges of new ones,
+            self.store.graph.prune()  # vectors of new triples (fact seeds; also a KB enriched before schema 9)
             self.store.graph.link_synonyms(self.options.synonym_threshold)
+            embed_facts(self.store, self.encoder)
         if self.options.trees:
             from pikelocal.ingest.trees import TreeBuilder
 
@@ -261,3 +262,14 @@ class Enricher:
         report.atomized += 1
         report.questions += len(atoms.questions)
         report.dropped += len(atoms.dropped)
+
+
+def embed_facts(store: Store, encoder: Encoder) -> int:
+    """Vectors for the triples that have none (their text "subject relation object", as passages: graph retrieval
+    compares the question with them); the number embedded. No LLM call, so it also serves ``reembed``."""
+    done = 0
+    while batch := store.graph.triples_without_vectors():
+        vectors = encoder.encode([text for _, text in batch], role="passage")
+        store.index.put_vectors("triple", [tid for tid, _ in batch], vectors, skip_missing=True)
+        done += len(batch)
+    return done

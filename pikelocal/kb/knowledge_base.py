@@ -276,6 +276,7 @@ class KnowledgeBase:
         (``EncoderNumericsError``). No LLM call: chunks, headers and atomic questions stay. A killed run continues
         where it stopped.
         """
+        from pikelocal.ingest.enrich import embed_facts
         from pikelocal.store.probe_check import current_probes, encoder_build, pack
 
         encoder = self.encoder()
@@ -294,6 +295,7 @@ class KnowledgeBase:
             while names := store.graph.without_vectors():  # the entity graph's name vectors
                 vectors = encoder.encode([name for _, name in names], role="query")
                 store.index.put_vectors("entity", [eid for eid, _ in names], vectors, skip_missing=True)
+            embed_facts(store, encoder)  # the graph's triples (fact seeds)
             while nodes := store.summaries.without_vectors():  # the summary trees' nodes
                 vectors = encoder.encode([text for _, text in nodes], role="passage")
                 store.index.put_vectors("summary", [nid for nid, _ in nodes], vectors, skip_missing=True)

@@ -4,8 +4,10 @@ seeded by the question, chunks ranked by the mass that reaches them.
 Nodes are the KB's entities and the chunks that mention them. Edges (undirected, weighted): a chunk and each entity
 it mentions (1), the subject and object of each triple (1), two entities whose names are synonyms (their cosine).
 Seeds: the entities whose names occur in the question (1 each), the entities nearest the question's vector (their
-cosine, if at least ``ENTITY_MIN_SIMILARITY``), and, as HippoRAG 2 does, the question's dense chunk hits at a small
-weight (``PASSAGE_SEED_WEIGHT`` × cosine), so a question naming no entity still has somewhere to start.
+cosine, if at least ``ENTITY_MIN_SIMILARITY``), the subject and object of the ``FACT_SEEDS`` triples nearest the
+question's vector (their cosine; HippoRAG 2's fact retrieval), and, as HippoRAG 2 does, the question's dense chunk
+hits at a small weight (``PASSAGE_SEED_WEIGHT`` × cosine), so a question naming no entity still has somewhere to
+start.
 
 The matrix is built from the store's edge arrays once per graph version (``kb_meta.graph_version``) and kept in
 memory for the process (the TUI and evaluation ask many questions of one KB).
@@ -28,6 +30,8 @@ ENTITY_MIN_SIMILARITY = 0.6  # an entity this close to the question's vector see
 ENTITY_SEEDS = 5  # nearest entities by vector considered
 PASSAGE_SEED_WEIGHT = 0.05  # HippoRAG 2's weight of dense passage seeds against entity seeds
 PASSAGE_SEEDS = 10
+SPECIFICITY = False  # entity seeds divided by how many chunks name the entity (HippoRAG's node specificity)
+FACT_SEEDS = 5  # triples nearest the question whose ends seed the walk (HippoRAG 2 keeps the top 5 before its filter)
 
 
 @dataclass(frozen=True)
@@ -114,15 +118,18 @@ def graph_ranking(
     dense_hits: list[tuple[int, float]] | None = None,
     damping: float = DAMPING,
     passage_weight: float = PASSAGE_SEED_WEIGHT,
-    specificity: bool = False,
+    specificity: bool = SPECIFICITY,
     entity_seeds: Mapping[int, float] | None = None,
+    facts: int = FACT_SEEDS,
 ) -> list[tuple[int, float]]:
     """The ``n`` chunks with the most PPR mass for ``query`` (chunk id, mass), best first; empty when the KB has
     no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at ``passage_weight``
     × cosine. ``specificity``: each entity seed is divided by the number of chunks that mention it (HippoRAG 1's
     node specificity), so a name every paragraph shares seeds little (``build/bench_graph_variants.py``).
     ``entity_seeds`` (entity id -> weight) adds seeds found otherwise, e.g. the ends of the triples nearest the
-    question (HippoRAG 2's fact retrieval; measured there)."""
+    question, as ``facts`` does from the store's triple vectors).
+    ``facts``: the ends (subject and object) of the ``facts`` triples whose text is nearest the question's vector
+    seed the walk at that cosine (HippoRAG 2's fact retrieval, without its LLM filter); 0 turns it off."""
     graph = load_graph(store)
     if graph.n_entities == 0:
         return []
@@ -135,6 +142,13 @@ def graph_ranking(
             similarity = 1.0 - distance
             if similarity >= ENTITY_MIN_SIMILARITY and (node := graph.entity_index.get(eid)) is not None:
                 seeds[node] += similarity
+    if query_vector is not None and facts > 0:
+        nearest = store.index.knn("triple", query_vector, facts)
+        ends = store.graph.fact_ends([tid for tid, _ in nearest])
+        for tid, distance in nearest:
+            for eid in ends.get(tid, ()):
+                if (node := graph.entity_index.get(eid)) is not None:
+                    seeds[node] += 1.0 - distance
     for eid, weight in (entity_seeds or {}).items():
         if (node := graph.entity_index.get(eid)) is not None:
             seeds[node] += weight

@@ -20,6 +20,7 @@ COUNTED = (
     "late_vectors",
     "question_vectors",
     "entity_vectors",
+    "triple_vectors",
     "summary_nodes",
     "summary_vectors",
     "llm_cache",
@@ -33,6 +34,7 @@ OWNED = (
     ("question_vectors", "questions"),
     ("questions_fts", "questions"),
     ("entity_vectors", "entities"),
+    ("triple_vectors", "triples"),
     ("summary_vectors", "summary_nodes"),
     ("summaries_fts", "summary_nodes"),
 )

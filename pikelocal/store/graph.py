@@ -45,6 +45,11 @@ class GraphEdges:
     synonyms: NDArray[np.float64]  # (s, 3): entity id, entity id, similarity
 
 
+def fact_text(subject: str, relation: str, obj: str) -> str:
+    """A triple as the one line its vector embeds (HippoRAG 2 encodes facts so): words joined by spaces."""
+    return " ".join(part.strip() for part in (subject, relation, obj) if part.strip())
+
+
 class Graph:
     def __init__(self, store: Store) -> None:
         self._store = store
@@ -143,6 +148,17 @@ class Graph:
         )
         return [(int(i), str(n)) for i, n in rows]
 
+    def triples_without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
+        """(id, text) of triples that have no vector yet: the enrichment's loose-ends step and ``reembed`` embed
+        them. The text is the fact as one line, "subject relation object" (:func:`fact_text`)."""
+        rows = self._rows(
+            "SELECT t.id, s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
+            " JOIN entities o ON o.id = t.object"
+            " WHERE t.id NOT IN (SELECT rowid FROM triple_vectors) ORDER BY t.id LIMIT ?",
+            (int(limit),),
+        )
+        return [(int(i), fact_text(str(a), str(b), str(c))) for i, a, b, c in rows]
+
     # --- reading ----------------------------------------------------------------------------------
 
     def version(self) -> int:
@@ -199,6 +215,16 @@ class Graph:
         skip = set(exclude)
         return [(int(c), str(name)) for c, _, _, name in rows if int(c) not in skip][:n]
 
+    def fact_ends(self, triple_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
+        """Triple id -> (subject entity id, object entity id)."""
+        if not triple_ids:
+            return {}
+        rows = self._rows(
+            f"SELECT id, subject, object FROM triples WHERE id IN ({','.join('?' * len(triple_ids))})",
+            [int(t) for t in triple_ids],
+        )
+        return {int(i): (int(a), int(b)) for i, a, b in rows}
+
     def names(self, entity_ids: Sequence[int]) -> dict[int, str]:
         if not entity_ids:
             return {}
@@ -231,5 +257,6 @@ class Graph:
             "entities": count("SELECT count(*) FROM entities"),
             "triples": count("SELECT count(*) FROM triples"),
             "synonyms": count("SELECT count(*) FROM entity_synonyms"),
+            "triples_with_vectors": count("SELECT count(*) FROM triple_vectors"),
             "chunks_with_entities": count("SELECT count(*) FROM chunks WHERE entities_read IS NOT NULL"),
         }

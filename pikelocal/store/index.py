@@ -21,13 +21,14 @@ from pikelocal.store.fts import build_match_query, is_cjk_sentence
 if TYPE_CHECKING:
     from pikelocal.store.store import Store
 
-VectorTable = Literal["chunk", "late", "question", "entity", "summary"]
+VectorTable = Literal["chunk", "late", "question", "entity", "summary", "triple"]
 _OWNER = {
     "chunk": "chunks",
     "late": "chunks",
     "question": "questions",
     "entity": "entities",
     "summary": "summary_nodes",
+    "triple": "triples",
 }
 FtsTable = Literal["chunk", "question", "summary"]
 _FTS_RANK = {  # a chunk's header counts half

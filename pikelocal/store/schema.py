@@ -31,6 +31,7 @@ VECTOR_TABLES = {
     "question": "question_vectors",
     "entity": "entity_vectors",
     "summary": "summary_vectors",
+    "triple": "triple_vectors",
 }
 FTS_TABLES = {"chunk": "chunks_fts", "question": "questions_fts", "summary": "summaries_fts"}
 
@@ -297,6 +298,20 @@ def _v8(conn: Connection, dim: int) -> None:
     )
 
 
+def _v9(conn: Connection, dim: int) -> None:
+    # HippoRAG 2's fact seeds (query/graph.py): a vector per triple, of its text "subject relation object", so the
+    # triples nearest a question seed the walk at their ends. Written after the enrichment call, by the graph's
+    # loose-ends step (store.graph.triples_without_vectors), so a KB enriched before this version gets them too.
+    conn.execute(
+        f"""
+        CREATE VIRTUAL TABLE triple_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE TRIGGER triples_ad AFTER DELETE ON triples BEGIN
+            DELETE FROM triple_vectors WHERE rowid = old.id;
+        END;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
@@ -306,6 +321,7 @@ MIGRATIONS: list[Migration] = [
     Migration(6, "legal cross-references", _v6),
     Migration(7, "entity graph", _v7),
     Migration(8, "summary trees", _v8),
+    Migration(9, "triple vectors", _v9),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

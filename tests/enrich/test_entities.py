@@ -8,6 +8,7 @@ import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from pikelocal.embed.fake import HashEncoder
@@ -174,6 +175,51 @@ def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_name
     assert pairs and all(a < b and 0.5 <= s <= 1.0 + 1e-6 for a, b, s in pairs)
     assert store._rows("SELECT count(*) FROM entities WHERE linked IS NULL")[0][0] == 0
     assert store.integrity_check() == []
+
+
+def test_every_triple_gets_a_fact_vector_that_goes_with_its_chunk(store: Store) -> None:
+    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    triples = store._rows(
+        "SELECT t.id, s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
+        " JOIN entities o ON o.id = t.object"
+    )
+    assert triples and store.graph.counts()["triples_with_vectors"] == len(triples)
+    tid, subject, relation, obj = triples[0]
+    expected = ENC.encode([f"{subject} {relation} {obj}"], role="passage")[0]  # the fact as one line
+    np.testing.assert_allclose(store.index.vector("triple", tid), expected, atol=1e-6)
+    doc = next(d for d in store.docs.documents() if Path(d.path).stem == EN_STEM)
+    assert store.docs.delete_document(doc.id)
+    left = store._rows("SELECT count(*) FROM triples")[0][0]
+    assert left < len(triples) and store.graph.counts()["triples_with_vectors"] == left  # the cascade took them
+
+
+def test_a_kb_enriched_before_fact_vectors_gets_them_without_an_llm_call(store: Store) -> None:
+    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    n = store._rows("SELECT count(*) FROM triples")[0][0]
+    with store.transaction():  # as a KB enriched before schema 9 is, after its migration
+        store._conn.execute("DELETE FROM triple_vectors")
+    again = llm()
+    Enricher(store, ENC, again, EnrichOptions(entities=True)).run()
+    assert not again.calls and store.graph.counts()["triples_with_vectors"] == n > 0
+
+
+def test_the_triples_nearest_the_question_seed_the_walk_at_their_ends(store: Store) -> None:
+    from pikelocal.ingest.enrich import embed_facts
+    from pikelocal.query.graph import graph_ranking
+
+    c = [ch.id for d in store.docs.documents() for ch in store.chunks.chunks_of(d.id)][:3]
+    with store.transaction():  # no name vectors: only the names in the question and the facts can seed
+        store.graph.put_chunk(c[0], ["Pike Lake", "Anglers Club"], [("Anglers Club", "fishes in", "Pike Lake")])
+        store.graph.put_chunk(c[1], ["Oslo", "Norway"], [("Oslo", "is the capital of", "Norway")])
+        store.graph.put_chunk(c[2], ["Bergen", "Norway"], [])
+    assert embed_facts(store, ENC) == 2
+    question = "which city is the capital of the kingdom?"  # names no entity
+    vector = ENC.encode([question], role="query")[0]
+    assert graph_ranking(store, question, vector, 3, facts=0) == []  # nothing else seeds it
+    ranked = graph_ranking(store, question, vector, 3, facts=1)
+    # the one nearest fact is Oslo's: its ends seed, so its chunk leads; Bergen's shares Norway, a step further;
+    # the lake's chunk is in another component and gets no mass
+    assert [cid for cid, _ in ranked] == [c[1], c[2]]
 
 
 def test_turning_entities_on_later_reasks_only_the_chunks_read_without_them(store: Store) -> None:

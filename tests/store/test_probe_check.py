@@ -129,6 +129,10 @@ def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Pa
         chunks = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
         (qid,) = store.chunks.add_questions([NewQuestion(chunks[0].id, "投标保证金是多少？", "zh")])
         store.index.put_vectors("question", [qid], HashEncoder().encode(["投标保证金是多少？"], role="query"))
+        with store.transaction():  # a triple of the entity graph, with its fact vector
+            store.graph.put_chunk(chunks[0].id, ["投标人", "投标保证金"], [("投标人", "提交", "投标保证金")])
+        (tid,) = [int(r[0]) for r in store._rows("SELECT id FROM triples")]
+        store.index.put_vectors("triple", [tid], HashEncoder().encode(["投标人 提交 投标保证金"], role="passage"))
     new = Perturbed(0.2)
     settings = load_settings(environ={})
     report = api.open_kb(kb, settings, encoder=new).reembed()
@@ -142,6 +146,8 @@ def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Pa
             np.testing.assert_allclose(store.index.vector("chunk", c.id), expected, atol=1e-6)
         expected = new.encode(["投标保证金是多少？"], role="query")[0]
         np.testing.assert_allclose(store.index.vector("question", qid), expected, atol=1e-6)
+        expected = new.encode(["投标人 提交 投标保证金"], role="passage")[0]
+        np.testing.assert_allclose(store.index.vector("triple", tid), expected, atol=1e-6)
     with pytest.raises(EncoderNumericsError):  # the KB now lives in the new encoder's numbers
         Store.open(kb, encoder_id="hash-bigram", dim=256, probe=HashEncoder())
 
