@@ -99,11 +99,11 @@ def main() -> int:
                     f" specificity {'on' if specific else 'off'}"
                 )
                 scores.setdefault(name, []).append(score_ranking([c for c, _ in ranked], q, key_of, KS))
-                if weight == PASSAGE_WEIGHTS[0] and specific:  # fused with dense as hybrid fuses (RRF)
+                if weight == PASSAGE_SEED_WEIGHT and specific == SPECIFICITY:  # the default, fused with dense
                     for method, g in itertools.product(("rrf", "minmax"), FUSED_GRAPH_WEIGHTS):
                         both = {"dense": dense[:DEPTH], "graph": ranked}
                         fused = fuse(both, {"dense": 1.0, "graph": g}, DEPTH, method)  # type: ignore[arg-type]
-                        name = f"dense + graph (fact seeds, passage × {weight}, specificity on), {method}, weight {g}"
+                        name = f"dense + graph (the default: fact seeds, passage × {weight}), {method}, weight {g}"
                         fusions.setdefault(name, []).append(score_ranking([c for c, _ in fused], q, key_of, KS))
         title, n = s.title, len(s.queries)
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")

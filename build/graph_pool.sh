@@ -6,7 +6,7 @@
 #
 # 1. `eval retrieval --pool` builds the pool of the N questions' paragraphs (seed 0) and scores it before enrichment;
 # 2. `enrich` adds atomic questions and entities (one LLM call a paragraph; no summaries);
-# 3. the eval again, hybrid with the graph at weight 0, 0.3 and 1.0 (`search.graph_weight`);
+# 3. the eval again, with graph alone, and hybrid with the graph at weight 0, 0.3 and 1.0 (`search.graph_weight`);
 # 4. build/bench_graph_variants.py's seeding variants, into OUT/SET-N-variants.md.
 # Late vectors are off (as in every pooled run since issue 19's measurements). Results go to
 # ~/.cache/pikelocal-eval/ by default: outside the work tree, which a new session lays anew.
@@ -20,14 +20,14 @@ mkdir -p "$OUT"
 KB="$OUT/$SET-pool$N.kb"
 TAG="$OUT/$SET$N"
 export PIKELOCAL_INGEST_LATE=false PIKELOCAL_SEARCH_LATE_WEIGHT=0
-evaluate() { # $1: output file; env: graph weight
+evaluate() { # $1: output file, $2: modes; env: graph weight
   [ -s "$1" ] && return 0
   "$PY" -m pikelocal eval retrieval ../shared/data/multihop --set "$SET" --pool --limit "$N" --k 2,5,10 \
-    --kb "$KB" > "$1.part" 2>&1
+    --modes "$2" --kb "$KB" > "$1.part" 2>&1
   mv "$1.part" "$1"
 }
 echo "[graph_pool] $(date -u +%H:%M) $SET-$N: pool and score before enrichment"
-evaluate "$TAG-before.txt"
+evaluate "$TAG-before.txt" bm25,dense,hybrid
 echo "[graph_pool] $(date -u +%H:%M) $SET-$N: enrich (entities on, summaries off)"
 if [ ! -e "$TAG-enriched" ]; then
   PIKELOCAL_ENRICH_ENTITIES=true PIKELOCAL_ENRICH_SUMMARIES=false "$PY" -m pikelocal enrich "$KB" \
@@ -36,7 +36,7 @@ if [ ! -e "$TAG-enriched" ]; then
 fi
 for w in 0 0.3 1.0; do
   echo "[graph_pool] $(date -u +%H:%M) $SET-$N: score, graph weight $w"
-  PIKELOCAL_SEARCH_GRAPH_WEIGHT=$w evaluate "$TAG-w$w.txt"
+  PIKELOCAL_SEARCH_GRAPH_WEIGHT=$w evaluate "$TAG-w$w.txt" bm25,dense,graph,hybrid
 done
 echo "[graph_pool] $(date -u +%H:%M) $SET-$N: seeding variants"
 [ -s "$TAG-variants.md" ] || "$PY" build/bench_graph_variants.py --kb "$KB" --set "$SET" --limit "$N" \
