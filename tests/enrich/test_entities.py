@@ -193,14 +193,25 @@ def test_every_triple_gets_a_fact_vector_that_goes_with_its_chunk(store: Store) 
     assert left < len(triples) and store.graph.counts()["triples_with_vectors"] == left  # the cascade took them
 
 
-def test_a_kb_enriched_before_fact_vectors_gets_them_without_an_llm_call(store: Store) -> None:
-    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
-    n = store._rows("SELECT count(*) FROM triples")[0][0]
-    with store.transaction():  # as a KB enriched before schema 9 is, after its migration
-        store._conn.execute("DELETE FROM triple_vectors")
-    again = llm()
-    Enricher(store, ENC, again, EnrichOptions(entities=True)).run()
-    assert not again.calls and store.graph.counts()["triples_with_vectors"] == n > 0
+def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_path: Path) -> None:
+    from pikelocal.store import db
+
+    kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs", with_shared_name(CORPUS)))
+    with open_kb(kb, create=False) as store:
+        Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+        n = store._rows("SELECT count(*) FROM triples")[0][0]
+    conn = db.connect(kb)  # the file as schema 8 left it: no triple vectors, no trigger
+    conn.execute("DROP TRIGGER triples_ad")
+    conn.execute("DROP TABLE triple_vectors")
+    conn.execute("UPDATE kb_meta SET value = '8' WHERE key = 'schema_version'")
+    conn.execute("PRAGMA user_version = 8")
+    db.close(conn)
+    with open_kb(kb, create=False) as store:  # migrated to 9 on opening
+        assert store.meta()["schema_version"] >= 9 and store.graph.counts()["triples_with_vectors"] == 0
+        again = llm()
+        Enricher(store, ENC, again, EnrichOptions(entities=True)).run()
+        assert not again.calls and store.graph.counts()["triples_with_vectors"] == n > 0
+        assert store.integrity_check() == []
 
 
 def test_the_triples_nearest_the_question_seed_the_walk_at_their_ends(store: Store) -> None:
