@@ -6,11 +6,11 @@ moves the entity graph's ranking, measured, before any default changes.
 KB: a pooled evaluation KB enriched with entities (as for ``bench_graph_candidates.py``; env as when it was built,
 e.g. ``PIKELOCAL_INGEST_LATE=false``). Per question: the dense ranking (the baseline, and the passage seeds), then
 ``graph_ranking`` with each combination of damping (0.5 = HippoRAG's), the weight of the dense passage seeds
-(0.05 = HippoRAG 2's, the default) and node specificity (entity seeds divided by how many chunks mention the
-entity, as HippoRAG 1 does), all without fact seeds; then, as HippoRAG 2 seeds from facts, with the ends of the
-``FACT_SEEDS`` triples whose stored vector (schema 9; ``enrich`` embeds a KB's older triples) is nearest the
-question, alone and fused with dense (RRF and min-max score fusion). Scored as ``pikelocal eval retrieval`` scores
-(nDCG@10, R@2/5/10 over paragraphs).
+(0.05 = HippoRAG 2's; 1.0, the default since these runs) and node specificity (entity seeds divided by how many
+chunks mention the entity, as HippoRAG 1 does), all without fact seeds; then, as HippoRAG 2 seeds from facts,
+with the ends of the ``FACT_SEEDS`` triples whose stored vector (schema 9; ``enrich`` embeds a KB's older triples)
+is nearest the question, alone and fused with dense (RRF and min-max score fusion). Scored as ``pikelocal eval
+retrieval`` scores (nDCG@10, R@2/5/10 over paragraphs).
 No LLM call. With n = 20 questions a difference of one question's gold paragraph is 0.025 in R@k: read the table
 as a probe of which knob matters, not as a tuning.
 """

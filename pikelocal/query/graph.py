@@ -17,7 +17,6 @@ memory for the process (the TUI and evaluation ask many questions of one KB).
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,15 +119,12 @@ def graph_ranking(
     damping: float = DAMPING,
     passage_weight: float = PASSAGE_SEED_WEIGHT,
     specificity: bool = SPECIFICITY,
-    entity_seeds: Mapping[int, float] | None = None,
     facts: int = FACT_SEEDS,
 ) -> list[tuple[int, float]]:
     """The ``n`` chunks with the most PPR mass for ``query`` (chunk id, mass), best first; empty when the KB has
     no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at ``passage_weight``
     × cosine. ``specificity``: each entity seed is divided by the number of chunks that mention it (HippoRAG 1's
     node specificity), so a name every paragraph shares seeds little (``build/bench_graph_variants.py``).
-    ``entity_seeds`` (entity id -> weight) adds seeds found otherwise, e.g. the ends of the triples nearest the
-    question, as ``facts`` does from the store's triple vectors).
     ``facts``: the ends (subject and object) of the ``facts`` triples whose text is nearest the question's vector
     seed the walk at that cosine (HippoRAG 2's fact retrieval, without its LLM filter); 0 turns it off."""
     graph = load_graph(store)
@@ -150,9 +146,6 @@ def graph_ranking(
             for eid in ends.get(tid, ()):
                 if (node := graph.entity_index.get(eid)) is not None:
                     seeds[node] += 1.0 - distance
-    for eid, weight in (entity_seeds or {}).items():
-        if (node := graph.entity_index.get(eid)) is not None:
-            seeds[node] += weight
     if specificity:
         seeds[: graph.n_entities] /= np.maximum(graph.chunks_per_entity, 1.0)
     for cid, score in (dense_hits or [])[:PASSAGE_SEEDS]:
