@@ -173,12 +173,13 @@ def main() -> int:
     parser.add_argument("--tree-nodes", type=int, default=0, help="then summarise this many summary-tree nodes")
     parser.add_argument("--no-http", action="store_true", help="skip part 2 (the loopback fan-out)")
     parser.add_argument("--section", default="bench_enrich", help="the marker name of the section written")
+    parser.add_argument("--batch", type=int, default=1, help="llm.batch: calls decoded together (0: as calibrated)")
     args = parser.parse_args()
     args.json = args.json or ROOT / "build" / "cache" / f"{args.section}.json"
     if args.pdf is None:
         print("the tender PDF is not in ../shared/data/pdfs/zh_tender (give --pdf)", file=sys.stderr)
         return 1
-    settings = load_settings()
+    settings = load_settings(overrides={"llm.batch": args.batch})
     for suffix in ("", "-wal", "-shm"):
         Path(f"{args.kb}{suffix}").unlink(missing_ok=True)
     enc = open_encoder(settings)
@@ -197,6 +198,7 @@ def main() -> int:
         model_id = llm.model_id
         atoms = check_atoms(store)
         count = cached.inner.count_tokens  # type: ignore[attr-defined]
+        width = cached.inner.max_parallel  # type: ignore[attr-defined]
         q_calls = [c for c in llm.calls if c[1].tag.startswith("atomize")]
         split = token_split(q_calls, count)
     q, s = report.question_cost, report.summary_cost
@@ -205,14 +207,14 @@ def main() -> int:
     evaluated = sum(c.evaluated for _, _, c in q_calls)
     output = sum(c.completion_tokens for _, _, c in q_calls)
     ceiling = json.loads(args.ceiling.read_text()) if args.ceiling.exists() else None
-    ceiling_s = (
-        evaluated / ceiling["prompt_tps"] + output / ceiling["generation_tps"]["1"] if ceiling is not None else None
-    )
+    gen_tps = None if ceiling is None else ceiling["generation_tps"].get(str(width), ceiling["generation_tps"]["1"])
+    ceiling_s = evaluated / ceiling["prompt_tps"] + output / gen_tps if ceiling is not None else None
     n = max(1, q.items)
     figures = {
         "date": str(dt.date.today()),
         "model": model_id,
         "chunks": q.items,
+        "width": width,
         "chunks_per_min": 60 * q.items / q.seconds,
         "sent": sent / n,
         "evaluated": evaluated / n,
@@ -254,13 +256,14 @@ def main() -> int:
 
 
 ROWS = [
+    ("calls decoded together (llm.batch)", "width", "{}"),
     ("chunks per minute (questions stage, wall)", "chunks_per_min", "{:.1f}"),
     ("prompt tokens per chunk, sent", "sent", "{:.0f}"),
     ("… of which the model evaluated (after the reused KV prefix)", "evaluated", "{:.0f}"),
     ("output tokens per chunk", "output", "{:.0f}"),
     ("tokens per chunk the model ran (evaluated + output)", None, ""),
     ("wall seconds per chunk", "wall_s", "{:.1f}"),
-    ("ceiling seconds for those tokens (llama.cpp alone)", "ceiling_s", "{:.1f}"),
+    ("ceiling seconds for those tokens (llama.cpp alone, at that width)", "ceiling_s", "{:.1f}"),
     ("wall / ceiling", None, ""),
     ("prompt: fixed instructions (system + rules), tokens", "split_fixed", "{:.0f}"),
     ("prompt: the document's part (title, summary)", "split_document", "{:.0f}"),

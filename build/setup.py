@@ -4,7 +4,8 @@
     python3 build/setup.py [--gpu cuda] [--only packages|models] [--log build/setup.log]
 
 Stages: the virtual environment (.venv), the Python packages (llama.cpp compiles here), then each model
-(build/models.py; EmbeddingGemma's export reports its own sub-stages). Each stage runs as a child process whose
+(build/models.py; EmbeddingGemma's export reports its own sub-stages), then the LLM's batch width on this machine
+(`pikelocal calibrate`, once). Each stage runs as a child process whose
 output goes to the log; the terminal gets its name, elapsed time and peak memory (the largest process of the
 stage, from wait4), and at the end a summary with the disk used. A stage that fails prints the log's last lines
 and the log's path, and set-up stops with exit 1. Finished stages are skipped next time: the packages stage
@@ -193,6 +194,14 @@ def models(setup: Setup) -> None:
     setup.run("models", [str(PY), "build/models.py", "--stage-lines"], note="all of them, see the lines above")
 
 
+def batch_width(setup: Setup) -> None:
+    """``pikelocal calibrate``, once per model and machine: how many LLM calls to decode together (llm.batch = 0)."""
+    probe = "from pikelocal import api; import sys; sys.exit(api.measured_batch_width(api.load_settings()) is None)"
+    if subprocess.run([str(PY), "-c", probe], cwd=ROOT, capture_output=True).returncode == 0:
+        return
+    setup.run("LLM batch width (pikelocal calibrate)", [str(VENV / "bin" / "pikelocal"), "calibrate", "--if-missing"])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpu", default="", choices=["", "cuda"], help="build llama.cpp with CUDA")
@@ -208,6 +217,8 @@ def main(argv: list[str] | None = None) -> int:
             packages(setup, args.gpu, args.jobs)
         if args.only in (None, "models"):
             models(setup)
+        if args.only is None:
+            batch_width(setup)
     finally:
         peak, now = disk.stop()
     if setup.rows:

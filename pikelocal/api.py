@@ -95,6 +95,33 @@ def doctor(settings: Settings, kb: Path | None = None, *, full: bool = False, ke
     return run_doctor(settings, kb, full=full, key=key)
 
 
+def measured_batch_width(settings: Settings) -> int | None:
+    """The batch width ``calibrate`` kept for the configured in-process model on this machine, or None."""
+    from pikelocal.assets import resolve_gguf
+    from pikelocal.llm.batch_width import read_width
+    from pikelocal.llm.factory import width_key
+
+    return read_width(width_key(settings.llm, resolve_gguf(settings.llm.model, settings.models_path())))
+
+
+def calibrate(settings: Settings) -> domain.Calibration:
+    """Measure the in-process LLM's generation rate at 1, 2 and 4 batched sequences on this machine and keep the
+    width that pays, which ``llm.batch = 0`` then uses (``pikelocal/llm/batch_width.py``). About 10-20 s."""
+    from pikelocal.assets import resolve_gguf
+    from pikelocal.demo import SAMPLES
+    from pikelocal.llm.batch_width import calibrate as measure
+    from pikelocal.llm.factory import model_id_of, threads_of, width_key
+
+    cfg = settings.llm
+    if cfg.backend != "llama_cpp":
+        raise domain.ConfigError("pikelocal calibrate measures the in-process model (llm.backend = 'llama_cpp')")
+    path = resolve_gguf(cfg.model, settings.models_path())
+    text = "\n".join(f.read_text(encoding="utf-8") for f in sorted(SAMPLES.glob("*.md")))
+    return measure(
+        path, width_key(cfg, path), model_id_of(path), threads=threads_of(cfg), gpu_layers=cfg.gpu_layers, text=text
+    )
+
+
 def demo(settings: Settings, kb_path: Path, emit: Callable[[str], None]) -> DemoResult:
     """Run the foundation demo (see ``pikelocal.demo``); ``emit`` receives readable lines."""
     from pikelocal.demo import run_demo

@@ -63,6 +63,9 @@ class LLMSettings:
     api_key: str = ""
     timeout_s: float = 120.0
     parallel: int = 4  # concurrent requests to an HTTP server
+    # In-process: calls decoded together in one llama.cpp context (pikelocal/llm/llama_batch.py). 0: the width
+    # `pikelocal calibrate` measured for this model on this machine (pikelocal/llm/batch_width.py), 1 until then.
+    batch: int = 0
 
 
 @dataclass(frozen=True)
@@ -375,6 +378,7 @@ def _validate(s: Settings) -> None:
         )
     checks = [
         ("llm.parallel", s.llm.parallel, 1),
+        ("llm.batch", s.llm.batch, 0),
         ("llm.n_ctx", s.llm.n_ctx, 256),
         ("llm.threads", s.llm.threads, 0),
         ("encoder.threads", s.encoder.threads, 0),

@@ -10,7 +10,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from pikelocal.assets import check_artifact, load_manifest
+from pikelocal.assets import check_artifact, load_manifest, resolve_gguf
 from pikelocal.config import Settings
 from pikelocal.cpu import CPU_FLAGS, cpu_info
 from pikelocal.domain.errors import PikeError
@@ -106,7 +106,24 @@ def models(settings: Settings, *, full: bool = False) -> Section:
     for art in manifest.artifacts:
         status = check_artifact(manifest, art, full=full)
         checks.append(Check(f"{art.role} {art.id}", status.detail, status.state == "verified"))
+    checks.append(Check("llm batch width", _batch_width(settings)))
     return Section("Models", tuple(checks))
+
+
+def _batch_width(settings: Settings) -> str:
+    """What llm.batch means for the configured in-process model here (``pikelocal calibrate`` measures it)."""
+    if settings.llm.backend != "llama_cpp":
+        return f"server: {settings.llm.parallel} requests at a time (llm.parallel)"
+    if settings.llm.batch:
+        return f"{settings.llm.batch} (llm.batch)"
+    try:
+        from pikelocal.llm.batch_width import read_width
+        from pikelocal.llm.factory import width_key
+
+        width = read_width(width_key(settings.llm, resolve_gguf(settings.llm.model, settings.models_path())))
+    except PikeError as exc:
+        return f"unknown ({exc})"
+    return f"{width} (measured)" if width is not None else "1 (not measured on this machine: pikelocal calibrate)"
 
 
 def knowledge_base(path: Path, key: str | None = None) -> Section:

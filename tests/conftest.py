@@ -23,3 +23,18 @@ def python_workers(tmp_path: Path) -> Iterator[PythonWorkers]:
     workers = PythonWorkers(tmp_path)
     yield workers
     workers.kill_all()  # never leave a worker behind, whatever failed
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_measured_batch_width(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The machine's measured LLM batch width (``pikelocal calibrate``, kept under $XDG_CACHE_HOME) is not read:
+    every test runs the one-sequence path unless it asks for a width (llm.batch), on any machine."""
+    import os
+
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = before

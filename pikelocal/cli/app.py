@@ -70,7 +70,7 @@ def cli(
 
 
 for command in (
-    models.models, models.doctor, models.demo,
+    models.models, models.doctor, models.demo, models.calibrate,
     library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm,
     keys.encrypt, keys.rekey, keys.decrypt,
     search.search, refs.refs,

@@ -41,6 +41,25 @@ def models(ctx: click.Context, verify: bool) -> None:
 
 
 @click.command()
+@click.option("--if-missing", is_flag=True, help="Measure only when no width is kept for this model and machine.")
+@click.pass_context
+def calibrate(ctx: click.Context, if_missing: bool) -> None:
+    """Measure how many LLM calls to decode together on this machine (llm.batch = 0 uses it).
+
+    llama.cpp's generation rate at 1, 2 and 4 batched sequences of the configured model, about 10-20 s; the width
+    kept is the narrowest within 5 % of the best, and 1 unless batching gains 10 % or more.
+    """
+    settings = settings_of(ctx)
+    if if_missing and (kept := api.measured_batch_width(settings)) is not None:
+        click.echo(f"Batch width {kept} kept for this model on this machine (without --if-missing: measure again)")
+        return
+    result = api.calibrate(settings)
+    rates = ", ".join(f"{w} sequence{'s' if w > 1 else ''} {tps:.1f}" for w, tps in sorted(result.rates.items()))
+    click.echo(f"{result.model_id}, {result.threads} thread(s): generation tokens/s {rates}")
+    click.echo(f"Batch width {result.width} kept in {result.path}")
+
+
+@click.command()
 @click.argument("kb", required=False, type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-hash model files.")
 @key_file_option

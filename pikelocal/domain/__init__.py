@@ -66,6 +66,7 @@ from pikelocal.domain.kinds import (
 from pikelocal.domain.references import LegalRef, RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
+    Calibration,
     DocumentStatus,
     EnrichFailure,
     EnrichmentCounts,
@@ -87,7 +88,8 @@ __all__ = [
     "ANSWER_CONTEXTS", "SEGMENT_PRESETS", "AnswerContext", "Segment", "SegmentCell", "SegmentPreset", "SegmentSpan",
     "ANSWER_MODES", "DOCUMENT_STAGES", "ENRICH_STATUSES", "FUSED_SOURCES", "HISTORY_LIMIT", "OCR_MODES", "SEARCH_MODES",
     "SPLITTERS", "AddReport", "AddRequest", "Answer", "AnswerDelta", "AnswerMode", "AnswerStyle", "AskRequest",
-    "BackendError", "CachedCompletion", "CallCost", "Cancelled", "Candidate", "CandidateSource", "ChunkRecord",
+    "BackendError", "CachedCompletion", "Calibration", "CallCost", "Cancelled", "Candidate", "CandidateSource",
+    "ChunkRecord",
     "ClaimCheck", "ConfigError", "DocumentError", "DocumentRecord", "DocumentStage", "DocumentStatus",
     "EncoderMismatchError", "EncoderNumericsError", "EnrichFailure", "EnrichReport", "EnrichRequest",
     "EnrichStatus", "EnrichmentCounts", "EvalReport", "Event", "EventSink", "Evidence", "FailureRecord",

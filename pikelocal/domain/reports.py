@@ -165,3 +165,14 @@ class EnrichReport:
     question_cost: StageCost | None = None
     tree_nodes: int = 0  # summary-tree nodes summarised in this run
     tree_cost: StageCost | None = None  # None: the trees were not built
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """``pikelocal calibrate``: llama.cpp's aggregate generation rate per batch width, and the width kept."""
+
+    model_id: str
+    threads: int
+    rates: Mapping[int, float]  # width → tokens/s over all sequences
+    width: int  # what llm.batch = 0 now uses for this model on this machine
+    path: Path  # where it is kept

@@ -210,6 +210,15 @@ def measure(
     return Ceiling(model.threads, model.flash_attn, prompt_tokens, prompt, gen)
 
 
+def measure_widths(model: RawModel, text: str, *, widths: Sequence[int] = (1, 2, 4), steps: int = 32) -> Ceiling:
+    """Generation rates only (``pikelocal calibrate``: what the batch width needs, in ~10 s on 2 cores)."""
+    tokens = model.tokenize(text)
+    if len(tokens) < 32 * max(widths):
+        raise ValueError(f"the text has {len(tokens)} tokens, fewer than the {32 * max(widths)} needed")
+    gen = {w: model.generation_rate([tokens[32 * s : 32 * s + 32] for s in range(w)], steps) for w in widths}
+    return Ceiling(model.threads, model.flash_attn, 0, 0.0, gen)
+
+
 def quantize(source: Path, target: Path, ftype: str, threads: int) -> Path:
     """``source`` requantized by llama.cpp's own ``llama_model_quantize`` to ``ftype`` ("Q4_0", "Q8_0")."""
     import llama_cpp as L

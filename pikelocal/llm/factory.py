@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pikelocal.assets import resolve_gguf
-from pikelocal.config import LLMSettings, Settings
+from pikelocal.config import LLMSettings, Settings, available_cpus
 from pikelocal.llm.base import LLM
+from pikelocal.llm.batch_width import machine_key, read_width
 
 
 def open_llm(settings: Settings, *, llm: LLMSettings | None = None) -> LLM:
@@ -31,4 +34,28 @@ def open_llm(settings: Settings, *, llm: LLMSettings | None = None) -> LLM:
         n_gpu_layers=cfg.gpu_layers,
         flash_attn=cfg.flash_attn,
         adapt_threads=cfg.adapt_threads,
+        batch_width=batch_width(cfg, path),
     )
+
+
+def batch_width(cfg: LLMSettings, path: Path) -> int:
+    """``llm.batch``, or (0) the width measured for this model on this machine, or 1."""
+    if cfg.batch:
+        return cfg.batch
+    return read_width(width_key(cfg, path)) or 1
+
+
+def width_key(cfg: LLMSettings, path: Path) -> str:
+    """The key of ``path``'s measured width under these settings."""
+    return machine_key(model_id_of(path), threads_of(cfg), cfg.gpu_layers)
+
+
+def model_id_of(path: Path) -> str:
+    """The id :class:`~pikelocal.llm.llama_cpp.LlamaCppLLM` gives the model in ``path``."""
+    from pikelocal.llm.llama_cpp import file_fingerprint
+
+    return f"{path.stem}@{file_fingerprint(path)}"
+
+
+def threads_of(cfg: LLMSettings) -> int:
+    return cfg.threads or available_cpus()

@@ -2,7 +2,8 @@
 
 ``llama_cpp`` is imported inside the constructor so that importing this module (and ``--help``)
 stays cheap. One ``Llama`` object is not thread-safe, so every call holds a lock and
-``max_parallel`` is 1.
+``max_parallel`` is 1, unless the batch width is above 1: then greedy calls from up to that many threads are
+decoded together by :mod:`pikelocal.llm.llama_batch` in a context of their own.
 
 Prompt order matters for speed: llama-cpp-python keeps the KV cache of the previous call and only
 evaluates the tokens after the longest common token prefix, so callers should put the fixed part
@@ -30,7 +31,10 @@ from pikelocal.llm.threads import ThreadGovernor
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
     from llama_cpp.llama_grammar import LlamaGrammar
+
+    from pikelocal.llm.llama_batch import BatchEngine
 
 log = logging.getLogger(__name__)
 
@@ -144,12 +148,19 @@ class LlamaCppLLM:
         adapt_threads: bool = True,
         grammar_first: bool = True,
         weight_repacking: bool | None = None,
+        batch_width: int = 1,
     ) -> None:
         """``weight_repacking``: let llama.cpp repack the weights for its faster kernels (its extra buffer types).
-        None: yes, unless this llama.cpp build has AMX kernels (see :func:`amx_kernels_built`)."""
+        None: yes, unless this llama.cpp build has AMX kernels (see :func:`amx_kernels_built`).
+
+        ``batch_width``: above 1, greedy calls run on a :class:`~pikelocal.llm.llama_batch.BatchEngine` of that
+        many sequences, and up to that many calls from different threads are decoded together (``max_parallel``);
+        1 (or a GGUF without a chat template in its metadata) keeps llama-cpp-python's own one-sequence path."""
         model_path = Path(model_path)
         if n_ctx < 16:
             raise ConfigError(f"n_ctx for {model_path} must be at least 16, not {n_ctx}")
+        if batch_width < 1:
+            raise ConfigError(f"batch width for {model_path} must be at least 1, not {batch_width}")
         check_gguf(model_path)
 
         import llama_cpp  # the one place in pikelocal; heavy (loads the shared library)
@@ -208,6 +219,14 @@ class LlamaCppLLM:
         self._governor = ThreadGovernor(threads) if adapt_threads and not self.gpu_offload else None
         self.thread_changes = 0  # how often the governor changed the count (for tests and the log)
         self.grammar_first = grammar_first  # grammars checked token by token, not over the whole vocabulary
+        self.n_batch, self.flash_attn = n_batch, flash_attn
+        self._formatter = _chat_formatter(llama) if batch_width > 1 else None
+        self.batch_width = batch_width if self._formatter is not None else 1
+        if batch_width > 1 and self._formatter is None:
+            log.warning("%s has no chat template of its own: calls are not batched", model_path.name)
+        self.max_parallel = self.batch_width
+        self._engine: BatchEngine | None = None
+        self._engine_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"LlamaCppLLM({str(self.model_path)!r}, n_ctx={self.context_tokens})"
@@ -225,6 +244,8 @@ class LlamaCppLLM:
         return len(self.raw.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def complete(self, messages: Sequence[Message], params: GenParams) -> Completion:
+        if self._batched(params):
+            return self._complete_batched(messages, params)
         with self._lock, self._constraint(params) as constraint:
             start = time.perf_counter()
             before = self._cached_tokens()
@@ -248,8 +269,11 @@ class LlamaCppLLM:
 
         llama-cpp-python reports no usage when streaming, so the returned token counts are
         estimates: completion = the text re-tokenized, prompt = tokens in the KV cache minus that.
-        The lock is held until the generator finishes or is closed.
+        The lock is held until the generator finishes or is closed. Batched (see ``batch_width``), the counts are
+        exact and the model is shared with other calls between tokens.
         """
+        if self._batched(params):
+            return (yield from self._stream_batched(messages, params))
         with self._lock, self._constraint(params) as constraint:
             start = time.perf_counter()
             before = self._cached_tokens()
@@ -279,10 +303,141 @@ class LlamaCppLLM:
         )
 
     def close(self) -> None:
+        with self._engine_lock:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
         with self._lock:
             if self._llama is not None:
                 self._llama.close()
                 self._llama = None
+
+    # --- batched calls (batch_width > 1) -------------------------------------------------------------------
+
+    def _batched(self, params: GenParams) -> bool:
+        """Whether this call runs on the batch engine: greedy, with the grammar (if any) checked by GrammarFirst."""
+        if self.batch_width <= 1 or params.temperature != 0.0:
+            return False
+        has_grammar = params.grammar is not None or params.json_schema is not None
+        return self.grammar_first or not has_grammar
+
+    def _engine_now(self) -> BatchEngine:
+        with self._engine_lock:
+            if self._engine is None:
+                import llama_cpp
+
+                from pikelocal.llm.llama_batch import BatchEngine
+
+                raw = self.raw
+                vocab = raw._model.vocab
+                buffer = ctypes.create_string_buffer(256)
+
+                def piece(token: int) -> bytes:
+                    n = llama_cpp.llama_token_to_piece(vocab, token, buffer, len(buffer), 0, False)
+                    return buffer.raw[: max(0, n)]
+
+                self._engine = BatchEngine(
+                    llama_cpp,
+                    raw._model.model,
+                    width=self.batch_width,
+                    n_ctx=self.context_tokens,
+                    n_batch=self.n_batch,
+                    threads=self.n_threads,
+                    flash_attn=self.flash_attn,
+                    n_vocab=int(raw.n_vocab()),
+                    eog=lambda token: bool(llama_cpp.llama_vocab_is_eog(vocab, token)),
+                    piece=piece,
+                    lock=self._lock,
+                    before_step=self._adapt_engine_threads if self._governor is not None else None,
+                )
+            return self._engine
+
+    def _adapt_engine_threads(self, ctx: Any) -> None:
+        assert self._governor is not None
+        threads = self._governor.advise()
+        if threads is not None:
+            import llama_cpp
+
+            llama_cpp.llama_set_n_threads(ctx, threads, threads)
+            self.thread_changes += 1
+            log.debug("llama.cpp (batched) now on %d thread(s)", threads)
+
+    def prompt_tokens(self, messages: Sequence[Message]) -> list[int]:
+        """The tokens a batched call reads for ``messages``: the GGUF's chat template, as llama-cpp-python applies
+        it (``Jinja2ChatFormatter``), tokenized with special tokens."""
+        if self._formatter is None:
+            raise BackendError(f"model {self.model_path.name} has no chat template of its own")
+        chat: Any = [{"role": m.role, "content": m.content} for m in messages]  # llama_cpp's TypedDicts
+        formatted = self._formatter(messages=chat)
+        text = formatted.prompt.encode("utf-8")
+        return [int(t) for t in self.raw.tokenize(text, add_bos=not formatted.added_special, special=True)]
+
+    def _submit(self, messages: Sequence[Message], params: GenParams, *, stream: bool) -> tuple[Any, Any]:
+        from pikelocal.llm.llama_batch import BatchRequest
+
+        engine = self._engine_now()
+        gbnf = params.grammar if params.grammar is not None else _schema_gbnf(params.json_schema)
+        with self._errors(params):
+            constraint = GrammarFirst(self.raw, gbnf) if gbnf is not None else None
+        request = BatchRequest(
+            self.prompt_tokens(messages),
+            params.max_tokens,
+            stops=tuple(params.stop),
+            pick=constraint.pick if constraint is not None else None,
+            stream=stream,
+        )
+        try:
+            engine.submit(request)
+        except BackendError as exc:
+            if constraint is not None:
+                constraint.close()
+            raise BackendError(f"model {self.model_path.name} cannot run prompt {params.tag!r}: {exc}") from None
+        return request, constraint
+
+    def _finished(self, request: Any, constraint: GrammarFirst | None, params: GenParams) -> Completion:
+        if constraint is not None:
+            constraint.close()
+        if request.error is not None:
+            raise BackendError(f"model {self.model_path.name} failed on prompt {params.tag!r}: {request.error}")
+        return Completion(
+            text=request.text,
+            model_id=self.model_id,
+            prompt_tokens=len(request.prompt),
+            completion_tokens=len(request.generated),
+            seconds=request.seconds,
+            prompt_evaluated=request.evaluated,
+        )
+
+    def _complete_batched(self, messages: Sequence[Message], params: GenParams) -> Completion:
+        request, constraint = self._submit(messages, params, stream=False)
+        engine = self._engine_now()
+        try:
+            while not request.done.wait(0.25):  # in short waits, so that Ctrl-C reaches this thread
+                pass
+        except BaseException:
+            engine.cancel(request)
+            request.done.wait()
+            if constraint is not None:
+                constraint.close()
+            raise
+        return self._finished(request, constraint, params)
+
+    def _stream_batched(self, messages: Sequence[Message], params: GenParams) -> Generator[str, None, Completion]:
+        request, constraint = self._submit(messages, params, stream=True)
+        engine = self._engine_now()
+        try:
+            while True:
+                delta = request.deltas.get()
+                if delta is None:
+                    break
+                yield delta
+        except BaseException:  # the consumer stopped early (GeneratorExit) or was interrupted
+            engine.cancel(request)
+            request.done.wait()
+            if constraint is not None:
+                constraint.close()
+            raise
+        return self._finished(request, constraint, params)
 
     def _cached_tokens(self) -> list[int]:
         """The tokens whose KV state the context holds now (what the next call can reuse)."""
@@ -418,21 +573,29 @@ class GrammarFirst:
             self.sampler = None
 
     def __call__(self, _input_ids: Any, scores: Any) -> Any:
+        """As a logits processor: every logit but the chosen token's set to -inf."""
         import numpy as np
 
         if self.error is not None:
             return scores
-        best = int(np.argmax(scores))
         try:
-            if not self._allows(best, float(scores[best])):
-                best = self._best_allowed(scores)
+            best = self.pick(scores)
         except RuntimeError as exc:
             self.error = str(exc)
             return scores
-        self._lib.llama_sampler_accept(self.sampler, best)
         out = np.full_like(scores, -np.inf)
         out[best] = 0.0
         return out
+
+    def pick(self, scores: Any) -> int:
+        """The greedy token the grammar allows after what it accepted so far; accepted. Raises RuntimeError."""
+        import numpy as np
+
+        best = int(np.argmax(scores))
+        if not self._allows(best, float(scores[best])):
+            best = self._best_allowed(scores)
+        self._lib.llama_sampler_accept(self.sampler, best)
+        return best
 
     def _allows(self, token: int, logit: float) -> bool:
         import numpy as np
@@ -454,6 +617,23 @@ class GrammarFirst:
         if not np.isfinite(allowed).any():
             raise RuntimeError("the grammar allows no token here")
         return int(np.argmax(allowed))
+
+
+def _chat_formatter(llama: Llama) -> Jinja2ChatFormatter | None:
+    """The formatter llama-cpp-python's ``create_chat_completion`` uses for a GGUF with a chat template that it
+    does not map to one of its named formats; None otherwise (those calls are not batched)."""
+    from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+    template = llama.metadata.get("tokenizer.chat_template")
+    if not template or llama.chat_format != "chat_template.default" or llama.chat_handler is not None:
+        return None
+    eos, bos = llama.token_eos(), llama.token_bos()
+    return Jinja2ChatFormatter(
+        template=template,
+        eos_token=llama._model.token_get_text(eos) if eos != -1 else "",
+        bos_token=llama._model.token_get_text(bos) if bos != -1 else "",
+        stop_token_ids=[eos],
+    )
 
 
 @cache
