@@ -353,8 +353,18 @@ class BatchEngine:
             b.logits[i] = logits
         b.n_tokens = len(items)
         rc = self.L.llama_decode(self.ctx, b)
+        if rc == 1 and self._drop_idle():  # no KV slot for the batch: free the idle sequences' cells, once
+            rc = self.L.llama_decode(self.ctx, b)
         if rc != 0:
             raise BackendError(f"llama_decode failed ({rc}) on a batch of {len(items)} tokens")
+
+    def _drop_idle(self) -> bool:
+        """Drop the KV state of every idle sequence; whether there was any."""
+        idle = [s for s in range(self.width) if self.owner[s] is None and self.slots[s]]
+        for s in idle:
+            self.L.llama_memory_seq_rm(self.memory, s, 0, -1)
+            self.slots[s] = []
+        return bool(idle)
 
     def _logits(self, index: int) -> Any:
         ptr = self.L.llama_get_logits_ith(self.ctx, index)

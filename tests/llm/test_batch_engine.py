@@ -43,6 +43,7 @@ class FakeLlama:
         self.fail_next = False
         self.gate: threading.Event | None = None  # when given, each decode waits for it (to hold the engine mid-run)
         self.permits: threading.Semaphore | None = None  # when given, each decode takes one (to step it one by one)
+        self.full_unless_idle_dropped: set[int] | None = None  # sequences whose cells fill the cache while kept
 
     def llama_context_default_params(self) -> SimpleNamespace:
         return SimpleNamespace()
@@ -84,6 +85,8 @@ class FakeLlama:
         if self.fail_next:
             self.fail_next = False
             return 1
+        if self.full_unless_idle_dropped is not None and any(self.kv.get(s) for s in self.full_unless_idle_dropped):
+            return 1  # "no KV slot": as llama.cpp says when the cache has no room for the batch
         items = [(b.token[i], b.pos[i], b.seq_id[i][0], bool(b.logits[i])) for i in range(b.n_tokens)]
         self.decoded.append(items)
         self.rows = {}
@@ -226,6 +229,16 @@ def test_a_failed_decode_fails_the_running_requests_and_the_engine_goes_on(lib: 
     (after,) = run(eng, BatchRequest([1, 2, 3], max_tokens=2))
     eng.close()
     assert after.error is None and after.text == text(4, 5) and after.evaluated == 3  # the KV state was dropped
+
+
+def test_a_full_cache_drops_the_idle_sequences_and_decodes_again(lib: FakeLlama) -> None:
+    eng = engine(lib, width=2)
+    (kept,) = run(eng, BatchRequest([5, 6, 7], max_tokens=1))  # its sequence stays idle with 3 cells
+    lib.full_unless_idle_dropped = {kept.slot}
+    (after,) = run(eng, BatchRequest([20, 21], max_tokens=2))
+    eng.close()
+    assert after.error is None and after.text == text(22, 23)
+    assert not lib.kv.get(kept.slot) and eng.slots[kept.slot] == []
 
 
 def test_a_prompt_as_long_as_the_context_is_refused(lib: FakeLlama) -> None:
