@@ -63,7 +63,8 @@ class BatchRequest:
     error: BaseException | None = None
     cancelled: bool = False
     started: float = field(default_factory=time.perf_counter)
-    seconds: float = 0.0
+    seconds: float = 0.0  # from submission to the end (waiting included)
+    model_seconds: float = 0.0  # its share of the steps it was in: each step's time split among their requests
     deltas: queue.SimpleQueue[str | None] = field(default_factory=queue.SimpleQueue)
     done: threading.Event = field(default_factory=threading.Event)
     _utf8: Any = field(default_factory=lambda: codecs.getincrementaldecoder("utf-8")("replace"))
@@ -252,6 +253,7 @@ class BatchEngine:
     def _step(self) -> None:
         items: list[tuple[int, int, int, bool]] = []  # (token, position, sequence, wants logits)
         readers: list[BatchRequest] = []  # the request of each item that wants logits, in order
+        members: list[BatchRequest] = []  # the requests with tokens in this step
         for request in self.running:
             if request.pending is not None:
                 slot = self.slots[request.slot]
@@ -259,6 +261,7 @@ class BatchEngine:
                 slot.append(request.pending)
                 request.pending = None
                 readers.append(request)
+                members.append(request)
         budget = self.n_batch - len(items)
         for request in self.running:
             left = len(request.prompt) - request.fed
@@ -275,7 +278,12 @@ class BatchEngine:
             request.fed += take
             request.evaluated += take
             budget -= take
+            members.append(request)
+        t0 = time.perf_counter()
         self._decode(items)
+        share = (time.perf_counter() - t0) / max(1, len(members))  # the step's time, split among its requests
+        for request in members:
+            request.model_seconds += share
         self.steps += 1
         self.peak_running = max(self.peak_running, len(self.running))
         out = 0
@@ -284,8 +292,10 @@ class BatchEngine:
                 continue
             request = readers[out]
             out += 1
+            t1 = time.perf_counter()
             logits = self._logits(index)
             token = request.pick(logits) if request.pick is not None else int(self._np.argmax(logits))
+            request.model_seconds += time.perf_counter() - t1
             self._advance(request, token)
 
     def _advance(self, request: BatchRequest, token: int) -> None:

@@ -404,7 +404,8 @@ class LlamaCppLLM:
             model_id=self.model_id,
             prompt_tokens=len(request.prompt),
             completion_tokens=len(request.generated),
-            seconds=request.seconds,
+            # its share of the steps it ran in, so that summed over calls decoded together it is the time they took
+            seconds=request.model_seconds,
             prompt_evaluated=request.evaluated,
         )
 

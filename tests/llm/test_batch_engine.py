@@ -44,6 +44,8 @@ class FakeLlama:
         self.gate: threading.Event | None = None  # when given, each decode waits for it (to hold the engine mid-run)
         self.permits: threading.Semaphore | None = None  # when given, each decode takes one (to step it one by one)
         self.full_unless_idle_dropped: set[int] | None = None  # sequences whose cells fill the cache while kept
+        self.delay = 0.0  # seconds each decode takes
+        self.busy = 0.0  # seconds spent in decodes
 
     def llama_context_default_params(self) -> SimpleNamespace:
         return SimpleNamespace()
@@ -88,6 +90,9 @@ class FakeLlama:
         if self.full_unless_idle_dropped is not None and any(self.kv.get(s) for s in self.full_unless_idle_dropped):
             return 1  # "no KV slot": as llama.cpp says when the cache has no room for the batch
         items = [(b.token[i], b.pos[i], b.seq_id[i][0], bool(b.logits[i])) for i in range(b.n_tokens)]
+        started = time.perf_counter()
+        time.sleep(self.delay)
+        self.busy += time.perf_counter() - started
         self.decoded.append(items)
         self.rows = {}
         for i, (token, pos, seq, logits) in enumerate(items):
@@ -155,6 +160,18 @@ def test_requests_run_side_by_side_and_each_gets_its_own_tokens(lib: FakeLlama) 
     assert sorted(lib.decoded[0]) == first
     assert sorted(lib.decoded[1]) == [(8, 3, 0, True), (21, 2, 1, True)]
     assert (a.evaluated, b.evaluated, c.evaluated) == (3, 2, 1)
+    assert all(0 < r.model_seconds <= r.seconds for r in (a, b, c))
+
+
+def test_each_step_s_time_is_split_among_the_calls_in_it(lib: FakeLlama) -> None:
+    """So that the calls' seconds, summed (stats, the enrichment ETA), are the time the model ran, not W times it."""
+    lib.delay = 0.02
+    eng = engine(lib, width=2)
+    a, b = run(eng, BatchRequest([1], max_tokens=6), BatchRequest([2], max_tokens=6))
+    eng.close()
+    assert len(lib.decoded) == 6 and all(len(step) == 2 for step in lib.decoded)  # both in every step
+    assert lib.busy >= 0.12
+    assert abs(a.model_seconds - lib.busy / 2) < 0.01 and abs(b.model_seconds - lib.busy / 2) < 0.01
 
 
 def test_a_later_request_starts_from_the_longest_prefix_any_sequence_holds(lib: FakeLlama) -> None:
