@@ -181,24 +181,24 @@ class BatchEngine:
 
     def _loop(self) -> None:
         while True:
-            with self._cond:
-                while not self._closed and not self.waiting and not self.running:
-                    self._cond.wait()
-                if self._closed:
-                    return
-                for request in [r for r in self.running if r.cancelled]:
-                    self._release(request)
-                    self._end(request, None)
-                self._admit()
-                if not self.running:
-                    continue
             try:
+                with self._cond:
+                    while not self._closed and not self.waiting and not self.running:
+                        self._cond.wait()
+                    if self._closed:
+                        return
+                    for request in [r for r in self.running if r.cancelled]:
+                        self._release(request)
+                        self._end(request, None)
+                    self._admit()
+                    if not self.running:
+                        continue
                 with self._lock:
                     if self._before_step is not None:
                         self._before_step(self.ctx)
                     self._step()
-            except Exception as exc:  # noqa: BLE001 (every running request gets the error; the engine goes on)
-                error = exc if isinstance(exc, BackendError) else BackendError(f"batched decoding failed: {exc}")
+            except Exception as exc:  # noqa: BLE001 (every request in the engine gets the error; it goes on)
+                error = exc if isinstance(exc, BackendError) else BackendError(f"batched decoding failed: {exc!r}")
                 log.debug("batch step failed: %r", exc)
                 with self._cond:
                     for request in list(self.running):
@@ -294,7 +294,13 @@ class BatchEngine:
             out += 1
             t1 = time.perf_counter()
             logits = self._logits(index)
-            token = request.pick(logits) if request.pick is not None else int(self._np.argmax(logits))
+            try:
+                token = request.pick(logits) if request.pick is not None else int(self._np.argmax(logits))
+            except RuntimeError as exc:  # its grammar allows no token: this request fails, the others go on
+                with self._cond:
+                    self._release(request)
+                    self._end(request, BackendError(str(exc)))
+                continue
             request.model_seconds += time.perf_counter() - t1
             self._advance(request, token)
 

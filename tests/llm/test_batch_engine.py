@@ -258,6 +258,17 @@ def test_a_full_cache_drops_the_idle_sequences_and_decodes_again(lib: FakeLlama)
     assert not lib.kv.get(kept.slot) and eng.slots[kept.slot] == []
 
 
+def test_a_grammar_that_allows_nothing_fails_its_own_request_only(lib: FakeLlama) -> None:
+    def refuse(_logits: object) -> int:
+        raise RuntimeError("the grammar allows no token here")
+
+    eng = engine(lib, width=2)
+    stuck, fine = run(eng, BatchRequest([1], max_tokens=3, pick=refuse), BatchRequest([10], max_tokens=3))
+    eng.close()
+    assert isinstance(stuck.error, BackendError) and "allows no token" in str(stuck.error)
+    assert fine.error is None and fine.text == text(11, 12, 13)
+
+
 def test_a_prompt_as_long_as_the_context_is_refused(lib: FakeLlama) -> None:
     eng = engine(lib, n_ctx=32)
     with pytest.raises(BackendError, match="exceed context window of 32"):
