@@ -21,7 +21,9 @@ from tests.support.paths import installed_model
 pytestmark = pytest.mark.slow
 TENDER = "zh_tender/黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
 STATUTE = "en_legal_au/Statutes_Contracts Review Act 1980 (NSW).pdf"
-SETTINGS = {"ingest.late": False, "answer.rounds": 2}
+# llm.batch = 2: these asks run on the batch engine, as they do wherever `pikelocal calibrate` found batching to pay
+# (the other real-model tests, the TUI's among them, run llama-cpp-python's one-sequence path)
+SETTINGS = {"ingest.late": False, "answer.rounds": 2, "llm.batch": 2}
 
 
 @pytest.fixture(scope="module")
