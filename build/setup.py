@@ -195,11 +195,16 @@ def models(setup: Setup) -> None:
 
 
 def batch_width(setup: Setup) -> None:
-    """``pikelocal calibrate``, once per model and machine: how many LLM calls to decode together (llm.batch = 0)."""
+    """``pikelocal calibrate``, once per model and machine: how many LLM calls to decode together (llm.batch = 0).
+
+    Not a stage that can fail set-up: without a measured width, calls go one at a time, as before."""
     probe = "from pikelocal import api; import sys; sys.exit(api.measured_batch_width(api.load_settings()) is None)"
     if subprocess.run([str(PY), "-c", probe], cwd=ROOT, capture_output=True).returncode == 0:
         return
-    setup.run("LLM batch width (pikelocal calibrate)", [str(VENV / "bin" / "pikelocal"), "calibrate", "--if-missing"])
+    try:
+        setup.run("LLM batch width (pikelocal calibrate)", [str(VENV / "bin" / "pikelocal"), "calibrate"])
+    except SystemExit as failed:
+        print(f"[setup] LLM batch width not measured, calls go one at a time ({failed})", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
