@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from pikelocal.domain.errors import BackendError, ModelError
+from pikelocal.llm.llama_batch import fill_batch
 from pikelocal.llm.llama_cpp import check_gguf
 
 
@@ -129,15 +130,8 @@ class RawModel:
 
     def decode(self, items: Sequence[tuple[int, int, int, bool]]) -> None:
         """Decode ``(token, position, sequence, want_logits)`` items as one batch (at most 512)."""
-        b = self.batch
-        for i, (token, pos, seq, logits) in enumerate(items):
-            b.token[i] = token
-            b.pos[i] = pos
-            b.n_seq_id[i] = 1
-            b.seq_id[i][0] = seq
-            b.logits[i] = logits
-        b.n_tokens = len(items)
-        rc = self.L.llama_decode(self.ctx, b)
+        fill_batch(self.batch, items)
+        rc = self.L.llama_decode(self.ctx, self.batch)
         if rc != 0:
             raise BackendError(f"llama_decode failed ({rc}) on a batch of {len(items)} tokens")
 

@@ -75,7 +75,19 @@ class BatchRequest:
         return len(self.prompt) + self.max_tokens
 
 
+def fill_batch(batch: Any, items: Sequence[tuple[int, int, int, bool]]) -> None:
+    """Write ``(token, position, sequence, wants logits)`` items into a ``llama_batch`` (one sequence each)."""
+    for i, (token, pos, seq, logits) in enumerate(items):
+        batch.token[i] = token
+        batch.pos[i] = pos
+        batch.n_seq_id[i] = 1
+        batch.seq_id[i][0] = seq
+        batch.logits[i] = logits
+    batch.n_tokens = len(items)
+
+
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many tokens ``a`` and ``b`` share from their start."""
     n = 0
     for x, y in zip(a, b, strict=False):
         if x != y:
@@ -360,17 +372,10 @@ class BatchEngine:
         self.slots = [[] for _ in range(self.width)]
 
     def _decode(self, items: Sequence[tuple[int, int, int, bool]]) -> None:
-        b = self.batch
-        for i, (token, pos, seq, logits) in enumerate(items):
-            b.token[i] = token
-            b.pos[i] = pos
-            b.n_seq_id[i] = 1
-            b.seq_id[i][0] = seq
-            b.logits[i] = logits
-        b.n_tokens = len(items)
-        rc = self.L.llama_decode(self.ctx, b)
+        fill_batch(self.batch, items)
+        rc = self.L.llama_decode(self.ctx, self.batch)
         if rc == 1 and self._drop_idle():  # no KV slot for the batch: free the idle sequences' cells, once
-            rc = self.L.llama_decode(self.ctx, b)
+            rc = self.L.llama_decode(self.ctx, self.batch)
         if rc != 0:
             raise BackendError(f"llama_decode failed ({rc}) on a batch of {len(items)} tokens")
 

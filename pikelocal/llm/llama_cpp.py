@@ -416,10 +416,7 @@ class LlamaCppLLM:
             while not request.done.wait(0.25):  # in short waits, so that Ctrl-C reaches this thread
                 pass
         except BaseException:
-            engine.cancel(request)
-            request.done.wait()
-            if constraint is not None:
-                constraint.close()
+            _abandon(engine, request, constraint)
             raise
         return self._finished(request, constraint, params)
 
@@ -433,10 +430,7 @@ class LlamaCppLLM:
                     break
                 yield delta
         except BaseException:  # the consumer stopped early (GeneratorExit) or was interrupted
-            engine.cancel(request)
-            request.done.wait()
-            if constraint is not None:
-                constraint.close()
+            _abandon(engine, request, constraint)
             raise
         return self._finished(request, constraint, params)
 
@@ -449,12 +443,9 @@ class LlamaCppLLM:
         """Prompt tokens the last call actually ran through the model: those after the prefix it shared with
         the KV state left by the call before (llama-cpp-python reuses that prefix, and re-runs the last prompt
         token when the whole prompt was cached, to refresh the logits)."""
-        prompt = self.raw._input_ids[:prompt_tokens]
-        shared = 0
-        for a, b in zip(before, prompt, strict=False):
-            if a != b:
-                break
-            shared += 1
+        from pikelocal.llm.llama_batch import common_prefix
+
+        shared = common_prefix(before, [int(t) for t in self.raw._input_ids[:prompt_tokens]])
         if prompt_tokens and shared >= prompt_tokens:
             shared = prompt_tokens - 1
         return prompt_tokens - shared
@@ -618,6 +609,14 @@ class GrammarFirst:
         if not np.isfinite(allowed).any():
             raise RuntimeError("the grammar allows no token here")
         return int(np.argmax(allowed))
+
+
+def _abandon(engine: BatchEngine, request: Any, constraint: GrammarFirst | None) -> None:
+    """A batched call whose caller stopped waiting: the engine frees its sequence, then its grammar goes."""
+    engine.cancel(request)
+    request.done.wait()
+    if constraint is not None:
+        constraint.close()
 
 
 def _chat_formatter(llama: Llama) -> Jinja2ChatFormatter | None:
