@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.store import db
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import build_kb, open_kb, write_corpus
+from tests.support.enrich_llm import cache_rows
 from tests.support.paths import installed_model
 from tests.support.workers import PythonWorkers
 
@@ -27,14 +27,6 @@ pytestmark = pytest.mark.slow
 WORKER = Path(__file__).resolve().parent / "enrich_batched_worker.py"
 KILLS = 3
 WAIT_S = 120.0
-
-
-def cache_rows(kb: Path) -> int:
-    conn = db.connect(kb, readonly=True)
-    try:
-        return int(conn.execute("SELECT count(*) FROM llm_cache").fetchone()[0])
-    finally:
-        db.close(conn, readonly=True)
 
 
 def test_killed_batched_enrichment_resumes_without_asking_a_finished_call_again(

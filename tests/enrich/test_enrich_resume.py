@@ -27,7 +27,7 @@ from pikelocal.llm.cached import CachedLLM, cache_key
 from pikelocal.store import db
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import build_kb, open_kb, write_corpus
-from tests.support.enrich_llm import MODEL_ID, checked_llm
+from tests.support.enrich_llm import MODEL_ID, cache_rows, checked_llm
 from tests.support.workers import PythonWorkers
 
 WORKER = Path(__file__).resolve().parent / "enrich_worker.py"
@@ -119,14 +119,6 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
     key = cache_key(MODEL_ID, first.messages, first.params)
     assert key in {line.split()[0] for line in lines} and control.read_text().split() == [key, "1"]
     return Reference(base, snap, cache_keys(ref), len(inner.calls))
-
-
-def cache_rows(kb: Path) -> int:
-    conn = db.connect(kb, readonly=True)
-    try:
-        return int(conn.execute("SELECT count(*) FROM llm_cache").fetchone()[0])
-    finally:
-        db.close(conn, readonly=True)
 
 
 @pytest.fixture

@@ -8,20 +8,12 @@ import pytest
 
 from pikelocal import api
 from pikelocal.eval.atoms import check_atoms
-from pikelocal.store import db
 from pikelocal.store.store import Store
+from tests.support.enrich_llm import cache_rows
 from tests.support.paths import installed_model
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 CHUNKS = 4
-
-
-def cache_rows(kb: Path) -> int:
-    conn = db.connect(kb, readonly=True)
-    try:
-        return int(conn.execute("SELECT count(*) FROM llm_cache").fetchone()[0])
-    finally:
-        conn.close()
 
 
 def asked(report: api.EnrichReport) -> int:

@@ -25,6 +25,15 @@ def in_cache(kb: Path, key: str) -> bool:
         db.close(conn, readonly=True)
 
 
+def cache_rows(kb: Path) -> int:
+    """Rows in the KB's llm_cache (completions stored), through a read-only connection of its own."""
+    conn = db.connect(kb, readonly=True)
+    try:
+        return int(conn.execute("SELECT count(*) FROM llm_cache").fetchone()[0])
+    finally:
+        db.close(conn, readonly=True)
+
+
 def checked(reply: Reply, kb: Path, log: Path, latency: float) -> Reply:
     def answer(messages: Sequence[Message], params: GenParams) -> str:
         key = cache_key(MODEL_ID, messages, params)
