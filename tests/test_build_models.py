@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import subprocess
 import zipfile
@@ -12,15 +11,7 @@ from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
-
-
-def load_build_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_models", REPO / "build" / "models.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.build_scripts import load_build_script
 
 
 def make_wheel(folder: Path, package: str, version: str, member: str, data: bytes) -> None:
@@ -31,7 +22,7 @@ def make_wheel(folder: Path, package: str, version: str, member: str, data: byte
 
 @pytest.fixture()
 def build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    module = load_build_module()
+    module = load_build_script("models")
     wheels = tmp_path / "wheels"
     wheels.mkdir()
     monkeypatch.setattr(module, "WHEELS", wheels)

@@ -2,27 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 import subprocess
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def setup_module_under_test() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_setup", REPO / "build" / "setup.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.build_scripts import load_build_script
 
 
 def test_amx_is_read_from_the_cpu_flags(tmp_path: Path) -> None:
-    setup = setup_module_under_test()
+    setup = load_build_script("setup")
     xeon = tmp_path / "xeon"
     xeon.write_text("processor\t: 0\nflags\t\t: fpu avx2 avx512f avx512_vnni amx_bf16 amx_tile amx_int8\n\n")
     epyc = tmp_path / "epyc"
@@ -33,7 +23,7 @@ def test_amx_is_read_from_the_cpu_flags(tmp_path: Path) -> None:
 
 
 def test_the_flags_are_added_to_the_callers_own() -> None:
-    setup = setup_module_under_test()
+    setup = load_build_script("setup")
     env = setup.without_amx({"CFLAGS": "-O2", "PATH": "/bin"})
     assert env["CFLAGS"] == f"-O2 {setup.NO_AMX_FLAGS}" and env["CXXFLAGS"] == setup.NO_AMX_FLAGS
     assert env["PATH"] == "/bin"
@@ -42,7 +32,7 @@ def test_the_flags_are_added_to_the_callers_own() -> None:
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc on PATH (set-up needs one to build llama.cpp)")
 def test_the_flags_win_over_a_later_march_that_has_amx() -> None:
     """As CMake orders them: CFLAGS first, then ggml's -march=native (here a named AMX CPU, so any host can check)."""
-    setup = setup_module_under_test()
+    setup = load_build_script("setup")
 
     def macros(*flags: str) -> str:
         cmd = ["gcc", *flags, "-dM", "-E", "-x", "c", "/dev/null"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -10,15 +9,7 @@ from types import ModuleType
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-
-
-def setup_module_under_test() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("build_setup_width", REPO / "build" / "setup.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.support.build_scripts import load_build_script
 
 
 class Stages:
@@ -33,7 +24,7 @@ class Stages:
 
 @pytest.fixture
 def setup(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    module = setup_module_under_test()
+    module = load_build_script("setup")
     monkeypatch.setattr(module, "PY", Path(sys.executable))  # the probe runs in this environment
     return module
 
