@@ -37,6 +37,7 @@ from sections import write_section  # noqa: E402
 from pikelocal.assets import resolve_gguf  # noqa: E402
 from pikelocal.config import available_cpus  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
+from pikelocal.llm.base import GenParams, Message  # noqa: E402
 from pikelocal.llm.ceiling import Ceiling, measure, quantize, raw_model  # noqa: E402
 
 BEGIN, END = "<!-- bench_llm_ceiling:begin -->", "<!-- bench_llm_ceiling:end -->"
@@ -102,6 +103,59 @@ def backend_under_contention(path: Path, threads: int) -> list[str]:
     return rows
 
 
+def batched_under_contention(path: Path, threads: int, width: int) -> list[str]:
+    """``width`` atomize calls at once on the batch engine (adaptive threads), quiet and beside each competitor.
+
+    Each call's wall time is compared with the same call's quiet time, since the issue's bound is per call."""
+    from pikelocal.llm.llama_cpp import LlamaCppLLM
+    from pikelocal.llm.parallel import complete_many
+    from pikelocal.prompts.atomize import atomize_prompt
+
+    prompt = atomize_prompt(4)
+    tender = (SAMPLES / "道路改造工程招标文件（示例）.md").read_text(encoding="utf-8")
+    params = replace(prompt.params(), max_tokens=120)
+    texts = [tender[i * 700 : (i + 1) * 700] for i in range(width)]
+
+    def requests(run: int) -> list[tuple[list[Message], GenParams]]:
+        """The same chunks under a section name of their own per run: the shared instruction prefix stays
+        cached between runs (as in enrichment), the chunks are read again."""
+        fields = {"max_q": 4, "title": "道路改造工程招标文件（示例）", "context": ""}
+        return [(prompt.messages("zh", {**fields, "section": f"第{run}节", "text": t}), params) for t in texts]
+
+    rows = []
+    llm = LlamaCppLLM(path, n_ctx=4096, n_threads=threads, batch_width=width)
+    try:
+
+        def timed(run: int) -> tuple[float, list[float], int]:
+            starts = time.perf_counter()
+            walls: dict[int, float] = {}
+
+            def finished(i: int, _c: object) -> None:
+                walls[i] = time.perf_counter() - starts
+
+            done = complete_many(llm, requests(run), on_done=finished)
+            return (
+                time.perf_counter() - starts,
+                [walls[i] for i in range(width)],
+                sum(c.completion_tokens for c in done),
+            )
+
+        llm.complete(*requests(0)[0])  # warm the engine (its context and the shared instruction prefix)
+        quiet_total, quiet_calls, quiet_out = timed(1)
+        for run, kind in enumerate(COMPETITORS, start=2):
+            with competing(kind, settle_s=1.0):
+                busy_total, busy_calls, busy_out = timed(run)
+            worst = max(b / q for b, q in zip(busy_calls, quiet_calls, strict=True))
+            rows.append(
+                f"| batch engine, width {width}, adaptive (up to {threads}) | {kind} | {quiet_total:.1f} | "
+                f"{busy_total:.1f} | {busy_total / quiet_total:.1f}× | {worst:.1f}× | {quiet_out} / {busy_out} |"
+            )
+            print(rows[-1], flush=True)
+    finally:
+        llm.close()
+    return rows
+
+
 def row(name: str, c: Ceiling) -> str:
     gens = " | ".join(f"{c.generation_tps.get(w, 0):.1f}" for w in (1, 2, 4, 8))
     return f"| {name} | {c.threads} | {c.prompt_tps:.1f} | {gens} |"
@@ -116,11 +170,19 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=48, help="generated tokens per sequence")
     parser.add_argument("--gpu-layers", type=int, default=0, help="layers offloaded (-1: all; a GPU build)")
     parser.add_argument("--widths", default="1,2,4,8", help="batched sequence counts to time (up to 16)")
+    parser.add_argument("--batch-width", type=int, default=4, help="width of the batch engine under contention")
+    parser.add_argument(
+        "--batched-contention-only",
+        action="store_true",
+        help="only the batch engine under contention (its own section of --out)",
+    )
     parser.add_argument("--out", type=Path)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
     path = resolve_gguf(args.model)
+    if args.batched_contention_only:
+        return batched_contention_section(path, args)
     text = sample_text()
     figures: dict[str, object] = {"model": path.name, "threads": args.threads, "cpu": cpu_summary()}
 
@@ -233,6 +295,39 @@ def main() -> int:
             ]
         )
         write_section(args.out, BEGIN, END, section)
+    return 0
+
+
+BATCHED_BEGIN = "<!-- bench_llm_contention_batched:begin -->"
+BATCHED_END = "<!-- bench_llm_contention_batched:end -->"
+
+
+def batched_contention_section(path: Path, args: argparse.Namespace) -> int:
+    rows = batched_under_contention(path, args.threads, args.batch_width)
+    if args.out:
+        cmd = (
+            "python build/bench_llm_ceiling.py --batched-contention-only "
+            f"--batch-width {args.batch_width} --out docs/BENCHMARKS.md"
+        )
+        section = "\n".join(
+            [
+                BATCHED_BEGIN,
+                "## The batch engine beside one competing process (issue 15)",
+                "",
+                f"`{cmd}` on {platform.machine()}, {dt.date.today()}: {cpu_summary()}, {available_cpus()} cores"
+                f" usable; model `{path.name}`. {args.batch_width} atomize calls at once (JSON schema, 700 characters"
+                " of the bundled tender each, up to 120 generated tokens), the shared instruction prefix cached;"
+                " thread count following the load (`llm.adapt_threads`, the default). 'worst call': the largest"
+                " ratio of one call's contended wall time to the same call's quiet wall time.",
+                "",
+                "| path | competitor | quiet s (all calls) | contended s | contended / quiet | worst call |"
+                " output tokens (quiet / busy) |",
+                "|---|---|---|---|---|---|---|",
+                *rows,
+                BATCHED_END,
+            ]
+        )
+        write_section(args.out, BATCHED_BEGIN, BATCHED_END, section)
     return 0
 
 
