@@ -36,6 +36,7 @@ from sections import write_section  # noqa: E402
 
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.query import graph as graph_module  # noqa: E402
+from pikelocal.store.index import BIT_OVERSAMPLE, BIT_SCAN_MIN_ROWS  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 MARKER = "<!-- bench_graph{}:{} -->"  # with --dim, a section of its own: "bench_graph_vectors"
@@ -153,9 +154,10 @@ def main() -> None:
         " from a Zipf-skewed vocabulary of 1.5 names per chunk, 5 triples per chunk, synonyms for 2 % of the"
         " entities. A query: 3 entities named in it and 10 dense passage seeds"
         + (
-            f", and a {dim}-d question vector: exact KNN over the entity names' and the triples' vectors (random"
+            f", and a {dim}-d question vector: KNN over the entity names' and the triples' vectors (random"
             f" unit vectors; the {graph_module.ENTITY_SEEDS} nearest names, the {graph_module.FACT_SEEDS} nearest"
-            " facts)"
+            f" facts), through their sign bits above {BIT_SCAN_MIN_ROWS:,} rows (hamming KNN for k ×"
+            f" {BIT_OVERSAMPLE} candidates, re-scored by cosine; schema 10)"
             if dim != DIM
             else " (no question vector, so no KNN over the entities' or triples' vectors)"
         )

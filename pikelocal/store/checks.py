@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from pikelocal.store.db import Connection, SQLError, one_int
-from pikelocal.store.schema import schema_version
+from pikelocal.store.schema import BIT_TABLES, VECTOR_TABLES, schema_version
 
 COUNTED = (
     "documents",
@@ -39,6 +39,9 @@ OWNED = (
     ("summaries_fts", "summary_nodes"),
 )
 
+# Sign-bit tables and the float tables they copy: the same rowids in both.
+BIT_MIRRORS = tuple((VECTOR_TABLES[kind], bits) for kind, bits in BIT_TABLES.items())
+
 
 def counts(conn: Connection) -> dict[str, int]:
     return {t: one_int(conn, f"SELECT count(*) FROM {t}") for t in COUNTED}
@@ -64,6 +67,13 @@ def integrity_check(conn: Connection) -> list[str]:
             continue
         if n:
             problems.append(f"{n} rows in {index} have no matching row in {owner}")
+    for floats, bits in BIT_MIRRORS:
+        if conn.execute("SELECT 1 FROM sqlite_schema WHERE name = ?", (bits,)).fetchone() is None:
+            continue  # a KB whose dimension has no bit tables, or one not yet migrated
+        n = one_int(conn, f"SELECT count(*) FROM {floats} WHERE rowid NOT IN (SELECT rowid FROM {bits})")
+        n += one_int(conn, f"SELECT count(*) FROM {bits} WHERE rowid NOT IN (SELECT rowid FROM {floats})")
+        if n:
+            problems.append(f"{n} rows differ between {floats} and its sign bits {bits}")
     for owner, fts in (("chunks", "chunks_fts"), ("questions", "questions_fts")):
         n = one_int(conn, f"SELECT count(*) FROM {owner} WHERE id NOT IN (SELECT rowid FROM {fts})")
         if n:

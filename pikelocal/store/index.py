@@ -30,6 +30,10 @@ _OWNER = {
     "summary": "summary_nodes",
     "triple": "triples",
 }
+# Above this many rows a table with sign bits (schema.BIT_TABLES) is searched through them: hamming KNN for
+# k x BIT_OVERSAMPLE candidates, re-scored by cosine. Below it the exact scan is fast anyway (< 40 ms).
+BIT_SCAN_MIN_ROWS = 20_000
+BIT_OVERSAMPLE = 8
 FtsTable = Literal["chunk", "question", "summary"]
 _FTS_RANK = {  # a chunk's header counts half
     "chunk": "bm25(chunks_fts, 0.5, 1.0)",
@@ -79,6 +83,17 @@ class SearchIndex:
                 f"INSERT INTO {name}(rowid, embedding) VALUES (?, ?)",
                 [(int(i), vectors.float32_blob(row)) for i, row in zip(ids, mat, strict=True)],
             )
+            bits = self._bit_table(table)
+            if bits is not None:
+                self._conn.executemany(f"DELETE FROM {bits} WHERE rowid = ?", [(int(i),) for i in ids])
+                self._conn.executemany(
+                    f"INSERT INTO {bits}(rowid, embedding) VALUES (?, vec_bit(?))",
+                    [(int(i), vectors.bit_blob(row)) for i, row in zip(ids, mat, strict=True)],
+                )
+
+    def _bit_table(self, table: VectorTable) -> str | None:
+        """The sign-bit copy of ``table``, if it has one in this KB."""
+        return schema.BIT_TABLES.get(table) if schema.has_bit_tables(self._store.dim) else None
 
     def vector(self, table: VectorTable, row_id: int) -> np.ndarray | None:
         """The stored vector of a chunk (chunk, late) or question, or None when it has none."""
@@ -86,13 +101,25 @@ class SearchIndex:
         return np.frombuffer(rows[0][0], dtype=np.float32).copy() if rows else None
 
     def knn(self, table: VectorTable, query_vector: ArrayLike, k: int) -> list[tuple[int, float]]:
-        """The ``k`` nearest ids by cosine distance (0 = same direction), nearest first."""
+        """The ``k`` nearest ids by cosine distance (0 = same direction), nearest first.
+
+        Exact, except on a large table with sign bits (more than :data:`BIT_SCAN_MIN_ROWS` rows): there the
+        candidates come from the bits and only they are re-scored (see :func:`vectors.knn_binary_rescore`)."""
         dim = self._store.dim
         q = np.asarray(query_vector, dtype=np.float32)
         if q.shape != (dim,):
             raise ValueError(f"expected a ({dim},) query vector, got {q.shape}")
+        floats, bits = schema.VECTOR_TABLES[table], self._bit_table(table)
         with self._lock:
-            return vectors.knn(self._conn, schema.VECTOR_TABLES[table], q, k)
+            if bits is not None and self._size_at_least(table, BIT_SCAN_MIN_ROWS):
+                return vectors.knn_binary_rescore(
+                    self._conn, bit_table=bits, float_table=floats, query=q, k=k, oversample=BIT_OVERSAMPLE
+                )
+            return vectors.knn(self._conn, floats, q, k)
+
+    def _size_at_least(self, table: VectorTable, rows: int) -> bool:
+        """Whether the owner table of ``table`` has ids beyond ``rows`` (cheap: the primary key's last entry)."""
+        return db.one_int(self._conn, f"SELECT coalesce(max(id), 0) FROM {_OWNER[table]}") > rows
 
     def chunk_ids_without(self, table: VectorTable, doc_id: int) -> list[int]:
         """Chunk ids of a document that have no row yet in vector table ``table`` (for resuming)."""
@@ -121,6 +148,9 @@ class SearchIndex:
         with self._store.transaction():
             for name in schema.VECTOR_TABLES.values():
                 self._conn.execute(f"DELETE FROM {name}")
+            if schema.has_bit_tables(self._store.dim):
+                for bits in schema.BIT_TABLES.values():
+                    self._conn.execute(f"DELETE FROM {bits}")
             self._conn.execute("UPDATE documents SET stage = 'parsed' WHERE stage IN ('embedded', 'ready')")
             self._store.set_meta("encoder_probes", dict(probes))
             self._store.set_meta("reembed_pending", True)

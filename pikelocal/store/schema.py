@@ -33,6 +33,10 @@ VECTOR_TABLES = {
     "summary": "summary_vectors",
     "triple": "triple_vectors",
 }
+# Sign-bit copies of the vector tables that grow with the entity graph (one name per entity, one fact per triple):
+# their KNN scans the bits (hamming) and re-scores the few nearest by cosine on the floats (store/vectors.py).
+# Only for a dimension divisible by 8 (the bit type's unit); other KBs keep the exact scan.
+BIT_TABLES = {"entity": "entity_bits", "triple": "triple_bits"}
 FTS_TABLES = {"chunk": "chunks_fts", "question": "questions_fts", "summary": "summaries_fts"}
 
 
@@ -312,6 +316,30 @@ def _v9(conn: Connection, dim: int) -> None:
     )
 
 
+def has_bit_tables(dim: int) -> bool:
+    """Whether a KB of this encoder dimension has the sign-bit tables of :data:`BIT_TABLES`."""
+    return dim % 8 == 0
+
+
+def _v10(conn: Connection, dim: int) -> None:
+    # The hamming pre-filter of the graph's seeds (query/graph.py): an exact float scan of 500,000 triple vectors
+    # takes ~0.8 s; over their sign bits it is a fraction of that (docs/BENCHMARKS.md, "Graph retrieval speed").
+    # Filled from the float tables, so a KB enriched before this version gets them at once.
+    if not has_bit_tables(dim):
+        return
+    for kind, owner in (("entity", "entities"), ("triple", "triples")):
+        bits, floats = BIT_TABLES[kind], VECTOR_TABLES[kind]
+        conn.execute(
+            f"""
+            CREATE VIRTUAL TABLE {bits} USING vec0(embedding bit[{dim}]);
+            INSERT INTO {bits}(rowid, embedding) SELECT rowid, vec_quantize_binary(embedding) FROM {floats};
+            CREATE TRIGGER {owner}_ad_bits AFTER DELETE ON {owner} BEGIN
+                DELETE FROM {bits} WHERE rowid = old.id;
+            END;
+            """
+        )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
@@ -322,6 +350,7 @@ MIGRATIONS: list[Migration] = [
     Migration(7, "entity graph", _v7),
     Migration(8, "summary trees", _v8),
     Migration(9, "triple vectors", _v9),
+    Migration(10, "sign bits of entity and triple vectors", _v10),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -200,9 +200,12 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
     with open_kb(kb, create=False) as store:
         Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
         n = store._rows("SELECT count(*) FROM triples")[0][0]
-    conn = db.connect(kb)  # the file as schema 8 left it: no triple vectors, no trigger
+    conn = db.connect(kb)  # the file as schema 8 left it: no triple vectors, no trigger, no sign bits (schema 10)
     conn.execute("DROP TRIGGER triples_ad")
     conn.execute("DROP TABLE triple_vectors")
+    for owner, bits in (("entities", "entity_bits"), ("triples", "triple_bits")):
+        conn.execute(f"DROP TRIGGER {owner}_ad_bits")
+        conn.execute(f"DROP TABLE {bits}")
     conn.execute("UPDATE kb_meta SET value = '8' WHERE key = 'schema_version'")
     conn.execute("PRAGMA user_version = 8")
     db.close(conn)
