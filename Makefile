@@ -58,6 +58,7 @@ bench: setup
 	$(PY) build/bench_formats.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_graph.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_graph.py --dim 768 --out docs/BENCHMARKS.md
+	$(PY) build/bench_bit_recall.py --out docs/BENCHMARKS.md
 
 clean:
 	rm -rf $(VENV) build/.venv-export build/cache
