@@ -4,8 +4,8 @@ The entity graph's seeds come from the KNN of the question's vector over the ent
 vectors. Above ``store.index.BIT_SCAN_MIN_ROWS`` rows that KNN scans sign bits (hamming) for
 ``k x BIT_OVERSAMPLE`` candidates and re-scores them by cosine (``store/vectors.knn_binary_rescore``). Random
 vectors (``bench_graph.py``) show its speed, not whether it finds what the exact scan finds. Here the rows are
-real short texts encoded by the configured encoder (the default: EmbeddingGemma) in the query role, as names are: the
-titles and the sentences of the HotpotQA and 2Wiki dev-500 corpora in ../shared/data/multihop, and the queries
+real short texts encoded by the configured encoder (the default: EmbeddingGemma) in the query role, as names
+are: the titles and the sentences of the HotpotQA and 2Wiki dev-500 corpora in ../shared/data/multihop, and the queries
 are those sets' questions. Recall@k = the share of the exact top k that the pre-filter returns, per oversample.
 
     .venv/bin/python build/bench_bit_recall.py --out docs/BENCHMARKS.md
@@ -127,7 +127,8 @@ def main() -> int:
             "",
             f"_`.venv/bin/python build/bench_bit_recall.py --out docs/BENCHMARKS.md` on {dt.date.today()};"
             f" {cpu_summary()}. Rows: {len(rows):,} distinct titles and sentences of the HotpotQA and 2Wiki dev-500"
-            f" corpora, encoded by `{model_id}` ({dim}-d, in the query role, as the graph's names are; its facts are encoded as passages); queries:"
+            f" corpora, encoded by `{model_id}` ({dim}-d, in the query role, as the graph's names are; its facts"
+            " are encoded as passages); queries:"
             f" their {len(queries):,} questions. Recall@{args.k}: the share of the exact scan's top {args.k} the"
             f" pre-filter returns (hamming KNN for k × oversample, then cosine). The product uses oversample"
             f" {index.BIT_OVERSAMPLE} above {index.BIT_SCAN_MIN_ROWS:,} rows._",
