@@ -327,8 +327,11 @@ def _v10(conn: Connection, dim: int) -> None:
     # Filled from the float tables, so a KB enriched before this version gets them at once.
     if not has_bit_tables(dim):
         return
-    for kind, owner in (("entity", "entities"), ("triple", "triples")):
-        bits, floats = BIT_TABLES[kind], VECTOR_TABLES[kind]
+    # Names spelled out, as in every migration: a shipped migration must not change with later constants.
+    for bits, floats, owner in (
+        ("entity_bits", "entity_vectors", "entities"),
+        ("triple_bits", "triple_vectors", "triples"),
+    ):
         conn.execute(
             f"""
             CREATE VIRTUAL TABLE {bits} USING vec0(embedding bit[{dim}]);
