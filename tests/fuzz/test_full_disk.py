@@ -54,7 +54,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     point = tmp_path / "disk"
     point.mkdir()
     try:
-        # room for a new KB (430 KB since schema 10, and its WAL while the migrations commit), not for the ingest (~2 MB)
+        # room for a new KB (430 KB since schema 10, plus its WAL while migrating), not for the ingest (~2 MB)
         done = mount(point, "1m")
     except FileNotFoundError:
         pytest.skip("no mount command here")
