@@ -265,9 +265,11 @@ def is_dev(query_id: str) -> bool:
     return hashlib.sha1(query_id.encode()).digest()[0] % 2 == 0
 
 
-def grid(sources: set[str]) -> list[Config]:
+def grid(sources: set[str], lates: Sequence[float]) -> list[Config]:
+    """Each source alone, and every fusion of the grid. A set without late vectors gets the late weights too: there
+    they fuse BM25 and dense alone, as ``search`` does on a KB built with ``ingest.late = false``, so every
+    configuration is scored on every set."""
     configs = [Config(f"single:{s}") for s in sorted(sources)]
-    lates = LATE_GRID if "late" in sources else (0.0,)
     for method, b, lt in itertools.product(METHODS, BM25_GRID, lates):
         configs.append(Config(method, b, lt))
     return configs
@@ -311,14 +313,16 @@ def main() -> None:
     halves: dict[str, dict[str, list[CachedQuery]]] = {}
     per_half: dict[str, dict[str, dict[Config, Scores]]] = {"dev": {}, "test": {}, "all": {}}
     configs: set[Config] = set()
+    any_late = any("late" in q.lists for cs in cached_sets.values() for q in cs.queries)
+    lates = LATE_GRID if any_late else (0.0,)
     for name, cs in cached_sets.items():
         sources = set().union(*(q.lists for q in cs.queries))
         dev = [q for q in cs.queries if is_dev(q.query.query_id)]
         test = [q for q in cs.queries if not is_dev(q.query.query_id)]
         halves[name] = {"dev": dev, "test": test, "all": cs.queries}
         for half, qs in halves[name].items():
-            per_half[half][name] = {c: score(cs, qs, c, args.candidates) for c in grid(sources)}
-        configs |= set(grid(sources))
+            per_half[half][name] = {c: score(cs, qs, c, args.candidates) for c in grid(sources, lates)}
+        configs |= set(grid(sources, lates))
     fusions = [c for c in configs if not c.method.startswith("single:")]
     best = max(fusions, key=lambda c: (min(margins(per_half["dev"], c)), sum(margins(per_half["dev"], c))))
     best_per_method = {

@@ -91,7 +91,7 @@ class IngestSettings:
     # starts, left out of the chunks' means ("prefix") or counted in them ("pooled"). A KB keeps the one its late
     # vectors were made with (kb_meta.late_context) until `pikelocal reembed`. Chosen by build/bench_late_context.py.
     late_context: LateContext = "off"
-    splitter: Splitter = "structure"  # "structure" (fast path) or "llm" (PIKE-RAG's LLM-guided recursive splitter)
+    splitter: Splitter = "structure"  # or "semantic" (encoder-distance breaks), "llm" (PIKE-RAG's LLM splitter)
     max_file_mb: int = 200  # a bigger file is refused without being read (MB = 2**20 bytes)
     # Reading one PDF (in a child process, pikelocal/ingest/pdf_worker.py): past the time or memory limit it is
     # stopped and fails with the reason; more pages fail it unread; more text is cut, with a warning.
