@@ -83,7 +83,7 @@ def without_contexts(contextual: Path, out: Path) -> None:
     tmp.unlink(missing_ok=True)
     copy_kb(contextual, tmp)
     encoder = open_encoder(api.load_settings())
-    with Store.open_existing(tmp) as store:
+    with Store.open_existing(tmp, readonly=False) as store:
         for doc in store.docs.documents():
             chunks = store.chunks.chunks_of(doc.id)
             headers = {
