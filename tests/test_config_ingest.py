@@ -47,7 +47,10 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no pikelocal.toml here
     s = load_settings(environ={})
     assert s.ingest == IngestSettings(chunk_tokens=400, min_tokens=100, max_tokens=600, late=True)
-    assert s.search == SearchSettings(k=10, bm25_weight=0.3, dense_weight=1.0, late_weight=0.3, candidates=50)
+    # The fusion chosen by build/tune_fusion.py (docs/BENCHMARKS.md, "Fusion that never loses").
+    assert s.search == SearchSettings(
+        k=10, bm25_weight=0.5, dense_weight=1.0, late_weight=0.1, candidates=50, fusion="zscore"
+    )
     assert s.encoder.late_window == 1024
 
 
@@ -177,7 +180,7 @@ def test_bad_fusion_weights(tmp_path: Path, toml: str, named: str) -> None:
 
 def test_some_zero_weights_are_fine(tmp_path: Path) -> None:
     s = load_settings(config(tmp_path, "[search]\nbm25_weight = 0\ndense_weight = 0"), environ={})
-    assert (s.search.bm25_weight, s.search.dense_weight, s.search.late_weight) == (0.0, 0.0, 0.3)
+    assert (s.search.bm25_weight, s.search.dense_weight, s.search.late_weight) == (0.0, 0.0, 0.1)
 
 
 def test_bad_weight_from_the_environment_names_the_variable(tmp_path: Path) -> None:
