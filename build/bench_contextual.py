@@ -39,7 +39,7 @@ from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
 from pikelocal.eval.retrieval import chunk_page_keys, score_ranking  # noqa: E402
 from pikelocal.ingest.context import chunk_header, with_header  # noqa: E402
 from pikelocal.ingest.tables import table_header_lines  # noqa: E402
-from pikelocal.query.fusion import reciprocal_rank_fusion  # noqa: E402
+from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion  # noqa: E402
 from pikelocal.query.search import rankings  # noqa: E402
 from pikelocal.store import db  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
@@ -110,7 +110,12 @@ def retrieval(kb: Path) -> dict[str, tuple[float, float, float]]:
             lists = rankings(store, encoder, q.question, ("bm25", "dense", "late"), 100)
             ranked = {name: [c for c, _ in lst] for name, lst in lists.items()}
             used = {s: ids[: settings.search.candidates] for s, ids in ranked.items() if weights.get(s, 0) > 0}
-            ranked["hybrid"] = [c for c, _ in reciprocal_rank_fusion(used, weights={s: weights[s] for s in used})]
+            w = {s: weights[s] for s in used}
+            if settings.search.fusion == "rrf":
+                ranked["hybrid"] = [c for c, _ in reciprocal_rank_fusion(used, weights=w)]
+            else:  # the product's score fusion, on the same candidates
+                scored = {s: lst[: settings.search.candidates] for s, lst in lists.items() if s in used}
+                ranked["hybrid"] = [c for c, _ in score_fusion(scored, weights=w, norm=settings.search.fusion)]
             for name, ids in ranked.items():
                 ndcg, recalls, _mrr = score_ranking(ids, q.query, key_of, KS, hit_only=True)
                 row = sums.setdefault(name, [0.0, 0.0, 0.0])
@@ -159,6 +164,7 @@ def main() -> None:
     with Store.open_existing(contextual) as store:
         contexts = [c.context for d in store.docs.documents() for c in store.chunks.chunks_of(d.id) if c.context]
         chunks = sum(len(store.chunks.chunks_of(d.id)) for d in store.docs.documents())
+    fusion = api.load_settings().search
     lines = [
         BEGIN,
         "## Contextual retrieval: chunk contexts from the enrichment call (issue 19, step 1)",
@@ -166,7 +172,9 @@ def main() -> None:
         f"_`.venv/bin/python build/bench_contextual.py` on {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()};"
         f" Python {platform.python_version()}. The tender PDF ({chunks} chunks, {len(contexts)} with a context,"
         f" median {statistics.median(len(c) for c in contexts) if contexts else 0:.0f} characters), its 30 page"
-        " questions; default encoder and LLM; hybrid = the default weights with the atomic questions left out._",
+        " questions; default encoder and LLM; hybrid = the default fusion"
+        f" ({fusion.fusion} {fusion.bm25_weight:g} / {fusion.dense_weight:g} / {fusion.late_weight:g}) with the"
+        " atomic questions left out._",
         "",
         "| KB | mode | nDCG@10 | R@5 | R@10 |",
         "|---|---|---|---|---|",
