@@ -72,10 +72,9 @@ class RawModel:
         gpu_layers: int = 0,
     ) -> None:
         check_gguf(path)
-        import llama_cpp as L  # heavy: loads the shared library
+        from pikelocal.llm.llama_cpp import _route_native_logs, amx_kernels_built, load_llama_cpp
 
-        from pikelocal.llm.llama_cpp import _route_native_logs, amx_kernels_built
-
+        L = load_llama_cpp()  # heavy: loads the shared library
         _route_native_logs(L)
         self.L = L
         self.path = path
@@ -215,8 +214,9 @@ def measure_widths(model: RawModel, text: str, *, widths: Sequence[int] = (1, 2,
 
 def quantize(source: Path, target: Path, ftype: str, threads: int) -> Path:
     """``source`` requantized by llama.cpp's own ``llama_model_quantize`` to ``ftype`` ("Q4_0", "Q8_0")."""
-    import llama_cpp as L
+    from pikelocal.llm.llama_cpp import load_llama_cpp
 
+    L = load_llama_cpp()
     params = L.llama_model_quantize_default_params()
     params.ftype = getattr(L, f"LLAMA_FTYPE_MOSTLY_{ftype}")
     params.allow_requantize = True

@@ -94,11 +94,36 @@ def _route_native_logs(llama_cpp: Any) -> None:
     _native_log_callback = callback
 
 
-def gpu_offload_supported() -> bool:
-    """Whether this llama-cpp-python build can offload layers to a GPU (imports ``llama_cpp``)."""
+CXX_RUNTIME = "libstdc++.so.6"
+_cxx_runtime_global = False
+
+
+def load_llama_cpp() -> Any:
+    """``import llama_cpp`` (which loads llama.cpp's shared libraries), with the C++ runtime made global first.
+
+    Every first import of ``llama_cpp`` in pikelocal goes through here. A CUDA build of llama.cpp (nvcc 13.0)
+    exports weak copies of libstdc++ templates from ``libggml-cuda.so`` (144 ``std::basic_ostream`` ones, among
+    them ``_M_insert<long>``). ctypes loads ``libllama.so`` with RTLD_LOCAL, so unless libstdc++ is already in the
+    global scope, its calls bind to those copies, and loading a model dies with SIGSEGV inside
+    ``llama_model::print_info``: seen on an H100 and an H200 whenever the LLM loaded before onnxruntime (which puts
+    libstdc++ there). With libstdc++ loaded RTLD_GLOBAL first they bind to the real one (build/device/README.md).
+    Harmless for CPU builds; where the library cannot be found (not glibc) nothing is done.
+    """
+    global _cxx_runtime_global
+    if not _cxx_runtime_global:
+        try:
+            ctypes.CDLL(CXX_RUNTIME, mode=ctypes.RTLD_GLOBAL)
+        except OSError as exc:
+            log.debug("cannot load %s globally before llama.cpp: %s", CXX_RUNTIME, exc)
+        _cxx_runtime_global = True
     import llama_cpp
 
-    return bool(llama_cpp.llama_supports_gpu_offload())
+    return llama_cpp
+
+
+def gpu_offload_supported() -> bool:
+    """Whether this llama-cpp-python build can offload layers to a GPU (imports ``llama_cpp``)."""
+    return bool(load_llama_cpp().llama_supports_gpu_offload())
 
 
 def check_gguf(path: Path) -> None:
@@ -163,7 +188,7 @@ class LlamaCppLLM:
             raise ConfigError(f"batch width for {model_path} must be at least 1, not {batch_width}")
         check_gguf(model_path)
 
-        import llama_cpp  # the one place in pikelocal; heavy (loads the shared library)
+        llama_cpp = load_llama_cpp()  # heavy: loads the shared library
 
         _route_native_logs(llama_cpp)
         self.gpu_offload = n_gpu_layers != 0 and gpu_offload_supported()
