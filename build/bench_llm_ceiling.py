@@ -22,7 +22,7 @@ import platform
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -156,9 +156,20 @@ def batched_under_contention(path: Path, threads: int, width: int) -> list[str]:
     return rows
 
 
-def row(name: str, c: Ceiling) -> str:
-    gens = " | ".join(f"{c.generation_tps.get(w, 0):.1f}" for w in (1, 2, 4, 8))
+def row(name: str, c: Ceiling, widths: Sequence[int] = (1, 2, 4, 8)) -> str:
+    gens = " | ".join(f"{c.generation_tps.get(w, 0):.1f}" for w in widths)
     return f"| {name} | {c.threads} | {c.prompt_tps:.1f} | {gens} |"
+
+
+def width_header(widths: Sequence[int]) -> list[str]:
+    """The main table's header for the widths measured (``--widths``); 1/2/4/8 unless asked otherwise."""
+    names = [
+        "gen 1 seq" if w == 1 else f"gen {w} seqs (aggregate)" if i == 1 else f"gen {w}" for i, w in enumerate(widths)
+    ]
+    return [
+        "| model | threads | prompt tok/s | " + " | ".join(names) + " |",
+        "|---|---|---|" + "---|" * len(widths),
+    ]
 
 
 def main() -> int:
@@ -193,7 +204,7 @@ def main() -> int:
         tokens = m.tokenize(text)[:512]
         base = measure(m, text, widths=widths, steps=args.steps)
         reference = m.score(tokens)
-        print(row(path.name, base), flush=True)
+        print(row(path.name, base, widths), flush=True)
         print("generation tok/s by width:", {w: round(t, 1) for w, t in base.generation_tps.items()}, flush=True)
     with raw_model(path, threads=args.threads, flash_attn=False, **gpu) as m:
         no_fa = m.prompt_rate(tokens)
@@ -259,9 +270,8 @@ def main() -> int:
                 f"model `{path.name}`, flash attention on, {args.steps} generated tokens per sequence, prompt = "
                 "512 tokens of the bundled samples in one batch.",
                 "",
-                "| model | threads | prompt tok/s | gen 1 seq | gen 2 seqs (aggregate) | gen 4 | gen 8 |",
-                "|---|---|---|---|---|---|---|",
-                row(path.name, base),
+                *width_header(widths),
+                row(path.name, base, widths),
                 "",
                 f"Flash attention off: prompt {no_fa:.1f} tok/s. Batch width chosen by the rule of "
                 f"`Ceiling.best_width` (narrowest width within 5 % of the best, and only when it gains ≥ 10 % over "
