@@ -9,7 +9,8 @@ e.g. ``PIKELOCAL_INGEST_LATE=false``). Per question: the dense ranking (the base
 (0.05 = HippoRAG 2's; 1.0, the default since these runs) and node specificity (entity seeds divided by how many
 chunks mention the entity, as HippoRAG 1 does), all without fact seeds; then, as HippoRAG 2 seeds from facts,
 with the ends of the ``FACT_SEEDS`` triples whose stored vector (schema 9; ``enrich`` embeds a KB's older triples)
-is nearest the question, alone and fused with dense (RRF and min-max score fusion). Scored as ``pikelocal eval
+is nearest the question, alone and fused with dense (RRF, min-max and z-score fusion, and dense's first 1-3 hits
+followed by the graph's ranking). Scored as ``pikelocal eval
 retrieval`` scores (nDCG@10, R@2/5/10 over paragraphs).
 No LLM call. With n = 20 questions a difference of one question's gold paragraph is 0.025 in R@k: read the table
 as a probe of which knob matters, not as a tuning.
@@ -45,12 +46,22 @@ from pikelocal.query.graph import (  # noqa: E402
 from pikelocal.query.ppr import DAMPING  # noqa: E402
 from pikelocal.query.search import fuse  # noqa: E402
 
-MARKER = "<!-- bench_graph_variants:{}:{} -->"  # one section per set
+MARKER = "<!-- bench_graph_variants:{}-{}:{} -->"  # one section per set and question count
 KS = (2, 5, 10)
 DAMPINGS = (0.5, 0.85)
 PASSAGE_WEIGHTS = (0.05, 0.3, 1.0)
 DEPTH = 30
 FUSED_GRAPH_WEIGHTS = (0.3, 1.0, 3.0)
+DENSE_HEADS = (1, 2, 3)
+
+
+def head_then(dense: list[tuple[int, float]], graph: list[tuple[int, float]], head: int) -> list[int]:
+    """Dense's first ``head`` chunks, then the graph's ranking, then the rest of dense's, each chunk once."""
+    out: list[int] = []
+    for c in [c for c, _ in dense[:head]] + [c for c, _ in graph] + [c for c, _ in dense[head:]]:
+        if c not in out:
+            out.append(c)
+    return out
 
 
 def main() -> int:
@@ -105,11 +116,15 @@ def main() -> int:
                 if (weight == PASSAGE_SEED_WEIGHT and specific == SPECIFICITY) or wide:
                     label = "fact seeds, passage × {}{}".format(weight, ", specificity on" if specific else "")
                     label = label if wide else f"the default: {label}"
-                    for method, g in itertools.product(("rrf", "minmax"), FUSED_GRAPH_WEIGHTS):
+                    for method, g in itertools.product(("rrf", "minmax", "zscore"), FUSED_GRAPH_WEIGHTS):
                         both = {"dense": dense[:DEPTH], "graph": ranked}
                         fused = fuse(both, {"dense": 1.0, "graph": g}, DEPTH, method)  # type: ignore[arg-type]
                         name = f"dense + graph ({label}), {method}, weight {g}"
                         fusions.setdefault(name, []).append(score_ranking([c for c, _ in fused], q, key_of, KS))
+                    for head in DENSE_HEADS:  # dense's first hits kept, then the walk's, then dense's rest
+                        merged = head_then(dense[:DEPTH], ranked, head)
+                        name = f"dense top {head}, then graph ({label}), then dense"
+                        fusions.setdefault(name, []).append(score_ranking(merged, q, key_of, KS))
         title, n = s.title, len(s.queries)
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = [
@@ -129,7 +144,7 @@ def main() -> int:
             + " | ".join(f"{mean([r[1][k] for r in rows]):.3f}" for k in KS)
             + " |"
         )
-    begin, end = MARKER.format(args.which, "begin"), MARKER.format(args.which, "end")
+    begin, end = (MARKER.format(args.which, args.limit, part) for part in ("begin", "end"))
     write_section(args.out, begin, end, "\n".join([begin, *body, end]))
     print("\n".join(body))
     return 0
