@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TextIO
 
@@ -74,6 +74,7 @@ class QARun:
     modes: tuple[str, ...]
     results: list[QAResult]
     notes: tuple[str, ...] = ()
+    kinds: Mapping[str, str] = field(default_factory=dict)  # item id → the data's question type (AusLaw: file)
 
 
 def style_for(item: QAItem) -> tuple[AnswerStyle, str]:
@@ -194,7 +195,8 @@ def run_qa(
     wanted = {i.item_id for i in items}
     results = [r for (item_id, _), r in done.items() if item_id in wanted and r.mode in modes]
     title = f"{data.name}: {len(items)} questions (seed {seed}), model {model_id}"
-    return QARun(title, kb, results_file, tuple(modes), results, tuple(notes))
+    kinds = {i.item_id: i.kind for i in items if i.kind}
+    return QARun(title, kb, results_file, tuple(modes), results, tuple(notes), kinds)
 
 
 def _answer_one(knowledge_base: KnowledgeBase, item: QAItem, mode: str, rounds: int | None) -> QAResult:
@@ -268,14 +270,45 @@ def format_table(run: QARun) -> str:
             f" | {statistics.mean(r.completion_tokens for r in rows):,.0f}"
             f" | {statistics.mean(r.model_s for r in rows):.1f} | {first} | {total} |"
         )
-    hops = sorted({r.hops for r in run.results if r.item_id in items})
-    if len(hops) > 1:
-        lines += ["", "F1 by number of supporting paragraphs (hops):", "", "| mode | " + " | ".join(
-            f"{h} hops" for h in hops) + " |", "|---" * (len(hops) + 1) + "|"]  # fmt: skip
-        for mode in run.modes:
-            cells = []
-            for h in hops:
-                rows = [r for r in run.results if r.mode == mode and r.hops == h and r.item_id in items]
-                cells.append(f"{statistics.mean(r.f1 for r in rows):.3f} ({len(rows)})" if rows else "-")
-            lines.append(f"| {mode} | " + " | ".join(cells) + " |")
+    hops = {f"{r.hops} hops": r.hops for r in run.results if r.item_id in items}
+    lines += _f1_by(run, items, "number of supporting paragraphs (hops)", lambda r: r.hops, hops)
+    kinds = {run.kinds[i]: run.kinds[i] for i in items if i in run.kinds}
+    lines += _f1_by(run, items, "the data's question type", lambda r: run.kinds.get(r.item_id), kinds)
+    lines += head_to_head(run, items)
     return "\n".join(lines)
+
+
+def _f1_by(
+    run: QARun, items: set[str], what: str, group: Callable[[QAResult], object], groups: Mapping[str, object]
+) -> list[str]:
+    """A table of F1 (and n) per mode and group, when the questions fall in more than one group."""
+    if len(groups) < 2:
+        return []
+    names = sorted(groups, key=lambda name: (str(type(groups[name])), groups[name]))  # hops by number, types by name
+    lines = ["", f"F1 by {what}:", "", "| mode | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
+    for mode in run.modes:
+        cells = []
+        for name in names:
+            rows = [r for r in run.results if r.mode == mode and r.item_id in items and group(r) == groups[name]]
+            cells.append(f"{statistics.mean(r.f1 for r in rows):.3f} ({len(rows)})" if rows else "-")
+        lines.append(f"| {mode} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def head_to_head(run: QARun, items: set[str], baseline: str = "naive") -> list[str]:
+    """Each other mode against ``baseline``, question by question: on how many its F1 is higher, lower, equal."""
+    if baseline not in run.modes:
+        return []
+    f1 = {(r.item_id, r.mode): r.f1 for r in run.results if r.item_id in items}
+    lines = []
+    for mode in run.modes:
+        if mode == baseline:
+            continue
+        diffs = [f1[(i, mode)] - f1[(i, baseline)] for i in sorted(items) if (i, mode) in f1 and (i, baseline) in f1]
+        if diffs:
+            up, down = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+            lines.append(
+                f"{mode} against {baseline}, question by question: F1 higher on {up}, lower on {down},"
+                f" equal on {len(diffs) - up - down} (mean difference {statistics.mean(diffs):+.3f})."
+            )
+    return ["", *lines] if lines else []

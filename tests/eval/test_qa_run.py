@@ -66,6 +66,34 @@ def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) ->
     assert "| naive | 3 | 0.333 | 0.556 |" in table  # EM (1 + 0 + 0) / 3, F1 (1 + 0 + 2/3) / 3
     assert "| decompose | 3 | 0.333 | 0.556 |" in table
     assert "1 hops" in table and "2 hops" in table
+    assert "| bridge | comparison |" in table  # the data's types: q1 and q2 bridge, q3 comparison
+    assert "| naive | 0.500 (2) | 0.667 (1) |" in table
+    assert "decompose against naive, question by question: F1 higher on 0, lower on 0, equal on 3" in table
+
+
+def test_head_to_head_counts_each_question_once_per_mode() -> None:
+    from dataclasses import replace
+
+    from pikelocal.eval.qa import QAResult, QARun, head_to_head
+
+    base = QAResult("q", "naive", "text", 2, "", ("a",), 0.0, 0.0, 0.0, 0.0, 1, 10, 1, None, 1.0, 1.0, False, None)
+    f1s = {
+        ("q1", "naive"): 1.0,
+        ("q1", "decompose"): 0.5,
+        ("q2", "naive"): 0.0,
+        ("q2", "decompose"): 1.0,
+        ("q3", "naive"): 0.4,
+        ("q3", "decompose"): 0.4,
+        ("q4", "naive"): 0.9,
+    }  # q4: naive only, not compared
+    results = [replace(base, item_id=i, mode=m, f1=f) for (i, m), f in f1s.items()]
+    run = QARun("t", Path("kb"), Path("r"), ("naive", "decompose"), results)
+    assert head_to_head(run, {"q1", "q2", "q3", "q4"}) == [
+        "",
+        "decompose against naive, question by question: F1 higher on 1, lower on 1, equal on 1"
+        " (mean difference +0.167).",  # (-0.5 + 1.0 + 0) / 3
+    ]
+    assert head_to_head(replace(run, modes=("decompose",)), {"q1"}) == []  # no baseline asked: nothing to say
 
 
 def test_lawbench_without_its_kb_is_refused_before_any_model_or_file(tmp_path: Path) -> None:
