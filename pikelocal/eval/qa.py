@@ -64,6 +64,7 @@ class QAResult:
     cached: bool  # every LLM call came from the cache (first_token_s and total_s are then not this run's)
     trace_id: int | None
     prompt_evaluated: int | None = None  # prompt tokens the model ran (after reused KV prefixes); None: cached
+    draft_f1: float | None = None  # F1 of the model's draft before the claim check; None: no draft kept
 
 
 @dataclass(frozen=True)
@@ -206,6 +207,8 @@ def _answer_one(knowledge_base: KnowledgeBase, item: QAItem, mode: str, rounds: 
     trace = knowledge_base.ask(item.question, request)
     prediction = strip_citations(trace.answer.text)
     score: Score = score_item(item.task, prediction, item.answers)
+    draft = trace.answer.draft
+    draft_f1 = score_item(item.task, strip_citations(draft), item.answers).f1 if draft else None
     return QAResult(
         item_id=item.item_id,
         mode=mode,
@@ -226,6 +229,7 @@ def _answer_one(knowledge_base: KnowledgeBase, item: QAItem, mode: str, rounds: 
         cached=bool(trace.calls) and all(c.cached for c in trace.calls),
         trace_id=trace.id,
         prompt_evaluated=None if any(c.cached for c in trace.calls) else trace.prompt_evaluated,
+        draft_f1=draft_f1,
     )
 
 
@@ -275,7 +279,28 @@ def format_table(run: QARun) -> str:
     kinds = {run.kinds[i]: run.kinds[i] for i in items if i in run.kinds}
     lines += _f1_by(run, items, "the data's question type", lambda r: run.kinds.get(r.item_id), kinds)
     lines += head_to_head(run, items)
+    lines += check_effect(run, items)
     return "\n".join(lines)
+
+
+def check_effect(run: QARun, items: set[str]) -> list[str]:
+    """What the claim check did to each mode's scores: the drafts' F1 before it, and on how many questions the
+    checked answer scored lower or higher than its draft (e.g. a right second-hop draft withdrawn as "not
+    stated"). Nothing when no draft was kept (older results, unchecked tasks)."""
+    lines = []
+    for mode in run.modes:
+        rows = [r for r in run.results if r.mode == mode and r.item_id in items and r.draft_f1 is not None]
+        if not rows:
+            continue
+        drafts = [r.draft_f1 for r in rows if r.draft_f1 is not None]
+        lowered = sum(r.f1 < d for r, d in zip(rows, drafts, strict=True))
+        raised = sum(r.f1 > d for r, d in zip(rows, drafts, strict=True))
+        lines.append(
+            f"{mode}: the drafts before the claim check score F1 {statistics.mean(drafts):.3f}, the checked answers"
+            f" {statistics.mean(r.f1 for r in rows):.3f} ({len(rows)} questions); the check lowered F1 on {lowered},"
+            f" raised it on {raised}."
+        )
+    return ["", *lines] if lines else []
 
 
 def _f1_by(

@@ -69,6 +69,8 @@ def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) ->
     assert "| bridge | comparison |" in table  # the data's types: q1 and q2 bridge, q3 comparison
     assert "| naive | 0.500 (2) | 0.667 (1) |" in table
     assert "decompose against naive, question by question: F1 higher on 0, lower on 0, equal on 3" in table
+    assert all(r.draft_f1 == r.f1 for r in by.values())  # the check kept every draft as it was
+    assert "naive: the drafts before the claim check score F1 0.556, the checked answers 0.556 (3 questions)" in table
 
 
 def test_head_to_head_counts_each_question_once_per_mode() -> None:
@@ -138,3 +140,24 @@ def test_building_the_kb_shows_progress_before_the_first_answer(tmp_path: Path) 
     assert notices and "building the KB" in notices[0].message
     assert any(isinstance(e, StageStarted) for e in events) and any(isinstance(e, StageFinished) for e in events)
     assert answered == [len(events)]  # all of it came before the answer
+
+
+def test_check_effect_counts_answers_the_claim_check_lowered_or_raised() -> None:
+    from dataclasses import replace
+
+    from pikelocal.eval.qa import QAResult, QARun, check_effect
+
+    base = QAResult("q", "naive", "text", 2, "", ("a",), 0.0, 0.0, 0.0, 0.0, 1, 10, 1, None, 1.0, 1.0, False, None)
+    results = [
+        replace(base, item_id="q1", f1=0.0, draft_f1=1.0),  # a right draft withdrawn as "not stated"
+        replace(base, item_id="q2", f1=0.5, draft_f1=0.25),  # an unsupported sentence dropped
+        replace(base, item_id="q3", f1=0.5, draft_f1=0.5),
+        replace(base, item_id="q4", f1=1.0),  # no draft kept (an older results file): left out
+    ]
+    run = QARun("t", Path("kb"), Path("r"), ("naive",), results)
+    assert check_effect(run, {"q1", "q2", "q3", "q4"}) == [
+        "",
+        "naive: the drafts before the claim check score F1 0.583, the checked answers 0.333 (3 questions);"
+        " the check lowered F1 on 1, raised it on 1.",  # (1 + 0.25 + 0.5) / 3 and (0 + 0.5 + 0.5) / 3
+    ]
+    assert check_effect(run, {"q4"}) == []
