@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pikelocal.config import Settings
 from pikelocal.domain.errors import InputError
-from pikelocal.eval.qa import complete_items, format_table, load_results, run_qa
+from pikelocal.eval.qa import QAResult, complete_items, format_table, load_results, run_qa
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from tests.support.answer_kb import ENC, build
@@ -33,6 +34,12 @@ REPLIES = {  # by question: what the fake model answers (q3 is half right: F1 2/
 def answer(messages: Sequence[Message], _params: GenParams) -> str:
     prompt = messages[-1].content
     return next(reply for question, reply in REPLIES.items() if question in prompt)
+
+
+def result(**changes: object) -> QAResult:
+    """A scored answer with made-up costs; ``changes`` sets the fields a test is about."""
+    base = QAResult("q", "naive", "text", 2, "", ("a",), 0.0, 0.0, 0.0, 0.0, 1, 10, 1, None, 1.0, 1.0, False, None)
+    return replace(base, **changes)
 
 
 def fake() -> FakeLLM:
@@ -74,11 +81,8 @@ def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) ->
 
 
 def test_head_to_head_counts_each_question_once_per_mode() -> None:
-    from dataclasses import replace
+    from pikelocal.eval.qa import QARun, head_to_head
 
-    from pikelocal.eval.qa import QAResult, QARun, head_to_head
-
-    base = QAResult("q", "naive", "text", 2, "", ("a",), 0.0, 0.0, 0.0, 0.0, 1, 10, 1, None, 1.0, 1.0, False, None)
     f1s = {
         ("q1", "naive"): 1.0,
         ("q1", "decompose"): 0.5,
@@ -88,7 +92,7 @@ def test_head_to_head_counts_each_question_once_per_mode() -> None:
         ("q3", "decompose"): 0.4,
         ("q4", "naive"): 0.9,
     }  # q4: naive only, not compared
-    results = [replace(base, item_id=i, mode=m, f1=f) for (i, m), f in f1s.items()]
+    results = [result(item_id=i, mode=m, f1=f) for (i, m), f in f1s.items()]
     run = QARun("t", Path("kb"), Path("r"), ("naive", "decompose"), results)
     assert head_to_head(run, {"q1", "q2", "q3", "q4"}) == [
         "",
@@ -117,7 +121,6 @@ def test_eval_qa_rejects_an_unknown_mode_in_one_line(tmp_path: Path) -> None:
 
 def test_building_the_kb_shows_progress_before_the_first_answer(tmp_path: Path) -> None:
     """A new user's `eval qa` used to print nothing for the minutes it spent building its KB."""
-    from dataclasses import replace
 
     from pikelocal.domain.events import Event, Notice, StageFinished, StageStarted
 
@@ -143,16 +146,13 @@ def test_building_the_kb_shows_progress_before_the_first_answer(tmp_path: Path) 
 
 
 def test_check_effect_counts_answers_the_claim_check_lowered_or_raised() -> None:
-    from dataclasses import replace
+    from pikelocal.eval.qa import QARun, check_effect
 
-    from pikelocal.eval.qa import QAResult, QARun, check_effect
-
-    base = QAResult("q", "naive", "text", 2, "", ("a",), 0.0, 0.0, 0.0, 0.0, 1, 10, 1, None, 1.0, 1.0, False, None)
     results = [
-        replace(base, item_id="q1", f1=0.0, draft_f1=1.0),  # a right draft withdrawn as "not stated"
-        replace(base, item_id="q2", f1=0.5, draft_f1=0.25),  # an unsupported sentence dropped
-        replace(base, item_id="q3", f1=0.5, draft_f1=0.5),
-        replace(base, item_id="q4", f1=1.0),  # no draft kept (an older results file): left out
+        result(item_id="q1", f1=0.0, draft_f1=1.0),  # a right draft withdrawn as "not stated"
+        result(item_id="q2", f1=0.5, draft_f1=0.25),  # an unsupported sentence dropped
+        result(item_id="q3", f1=0.5, draft_f1=0.5),
+        result(item_id="q4", f1=1.0),  # no draft kept (an older results file): left out
     ]
     run = QARun("t", Path("kb"), Path("r"), ("naive",), results)
     assert check_effect(run, {"q1", "q2", "q3", "q4"}) == [
