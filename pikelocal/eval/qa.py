@@ -277,7 +277,8 @@ def format_table(run: QARun) -> str:
     hops = {f"{r.hops} hops": r.hops for r in run.results if r.item_id in items}
     lines += _f1_by(run, items, "number of supporting paragraphs (hops)", lambda r: r.hops, hops)
     kinds = {run.kinds[i]: run.kinds[i] for i in items if i in run.kinds}
-    lines += _f1_by(run, items, "the data's question type", lambda r: run.kinds.get(r.item_id), kinds)
+    what = "the data's question type (AusLaw: the source file)"
+    lines += _f1_by(run, items, what, lambda r: run.kinds.get(r.item_id), kinds)
     lines += head_to_head(run, items)
     lines += check_effect(run, items)
     return "\n".join(lines)

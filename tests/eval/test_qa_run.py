@@ -73,7 +73,9 @@ def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) ->
     assert "| naive | 3 | 0.333 | 0.556 |" in table  # EM (1 + 0 + 0) / 3, F1 (1 + 0 + 2/3) / 3
     assert "| decompose | 3 | 0.333 | 0.556 |" in table
     assert "1 hops" in table and "2 hops" in table
-    assert "| bridge | comparison |" in table  # the data's types: q1 and q2 bridge, q3 comparison
+    assert (
+        "F1 by the data's question type (AusLaw: the source file):" in table and "| bridge | comparison |" in table
+    )  # the data's types: q1 and q2 bridge, q3 comparison
     assert "| naive | 0.500 (2) | 0.667 (1) |" in table
     assert "decompose against naive, question by question: F1 higher on 0, lower on 0, equal on 3" in table
     assert all(r.draft_f1 == r.f1 for r in by.values())  # the check kept every draft as it was
