@@ -15,7 +15,15 @@ from pikelocal.prompts.script import to_simplified
 
 # A claim ends at 。！？；!? , at ". " / "; " and at a line break. A list item ("1. ...") stays one claim.
 # A list number ("1. ", "12. " at a line start) is not a full stop.
-_CLAIM = re.compile(r"[^。！？；!?;\n]+?(?:[。！？；!?;]+|(?<!^\d)(?<!\n\d)(?<!^\d\d)(?<!\n\d\d)\.(?=\s|$)|(?=\n)|$)")
+# A full stop after a title or an initial ("Dr. Mabuse", "George W. Bush", "e.g. a bond") ends no sentence: split
+# there, "The Testament Of Dr." became a claim of its own, unsupported, and the checked answer lost the title.
+_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Jr", "Sr", "Mt", "No", "vs", "Co", "Inc", "Ltd", "e.g", "i.e")
+NOT_AN_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"(?<!\b[A-Z])"
+_CLAIM = re.compile(
+    r"[^。！？；!?;\n]+?(?:[。！？；!?;]+|(?<!^\d)(?<!\n\d)(?<!^\d\d)(?<!\n\d\d)"
+    + NOT_AN_ABBREVIATION
+    + r"\.(?=\s|$)|(?=\n)|$)"
+)
 _CITE = re.compile(r"\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】]")
 
 

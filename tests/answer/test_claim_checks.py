@@ -133,6 +133,19 @@ def test_claims_split_at_sentence_ends_and_keep_the_marker_after_the_stop() -> N
     assert [c.cited for c in claims] == [(1,), (2,), (3,), ()]
 
 
+def test_a_full_stop_after_a_title_or_an_initial_ends_no_claim() -> None:
+    """2Wiki-50, trace 57: split at "Dr.", "The Testament Of Dr." was checked as a claim of its own, found
+    unsupported and dropped, and the answer lost its title."""
+    title = "The Testament Of Dr. Mabuse was released earlier, on April 20, 1960, compared to Fast Five."
+    assert [c.text for c in split_claims(title, clauses=False)] == [title]
+    assert [c.text.strip() for c in split_claims("George W. Bush was born in 1946. He was president.")] == [
+        "George W. Bush was born in 1946.",
+        "He was president.",
+    ]
+    assert len(split_claims("Pay e.g. by cheque. Mr. Li signs.")) == 2
+    assert len(split_claims("The fee is 5. It ends.")) == 2  # a number before the stop still ends the claim
+
+
 def test_scripts_are_told_apart_and_missing_phrases_drop_question_words() -> None:
     assert detect_script("本案押標金金額是多少？") == "hant"
     assert detect_script("本案押标金金额是多少？") == "hans"
