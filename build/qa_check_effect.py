@@ -2,16 +2,14 @@
 
     .venv/bin/python build/qa_check_effect.py KB RESULTS.jsonl
 
-Reads every answer's trace (`pikelocal trace KB ID --json`, field `answer.draft`: the model's text before the
-check), scores the draft as `eval qa` scores answers, and prints per mode the drafts' F1 against the checked
-answers' and on how many questions the check lowered or raised it: the figures `eval qa` now prints itself.
-No LLM call; one `pikelocal trace` process per answer (about a second each).
+Reads every answer's trace from the KB (``answer.draft``: the model's text before the check, as `pikelocal trace
+KB ID` shows it), scores the draft as `eval qa` scores answers, and prints per mode the drafts' F1 against the
+checked answers' and on how many questions the check lowered or raised it: the figures `eval qa` now prints
+itself. No LLM call.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -19,17 +17,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pikelocal import api  # noqa: E402
+from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.eval.qa import QARun, check_effect, load_results  # noqa: E402
 from pikelocal.eval.qa_metrics import score_item  # noqa: E402
 from pikelocal.query.citations import strip_citations  # noqa: E402
-
-
-def draft_of(kb: Path, trace_id: int) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "pikelocal", "trace", str(kb), str(trace_id), "--json"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
-    )  # fmt: skip
-    return str(json.loads(out.stdout)["answer"].get("draft") or "")
 
 
 def main() -> int:
@@ -38,10 +30,11 @@ def main() -> int:
         return 2
     kb, results = Path(sys.argv[1]), Path(sys.argv[2])
     rescored = []
-    for r in load_results(results).values():
-        draft = draft_of(kb, r.trace_id) if r.trace_id is not None else ""
-        f1 = score_item(r.task, strip_citations(draft), r.gold).f1 if draft else None
-        rescored.append(replace(r, draft_f1=f1))
+    with api.open_kb(kb, load_settings()) as knowledge_base:
+        for r in load_results(results).values():
+            draft = knowledge_base.trace(r.trace_id).answer.draft if r.trace_id is not None else ""
+            f1 = score_item(r.task, strip_citations(draft), r.gold).f1 if draft else None
+            rescored.append(replace(r, draft_f1=f1))
     modes = tuple(dict.fromkeys(r.mode for r in rescored))
     run = QARun(results.name, kb, results, modes, rescored)
     print("\n".join(check_effect(run, {r.item_id for r in rescored})).strip())

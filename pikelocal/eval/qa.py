@@ -290,16 +290,17 @@ def check_effect(run: QARun, items: set[str]) -> list[str]:
     stated"). Nothing when no draft was kept (older results, unchecked tasks)."""
     lines = []
     for mode in run.modes:
-        rows = [r for r in run.results if r.mode == mode and r.item_id in items and r.draft_f1 is not None]
-        if not rows:
+        pairs = [
+            (r.draft_f1, r.f1) for r in run.results if r.mode == mode and r.item_id in items and r.draft_f1 is not None
+        ]
+        if not pairs:
             continue
-        drafts = [r.draft_f1 for r in rows if r.draft_f1 is not None]
-        lowered = sum(r.f1 < d for r, d in zip(rows, drafts, strict=True))
-        raised = sum(r.f1 > d for r, d in zip(rows, drafts, strict=True))
+        lowered = sum(checked < draft for draft, checked in pairs)
+        raised = sum(checked > draft for draft, checked in pairs)
         lines.append(
-            f"{mode}: the drafts before the claim check score F1 {statistics.mean(drafts):.3f}, the checked answers"
-            f" {statistics.mean(r.f1 for r in rows):.3f} ({len(rows)} questions); the check lowered F1 on {lowered},"
-            f" raised it on {raised}."
+            f"{mode}: the drafts before the claim check score F1 {statistics.mean(d for d, _ in pairs):.3f}, the"
+            f" checked answers {statistics.mean(c for _, c in pairs):.3f} ({len(pairs)} questions); the check"
+            f" lowered F1 on {lowered}, raised it on {raised}."
         )
     return ["", *lines] if lines else []
 

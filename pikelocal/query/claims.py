@@ -17,11 +17,12 @@ from pikelocal.prompts.script import to_simplified
 # A list number ("1. ", "12. " at a line start) is not a full stop.
 # A full stop after a title or an initial ("Dr. Mabuse", "George W. Bush", "e.g. a bond") ends no sentence: split
 # there, "The Testament Of Dr." became a claim of its own, unsupported, and the checked answer lost the title.
-_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Jr", "Sr", "Mt", "No", "vs", "Co", "Inc", "Ltd", "e.g", "i.e")
-NOT_AN_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"(?<!\b[A-Z])"
+# ("No." is left out: as an answer, "No. The contract …", it does end a sentence.)
+_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Jr", "Sr", "Mt", "vs", "Co", "Inc", "Ltd", "e.g", "i.e")
+_NOT_AN_ABBREVIATION = "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS) + r"(?<!\b[A-Z])"
 _CLAIM = re.compile(
     r"[^。！？；!?;\n]+?(?:[。！？；!?;]+|(?<!^\d)(?<!\n\d)(?<!^\d\d)(?<!\n\d\d)"
-    + NOT_AN_ABBREVIATION
+    + _NOT_AN_ABBREVIATION
     + r"\.(?=\s|$)|(?=\n)|$)"
 )
 _CITE = re.compile(r"\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】]")

@@ -53,3 +53,9 @@ def test_the_backend_loads_its_model_after_making_libstdcxx_global(smollm2_path:
         f"LlamaCppLLM(__import__('pathlib').Path({str(smollm2_path)!r}), n_ctx=64, n_threads=1).close()"
     )
     assert probe(action) == ["before False", "after True True"]
+
+
+def test_without_a_findable_cxx_runtime_llama_cpp_still_loads() -> None:
+    """Not glibc (or no libstdc++ on the path): nothing to preload, and the import goes on."""
+    action = "import pikelocal.llm.llama_cpp as b\nb.CXX_RUNTIME = 'libno-such-runtime.so.0'\nb.load_llama_cpp()"
+    assert probe(action) == ["before False", "after False True"]
