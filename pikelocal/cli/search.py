@@ -77,6 +77,7 @@ def search(
                 "lines": [h.chunk.line_start, h.chunk.line_end],
                 "section": list(h.chunk.section_path),
                 "snippet": h.snippet.text,
+                "via": h.via,
                 "marks": [list(m) for m in h.snippet.marks],
                 "cites": [
                     {"text": r.text, "resolved": r.resolved, "target_chunk": r.target_chunk, "to": r.destination()}
@@ -107,6 +108,8 @@ def search(
             click.echo("    " + api.printable(" › ".join(c.section_path)))
         opening, closing = ("\x1b[1;33m", "\x1b[0m") if color else ("[", "]")
         click.echo("    " + h.snippet.marked(opening, closing, clean=api.printable))
+        if h.via:  # a fact hop: the fact that led here
+            click.echo(api.printable(f"    via the fact: {h.via}"))
         for r in h.cites:
             if r.resolved:  # where the chunk's citations lead (all of them: `pikelocal refs`)
                 click.echo(api.printable(f"    cites {r.text} → {r.destination()}"))

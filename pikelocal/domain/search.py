@@ -38,6 +38,33 @@ class Hit:
     ranks: Mapping[str, int]  # 1-based rank of this chunk in each source ranking that found it ("refs": cited)
     snippet: Snippet
     cites: tuple[StoredRef, ...] = ()  # the citations of laws and articles in the chunk, with where they lead
+    via: str = ""  # a fact hop's fact, "subject relation object", when the chunk was reached through it
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One stored triple of the entity graph, with its ends' entity ids and names."""
+
+    id: int
+    subject_id: int
+    subject: str
+    relation: str
+    object_id: int
+    object: str
+
+    def text(self) -> str:
+        return " ".join(part for part in (self.subject, self.relation, self.object) if part)
+
+
+@dataclass(frozen=True)
+class FactHop:
+    """A chunk reached from the question through a fact (``query.hops``): the passage nearest the name of an end of
+    a triple near the question, one the question does not name."""
+
+    chunk_id: int
+    entity: str  # the end's name, searched for
+    fact: Fact
+    similarity: float  # cosine of the chunk to the end's name
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
+from pikelocal.query.hops import HOP_AFTER, HOP_MIN_SIMILARITY, fact_hops, with_hops
 from pikelocal.query.search import cited_first, fuse, hybrid_sources, rankings
 from pikelocal.store.store import Store
 
@@ -72,17 +73,25 @@ def ranked_by_mode(
     weights: Mapping[str, float],
     candidates: int | None = None,
     fusion: FusionMethod = "rrf",
+    hops: int = 0,
+    hop_similarity: float = HOP_MIN_SIMILARITY,
 ) -> dict[str, list[int]]:
-    """Chunk ids ranked by each mode, from one query encoding; hybrid fuses as ``search`` does."""
+    """Chunk ids ranked by each mode, from one query encoding; hybrid fuses as ``search`` does, with its ``hops``
+    fact hops (``chunks``, hybrid as it was before enrichment, has none)."""
     no_questions = {**weights, "questions": 0.0}
     fused = hybrid_sources(weights) if "hybrid" in modes or WITH_REFS in modes else ()
     fused += hybrid_sources(no_questions) if CHUNKS_ONLY in modes else ()
     sources = tuple(s for s in FUSED_SOURCES if s in modes or s in fused)
     n = max(depth, candidates or 0)
-    lists = rankings(store, encoder, query, sources, n)
+    vector = encoder.encode([query], role="query")[0]
+    lists = rankings(store, encoder, query, sources, n, vector)
     out = {m: [cid for cid, _ in lists[m][:depth]] for m in modes if m not in ("hybrid", CHUNKS_ONLY, WITH_REFS)}
     if "hybrid" in modes or WITH_REFS in modes:
         hybrid = fuse(lists, weights, n, fusion)[:depth]
+        if hops:
+            skip = [cid for cid, _ in hybrid[:HOP_AFTER]]
+            found = fact_hops(store, encoder, query, vector, hops, skip=skip, min_similarity=hop_similarity)
+            hybrid = with_hops(hybrid, found)[:depth]
         if "hybrid" in modes:  # search's fusion, without its legal cross-references (WITH_REFS adds them)
             out["hybrid"] = [cid for cid, _ in hybrid]
         if WITH_REFS in modes:  # = search(…, k=depth)
@@ -104,6 +113,8 @@ def evaluate(
     hit_only: bool = False,
     sink: EventSink = ignore,
     fusion: FusionMethod = "rrf",
+    hops: int = 0,
+    hop_similarity: float = HOP_MIN_SIMILARITY,
 ) -> list[ModeScores]:
     """Mean nDCG@10, Recall@k and MRR@max(k) of each mode over ``queries``.
 
@@ -117,7 +128,10 @@ def evaluate(
     started = time.perf_counter()
     sink(StageStarted("queries", len(queries), "queries"))
     for n, q in enumerate(queries, start=1):
-        ranked = ranked_by_mode(store, encoder, q.text, modes, depth * 3, weights or {}, fusion=fusion)
+        ranked = ranked_by_mode(
+            store, encoder, q.text, modes, depth * 3, weights or {}, fusion=fusion, hops=hops,
+            hop_similarity=hop_similarity,
+        )  # fmt: skip
         for mode, chunk_ids in ranked.items():
             per_mode[mode].append(score_ranking(chunk_ids, q, key_of, ks, hit_only=hit_only))
         sink(StageAdvanced("queries", n, len(queries)))

@@ -140,5 +140,6 @@ def run_retrieval(
         scores = evaluate(
             opened.store, opened.encoder, opened.queries, modes=modes, ks=ks, weights=settings.search.weights(),
             key_of=opened.key_of, hit_only=opened.hit_only, sink=sink, fusion=settings.search.fusion,
+            hops=settings.search.hops, hop_similarity=settings.search.hop_similarity,
         )  # fmt: skip
         return RetrievalRun(opened.title, opened.kb, scores, tuple(ks), opened.notes)

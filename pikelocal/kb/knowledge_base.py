@@ -347,8 +347,9 @@ class KnowledgeBase:
             check_probes(store, encoder, force=self.settings.encoder.force)
         s = self.settings.search
         return search(
-            store, encoder, query, mode=mode, k=k, weights=s.weights(), candidates=s.candidates, fusion=s.fusion
-        )
+            store, encoder, query, mode=mode, k=k, weights=s.weights(), candidates=s.candidates, fusion=s.fusion,
+            hops=s.hops, hop_similarity=s.hop_similarity,
+        )  # fmt: skip
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
         """Answer ``question`` with cited sources; the trace is stored in the KB.

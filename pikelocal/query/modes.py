@@ -29,6 +29,7 @@ from pikelocal.query.compress import compress_sources
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
+from pikelocal.query.hops import HOP_MIN_SIMILARITY
 from pikelocal.query.locate import store_locator
 from pikelocal.query.rerank import rerank
 from pikelocal.query.search import search
@@ -64,6 +65,8 @@ class AskOptions:
     instruction: str = ""
     weights: dict[str, float] | None = None  # hybrid fusion weights (settings.search)
     fusion: FusionMethod = "rrf"  # how hybrid fuses (settings.search.fusion)
+    hops: int = 0  # fact hops after the search's first hits (settings.search.hops)
+    hop_similarity: float = HOP_MIN_SIMILARITY  # (settings.search.hop_similarity)
     check: bool = True  # check each claim against the sources (answer.check)
     check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
     cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
@@ -73,6 +76,15 @@ def context_budget(options: AskOptions, llm: LLM) -> Budget:
     room = llm.context_tokens - options.max_tokens - PROMPT_OVERHEAD_TOKENS
     tokens = max(256, min(options.context_tokens, room))
     return Budget(tokens, options.neighbours, options.context, options.segments)
+
+
+def _search(store: Store, encoder: Encoder, question: str, options: AskOptions, weights: dict[str, float]) -> list[Hit]:
+    """The question's hybrid search, as deep as the context assembly needs, with the settings' fact hops."""
+    depth = ranking_depth(options)
+    return search(
+        store, encoder, question, k=depth, weights=weights, fusion=options.fusion, hops=options.hops,
+        hop_similarity=options.hop_similarity,
+    )  # fmt: skip
 
 
 def ranking_depth(options: AskOptions) -> int:
@@ -109,7 +121,7 @@ def ask(
         # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
         # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
         # reads the same growing prefix (query.workspace).
-        hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
+        hits = _search(store, encoder, question, options, weights)
         ranking: Ranking = _ranked(model, question, hits, options.rerank, lang)
         fill = [cid for cid, _ in ranking[: options.k]]
         fill += store.refs.cited_by(fill, options.follow_refs)
@@ -127,7 +139,7 @@ def ask(
         sources = list(workspace.sources)
         messages = workspace.messages(question, answer_task(lang))
     else:
-        hits = search(store, encoder, question, k=ranking_depth(options), weights=weights, fusion=options.fusion)
+        hits = _search(store, encoder, question, options, weights)
         ranking = _ranked(model, question, hits, options.rerank, lang)
         priority = [cid for cid, _ in ranking[: options.k]]
         if options.mode == "hier":

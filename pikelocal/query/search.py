@@ -1,4 +1,5 @@
-"""Chunk search: BM25 (FTS5), early dense, late dense, and their reciprocal rank fusion (hybrid)."""
+"""Chunk search: BM25 (FTS5), early dense, late dense, atomic questions and the entity graph, and their fusion
+(hybrid), which fact hops (``query.hops``) and the articles the query cites extend."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pikelocal.domain.references import StoredRef
 from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
 from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion
+from pikelocal.query.hops import HOP_AFTER, HOP_MIN_SIMILARITY, fact_hops, with_hops
 from pikelocal.query.snippet import make_snippet
 from pikelocal.store.index import VectorTable
 from pikelocal.store.store import Store
@@ -27,9 +29,15 @@ def hybrid_sources(weights: Mapping[str, float] | None) -> tuple[str, ...]:
 
 
 def rankings(
-    store: Store, encoder: Encoder | None, query: str, sources: tuple[str, ...], n: int
+    store: Store,
+    encoder: Encoder | None,
+    query: str,
+    sources: tuple[str, ...],
+    n: int,
+    vector: NDArray[np.float32] | None = None,
 ) -> dict[str, list[tuple[int, float]]]:
-    """Each named source's ranking of chunk ids with its own score, best first."""
+    """Each named source's ranking of chunk ids with its own score, best first. ``vector``: the query's, when the
+    caller has encoded it already."""
     out: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in sources:
         out["bm25"] = store.index.fts_search("chunk", query, n)
@@ -37,7 +45,7 @@ def rankings(
     if dense:
         if encoder is None:
             raise InputError("dense search needs an encoder")
-        q = encoder.encode([query], role="query")[0]
+        q = encoder.encode([query], role="query")[0] if vector is None else vector
         for name in dense:
             if name == "questions":
                 out[name] = question_ranking(store, q, query, n)
@@ -80,9 +88,12 @@ def search(
     weights: Mapping[str, float] | None = None,
     candidates: int = 50,
     fusion: FusionMethod = "rrf",
+    hops: int = 0,
+    hop_similarity: float = HOP_MIN_SIMILARITY,
 ) -> list[Hit]:
     """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense, late (and question) rankings, weighted,
-    by ``fusion`` (:func:`fuse`)."""
+    by ``fusion`` (:func:`fuse`), then puts up to ``hops`` fact hops (:mod:`pikelocal.query.hops`; a KB enriched
+    with entities) after its first hits, and the articles the query cites first."""
     if mode not in SEARCH_MODES:
         raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(SEARCH_MODES)})")
     if not query.strip():
@@ -94,8 +105,10 @@ def search(
         raise InputError(f"unknown fusion weight(s) {sorted(unknown)} (use {', '.join(FUSED_SOURCES)})")
     if fusion not in FUSION_METHODS:
         raise InputError(f"unknown fusion '{fusion}' (use one of {', '.join(FUSION_METHODS)})")
+    if hops < 0:
+        raise InputError(f"hops must be at least 0, got {hops}")
     with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
-        return _search(store, encoder, query, mode, k, weights, candidates, fusion)
+        return _search(store, encoder, query, mode, k, weights, candidates, fusion, (hops, hop_similarity))
 
 
 def fuse(
@@ -122,12 +135,22 @@ def _search(
     weights: Mapping[str, float] | None,
     candidates: int,
     fusion: FusionMethod,
+    hopping: tuple[int, float],
 ) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
-    ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k)
+    hops, hop_similarity = hopping if mode == "hybrid" and encoder is not None else (0, 0.0)
+    vector = encoder.encode([query], role="query")[0] if hops and encoder is not None else None
+    ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k, vector)
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
     fused = fuse(ranked, weights, max(k, candidates), fusion)[:k] if mode == "hybrid" else ranked[mode][:k]
+    via: dict[int, str] = {}
     if mode == "hybrid":
+        if vector is not None and encoder is not None:
+            skip = [cid for cid, _ in fused[:HOP_AFTER]]
+            found = fact_hops(store, encoder, query, vector, hops, skip=skip, min_similarity=hop_similarity)
+            fused = with_hops(fused, found)[:k]
+            ranks["hops"] = {h.chunk_id: r for r, h in enumerate(found, start=1)}
+            via = {h.chunk_id: h.fact.text() for h in found}
         fused = cited_first(store, query, fused, ranks, k)
     cites: dict[int, list[StoredRef]] = {}
     for ref in store.refs.refs(chunk_ids=[cid for cid, _ in fused]) if fused else ():
@@ -146,7 +169,9 @@ def _search(
             docs[chunk.doc_id] = doc
         per_source = {name: r[cid] for name, r in ranks.items() if cid in r}
         snippet = make_snippet(chunk.text, query)
-        hits.append(Hit(chunk, docs[chunk.doc_id], score, per_source, snippet, tuple(cites.get(cid, ()))))
+        hits.append(
+            Hit(chunk, docs[chunk.doc_id], score, per_source, snippet, tuple(cites.get(cid, ())), via.get(cid, ""))
+        )
     return hits
 
 

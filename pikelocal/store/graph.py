@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from pikelocal.domain.search import Fact
 from pikelocal.entity_names import entity_key, name_pieces
 
 if TYPE_CHECKING:
@@ -224,6 +225,18 @@ class Graph:
             [int(t) for t in triple_ids],
         )
         return {int(i): (int(a), int(b)) for i, a, b in rows}
+
+    def facts(self, triple_ids: Sequence[int]) -> dict[int, Fact]:
+        """Triple id -> the triple with its ends' ids and names."""
+        if not triple_ids:
+            return {}
+        rows = self._rows(
+            "SELECT t.id, t.subject, s.name, t.relation, t.object, o.name FROM triples t"
+            " JOIN entities s ON s.id = t.subject JOIN entities o ON o.id = t.object"
+            f" WHERE t.id IN ({','.join('?' * len(triple_ids))})",
+            [int(t) for t in triple_ids],
+        )
+        return {int(i): Fact(int(i), int(a), str(an), str(r), int(b), str(bn)) for i, a, an, r, b, bn in rows}
 
     def names(self, entity_ids: Sequence[int]) -> dict[int, str]:
         if not entity_ids:

@@ -350,7 +350,9 @@ def test_a_chunk_deleted_between_ranking_and_fetch_is_skipped(
     def stale_rankings(*_: object, sources: tuple[str, ...] = FUSED_SOURCES, n: int = 50) -> dict:
         return {name: stale[name][:n] for name in sources}
 
-    monkeypatch.setattr(search_module, "rankings", lambda s, e, q, sources, n: stale_rankings(sources=sources, n=n))
+    monkeypatch.setattr(
+        search_module, "rankings", lambda s, e, q, sources, n, v=None: stale_rankings(sources=sources, n=n)
+    )
     assert search(store, ENC, query, mode="bm25", k=50) == []  # every bm25 candidate was deleted
     for mode in ("dense", "late"):
         hits = search(store, ENC, query, mode=mode, k=50)  # type: ignore[arg-type]
