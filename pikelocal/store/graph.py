@@ -216,6 +216,19 @@ class Graph:
         skip = set(exclude)
         return [(int(c), str(name)) for c, _, _, name in rows if int(c) not in skip][:n]
 
+    def chunks_naming(self, entity_ids: Collection[int], max_chunks: int = HUB_CHUNKS) -> list[int]:
+        """The chunks that mention any of ``entity_ids``, ascending, leaving out the entities named in more than
+        ``max_chunks`` chunks (hubs)."""
+        if not entity_ids:
+            return []
+        rows = self._rows(
+            "SELECT DISTINCT chunk_id FROM chunk_entities WHERE entity_id IN (SELECT entity_id FROM chunk_entities"
+            f" WHERE entity_id IN ({','.join('?' * len(entity_ids))}) GROUP BY entity_id HAVING count(*) <= ?)"
+            " ORDER BY chunk_id",
+            [*(int(e) for e in entity_ids), max_chunks],
+        )
+        return [int(r[0]) for r in rows]
+
     def fact_ends(self, triple_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
         """Triple id -> (subject entity id, object entity id)."""
         if not triple_ids:
