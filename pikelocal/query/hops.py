@@ -13,9 +13,9 @@ entity named in more than 50 chunks), so the cost does not grow with the KB: on 
 the same hops as a search over every chunk within 0.01 R@5, where each such search costs as much as the question's
 own dense search (168 ms at 100,000 chunks).
 
-No LLM call: one encoder call for the ends' names, then per end, nearest triple first until ``n`` hops are found,
-one lookup of near names and the vectors of their chunks. A KB without triple vectors (not enriched with
-``enrich.entities``) has no hops.
+No LLM call and, on an enriched KB, no encoder call: per end, nearest triple first until ``n`` hops are found, its
+name vector as enrichment stored it (encoded as a query; encoded now where a KB lacks it), one lookup of near names
+and the vectors of their chunks. A KB without triple vectors (not enriched with ``enrich.entities``) has no hops.
 
 Measured on the enriched pooled 2Wiki-50 and HotpotQA-50 KBs (docs/BENCHMARKS.md, "Fact hops"): hybrid R@5
 0.740 -> 0.900 on 2Wiki with HotpotQA not lower; chosen there, then checked on 50 other questions of each set.
@@ -74,10 +74,13 @@ def fact_hops(
                 ends.append((eid, name, fact))
     if not ends:
         return []
-    vectors = encoder.encode([name for _, name, _ in ends], role="query")
     hops: list[FactHop] = []
     taken = set(skip)
-    for (eid, name, fact), vector in zip(ends, vectors, strict=True):
+    for eid, name, fact in ends:
+        # the name's vector as enrichment stored it (encoded as a query), else encoded now
+        vector = store.index.vector("entity", eid)
+        if vector is None:
+            vector = encoder.encode([name], role="query")[0]
         found = _nearest_chunk(store, eid, vector)
         if found is None:
             continue

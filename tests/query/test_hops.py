@@ -57,6 +57,19 @@ def test_the_unnamed_end_of_the_nearest_fact_leads_to_its_own_passage(store: Sto
     assert len({h.chunk_id for h in everything}) == len(everything)  # each chunk once
 
 
+class NoEncoding(HashEncoder):
+    def encode(self, texts: object, role: str = "passage") -> object:  # type: ignore[override]
+        raise AssertionError(f"encoded {texts!r}: the stored name vectors should serve")
+
+
+def test_an_enriched_kb_hops_on_its_stored_name_vectors_without_encoding(store: Store) -> None:
+    ids = put_facts(store, ENC)
+    embed_facts(store, ENC)
+    vector = ENC.encode([QUESTION], role="query")[0]
+    hops = fact_hops(store, NoEncoding(), QUESTION, vector, 1, min_similarity=0.5)
+    assert [(h.chunk_id, h.entity) for h in hops] == [(ids["clemens.md"], DIRECTOR)]
+
+
 def test_skipped_chunks_and_distant_names_make_no_hop(store: Store) -> None:
     ids = put_facts(store)
     embed_facts(store, ENC)

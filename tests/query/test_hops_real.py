@@ -25,7 +25,7 @@ def test_the_default_encoder_and_settings_bring_the_unnamed_director_third(tmp_p
     with Store.open(tmp_path / "hops.kb", encoder_id=encoder.model_id, dim=encoder.dim, create=True) as store:
         report = Ingestor(store, encoder, INGEST).ingest_paths([write_corpus(tmp_path / "docs", CORPUS)])
         assert not report.failed, report.failed
-        ids = put_facts(store)
+        ids = put_facts(store, encoder)  # the names' vectors, as enrichment stores them
         assert embed_facts(store, encoder) == 5
 
         def ranked(hops: int) -> list[tuple[int, str]]:

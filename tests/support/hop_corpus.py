@@ -3,6 +3,7 @@ question never names, among other directors' pages that share the question's wor
 
 from __future__ import annotations
 
+from pikelocal.embed.base import Encoder
 from pikelocal.store.store import Store
 
 FILM = "Torchy Blane in Panama"
@@ -39,10 +40,12 @@ def chunk_of(store: Store, name: str) -> int:
     return chunks[0].id
 
 
-def put_facts(store: Store) -> dict[str, int]:
-    """Store FACTS as the graph of the KB's chunks; file name -> chunk id."""
+def put_facts(store: Store, encoder: Encoder | None = None) -> dict[str, int]:
+    """Store FACTS as the graph of the KB's chunks, with the names' vectors from ``encoder`` (as enrichment stores
+    them, encoded as queries) if given; file name -> chunk id."""
     ids = {name: chunk_of(store, name) for name in CORPUS}
     with store.transaction():
         for name, entities, triples in FACTS:
-            store.graph.put_chunk(ids[name], entities, triples)
+            vectors = encoder.encode(entities, role="query") if encoder is not None else None
+            store.graph.put_chunk(ids[name], entities, triples, vectors=vectors)
     return ids
