@@ -7,11 +7,12 @@ the question does not name (Y) is searched for as a query of its own, and the ch
 enough (``HOP_MIN_SIMILARITY``, so that "1828" or "the film" leads nowhere), is the passage about Y. Search puts
 up to ``search.hops`` such chunks right after the fused ranking's first ``HOP_AFTER`` hits (:func:`with_hops`).
 
-The chunks an end may lead to are those that mention it or a name near it (its ``HOP_NAMES`` nearest entity names
-at cosine ``HOP_NAME_SIMILARITY`` or more: "William Clemens (director)" for "William Clemens"), without hubs (an
-entity named in more than 50 chunks), so the cost does not grow with the KB: on the pooled 2Wiki-50 set this found
-the same hops as a search over every chunk within 0.01 R@5, where each such search costs as much as the question's
-own dense search (168 ms at 100,000 chunks).
+The chunks an end may lead to are those that mention it or one of its synonyms (the synonym edges enrichment
+stored), without hubs (an entity named in more than 50 chunks). When none of them is close enough, those that
+mention a name near it (its ``HOP_NAMES`` nearest entity names at cosine ``HOP_NAME_SIMILARITY`` or more: "William
+Clemens (director)" for "William Clemens"), for at most ``HOP_NAME_LOOKUPS`` ends a question. So the cost does not
+grow with the KB as a search over every chunk would (168 ms an end at 100,000 chunks), and on the pooled 2Wiki-50
+and HotpotQA-50 sets the hops are the same as such a search's within 0.01 R@5 (docs/BENCHMARKS.md, "Fact hops").
 
 No LLM call and, on an enriched KB, no encoder call: per end, nearest triple first until ``n`` hops are found, its
 name vector as enrichment stored it (encoded as a query; encoded now where a KB lacks it), one lookup of near names
@@ -40,6 +41,7 @@ HOP_AFTER = 2  # hops go after this many of the ranking's first hits (the questi
 HOP_MIN_SIMILARITY = 0.5
 HOP_NAMES = 5  # entity names nearest an end's whose chunks it may lead to
 HOP_NAME_SIMILARITY = 0.6  # the least cosine of such a name to the end's (as graph retrieval's entity seeds)
+HOP_NAME_LOOKUPS = 3  # ends a question whose near names are looked up (each a KNN over every entity name)
 
 
 def fact_hops(
@@ -76,12 +78,16 @@ def fact_hops(
         return []
     hops: list[FactHop] = []
     taken = set(skip)
+    lookups = HOP_NAME_LOOKUPS
     for eid, name, fact in ends:
         # the name's vector as enrichment stored it (encoded as a query), else encoded now
         vector = store.index.vector("entity", eid)
         if vector is None:
             vector = encoder.encode([name], role="query")[0]
-        found = _nearest_chunk(store, eid, vector)
+        found = _nearest_chunk(store, {eid, *store.graph.synonyms_of(eid)}, vector)
+        if (found is None or found[1] < min_similarity) and lookups > 0:
+            lookups -= 1
+            found = _nearest_chunk(store, {eid, *_near_names(store, vector)}, vector)
         if found is None:
             continue
         chunk_id, similarity = found
@@ -94,12 +100,15 @@ def fact_hops(
     return hops
 
 
-def _nearest_chunk(store: Store, entity_id: int, name_vector: NDArray[np.float32]) -> tuple[int, float] | None:
-    """(chunk id, cosine) of the chunk nearest ``name_vector`` among those that name the entity or a name near it."""
-    names = {entity_id}
-    for eid, distance in store.index.knn("entity", name_vector, HOP_NAMES):
-        if 1.0 - distance >= HOP_NAME_SIMILARITY:
-            names.add(eid)
+def _near_names(store: Store, name_vector: NDArray[np.float32]) -> list[int]:
+    """The entities whose names are among the ``HOP_NAMES`` nearest ``name_vector``, at ``HOP_NAME_SIMILARITY`` or
+    closer."""
+    found = store.index.knn("entity", name_vector, HOP_NAMES)
+    return [eid for eid, distance in found if 1.0 - distance >= HOP_NAME_SIMILARITY]
+
+
+def _nearest_chunk(store: Store, names: Collection[int], name_vector: NDArray[np.float32]) -> tuple[int, float] | None:
+    """(chunk id, cosine) of the chunk nearest ``name_vector`` among those that name any of the entities ``names``."""
     best: tuple[int, float] | None = None
     norm = float(np.linalg.norm(name_vector)) or 1.0
     for chunk_id in store.graph.chunks_naming(names):

@@ -216,6 +216,14 @@ class Graph:
         skip = set(exclude)
         return [(int(c), str(name)) for c, _, _, name in rows if int(c) not in skip][:n]
 
+    def synonyms_of(self, entity_id: int) -> list[int]:
+        """The entities joined to ``entity_id`` by a synonym edge (:meth:`link_synonyms`), ascending."""
+        rows = self._rows(
+            "SELECT b FROM entity_synonyms WHERE a = ?1 UNION SELECT a FROM entity_synonyms WHERE b = ?1 ORDER BY 1",
+            (entity_id,),
+        )
+        return [int(r[0]) for r in rows]
+
     def chunks_naming(self, entity_ids: Collection[int], max_chunks: int = HUB_CHUNKS) -> list[int]:
         """The chunks that mention any of ``entity_ids``, ascending, leaving out the entities named in more than
         ``max_chunks`` chunks (hubs)."""

@@ -70,6 +70,32 @@ def test_an_enriched_kb_hops_on_its_stored_name_vectors_without_encoding(store: 
     assert [(h.chunk_id, h.entity) for h in hops] == [(ids["clemens.md"], DIRECTOR)]
 
 
+def test_an_end_reaches_a_passage_that_spells_its_name_otherwise(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The director's own page names "William Clemens (director)", another node: a synonym edge, or else the
+    lookup of names near the end's, leads there; with neither, nothing that names him is close enough."""
+    import pikelocal.query.hops as hops_module
+    from tests.support.hop_corpus import chunk_of
+
+    ids = {name: chunk_of(store, name) for name in CORPUS}
+    spelled = f"{DIRECTOR} (director)"
+    with store.transaction():
+        for name, entities, triples in [
+            ("torchy.md", [FILM, DIRECTOR], [(FILM, "directed by", DIRECTOR)]),
+            ("clemens.md", [spelled, "Saginaw"], [(spelled, "grew up in", "Saginaw")]),
+        ]:
+            store.graph.put_chunk(ids[name], entities, triples, vectors=ENC.encode(entities, role="query"))
+    embed_facts(store, ENC)
+    # the nearest fact is the film's (facts=1: its end DIRECTOR alone is followed, not the page's own triple)
+    assert [h.fact.text() for h in hops_of(store, n=1, facts=1, min_similarity=-1.0)] == [
+        f"{FILM} directed by {DIRECTOR}"
+    ]
+    assert [h.chunk_id for h in hops_of(store, n=1, skip=[ids["torchy.md"]], facts=1)] == [ids["clemens.md"]]
+    monkeypatch.setattr(hops_module, "HOP_NAME_LOOKUPS", 0)
+    assert ids["clemens.md"] not in [h.chunk_id for h in hops_of(store, n=1, skip=[ids["torchy.md"]], facts=1)]
+    assert store.graph.link_synonyms(threshold=0.5) > 0  # the two spellings' vectors are close: a synonym edge
+    assert [h.chunk_id for h in hops_of(store, n=1, skip=[ids["torchy.md"]], facts=1)] == [ids["clemens.md"]]
+
+
 def test_skipped_chunks_and_distant_names_make_no_hop(store: Store) -> None:
     ids = put_facts(store)
     embed_facts(store, ENC)
