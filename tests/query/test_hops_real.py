@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from pikelocal.ingest.enrich import embed_facts
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.query.search import search
 from pikelocal.store.store import Store
+from tests.support.cli import run_cli
 from tests.support.embed_models import GEMMA_DIR, load_encoder
 from tests.support.enrich_corpus import INGEST, write_corpus
 from tests.support.hop_corpus import CORPUS, DIRECTOR, FILM, QUESTION, put_facts
@@ -41,3 +43,9 @@ def test_the_default_encoder_and_settings_bring_the_unnamed_director_third(tmp_p
         with_ = ranked(s.hops)
         assert with_[:2] == without[:2]
         assert with_[2] == (ids["clemens.md"], f"{FILM} directed by {DIRECTOR}")
+    # the CLI shows the hop and the fact it came through
+    proc = run_cli("search", str(tmp_path / "hops.kb"), QUESTION, "-k", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "[3] clemens.md" in proc.stdout and f"via the fact: {FILM} directed by {DIRECTOR}" in proc.stdout
+    rows = json.loads(run_cli("search", str(tmp_path / "hops.kb"), QUESTION, "-k", "3", "--json").stdout)
+    assert [r["via"] for r in rows] == ["", "", f"{FILM} directed by {DIRECTOR}"]
