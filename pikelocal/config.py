@@ -151,7 +151,8 @@ class SearchSettings:
     # Fact hops (query/hops.py; a KB enriched with enrich.entities): after hybrid's first 2 hits, up to this many
     # chunks reached through the facts nearest the question (the passage about an end of a triple that the question
     # does not name: "the director of film X" -> X's director). 0 = off. On the pooled 2Wiki-50 set hybrid R@5
-    # went from 0.740 to 0.900 with 2, HotpotQA-50 not lower (docs/BENCHMARKS.md, "Fact hops").
+    # went from 0.755 to 0.905 with 2 (0.715 -> 0.910 on a held-out pool), HotpotQA-50 0.890 -> 0.900
+    # (docs/BENCHMARKS.md, "Fact hops").
     hops: int = 2
     hop_similarity: float = 0.5  # least cosine between an end's name and its chunk (EmbeddingGemma's scale)
     # How hybrid fuses: rrf (weighted reciprocal ranks), minmax or zscore (weighted sum of each ranking's scores,
