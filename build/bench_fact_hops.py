@@ -43,7 +43,7 @@ from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.eval.metrics import mean  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, ranked_by_mode, score_ranking  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
-from pikelocal.query.hops import HOP_AFTER, fact_hops, with_hops  # noqa: E402
+from pikelocal.query.hops import HOP_AFTER, HOP_FACTS, add_hops, fact_hops  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 MARKER = "<!-- bench_fact_hops:{}:{} -->"
@@ -79,14 +79,13 @@ def pooled(args: argparse.Namespace) -> list[str]:
             base = ranked["hybrid"]
             scores.setdefault("hybrid without hops (search.hops = 0)", []).append(score_ranking(base, q, key_of, KS))
             vector = encoder.encode([q.text], role="query")[0]
-            skip = base[:HOP_AFTER]
+            scored = [(c, 0.0) for c in base]
             t0 = time.perf_counter()
-            found = fact_hops(store, encoder, q.text, vector, s.hops, skip=skip, min_similarity=s.hop_similarity)
+            _, found = add_hops(store, encoder, q.text, vector, scored, s.hops, s.hop_similarity)
             times.append(time.perf_counter() - t0)
             hopped += bool(found)
             for n, least in itertools.product(HOPS, SIMILARITIES):
-                hops = fact_hops(store, encoder, q.text, vector, n, skip=skip, min_similarity=least)
-                merged = [c for c, _ in with_hops([(c, 0.0) for c in base], hops)][:DEPTH]
+                merged = [c for c, _ in add_hops(store, encoder, q.text, vector, scored, n, least)[0]][:DEPTH]
                 default = " (the default)" if (n, least) == (s.hops, s.hop_similarity) else ""
                 name = f"hybrid + {n} hop{'s' if n > 1 else ''}, least similarity {least}{default}"
                 scores.setdefault(name, []).append(score_ranking(merged, q, key_of, KS))
@@ -130,7 +129,7 @@ def scale(args: argparse.Namespace) -> list[str]:
             t0 = time.perf_counter()
             found = fact_hops(store, encoder, "a question", vector, s.hops, min_similarity=s.hop_similarity)
             times.append(time.perf_counter() - t0)
-            ends = {e for f in store.graph.facts([t for t, _ in store.index.knn("triple", vector, 5)]).values()
+            ends = {e for f in store.graph.facts([t for t, _ in store.index.knn("triple", vector, HOP_FACTS)]).values()
                     for e in (f.subject_id, f.object_id)}  # fmt: skip
             tried.append(len(ends))
             assert not found, "a random question vector found a hop"

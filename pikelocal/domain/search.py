@@ -52,9 +52,6 @@ class Fact:
     object_id: int
     object: str
 
-    def text(self) -> str:
-        return " ".join(part for part in (self.subject, self.relation, self.object) if part)
-
 
 @dataclass(frozen=True)
 class FactHop:

@@ -19,7 +19,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
-from pikelocal.query.hops import HOP_AFTER, HOP_MIN_SIMILARITY, fact_hops, with_hops
+from pikelocal.query.hops import HOP_MIN_SIMILARITY, add_hops
 from pikelocal.query.search import cited_first, fuse, hybrid_sources, rankings
 from pikelocal.store.store import Store
 
@@ -89,9 +89,7 @@ def ranked_by_mode(
     if "hybrid" in modes or WITH_REFS in modes:
         hybrid = fuse(lists, weights, n, fusion)[:depth]
         if hops:
-            skip = [cid for cid, _ in hybrid[:HOP_AFTER]]
-            found = fact_hops(store, encoder, query, vector, hops, skip=skip, min_similarity=hop_similarity)
-            hybrid = with_hops(hybrid, found)[:depth]
+            hybrid = add_hops(store, encoder, query, vector, hybrid, hops, hop_similarity)[0][:depth]
         if "hybrid" in modes:  # search's fusion, without its legal cross-references (WITH_REFS adds them)
             out["hybrid"] = [cid for cid, _ in hybrid]
         if WITH_REFS in modes:  # = search(…, k=depth)

@@ -141,9 +141,10 @@ def graph_ranking(
                 seeds[node] += similarity
     if query_vector is not None and facts > 0:
         nearest = store.index.knn("triple", query_vector, facts)
-        ends = store.graph.fact_ends([tid for tid, _ in nearest])
+        facts_by_id = store.graph.facts([tid for tid, _ in nearest])
         for tid, distance in nearest:
-            for eid in ends.get(tid, ()):
+            fact = facts_by_id.get(tid)
+            for eid in (fact.subject_id, fact.object_id) if fact is not None else ():
                 if (node := graph.entity_index.get(eid)) is not None:
                     seeds[node] += 1.0 - distance
     if specificity:

@@ -68,12 +68,14 @@ def fact_hops(
     by_id = store.graph.facts(nearest)
     named = set(store.graph.entities_named_in(query))
     ends: list[tuple[int, str, Fact]] = []  # (entity id, name, the fact it ends)
+    seen = set(named)
     for tid in nearest:
         fact = by_id.get(tid)
         if fact is None:
             continue
         for eid, name in ((fact.subject_id, fact.subject), (fact.object_id, fact.object)):
-            if eid not in named and all(eid != e for e, _, _ in ends):
+            if eid not in seen:
+                seen.add(eid)
                 ends.append((eid, name, fact))
     if not ends:
         return []
@@ -120,6 +122,21 @@ def _nearest_chunk(store: Store, names: Collection[int], name_vector: NDArray[np
         if best is None or similarity > best[1]:
             best = (chunk_id, similarity)
     return best
+
+
+def add_hops(
+    store: Store,
+    encoder: Encoder,
+    query: str,
+    query_vector: NDArray[np.float32],
+    ranking: Sequence[tuple[int, float]],
+    n: int,
+    min_similarity: float = HOP_MIN_SIMILARITY,
+) -> tuple[list[tuple[int, float]], list[FactHop]]:
+    """``ranking`` with up to ``n`` fact hops after its first ``HOP_AFTER`` hits (:func:`with_hops`), and the hops."""
+    skip = [cid for cid, _ in ranking[:HOP_AFTER]]
+    found = fact_hops(store, encoder, query, query_vector, n, skip=skip, min_similarity=min_similarity)
+    return with_hops(ranking, found), found
 
 
 def with_hops(

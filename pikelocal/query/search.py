@@ -15,8 +15,9 @@ from pikelocal.domain.references import StoredRef
 from pikelocal.domain.search import Hit
 from pikelocal.embed.base import Encoder
 from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion
-from pikelocal.query.hops import HOP_AFTER, HOP_MIN_SIMILARITY, fact_hops, with_hops
+from pikelocal.query.hops import HOP_MIN_SIMILARITY, add_hops
 from pikelocal.query.snippet import make_snippet
+from pikelocal.store.graph import fact_text
 from pikelocal.store.index import VectorTable
 from pikelocal.store.store import Store
 
@@ -146,11 +147,10 @@ def _search(
     via: dict[int, str] = {}
     if mode == "hybrid":
         if vector is not None and encoder is not None:
-            skip = [cid for cid, _ in fused[:HOP_AFTER]]
-            found = fact_hops(store, encoder, query, vector, hops, skip=skip, min_similarity=hop_similarity)
-            fused = with_hops(fused, found)[:k]
+            fused, found = add_hops(store, encoder, query, vector, fused, hops, hop_similarity)
+            fused = fused[:k]
             ranks["hops"] = {h.chunk_id: r for r, h in enumerate(found, start=1)}
-            via = {h.chunk_id: h.fact.text() for h in found}
+            via = {h.chunk_id: fact_text(h.fact.subject, h.fact.relation, h.fact.object) for h in found}
         fused = cited_first(store, query, fused, ranks, k)
     cites: dict[int, list[StoredRef]] = {}
     for ref in store.refs.refs(chunk_ids=[cid for cid, _ in fused]) if fused else ():

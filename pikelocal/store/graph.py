@@ -237,16 +237,6 @@ class Graph:
         )
         return [int(r[0]) for r in rows]
 
-    def fact_ends(self, triple_ids: Sequence[int]) -> dict[int, tuple[int, int]]:
-        """Triple id -> (subject entity id, object entity id)."""
-        if not triple_ids:
-            return {}
-        rows = self._rows(
-            f"SELECT id, subject, object FROM triples WHERE id IN ({','.join('?' * len(triple_ids))})",
-            [int(t) for t in triple_ids],
-        )
-        return {int(i): (int(a), int(b)) for i, a, b in rows}
-
     def facts(self, triple_ids: Sequence[int]) -> dict[int, Fact]:
         """Triple id -> the triple with its ends' ids and names."""
         if not triple_ids:
