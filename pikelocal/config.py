@@ -158,6 +158,11 @@ class SearchSettings:
     # How hybrid fuses: rrf (weighted reciprocal ranks), minmax or zscore (weighted sum of each ranking's scores,
     # normalised over its list). Chosen by build/tune_fusion.py (docs/BENCHMARKS.md).
     fusion: FusionMethod = "zscore"
+    # Per-KB fusion: `enrich` asks up to 1,000 of the KB's own atomic questions (each one's own chunk is the right
+    # answer), scores BM25 weights 0-3 and late weights 0-0.3 on them, and stores the simplest weights within 2
+    # standard errors of the best (query/fusion_tuning.py; docs/BENCHMARKS.md, "Fusion tuned per KB"). On: hybrid
+    # uses them instead of bm25_weight and late_weight. A KB with fewer than 60 questions keeps the weights above.
+    tuned: bool = True
 
     def weights(self) -> dict[str, float]:
         """Fusion weight per ranking, keyed as the search code names them."""

@@ -124,6 +124,15 @@ def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int |
             f"  Summary trees: {report.tree_nodes} nodes summarised; LLM: {t.calls} calls ({t.cached} from the"
             f" cache), {t.prompt_tokens:,} prompt and {t.completion_tokens:,} output tokens, {t.seconds:.0f} s"
         )
+    f = report.fusion
+    if f is not None:
+        late = "" if f.late_weight is None else f", late {f.late_weight:g}"
+        click.echo(
+            f"  Hybrid search's weights, tuned on {f.queries} of the KB's atomic questions:"
+            f" BM25 {f.bm25_weight:g}{late}"
+            f" (nDCG@10 {f.ndcg:.3f}; {f.configured_ndcg:.3f} at the configured weights). search.tuned = false"
+            " keeps the configured ones."
+        )
     for line in report.failures:
         click.echo(api.printable(f"  failed  {line}"))
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from pikelocal.domain.documents import DocumentRecord, FailureRecord
 from pikelocal.domain.kinds import FileStatus, IngestStage
 from pikelocal.domain.references import RefCounts
+from pikelocal.domain.search import FusionTuning
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ class EnrichReport:
     question_cost: StageCost | None = None
     tree_nodes: int = 0  # summary-tree nodes summarised in this run
     tree_cost: StageCost | None = None  # None: the trees were not built
+    fusion: FusionTuning | None = None  # hybrid's weights tuned on the KB's atomic questions in this run
 
 
 @dataclass(frozen=True)

@@ -118,3 +118,19 @@ class SummaryHit:
     document: DocumentRecord | None  # None: a cluster across documents
     chunk_ids: tuple[int, ...]  # the chunks below it, in document order
     pages: tuple[int | None, int | None]  # first and last page of those chunks (of its document)
+
+
+@dataclass(frozen=True)
+class FusionTuning:
+    """Hybrid's BM25 and late weights as a KB chose them on its own atomic questions (``query.fusion_tuning``):
+    each question is a query whose right answer is known, its own chunk. Stored in the KB by ``enrich``."""
+
+    bm25_weight: float
+    late_weight: float | None  # None: the KB has no late vectors, so the configured weight stays
+    queries: int  # atomic questions asked
+    ndcg: float  # their nDCG@10 (their own chunk the one relevant hit) at the chosen weights
+    best_ndcg: float  # the best of the grid; the chosen weights are the simplest within 2 standard errors of it
+    configured_ndcg: float  # at the configured weights
+    encoder_id: str  # the rankings' encoder: a KB re-embedded with another one ignores the tuning
+    fusion: str  # the fusion method tuned (search.fusion): weights of another method do not carry over
+    kb_questions: int  # the KB's atomic questions then: enrich tunes again once they are 10 % more

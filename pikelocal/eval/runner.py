@@ -16,7 +16,7 @@ from pikelocal.eval import datasets as ds
 from pikelocal.eval.datasets import EvalQuery
 from pikelocal.eval.retrieval import ModeScores, evaluate, ingest_corpus, law_relevance
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.kb.options import ingest_options
+from pikelocal.kb.options import ingest_options, search_weights
 from pikelocal.store.store import Store
 
 LAW_ARTICLES = "law_articles.jsonl"
@@ -138,7 +138,8 @@ def run_retrieval(
         sink=sink, key=key,
     ) as opened:  # fmt: skip
         scores = evaluate(
-            opened.store, opened.encoder, opened.queries, modes=modes, ks=ks, weights=settings.search.weights(),
+            opened.store, opened.encoder, opened.queries, modes=modes, ks=ks,
+            weights=search_weights(settings, opened.store, opened.encoder.model_id),
             key_of=opened.key_of, hit_only=opened.hit_only, sink=sink, fusion=settings.search.fusion,
             hops=settings.search.hops, hop_similarity=settings.search.hop_similarity,
         )  # fmt: skip

@@ -41,6 +41,7 @@ class EnrichOptions:
     max_questions: int = 4
     summaries: bool = True  # document summaries (and titles); off: straight to the questions
     doc_ids: tuple[int, ...] | None = None  # only these documents
+    chunk_ids: tuple[int, ...] | None = None  # only these chunks' questions (a sample: build/bench_fusion_tuning.py)
     limit: int | None = None  # at most this many chunks this run
     context: bool = False  # contextual retrieval: the questions' call also situates each chunk (enrich.context)
     entities: bool = False  # the entity graph: the questions' call also reads entities and triples (enrich.entities)
@@ -171,6 +172,7 @@ class Enricher:
             self.options.limit,
             without_context=self.options.context,
             without_entities=self.options.entities,
+            chunk_ids=self.options.chunk_ids,
         )
         cost = report.question_cost = report.question_cost or StageCost()
         t0 = time.perf_counter()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -23,16 +24,17 @@ from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
 from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
-from pikelocal.domain.search import Hit, Segment, SummaryHit
+from pikelocal.domain.search import FusionTuning, Hit, Segment, SummaryHit
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb import catalog
 from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
-from pikelocal.kb.options import ask_options, enrich_options, ingest_options
+from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.expand import find_segments
+from pikelocal.query.fusion_tuning import needs_tuning, save_tuning, stored_tuning, tune_fusion
 from pikelocal.query.search import search
 from pikelocal.query.segments import PRESETS
 from pikelocal.store import keys
@@ -267,7 +269,21 @@ class KnowledgeBase:
             known = s.store.docs.documents()
             doc_ids = [catalog.find_document(known, ref).id for ref in request.docs] if request.docs else None
             options = enrich_options(s.settings, doc_ids, request.limit, request.trees)
-            return Enricher(s.store, s.encoder, s.llm(), options, sink).run()
+            report = Enricher(s.store, s.encoder, s.llm(), options, sink).run()
+            if s.settings.search.tuned:
+                report.fusion = self._tune_fusion(s.store, s.encoder, sink)
+            return report
+
+    def _tune_fusion(self, store: Store, encoder: Encoder, sink: EventSink) -> FusionTuning | None:
+        """Hybrid's weights tuned on the KB's own atomic questions and stored in it, when it has enough of them
+        and none were tuned with this encoder and method, or it has 10 % more than then (no LLM call)."""
+        s = self.settings.search
+        if not needs_tuning(stored_tuning(store), encoder.model_id, s.fusion, store.chunks.question_count()):
+            return None
+        tuning = tune_fusion(store, encoder, s.weights(), fusion=s.fusion, candidates=s.candidates, sink=sink)
+        if tuning is not None:
+            save_tuning(store, tuning)
+        return tuning
 
     def reembed(self, sink: EventSink = ignore) -> ReembedReport:
         """Compute every vector again with the configured encoder and record its probe vectors.
@@ -346,8 +362,9 @@ class KnowledgeBase:
                 )
             check_probes(store, encoder, force=self.settings.encoder.force)
         s = self.settings.search
+        weights = search_weights(self.settings, store, encoder.model_id) if encoder is not None else s.weights()
         return search(
-            store, encoder, query, mode=mode, k=k, weights=s.weights(), candidates=s.candidates, fusion=s.fusion,
+            store, encoder, query, mode=mode, k=k, weights=weights, candidates=s.candidates, fusion=s.fusion,
             hops=s.hops, hop_similarity=s.hop_similarity,
         )  # fmt: skip
 
@@ -371,4 +388,5 @@ class KnowledgeBase:
                 raise InputError(
                     f"{self.path} holds no documents yet (add some with `pikelocal ingest {self.path} FILES…`)"
                 )
+            options = replace(options, weights=search_weights(s.settings, s.store, s.encoder.model_id))
             return ask(s.store, s.encoder, s.llm(), question, options, sink)

@@ -16,8 +16,10 @@ from pikelocal.ingest.pdf_worker import PdfLimits
 from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.llm.base import LLM
 from pikelocal.query.decompose import DecomposeOptions
+from pikelocal.query.fusion_tuning import stored_tuning, tuned_weights
 from pikelocal.query.modes import AskOptions
 from pikelocal.query.segments import PRESETS
+from pikelocal.store.store import Store
 
 
 def ingest_options(
@@ -108,3 +110,12 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         cite_grammar=a.cite_grammar,
     )
     return options if request.check is None else replace(options, check=request.check)
+
+
+def search_weights(settings: Settings, store: Store, encoder_id: str) -> dict[str, float]:
+    """Hybrid's fusion weights for this KB: the configured ones, with the BM25 and late weights ``enrich`` tuned
+    on its atomic questions in while search.tuned is on (:mod:`pikelocal.query.fusion_tuning`)."""
+    s = settings.search
+    if not s.tuned:
+        return s.weights()
+    return tuned_weights(s.weights(), stored_tuning(store), encoder_id, s.fusion)

@@ -129,6 +129,9 @@ class Chunks:
         )
         return {int(q): int(c) for q, c in rows}
 
+    def question_ids(self) -> list[int]:
+        return [int(r[0]) for r in self._rows("SELECT id FROM questions ORDER BY id")]
+
     def question_count(self) -> int:
         return int(self._rows("SELECT count(*) FROM questions")[0][0])
 

@@ -52,9 +52,11 @@ class Enrichment:
         *,
         without_context: bool = False,
         without_entities: bool = False,
+        chunk_ids: Sequence[int] | None = None,
     ) -> list[int]:
         """Chunks without atoms (``without_context`` / ``without_entities``: or atomized without a context / without
-        reading its entities), of ready documents whose summary step is over; in document order."""
+        reading its entities), of ready documents whose summary step is over, among ``chunk_ids`` when given; in
+        document order."""
         redo = [
             *(["c.context IS NULL"] if without_context else []),
             *(["c.entities_read IS NULL"] if without_entities else []),
@@ -71,6 +73,9 @@ class Enrichment:
         if doc_ids is not None:
             sql += " AND d.id IN (SELECT value FROM json_each(?))"
             params.append(json.dumps(list(doc_ids)))
+        if chunk_ids is not None:
+            sql += " AND c.id IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps([int(c) for c in chunk_ids]))
         sql += " ORDER BY d.id, c.ord"
         if limit is not None:
             sql += " LIMIT ?"

@@ -117,6 +117,10 @@ class SearchIndex:
                 )
             return vectors.knn(self._conn, floats, q, k)
 
+    def has_vectors(self, table: VectorTable) -> bool:
+        """Whether ``table`` holds any vector (a KB built with ``ingest.late = false`` has no late ones)."""
+        return bool(self._rows(f"SELECT 1 FROM {schema.VECTOR_TABLES[table]} LIMIT 1"))
+
     def _size_at_least(self, table: VectorTable, rows: int) -> bool:
         """Whether the owner table of ``table`` has ids beyond ``rows`` (cheap: the primary key's last entry)."""
         return db.one_int(self._conn, f"SELECT coalesce(max(id), 0) FROM {_OWNER[table]}") > rows

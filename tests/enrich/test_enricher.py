@@ -330,6 +330,18 @@ def test_doc_ids_limit_the_run_to_those_documents(store: Store, kb: Path) -> Non
     assert all(d.summary is None for d in store.docs.documents() if d.id != zh.id)
 
 
+def test_chunk_ids_limit_the_questions_to_that_sample(store: Store, kb: Path) -> None:
+    every = sorted(chunk_status(kb))
+    sample = (every[1], every[4], every[-1])
+    llm = scripted_llm()
+    report = enrich(store, llm, chunk_ids=sample, summaries=False)
+    assert report.atomized + len(report.failures) == 3 and len(atomize_calls(llm)) >= 3
+    for cid, (status, _) in chunk_status(kb).items():
+        assert (status is not None) == (cid in sample), cid
+    again = enrich(store, scripted_llm(), chunk_ids=sample, summaries=False)
+    assert again.atomized == 0  # a sample already asked is not asked again
+
+
 # --- removal meanwhile --------------------------------------------------------------------------------------
 
 
