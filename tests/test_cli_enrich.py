@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 from pikelocal.domain import CachedCompletion
+from pikelocal.domain.search import FusionTuning
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
+from pikelocal.query.fusion_tuning import save_tuning
 from pikelocal.store.store import Store
 from tests.support.cli import assert_one_line_error, run_cli
 
@@ -40,6 +42,21 @@ def test_stats_shows_progress_usage_and_failures(tmp_path: Path) -> None:
     data = json.loads(run_cli("stats", str(kb), "--json").stdout)
     assert data["counts"]["atoms"]["done"] == 1 and data["usage"][0]["calls"] == 2
     assert data["seconds_per_chunk"] == 4.0  # 8 s of model time over the two chunks handled
+    assert "Hybrid weights tuned" not in proc.stdout and data["fusion"] is None  # not tuned: too few questions
+
+
+def test_stats_shows_the_weights_enrich_tuned(tmp_path: Path) -> None:
+    kb = tmp_path / "kb.sqlite"
+    prepared_kb(kb)
+    with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim, create=False) as store:
+        save_tuning(store, FusionTuning(1.5, 0.0, 412, 0.8, 0.81, 0.7, ENC.model_id, "zscore", 412))
+    proc = run_cli("stats", str(kb))
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        "Hybrid weights tuned on 412 atomic questions: BM25 1.5, late 0 (used while search.tuned is on)" in proc.stdout
+    )
+    data = json.loads(run_cli("stats", str(kb), "--json").stdout)
+    assert data["fusion"]["bm25_weight"] == 1.5 and data["fusion"]["queries"] == 412
 
 
 def test_enrich_on_a_missing_kb_is_one_line(tmp_path: Path) -> None:

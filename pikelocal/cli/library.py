@@ -226,6 +226,13 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
             f"Citations of laws: {r.refs:,}, {r.resolved:,} resolved to their article or law in this KB,"
             f" {r.refs - r.resolved:,} not; {r.articles:,} article starts known{unread}"
         )
+    if st.fusion is not None:
+        t = st.fusion
+        late = "" if t.late_weight is None else f", late {t.late_weight:g}"
+        click.echo(
+            f"Hybrid weights tuned on {t.queries:,} atomic questions: BM25 {t.bm25_weight:g}{late}"
+            f" (used while search.tuned is on)"
+        )
     if st.usage:
         click.echo(f"{'LLM prompt':<20}{'calls':>7}{'tokens in':>11}{'tokens out':>11}{'seconds':>9}{'s/call':>8}")
         for u in st.usage:

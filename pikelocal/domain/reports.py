@@ -54,6 +54,7 @@ class KBStats:
     # the knowledge base's layers, in order: documents, sections, chunks, tables, atomic questions, entities,
     # triples, synonym edges, citations, citations resolved
     layers: Mapping[str, int] = field(default_factory=dict)
+    fusion: FusionTuning | None = None  # hybrid's weights as enrich tuned them on the atomic questions
 
     @property
     def late_pending(self) -> int:

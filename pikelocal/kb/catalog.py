@@ -9,6 +9,7 @@ from pathlib import Path
 from pikelocal.domain.documents import DocumentRecord, FailureRecord
 from pikelocal.domain.errors import InputError, PikeError
 from pikelocal.domain.reports import DocumentStatus, KBStats, Library
+from pikelocal.query.fusion_tuning import stored_tuning
 from pikelocal.store import keys
 from pikelocal.store.store import Store
 
@@ -116,4 +117,5 @@ def stats(kb_path: Path) -> KBStats:
             vectors,
             refs,
             layers,
+            stored_tuning(store),
         )

@@ -223,6 +223,7 @@ def test_enrich_stores_a_tuning_that_search_then_uses(tmp_path: Path) -> None:
         assert report.questions >= MIN_QUERIES
         assert report.fusion is not None and report.fusion.queries == report.questions
         assert knowledge_base.enrich().fusion is None  # nothing new: the stored tuning stands
+        assert knowledge_base.stats().fusion == report.fusion
     with open_kb(kb, create=False) as store:
         kept = stored_tuning(store)
         assert kept == report.fusion
