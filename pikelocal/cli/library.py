@@ -128,10 +128,10 @@ def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int |
     if f is not None:
         late = "" if f.late_weight is None else f", late {f.late_weight:g}"
         click.echo(
-            f"  Hybrid search's weights, tuned on {f.queries} of the KB's atomic questions:"
-            f" BM25 {f.bm25_weight:g}{late}"
-            f" (nDCG@10 {f.ndcg:.3f}; {f.configured_ndcg:.3f} at the configured weights). search.tuned = false"
-            " keeps the configured ones."
+            f"  Hybrid search's weights, tuned on {f.queries:,} of the KB's atomic questions:"
+            f" BM25 {f.bm25_weight:g}{late}, the simplest within the noise of the best (nDCG@10 on them"
+            f" {f.ndcg:.3f}; best {f.best_ndcg:.3f}, configured weights {f.configured_ndcg:.3f})."
+            " search.tuned = false keeps the configured ones."
         )
     for line in report.failures:
         click.echo(api.printable(f"  failed  {line}"))
