@@ -50,7 +50,7 @@ from pikelocal.eval.runner import opened_set  # noqa: E402
 from pikelocal.ingest.enrich import Enricher  # noqa: E402
 from pikelocal.kb.options import enrich_options  # noqa: E402
 from pikelocal.llm.factory import open_llm  # noqa: E402
-from pikelocal.query.fusion_tuning import STANDARD_ERRORS, tune_fusion  # noqa: E402
+from pikelocal.query.fusion_tuning import STANDARD_ERRORS, tune_fusion, tuned_weights  # noqa: E402
 from pikelocal.query.search import fuse, rankings  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
@@ -147,12 +147,8 @@ def tuned_on(kb: Path, settings: Settings, errors: float) -> FusionTuning | None
 
 
 def with_tuning(weights: Mapping[str, float], tuning: FusionTuning | None) -> dict[str, float]:
-    out = dict(weights)
-    if tuning is not None:
-        out["bm25"] = tuning.bm25_weight
-        if tuning.late_weight is not None:
-            out["late"] = tuning.late_weight
-    return out
+    """The weights search would use on the KB with this tuning stored (``kb.options.search_weights``)."""
+    return tuned_weights(weights, tuning, tuning.encoder_id if tuning else "", FUSION)
 
 
 def row_for(name: str, cs: CachedSet, kb: Path, sampled: str, settings: Settings) -> Row:
