@@ -235,7 +235,7 @@ def report(rows: Sequence[Row], args: argparse.Namespace, started: dt.datetime) 
         )
     lines.append("")
     for r in rows:
-        lines += [f"**{r.title}**", "", "| ranking | nDCG@10 | R@5 | R@10 |", "|---|---|---|---|"]
+        lines += [f"**{r.name}: {r.title}**", "", "| ranking | nDCG@10 | R@5 | R@10 |", "|---|---|---|---|"]
         for name, sc in r.singles.items():
             lines.append(f"| {name} | {sc.ndcg10:.3f} | {sc.r5:.3f} | {sc.r10:.3f} |")
         lines.append(
