@@ -50,7 +50,7 @@ from pikelocal.eval.runner import opened_set  # noqa: E402
 from pikelocal.ingest.enrich import Enricher  # noqa: E402
 from pikelocal.kb.options import enrich_options  # noqa: E402
 from pikelocal.llm.factory import open_llm  # noqa: E402
-from pikelocal.query.fusion_tuning import STANDARD_ERRORS, tune_fusion, tuned_weights  # noqa: E402
+from pikelocal.query.fusion_tuning import STANDARD_ERRORS, grid_scores, tuned_weights, tuning_from  # noqa: E402
 from pikelocal.query.search import fuse, rankings  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
@@ -58,6 +58,9 @@ BEGIN, END = "<!-- bench_fusion_tuning:begin -->", "<!-- bench_fusion_tuning:end
 DATA = ROOT.parent / "shared" / "data"
 SINGLES = ("bm25", "dense", "late")
 DEPTH = 100
+SETTINGS = load_settings()
+CANDIDATES = SETTINGS.search.candidates
+FUSION = SETTINGS.search.fusion
 
 
 @dataclass(frozen=True)
@@ -102,11 +105,6 @@ def scored(
     return Scored(sum(r[0] for r in rows) / n, sum(r[1][5] for r in rows) / n, sum(r[1][10] for r in rows) / n)
 
 
-SETTINGS = load_settings()
-CANDIDATES = SETTINGS.search.candidates
-FUSION = SETTINGS.search.fusion
-
-
 def enrich_sample(kb: Path, chunks: int, settings: Settings) -> None:
     """Atomic questions for ``chunks`` random chunks of ``kb`` (seed 0), nothing else changed; resumable."""
     quiet = replace(settings.enrich, summaries=False, context=False, entities=False, trees=False)
@@ -136,14 +134,18 @@ def pool_cache(which: str, seed: int, kb: Path, cache: Path, settings: Settings)
         key_of = o.key_of if o.key_of is not None else chunk_doc_keys(o.store)
         out = CachedSet(f"{which}-50-seed{seed}", o.title, o.hit_only, dict(key_of), cached)
     save(out, cache)
-    return load(cache)
+    return out
 
 
-def tuned_on(kb: Path, settings: Settings, errors: float) -> FusionTuning | None:
+def tunings_on(kb: Path, settings: Settings) -> tuple[FusionTuning | None, FusionTuning | None]:
+    """The product's tuning of ``kb`` at STANDARD_ERRORS and at one standard error, from one scoring of the grid."""
     encoder = open_encoder(settings)
     s = settings.search
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
-        return tune_fusion(store, encoder, s.weights(), fusion=s.fusion, candidates=s.candidates, errors=errors)
+        grid = grid_scores(store, encoder, s.weights(), fusion=s.fusion, candidates=s.candidates)
+    if grid is None:
+        return None, None
+    return tuning_from(grid, STANDARD_ERRORS), tuning_from(grid, 1.0)
 
 
 def with_tuning(weights: Mapping[str, float], tuning: FusionTuning | None) -> dict[str, float]:
@@ -152,7 +154,7 @@ def with_tuning(weights: Mapping[str, float], tuning: FusionTuning | None) -> di
 
 
 def row_for(name: str, cs: CachedSet, kb: Path, sampled: str, settings: Settings) -> Row:
-    tuning, one_se = tuned_on(kb, settings, STANDARD_ERRORS), tuned_on(kb, settings, 1.0)
+    tuning, one_se = tunings_on(kb, settings)
     weights = settings.search.weights()
     present = [s for s in SINGLES if any(s in q.lists for q in cs.queries)]
     return Row(

@@ -22,7 +22,7 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
@@ -78,7 +78,18 @@ def _weight(g: Grid) -> float:
     return g[0] + (g[1] or 0.0)
 
 
-def tune_fusion(
+@dataclass(frozen=True)
+class GridScores:
+    """Each grid point's nDCG@10 per atomic question asked, and the same at the configured weights."""
+
+    scores: dict[Grid, list[float]]
+    configured: list[float]
+    kb_questions: int  # the KB's atomic questions (the sample is ``len`` of any score list)
+    encoder_id: str
+    fusion: FusionMethod
+
+
+def grid_scores(
     store: Store,
     encoder: Encoder,
     weights: Mapping[str, float],
@@ -87,11 +98,11 @@ def tune_fusion(
     candidates: int,
     sample: int = SAMPLE,
     seed: int = 0,
-    errors: float = STANDARD_ERRORS,
     sink: EventSink = ignore,
-) -> FusionTuning | None:
-    """The weights the KB's own atomic questions choose (module doc), or None when it has fewer than
-    :data:`MIN_QUERIES` of them or dense is weighted 0 (the grid is anchored on dense). No LLM call."""
+) -> GridScores | None:
+    """Up to ``sample`` of the KB's atomic questions, each ranked once by BM25, dense (and late), then fused at
+    every grid point; None when the KB has fewer than :data:`MIN_QUERIES` questions or dense is weighted 0 (the
+    grid is anchored on dense). No LLM call."""
     ids = store.chunks.question_ids()
     if len(ids) < MIN_QUERIES or weights.get("dense", 0.0) <= 0:
         return None
@@ -108,27 +119,50 @@ def tune_fusion(
         for (chunk_id, text), vector in zip(part, vectors, strict=True):
             lists.append((chunk_id, rankings(store, encoder, text, sources, candidates, vector)))
         sink(StageAdvanced("fusion", len(lists), len(asked)))
-    grid: list[Grid] = [(b, lt) for b in BM25_GRID for lt in (LATE_GRID if has_late else (None,))]
 
     def scored(g: Grid) -> list[float]:
         w = {"bm25": g[0], "dense": weights["dense"], "late": weights.get("late", 0.0) if g[1] is None else g[1]}
         return [ndcg_at_10([c for c, _ in fuse(found, w, candidates, fusion)], gold) for gold, found in lists]
 
-    scores = {g: scored(g) for g in grid}
-    chosen = choose(scores, errors)
-    configured = scored((weights.get("bm25", 0.0), weights.get("late", 0.0) if has_late else None))
+    scores = {g: scored(g) for g in [(b, lt) for b in BM25_GRID for lt in (LATE_GRID if has_late else (None,))]}
+    here: Grid = (weights.get("bm25", 0.0), weights.get("late", 0.0) if has_late else None)
+    configured = scores[here] if here in scores else scored(here)
     sink(StageFinished("fusion", len(lists), time.perf_counter() - started))
+    return GridScores(scores, configured, len(ids), encoder.model_id, fusion)
+
+
+def tuning_from(grid: GridScores, errors: float = STANDARD_ERRORS) -> FusionTuning:
+    """The tuning :func:`choose` makes of ``grid`` at ``errors`` standard errors."""
+    chosen = choose(grid.scores, errors)
     return FusionTuning(
         bm25_weight=chosen[0],
         late_weight=chosen[1],
-        queries=len(lists),
-        ndcg=_mean(scores[chosen]),
-        best_ndcg=max(_mean(v) for v in scores.values()),
-        configured_ndcg=_mean(configured),
-        encoder_id=encoder.model_id,
-        fusion=fusion,
-        kb_questions=len(ids),
+        queries=len(grid.scores[chosen]),
+        ndcg=_mean(grid.scores[chosen]),
+        best_ndcg=max(_mean(v) for v in grid.scores.values()),
+        configured_ndcg=_mean(grid.configured),
+        encoder_id=grid.encoder_id,
+        fusion=grid.fusion,
+        kb_questions=grid.kb_questions,
     )
+
+
+def tune_fusion(
+    store: Store,
+    encoder: Encoder,
+    weights: Mapping[str, float],
+    *,
+    fusion: FusionMethod,
+    candidates: int,
+    sample: int = SAMPLE,
+    seed: int = 0,
+    sink: EventSink = ignore,
+) -> FusionTuning | None:
+    """The weights the KB's own atomic questions choose (module doc), or None when :func:`grid_scores` has none."""
+    grid = grid_scores(
+        store, encoder, weights, fusion=fusion, candidates=candidates, sample=sample, seed=seed, sink=sink
+    )
+    return None if grid is None else tuning_from(grid)
 
 
 def _mean(values: Sequence[float]) -> float:
