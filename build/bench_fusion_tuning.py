@@ -25,9 +25,11 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import math
 import platform
 import random
 import shutil
+import statistics
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -68,6 +70,7 @@ class Scored:
     ndcg10: float
     r5: float
     r10: float
+    per_query: tuple[tuple[float, float], ...] = ()  # (nDCG@10, R@5) of each question, in the set's order
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,15 @@ class Row:
             s.ndcg10 - max(x.ndcg10 for x in self.singles.values()), s.r5 - max(x.r5 for x in self.singles.values())
         )
 
+    def margin_error(self, s: Scored) -> float:
+        """The standard error of the margin: that of the per-question difference, on the binding measure, between
+        ``s`` and the best single ranking on that measure (paired, as the two rank the same questions)."""
+        by_ndcg = s.ndcg10 - max(x.ndcg10 for x in self.singles.values())
+        m = 0 if by_ndcg <= s.r5 - max(x.r5 for x in self.singles.values()) else 1
+        best = max(self.singles.values(), key=lambda x: (x.ndcg10, x.r5)[m])
+        diffs = [a[m] - b[m] for a, b in zip(s.per_query, best.per_query, strict=True)]
+        return statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+
 
 def scored(
     cs: CachedSet, queries: Sequence[CachedQuery], weights: Mapping[str, float] | None, single: str = ""
@@ -102,7 +114,12 @@ def scored(
             ids = [c for c, _ in fuse(lists, weights, CANDIDATES, FUSION)]
         rows.append(score_ranking(ids, q.query, cs.key_of, (5, 10), hit_only=cs.hit_only))
     n = len(rows) or 1
-    return Scored(sum(r[0] for r in rows) / n, sum(r[1][5] for r in rows) / n, sum(r[1][10] for r in rows) / n)
+    return Scored(
+        sum(r[0] for r in rows) / n,
+        sum(r[1][5] for r in rows) / n,
+        sum(r[1][10] for r in rows) / n,
+        tuple((r[0], r[1][5]) for r in rows),
+    )
 
 
 def enrich_sample(kb: Path, chunks: int, settings: Settings) -> None:
@@ -218,7 +235,8 @@ def report(rows: Sequence[Row], args: argparse.Namespace, started: dt.datetime) 
         f"_`.venv/bin/python build/bench_fusion_tuning.py {cmd}` on {started:%Y-%m-%d %H:%M}; {cpu_summary()};"
         f" Python {platform.python_version()}. Fusion {s.fusion}, configured weights BM25 {s.bm25_weight:g} / dense"
         f" {s.dense_weight:g} / late {s.late_weight:g}; the tuning sees only the KB's atomic questions, never the"
-        " set's questions; margin = min(nDCG@10, R@5) less the best single ranking's._",
+        " set's questions; margin = min(nDCG@10, R@5) less the best single ranking's; ± its standard error, that"
+        " of the per-question difference on the binding measure._",
         "",
         f"| set | questions | tuned on | tuned BM25 / late | margin, fixed weights | margin, tuned"
         f" ({STANDARD_ERRORS:g} SE, the product's) | tuned at 1 SE | margin at 1 SE |",
@@ -232,7 +250,8 @@ def report(rows: Sequence[Row], args: argparse.Namespace, started: dt.datetime) 
         t = r.tuning
         on = "too few questions" if t is None else f"{t.queries} atomic questions ({r.sampled})"
         lines.append(
-            f"| {r.name} | {r.queries} | {on} | {shown(t)} | {r.margin(r.configured):+.3f} | {r.margin(r.tuned):+.3f}"
+            f"| {r.name} | {r.queries} | {on} | {shown(t)} | {r.margin(r.configured):+.3f}"
+            f" | {r.margin(r.tuned):+.3f} ± {r.margin_error(r.tuned):.3f}"
             f" | {shown(r.one_se)} | {r.margin(r.tuned_one_se):+.3f} |"
         )
     lines.append("")
