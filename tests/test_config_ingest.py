@@ -239,7 +239,7 @@ def test_late_context_semantic_splitter_and_compression_settings_reach_the_optio
     from pikelocal.kb.options import ask_options, ingest_options
 
     defaults = load_settings(config(tmp_path, ""), environ={})
-    assert (defaults.ingest.late_context, defaults.answer.compress_tokens) == ("off", 0)
+    assert (defaults.ingest.late_context, defaults.answer.compress_tokens) == ("mix", 0)
     toml = "[ingest]\nlate_context = 'pooled'\nsplitter = 'semantic'\n[answer]\ncompress_tokens = 700\n"
     settings = load_settings(config(tmp_path, toml), environ={})
     options = ingest_options(settings)
@@ -247,7 +247,7 @@ def test_late_context_semantic_splitter_and_compression_settings_reach_the_optio
     assert ask_options(settings).compress_tokens == 700
     env = {"PIKELOCAL_INGEST_LATE_CONTEXT": "prefix"}
     assert ingest_options(load_settings(config(tmp_path, ""), environ=env)).late_context == "prefix"
-    assert "ingest.late_context = 'window': must be 'off', 'prefix' or 'pooled'" in error_of(
+    assert "ingest.late_context = 'window': must be 'off', 'prefix', 'pooled' or 'mix'" in error_of(
         tmp_path, "[ingest]\nlate_context = 'window'\n"
     )
     assert "answer.compress_tokens = -1: must be at least 0" in error_of(tmp_path, "[answer]\ncompress_tokens = -1\n")

@@ -17,9 +17,10 @@ FusedSource = Literal["bm25", "dense", "late", "questions", "graph"]  # the rank
 FUSED_SOURCES: tuple[FusedSource, ...] = get_args(FusedSource)
 FusionMethod = Literal["rrf", "minmax", "zscore"]  # hybrid: reciprocal ranks, or scores normalised per ranking
 FUSION_METHODS: tuple[FusionMethod, ...] = get_args(FusionMethod)
-# What a late window reads before its text: nothing, or the title › section path of where it starts, its tokens
-# left out of the chunks' pooled vectors ("prefix") or counted in them ("pooled").
-LateContext = Literal["off", "prefix", "pooled"]
+# What keeps a late vector's document identity: nothing; the title › section path of where its window starts, read
+# before the window's text, its tokens left out of the chunks' pooled vectors ("prefix") or counted in them
+# ("pooled"); or the pooled vector mixed with the early vector of the chunk's title › section path ("mix").
+LateContext = Literal["off", "prefix", "pooled", "mix"]
 LATE_CONTEXTS: tuple[LateContext, ...] = get_args(LateContext)
 
 AnswerContext = Literal["segments", "neighbours"]  # sources: relevant segments (RSE) or gathered chunks ± neighbours

@@ -64,7 +64,7 @@ class IngestOptions:
         default=None, compare=False
     )  # for the LLM splitter: a CachedLLM, so reruns ask nothing twice
     late: bool = True
-    late_context: LateContext = "off"  # what each late window reads first (a new KB's; kb_meta.late_context)
+    late_context: LateContext = "mix"  # how late vectors keep their document (a new KB's; kb_meta.late_context)
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit
     max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)

@@ -11,7 +11,7 @@ from pikelocal.domain.events import Event, Notice
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import token_span
 from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.embed import document_text, header_at
+from pikelocal.ingest.embed import HEADER_MIX, document_text, header_at, mixed_with_headers
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.store.store import Store
 
@@ -122,3 +122,34 @@ def test_a_kb_keeps_the_context_its_late_vectors_were_made_with(tmp_path: Path) 
         ingest(store, folder, "prefix")
         assert store.meta()["late_context"] == "prefix"
         assert store.counts()["late_vectors"] == store.counts()["chunks"]
+
+
+def test_mix_is_the_plain_late_vector_mixed_with_its_header_line_and_is_the_default(tmp_path: Path) -> None:
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text(GUIDE)
+    enc = HashEncoder()
+    with Store.open(tmp_path / "off.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        ingest(store, folder, "off")
+        _, off = late_matrix(store)
+    with Store.open(tmp_path / "mix.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        Ingestor(store, enc, IngestOptions(split=SMALL)).ingest_paths([folder])  # the default options
+        chunks, mix = late_matrix(store)
+        assert store.meta()["late_context"] == "mix"
+    heads = [c.header.split("\n")[0] for c in chunks]
+    assert len(set(heads)) >= 3 and heads[0].startswith("Field Guide to the Northern Pike")
+    for row, head in enumerate(heads):
+        h = enc.encode([head], role="passage")[0]
+        v = (1 - HEADER_MIX) * off[row] + HEADER_MIX * h
+        np.testing.assert_allclose(mix[row], v / np.linalg.norm(v), rtol=1e-5, atol=1e-6)
+
+
+def test_mix_keeps_the_late_vector_of_a_chunk_without_a_header() -> None:
+    enc = HashEncoder()
+    late = enc.encode(["pike in reeds", "perch in the bay"], role="passage")
+    chunks = [chunk(0, 0, 10, ""), chunk(1, 10, 20, "Guide › Diet\nsummary")]
+    out = mixed_with_headers(enc, chunks, late)
+    np.testing.assert_array_equal(out[0], late[0])
+    v = (1 - HEADER_MIX) * late[1] + HEADER_MIX * enc.encode(["Guide › Diet"], role="passage")[0]
+    np.testing.assert_allclose(out[1], v / np.linalg.norm(v), rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(mixed_with_headers(enc, chunks[:1], late[:1]), late[:1])  # nothing to mix

@@ -29,7 +29,9 @@ from tests.support.encoders import CountingEncoder
 from tests.support.workers import PythonWorkers
 
 WORKER = Path(__file__).resolve().parent / "crash_worker.py"
-IN_PROCESS = IngestOptions(split=SPLIT, embed_batch=4)
+# late "off": these tests count every encoded text as a chunk's early vector (the "mix" default also encodes
+# each late group's header lines; tests/ingest/test_late_context.py covers it)
+IN_PROCESS = IngestOptions(split=SPLIT, embed_batch=4, late_context="off")
 WAIT_S = 30.0
 
 _VOCABULARY = (
@@ -126,6 +128,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
         ref = Reference(folder, counts, chunk_texts(store), encoder.token_calls)
     # the worker's options differ only in batch size, which must not change what the KB holds
     assert WORKER_OPTIONS.split == IN_PROCESS.split and WORKER_OPTIONS.late == IN_PROCESS.late
+    assert WORKER_OPTIONS.late_context == IN_PROCESS.late_context
     return ref
 
 
