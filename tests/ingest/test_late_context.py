@@ -76,19 +76,29 @@ def late_matrix(store: Store) -> tuple[list[ChunkRecord], np.ndarray]:
     return chunks, np.stack(vectors)  # type: ignore[arg-type]
 
 
-def test_pooled_context_is_counted_in_every_late_vector_and_recorded_in_the_kb(tmp_path: Path) -> None:
+def guide_kb(tmp_path: Path, context: str | None) -> tuple[list[ChunkRecord], np.ndarray, dict[str, str]]:
+    """The guide ingested into its own KB with that late context (None: the default options): its chunks, their late
+    vectors and the KB's meta."""
     folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "guide.md").write_text(GUIDE)
+    if not folder.exists():
+        folder.mkdir()
+        (folder / "guide.md").write_text(GUIDE)
     enc = HashEncoder()
-    with Store.open(tmp_path / "off.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        ingest(store, folder, "off")
-        _, off = late_matrix(store)
-        assert store.meta().get("late_context", "off") == "off"
-    with Store.open(tmp_path / "pooled.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        ingest(store, folder, "pooled")
-        chunks, pooled = late_matrix(store)
-        assert store.meta()["late_context"] == "pooled"
+    with Store.open(tmp_path / f"{context or 'default'}.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        if context is None:
+            Ingestor(store, enc, IngestOptions(split=SMALL)).ingest_paths([folder])
+        else:
+            ingest(store, folder, context)
+        chunks, late = late_matrix(store)
+        return chunks, late, store.meta()
+
+
+def test_pooled_context_is_counted_in_every_late_vector_and_recorded_in_the_kb(tmp_path: Path) -> None:
+    enc = HashEncoder()
+    _, off, meta_off = guide_kb(tmp_path, "off")
+    assert meta_off.get("late_context", "off") == "off"
+    chunks, pooled, meta = guide_kb(tmp_path, "pooled")
+    assert meta["late_context"] == "pooled"
     assert len(chunks) > 2
     tokens = enc.encode_tokens(document_text(chunks))
     for row, c in enumerate(chunks):
@@ -125,17 +135,10 @@ def test_a_kb_keeps_the_context_its_late_vectors_were_made_with(tmp_path: Path) 
 
 
 def test_mix_is_the_plain_late_vector_mixed_with_its_header_line_and_is_the_default(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    (folder / "guide.md").write_text(GUIDE)
     enc = HashEncoder()
-    with Store.open(tmp_path / "off.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        ingest(store, folder, "off")
-        _, off = late_matrix(store)
-    with Store.open(tmp_path / "mix.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        Ingestor(store, enc, IngestOptions(split=SMALL)).ingest_paths([folder])  # the default options
-        chunks, mix = late_matrix(store)
-        assert store.meta()["late_context"] == "mix"
+    _, off, _ = guide_kb(tmp_path, "off")
+    chunks, mix, meta = guide_kb(tmp_path, None)
+    assert meta["late_context"] == "mix"
     heads = [c.header.split("\n")[0] for c in chunks]
     assert len(set(heads)) >= 3 and heads[0].startswith("Field Guide to the Northern Pike")
     for row, head in enumerate(heads):
