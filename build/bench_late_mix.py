@@ -6,7 +6,8 @@
 ``ingest.late_context = "mix"`` stores v = (1 − β)·late + β·early(title › section path), normalised
 (``pikelocal/ingest/embed.py:mixed_with_headers``). This script takes KBs whose late vectors are plain (made with
 ``late_context = "off"``), mixes them in memory at each β of ``BETAS`` (``build/tune_fusion.py:late_header_mixes``,
-the same formula over the header's first line) and ranks every question by brute-force cosine:
+the same formula; it reads a chunk's whole header, so the KB must be as ingested, where a header is one line:
+title › section path) and ranks every question by brute-force cosine:
 - ``--sets``: the KBs ``build/tune_fusion.py`` builds (``DIR/<set>.kb``; the tender scored by page, LawBench by
   article);
 - ``--pool which:seed``: a pooled 50-question multi-hop KB, built here when missing (``POOLDIR/<which><seed>.kb``,
@@ -69,6 +70,9 @@ def run_set(name: str, kb_dir: Path, pool_dir: Path) -> str:
     with opened(name, kb_dir, pool_dir) as o:
         if o.store.meta().get("late_context", "off") != "off":
             sys.exit(f"{o.kb}: its late vectors are not plain (late_context = {o.store.meta()['late_context']})")
+        if any("\n" in c.header for d in o.store.docs.documents() for c in o.store.chunks.chunks_of(d.id)):
+            # tune_fusion's mix reads a chunk's whole header, the product's (mixed_with_headers) its first line
+            sys.exit(f"{o.kb}: some chunk headers have more than one line (enriched?); use a KB as ingested")
         mixes = tune_fusion.late_header_mixes(o.store, o.encoder, DEPTH)
         key_of = o.key_of if o.key_of is not None else chunk_doc_keys(o.store)
         lates = ["late", *(f"late+h{b:g}" for b in BETAS)]
