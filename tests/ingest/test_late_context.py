@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import pytest
+from numpy.typing import NDArray
 
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.events import Event, Notice
+from pikelocal.embed.base import EncodeRole
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import token_span
 from pikelocal.ingest.chunking import SplitOptions
@@ -156,3 +160,33 @@ def test_mix_keeps_the_late_vector_of_a_chunk_without_a_header() -> None:
     v = (1 - HEADER_MIX) * late[1] + HEADER_MIX * enc.encode(["Guide › Diet"], role="passage")[0]
     np.testing.assert_allclose(out[1], v / np.linalg.norm(v), rtol=1e-5, atol=1e-6)
     np.testing.assert_array_equal(mixed_with_headers(enc, chunks[:1], late[:1]), late[:1])  # nothing to mix
+
+
+class HeaderMixCrash(HashEncoder):
+    """Raises on the first encode call made of header lines alone (the mix's; early texts are header, blank line,
+    text) while armed."""
+
+    armed = True
+
+    def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
+        if self.armed and all("\n" not in t for t in texts):
+            raise RuntimeError("crash in the header mix")
+        return super().encode(texts, role=role)
+
+
+def test_a_crash_in_the_header_mix_stores_nothing_of_that_group_and_resumes_to_a_clean_runs_vectors(
+    tmp_path: Path,
+) -> None:
+    _, clean, _ = guide_kb(tmp_path, None)
+    enc = HeaderMixCrash()
+    with Store.open(tmp_path / "crash.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
+        with pytest.raises(RuntimeError, match="header mix"):
+            Ingestor(store, enc, IngestOptions(split=SMALL)).ingest_paths([tmp_path / "docs"])
+        counts = store.counts()
+        assert counts["chunk_vectors"] == counts["chunks"] > 2 and counts["late_vectors"] == 0
+        enc.armed = False
+        report = Ingestor(store, enc, IngestOptions(split=SMALL)).ingest_paths([tmp_path / "docs"])
+        assert report.units["late"] == counts["chunks"] and report.units["embed"] == 0
+        _, resumed = late_matrix(store)
+        assert store.meta()["late_context"] == "mix"
+    np.testing.assert_allclose(resumed, clean, rtol=1e-6, atol=1e-7)
