@@ -13,6 +13,7 @@ from pikelocal import api
 from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.cli.progress import ProgressPrinter
+from pikelocal.domain.search import FusionTuning
 
 
 @click.command()
@@ -126,10 +127,9 @@ def _enrich(knowledge_base: api.KnowledgeBase, docs: Sequence[str], limit: int |
         )
     f = report.fusion
     if f is not None:
-        late = "" if f.late_weight is None else f", late {f.late_weight:g}"
         click.echo(
             f"  Hybrid search's weights, tuned on {f.queries:,} of the KB's atomic questions:"
-            f" BM25 {f.bm25_weight:g}{late}, the simplest within the noise of the best (nDCG@10 on them"
+            f" {_tuned_weights(f)}, the simplest within the noise of the best (nDCG@10 on them"
             f" {f.ndcg:.3f}; best {f.best_ndcg:.3f}, configured weights {f.configured_ndcg:.3f})."
             " search.tuned = false keeps the configured ones."
         )
@@ -228,10 +228,9 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
         )
     if st.fusion is not None:
         t = st.fusion
-        late = "" if t.late_weight is None else f", late {t.late_weight:g}"
         click.echo(
-            f"Hybrid weights tuned on {t.queries:,} atomic questions: BM25 {t.bm25_weight:g}{late}"
-            f" (used while search.tuned is on)"
+            f"Hybrid weights tuned on {t.queries:,} atomic questions: {_tuned_weights(t)}"
+            " (used while search.tuned is on)"
         )
     if st.usage:
         click.echo(f"{'LLM prompt':<20}{'calls':>7}{'tokens in':>11}{'tokens out':>11}{'seconds':>9}{'s/call':>8}")
@@ -267,3 +266,8 @@ def rm(ctx: click.Context, kb: Path, doc: str) -> None:
         click.echo(f"Removed document {removed.id}: {removed.path}")
     else:
         click.echo(f"Forgot the failure recorded for {removed.path}")
+
+
+def _tuned_weights(t: FusionTuning) -> str:
+    """ "BM25 0.5, late 0" (no late part when the KB has no late vectors)."""
+    return f"BM25 {t.bm25_weight:g}" + ("" if t.late_weight is None else f", late {t.late_weight:g}")
