@@ -332,10 +332,18 @@ def main() -> None:
         )
         for m in METHODS
     }
-    today = Config("rrf", 0.3, 0.3)
-    section = report(cached_sets, halves, per_half, best, best_per_method, today, args, started)
+    section = report(cached_sets, halves, per_half, best, best_per_method, shipped_fusion(), args, started)
     write_section(args.out, BEGIN, END, BEGIN + "\n" + section + END)
     print(f"[tune_fusion] chosen: {best.label()}; section written to {args.out}")
+
+
+OLD_DEFAULT = Config("rrf", 0.3, 0.3)  # the shipped fusion before z-score (2026-11-25), kept in the tables
+
+
+def shipped_fusion() -> Config:
+    """The fusion the product ships: config.py's defaults, whatever the environment says."""
+    search = load_settings(environ={}).search
+    return Config(search.fusion, search.bm25_weight, search.late_weight)
 
 
 def report(
@@ -359,7 +367,7 @@ def report(
         " configuration has the largest smallest margin over the dev halves of all sets.",
         "",
     ]
-    shown = [today, *dict.fromkeys([best, *best_per_method.values()])]
+    shown = list(dict.fromkeys([today, OLD_DEFAULT, best, *best_per_method.values()]))
     for name, cs in cached_sets.items():
         results_all = per_half["all"][name]
         singles = [c for c in results_all if c.method.startswith("single:")]
@@ -373,7 +381,8 @@ def report(
             if c not in results_all:
                 continue
             t, a = per_half["test"][name][c], results_all[c]
-            tag = " (today's default)" if c == today else (" **(chosen)**" if c == best else "")
+            tag = {today: " (the default)", OLD_DEFAULT: " (the default before 2026-11-25)"}.get(c, "")
+            tag += " **(chosen)**" if c == best else ""
             lines.append(
                 f"| {c.label()}{tag} | {t.ndcg10:.3f} | {t.r5:.3f} | {t.r10:.3f} | {a.ndcg10:.3f} | {a.r5:.3f} |"
                 f" {a.r10:.3f} |"
