@@ -51,6 +51,7 @@ bench: setup
 	$(PY) build/bench_llm_ceiling.py --out docs/BENCHMARKS.md --json build/cache/ceiling.json
 	$(PY) build/bench_llm_ceiling.py --batched-contention-only --out docs/BENCHMARKS.md
 	$(PY) build/bench_ingest.py --out docs/BENCHMARKS.md
+	$(PY) build/bench_ingest_cost.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_enrich.py --out docs/BENCHMARKS.md
 	for w in 1 0; do $(PY) build/bench_enrich.py --batch $$w --no-http --label "llm.batch $$w" --section bench_enrich_batch --out docs/BENCHMARKS.md || exit 1; done
 	$(PY) build/bench_encryption.py --out docs/BENCHMARKS.md
