@@ -13,6 +13,7 @@ call; the cost is one encoder pass over the sources' sentences.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -32,6 +33,11 @@ WINDOW_UNITS = 1
 # A sentence: up to its first closing mark (Chinese marks, or an English full stop before a space), or the end.
 _SENTENCE = re.compile(r"[^。！？；!?;]+?(?:[。！？；!?;]+|\.(?=\s)|$)|[。！？；!?;]+")
 LONG_UNIT_CHARS = 400  # a run of lines with no sentence mark longer than this is cut into its lines
+# A printed line at least this wide (a CJK character is two columns) is a full line of wrapped prose, not a form's
+# field: the tender's "1.4.履约期限： 1095 日历天，…合同签订后30 日历" (76 columns) wraps into "天内提交…",
+# and was cut from it as a "table row", so compression kept the 60-day deadline beside it and dropped the 1,095
+# days asked about.
+FULL_LINE_COLUMNS = 70
 
 Span = tuple[int, int]
 
@@ -44,18 +50,30 @@ def _trim(text: str, start: int, end: int) -> Span:
     return start, end
 
 
+def columns(line: str) -> int:
+    """The printed width of ``line``: a wide (CJK) character takes two columns."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
+
+
+def wrapped_prose(filled: Sequence[str]) -> bool:
+    """Every line but the last is a full printed line: one sentence wrapped at the page's edge."""
+    return all(columns(line.strip()) >= FULL_LINE_COLUMNS for line in filled[:-1])
+
+
 def unit_spans(source: Source) -> list[Span]:
     """The source's sentences and table rows as non-overlapping character spans in order, whitespace trimmed.
 
     A sentence runs to its closing mark (an English full stop before a space), across the line breaks of wrapped
     text; a stretch of short unpunctuated lines (a table or form) and a long run of lines without any sentence
-    mark give one unit per line."""
+    mark give one unit per line. A sentence whose lines are all full printed lines but its last is wrapped prose, not
+    a table, whatever its numbers and missing punctuation (Chinese PDFs wrap at about 40 characters)."""
     text = source.text
     out: list[Span] = []
     for m in _SENTENCE.finditer(text):
         lines = m.group().split("\n")
         filled = [ln for ln in lines if ln.strip()]
-        if len(filled) > 1 and ((len(filled) >= 3 and looks_tabular(lines)) or len(m.group()) > LONG_UNIT_CHARS):
+        tabular = len(filled) >= 3 and looks_tabular(lines) and not wrapped_prose(filled)
+        if len(filled) > 1 and (tabular or len(m.group()) > LONG_UNIT_CHARS):
             offset = m.start()
             for line in lines:
                 if line.strip():

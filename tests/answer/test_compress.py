@@ -192,3 +192,31 @@ def test_decompose_compresses_each_source_as_it_is_appended(kb: Path) -> None:
     assert all(not s.pieces for s in whole) and any(s.pieces for s in short)
     assert sum(estimate_tokens(s.text) for s in short) < sum(estimate_tokens(s.text) for s in whole)
     assert "Such events include flood, fire, war and strikes" in short_prompt
+
+
+# p. 80 of the tender PDF as extracted: one sentence wrapped over three printed lines, then a form's fields
+TENDER_P80 = (
+    "堤内防汛抢险应急通道、撤离道路建设、防汛哨屋等。\n"
+    "1.4.履约期限： 1095 日历天，计划开工日期 2025 年10 月25 日，其中：合同签订后30 日历\n"
+    "天内提交可行性研究报告，可行性研究报告通过批复后 60 日历天内提交初步设计报告，招标设计\n"
+    "和 施工图设计满足工程进度需要， 全部服务期从合同签订时开始，至工程通过竣工验收结束。\n"
+)
+FORM = (
+    "担保人名称 ： （盖单位章）\n法定代表人或其委托代理人： （签字）\n地 址：\n邮政编码：\n电 话：\n"
+    "年 月 日\n76\n第五章 要求。"
+)
+
+
+def test_a_chinese_sentence_wrapped_over_printed_lines_is_one_unit() -> None:
+    """Its lines are short in characters, end unpunctuated and hold numbers, as a form's do; they are full printed
+    lines, so the 1,095 days stay in one unit with the service period (全部服务期) they are the length of."""
+    src = source(TENDER_P80)
+    units = [TENDER_P80[a:b] for a, b in unit_spans(src)]
+    assert len(units) == 2, units
+    assert units[1].startswith("1.4.履约期限") and units[1].endswith("至工程通过竣工验收结束。")
+
+
+def test_a_forms_fields_stay_one_unit_each() -> None:
+    units = [FORM[a:b] for a, b in unit_spans(source(FORM))]
+    assert units[:3] == ["担保人名称 ： （盖单位章）", "法定代表人或其委托代理人： （签字）", "地 址："], units
+    assert len(units) == 8
