@@ -52,8 +52,8 @@ class AskOptions:
     segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # RSE's parameters (answer.segments)
     ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
     context_tokens: int = 2000  # for the sources; also capped by the model's context window
-    # keep only the sentences nearest the question: naive and hier at most this many tokens; decompose each source
-    # appended at this share of context_tokens (0: off)
+    # keep only the sentences nearest the question: naive and hier at most this many tokens; decompose appends its
+    # sources whole while they fit this many, then cuts each at this share of context_tokens (0: off)
     compress_tokens: int = 0
     rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
     follow_refs: int = 2  # article chunks the sources cite, added to the context (answer.follow_refs; 0: off)
@@ -129,8 +129,9 @@ def ask(
         system = shared_system(answer_system(lang), rules, lang)
         squeeze = _compressor(encoder, options)
         workspace = Workspace.start(
-            store, lang, system, context_budget(options, llm), fill, ranking, compress=squeeze, question=question
-        )
+            store, lang, system, context_budget(options, llm), fill, ranking,
+            compress=squeeze, question=question, whole_tokens=options.compress_tokens,
+        )  # fmt: skip
         decomposition = decompose(question, lang, store, encoder, model, options.decompose, step, workspace=workspace)
         priority = list(decomposition.chunk_ids)
         if not priority:
@@ -195,14 +196,16 @@ def ask(
 
 
 def _compressor(encoder: Encoder, options: AskOptions) -> Compress | None:
-    """Decompose's compression: each source appended keeps its sentences nearest the queries, at the share of its
-    tokens that ``compress_tokens`` is of ``context_tokens`` (naive compresses the whole context at once)."""
+    """Decompose's compression, once its sources exceed ``compress_tokens`` (query.workspace): each batch appended
+    keeps its sentences nearest the queries, at the share of its tokens that ``compress_tokens`` is of
+    ``context_tokens``, or the room the workspace says is left under ``compress_tokens`` if more (naive compresses
+    the whole context at once)."""
     if options.compress_tokens <= 0:
         return None
     share = min(1.0, options.compress_tokens / max(1, options.context_tokens))
 
-    def squeeze(sources: Sequence[Source], queries: Sequence[str]) -> list[Source]:
-        tokens = int(share * sum(estimate_tokens(s.text) for s in sources))
+    def squeeze(sources: Sequence[Source], queries: Sequence[str], at_least: int) -> list[Source]:
+        tokens = max(at_least, int(share * sum(estimate_tokens(s.text) for s in sources)))
         return compress_sources(sources, encoder, queries, tokens)
 
     return squeeze

@@ -9,9 +9,13 @@ budget), so the planner sees them too and can stop at once when they already ans
 are appended while the budget lasts, each with what ``answer.context`` adds: the segment holding it (the round's
 other candidates next to it valued as RSE values a ranking), or its neighbours.
 
-With a ``compress`` function (``answer.compress_tokens``, query/compress.py) each source is cut to its sentences
-nearest the question (and, for a round's pick, that round's sub-questions and the atomic question picked) as it
-is appended, never later, so the prefix stays stable and the rounds have more room.
+With a ``compress`` function (``answer.compress_tokens``, query/compress.py) the sources are appended whole while
+they fit within ``whole_tokens``, the budget naive compresses its whole context to. Past it, each batch is cut as it
+is appended to its sentences nearest the question (and, for a round's pick, that round's sub-questions and the
+atomic question picked), keeping at least the room left under that budget. A source is never cut later, so the
+prefix stays stable, and the rounds have more room. Cutting the question's own top results at once, as it first
+did, lost the tender's 1,095-day term from the two sources a stopped loop answered from, where naive with the same
+budget kept it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from pikelocal.query.expand import SOURCE_OVERHEAD_TOKENS, Budget, Ranking, asse
 from pikelocal.store.store import Store
 
 MIN_ROOM_TOKENS = 80  # below this the budget counts as full: no round can add a useful source
-Compress = Callable[[Sequence[Source], Sequence[str]], list[Source]]  # (sources, queries) → the kept sentences
+# (sources, queries, tokens it may keep at least) → the kept sentences
+Compress = Callable[[Sequence[Source], Sequence[str], int], list[Source]]
 
 
 @dataclass
@@ -40,6 +45,7 @@ class Workspace:
     used: int = 0  # estimated tokens of the sources so far
     compress: Compress | None = None
     question: str = ""  # what every compression keeps sentences for
+    whole_tokens: int = 0  # with ``compress``: sources are appended whole while ``used`` stays within this
 
     @classmethod
     def start(
@@ -53,15 +59,14 @@ class Workspace:
         *,
         compress: Compress | None = None,
         question: str = "",
+        whole_tokens: int = 0,
     ) -> Workspace:
         """A workspace holding the ``initial`` chunks (search results, best first) within half the budget; in
         segments mode the segments of ``ranking`` (the search's whole ranking, with scores) when given."""
-        ws = cls(store, lang, system, budget, compress=compress, question=question)
+        ws = cls(store, lang, system, budget, compress=compress, question=question, whole_tokens=whole_tokens)
         half = replace(budget, tokens=budget.tokens // 2)
         first = assemble(store, initial, half, ranking=ranking) if initial else []
-        if first and compress is not None:
-            first = compress(first, [question])
-        for source in first:
+        for source in ws._compressed(first, [question]):
             ws._append(source)
         return ws
 
@@ -86,8 +91,7 @@ class Workspace:
         ranking = [(chunk_id, None), *others]  # the pick first: it counts as the top chunk
         room = replace(self.budget, tokens=self.room)
         added = assemble(self.store, [chunk_id], room, exclude=self.chunk_ids, ranking=ranking, first_only=True)
-        if added and self.compress is not None:
-            added = self.compress(added, [self.question, *queries])
+        added = self._compressed(added, [self.question, *queries])
         for source in added:
             self._append(source)
         return self.sources[len(self.sources) - len(added) :]
@@ -99,7 +103,19 @@ class Workspace:
         """The shared system text, the sources, the question, then ``task`` (an answer prompt's last line)."""
         return [Message("system", self.system), Message("user", shared_user(self.block(), question, self.lang, task))]
 
+    def _compressed(self, added: list[Source], queries: Sequence[str]) -> list[Source]:
+        """``added`` whole while the sources with it fit ``whole_tokens``; else cut by ``compress``, which may keep
+        what room is left under ``whole_tokens``."""
+        if not added or self.compress is None:
+            return added
+        room = self.whole_tokens - self.used
+        return added if self._cost(added) <= room else self.compress(added, queries, max(0, room))
+
+    @staticmethod
+    def _cost(sources: Sequence[Source]) -> int:
+        return sum(estimate_tokens(s.heading()) + estimate_tokens(s.text) + SOURCE_OVERHEAD_TOKENS for s in sources)
+
     def _append(self, source: Source) -> None:
         numbered = replace(source, number=len(self.sources) + 1)
         self.sources.append(numbered)
-        self.used += estimate_tokens(numbered.heading()) + estimate_tokens(numbered.text) + SOURCE_OVERHEAD_TOKENS
+        self.used += self._cost([numbered])

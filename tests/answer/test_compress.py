@@ -155,7 +155,7 @@ def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Pa
     assert whole_claim.evidence.location() == "contract.pdf, p. 1, line 3 – p. 2, line 3"
 
 
-def test_decompose_compresses_each_source_as_it_is_appended(kb: Path) -> None:
+def test_decompose_appends_sources_whole_within_the_budget_then_compresses_each(kb: Path) -> None:
     from pikelocal.llm.fake import FakeLLM
     from pikelocal.query.decompose import DecomposeOptions
     from pikelocal.query.modes import AskOptions, ask
@@ -187,7 +187,11 @@ def test_decompose_compresses_each_source_as_it_is_appended(kb: Path) -> None:
         return prompts, list(trace.answer.sources)
 
     (whole_prompt,), whole = run(0)
-    (short_prompt,), short = run(600)
+    # sources of about 155 tokens fit a budget of 600: appended whole, the prompt as without compression
+    (roomy_prompt,), roomy = run(600)
+    assert roomy_prompt == whole_prompt and roomy == whole
+    # past a budget of 80 every batch is cut as it is appended
+    (short_prompt,), short = run(80)
     assert len(short_prompt) < len(whole_prompt)
     assert all(not s.pieces for s in whole) and any(s.pieces for s in short)
     assert sum(estimate_tokens(s.text) for s in short) < sum(estimate_tokens(s.text) for s in whole)
