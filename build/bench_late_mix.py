@@ -12,8 +12,10 @@ title › section path) and ranks every question by brute-force cosine:
   article);
 - ``--pool which:seed``: a pooled 50-question multi-hop KB, built here when missing (``POOLDIR/<which><seed>.kb``,
   late vectors plain), scored by document.
-Reported per β: late alone (nDCG@10, R@1, R@5) and hybrid at the configured fixed weights with that late ranking
-in place of the plain one (the product's fusion over BM25, dense and late). Section written between markers.
+Reported per β: late alone (nDCG@10, R@1, R@5, R@10) and hybrid at the configured fixed weights with that late
+ranking in place of the plain one (the product's fusion over BM25, dense and late); and hybrid without late (BM25
+and dense at the same weights), which is what the late vectors' ingest time buys against. Section written between
+markers.
 """
 
 from __future__ import annotations
@@ -81,27 +83,31 @@ def run_set(name: str, kb_dir: Path, pool_dir: Path) -> str:
             lists = rankings(o.store, o.encoder, q.text, ("bm25", "dense", "late"), DEPTH)
             lists.update(mixes(q.text))
             ranked = {s: [c for c, _ in lists[s]] for s in ("dense", *lates)}
+            # what the late vectors add to hybrid at all: BM25 and dense alone, at the same weights
+            alone = fuse({"bm25": lists["bm25"], "dense": lists["dense"]}, weights, search.candidates, search.fusion)
+            ranked["hybrid without late"] = [c for c, _ in alone]
             for s in lates:
                 fused = fuse({"bm25": lists["bm25"], "dense": lists["dense"], "late": lists[s]}, weights,
                              search.candidates, search.fusion)  # fmt: skip
                 ranked[f"hybrid with {s}"] = [c for c, _ in fused]
             for s, ids in ranked.items():
                 ndcg, recalls, _mrr = score_ranking(ids, q, key_of, KS, hit_only=o.hit_only)
-                row = sums.setdefault(s, [0.0, 0.0, 0.0])
+                row = sums.setdefault(s, [0.0, 0.0, 0.0, 0.0])
                 row[0] += ndcg
                 row[1] += recalls[1]
                 row[2] += recalls[5]
+                row[3] += recalls[10]
         n = max(1, len(o.queries))
         lines = [
             f"**{o.title}**",
             "",
-            "| ranking | β | nDCG@10 | R@1 | R@5 |",
-            "|---|---|---|---|---|",
+            "| ranking | β | nDCG@10 | R@1 | R@5 | R@10 |",
+            "|---|---|---|---|---|---|",
         ]
-        for s, (ndcg, r1, r5) in sums.items():
-            beta = s.rsplit("+h", 1)[1] if "+h" in s else ("—" if s == "dense" else "0")
+        for s, (ndcg, r1, r5, r10) in sums.items():
+            beta = s.rsplit("+h", 1)[1] if "+h" in s else ("—" if s in ("dense", "hybrid without late") else "0")
             label = s.split("+h", 1)[0] + (" mixed" if "+h" in s else "")
-            lines.append(f"| {label} | {beta} | {ndcg / n:.3f} | {r1 / n:.3f} | {r5 / n:.3f} |")
+            lines.append(f"| {label} | {beta} | {ndcg / n:.3f} | {r1 / n:.3f} | {r5 / n:.3f} | {r10 / n:.3f} |")
         return "\n".join(lines)
 
 
