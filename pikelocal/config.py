@@ -86,7 +86,12 @@ class IngestSettings:
     chunk_tokens: int = 400  # target chunk size in encoder tokens (structure-aware splitter)
     min_tokens: int = 100  # a chunk may end early at a heading once it holds this many
     max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
-    late: bool = True  # also compute late-chunked vectors (about doubles the embedding time)
+    # Also compute late-chunked vectors. Off by default since 2026-11-26 (issue 19): they cost 1.6-1.8x more ingest
+    # time (the tender: 30 s → 83 s for the whole add, build/bench_ingest_cost.py), and at the default fusion they
+    # buy nothing that counts: hybrid nDCG@10 without → with them (mixed, weight 0.1) LawBench 0.885 → 0.877,
+    # the tender 0.711 → 0.709 (R@5 +1 question of 30), the four 50-question pools +0.001 to +0.006
+    # (build/bench_late_mix.py), and enrich's tuning set their weight to 0 on LawBench and the tender.
+    late: bool = False
     # How a late vector keeps its document's identity (issue 19): "off"; the title › section path where each window
     # starts, read first and left out of the chunks' means ("prefix") or counted in them ("pooled"); or "mix", the
     # late vector mixed with the early vector of the chunk's title › section path (β 0.35). A KB keeps the one its

@@ -140,7 +140,8 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
     emit("   " + ", ".join(f"{stage} {secs:.1f} s" for stage, secs in report.seconds.items()))
     store.close()
 
-    emit("5. Reading it back and searching (hybrid: BM25 + dense + late-chunked, fused) …")
+    fused = "BM25 + dense + late-chunked" if settings.ingest.late else "BM25 + dense"
+    emit(f"5. Reading it back and searching (hybrid: {fused}, fused) …")
     with Store.open(kb_path, encoder_id=info.id, dim=info.dim, probe=encoder) as reread:
         counts = reread.counts()
         emit("   " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))

@@ -39,6 +39,10 @@ def test_stats_shows_progress_usage_and_failures(tmp_path: Path) -> None:
     assert "questions: 1 done, 1 failed" in proc.stdout and "1 atomic questions" in proc.stdout
     assert "atomize" in proc.stdout and "200" in proc.stdout  # two calls of 100 prompt tokens
     assert "no usable question (not in English)" in proc.stdout
+    # no late vectors, and none will come while ingest.late is off (the default); with it on they are pending
+    assert "late off (ingest.late)" in proc.stdout and "pending" not in proc.stdout
+    late_on = run_cli("stats", str(kb), env={"PIKELOCAL_INGEST_LATE": "true"}).stdout
+    assert "late 0/2 (2 pending: search uses the late vectors present;" in late_on, late_on
     data = json.loads(run_cli("stats", str(kb), "--json").stdout)
     assert data["counts"]["atoms"]["done"] == 1 and data["usage"][0]["calls"] == 2
     assert data["seconds_per_chunk"] == 4.0  # 8 s of model time over the two chunks handled

@@ -25,7 +25,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
     shutil.copytree(SAMPLES, docs)
     (docs / "junk.pdf").write_bytes(b"\x00\x01 this is not a PDF at all " * 20)
     kb = root / "lib.kb"
-    proc = run_cli("--encoder", "minilm", "ingest", str(kb), str(docs))
+    proc = run_cli("--encoder", "minilm", "ingest", str(kb), str(docs), "--late")  # late: searched below
     return kb, docs, proc.stdout + "\n" + proc.stderr + f"\nrc={proc.returncode}"
 
 

@@ -210,15 +210,14 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
     )
     v = st.vectors
     late = f"{v.get('late_vectors', 0):,}/{v.get('chunks', 0):,}"
-    click.echo(
-        f"Vectors: dense {v.get('chunk_vectors', 0):,}/{v.get('chunks', 0):,} chunks, late {late}"
-        + (
+    if not settings_of(ctx).ingest.late:  # the default: nothing will add the missing ones
+        late = f"{late} (ingest.late is off)" if v.get("late_vectors", 0) else "off (ingest.late)"
+    elif st.late_pending:
+        late += (
             f" ({st.late_pending:,} pending: search uses the late vectors present; `pikelocal enrich {kb}` or the"
             " next ingest adds the rest)"
-            if st.late_pending
-            else ""
         )
-    )
+    click.echo(f"Vectors: dense {v.get('chunk_vectors', 0):,}/{v.get('chunks', 0):,} chunks, late {late}")
     if st.refs is not None and (st.refs.refs or st.refs.unread):
         r = st.refs
         unread = f"; {r.unread:,} chunks not read yet (`pikelocal refs {kb}` reads them)" if r.unread else ""

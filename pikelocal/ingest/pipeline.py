@@ -63,7 +63,7 @@ class IngestOptions:
     llm: LLM | None = field(
         default=None, compare=False
     )  # for the LLM splitter: a CachedLLM, so reruns ask nothing twice
-    late: bool = True
+    late: bool = False  # (ingest.late)
     late_context: LateContext = "mix"  # how late vectors keep their document (a new KB's; kb_meta.late_context)
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit

@@ -350,6 +350,10 @@ class KnowledgeBase:
             return find_segments(store, ranking, self.settings.answer.context_tokens, params, keep=keep)
 
     def _search(self, store: Store, query: str, mode: SearchMode, k: int) -> list[Hit]:
+        if mode == "late" and not store.index.has_vectors("late"):
+            raise InputError(
+                f"{self.path}: no late-chunked vectors (ingest.late is off by default); ingest with --late adds them"
+            )
         encoder = None
         if mode != "bm25":
             try:

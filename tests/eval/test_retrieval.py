@@ -30,7 +30,7 @@ from pikelocal.query.search import search
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60))
+OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=True)
 KS = (1, 5, 10, 100)
 
 # Every document has words no other one has, except "beta" (in p and r). p and r are equally long, so for the

@@ -73,7 +73,7 @@ def open_kb(path: Path) -> Store:
 
 
 def ingest(store: Store, paths: Sequence[Path], events: list[Event] | None = None, **options: object) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, **options})  # type: ignore[arg-type]
+    opts = IngestOptions(**{"split": SMALL, "late": True, **options})  # type: ignore[arg-type]
     sink = events.append if events is not None else (lambda _event: None)
     return Ingestor(store, HashEncoder(), opts, sink).ingest_paths(list(paths))
 

@@ -20,7 +20,7 @@ def constitution_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path)
     installed_model("embeddinggemma-300m/model.onnx")
     pdf = shared_data / "pdfs" / "zh_law" / "中华人民共和国宪法.pdf"
     kb = tmp_path_factory.mktemp("real") / "constitution.kb"
-    with api.open_kb(kb, api.load_settings(environ={})) as knowledge_base:
+    with api.open_kb(kb, api.load_settings(environ={}, overrides={"ingest.late": True})) as knowledge_base:
         report = knowledge_base.add([pdf]).ingest
     assert [o.status for o in report.outcomes] == ["ingested"]
     return kb, pdf

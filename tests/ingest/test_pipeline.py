@@ -106,7 +106,7 @@ def ingest(
     encoder: HashEncoder | None = None,
     **options: object,
 ) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, **options})  # type: ignore[arg-type]
+    opts = IngestOptions(**{"split": SMALL, "late": True, **options})  # type: ignore[arg-type]
     return Ingestor(store, encoder or HashEncoder(), opts, sink).ingest_paths(list(paths))
 
 
@@ -389,7 +389,7 @@ def test_real_pdfs_encrypted_image_only_and_garbled(tmp_path: Path, pdfs: Path) 
     encrypted, image_only, garbled = pdfs / ENCRYPTED, pdfs / IMAGE_ONLY, pdfs / GARBLED
     events: list[Event] = []
     with open_kb(tmp_path / "kb.kb") as store:
-        report = Ingestor(store, HashEncoder(), IngestOptions(), events.append).ingest_paths(
+        report = Ingestor(store, HashEncoder(), IngestOptions(late=True), events.append).ingest_paths(
             [encrypted, image_only, garbled]
         )
         outcomes = by_path(report)
@@ -419,7 +419,9 @@ def test_real_pdfs_encrypted_image_only_and_garbled(tmp_path: Path, pdfs: Path) 
         assert chunks[-1].page_end == ok.pages  # the last page's text made it in
 
         # with its password the encrypted PDF goes in, and its recorded failure is dropped
-        again = Ingestor(store, HashEncoder(), IngestOptions(password="openpassword")).ingest_paths([encrypted])
+        again = Ingestor(store, HashEncoder(), IngestOptions(password="openpassword", late=True)).ingest_paths(
+            [encrypted]
+        )
         (opened,) = again.outcomes
         assert opened.status == "ingested" and opened.path == key(encrypted) and again.failed == []
         text = "".join(c.text for c in store.chunks.chunks_of(opened.doc_id))

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module")
 def kbs(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> tuple[Path, Path, Path]:
-    """The constitution PDF three times: structure split with plain late windows, semantic split with pooled
-    contexts, and the defaults (structure split, late vectors mixed with their header's)."""
+    """The constitution PDF three times, with late vectors: structure split with plain late windows, semantic split
+    with pooled contexts, and the default split and late context (structure split, late vectors mixed with their
+    header's)."""
     installed_model("embeddinggemma-300m/model.onnx")
     pdf = shared_data / "pdfs" / "zh_law" / "中华人民共和国宪法.pdf"
     root = tmp_path_factory.mktemp("semantic")
@@ -29,7 +30,8 @@ def kbs(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> tuple[Pa
         ("default", {}),
     ):
         kb = root / f"{name}.kb"
-        with api.open_kb(kb, api.load_settings(environ={}, overrides=overrides)) as knowledge_base:
+        settings = api.load_settings(environ={}, overrides={"ingest.late": True, **overrides})
+        with api.open_kb(kb, settings) as knowledge_base:
             report = knowledge_base.add([pdf]).ingest
         assert [o.status for o in report.outcomes] == ["ingested"]
         out.append(kb)

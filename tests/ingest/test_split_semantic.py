@@ -89,7 +89,9 @@ def test_the_pipeline_ingests_with_the_semantic_splitter(tmp_path: Path) -> None
     (folder / "notes.md").write_text("# Notes\n\n" + TEXT * 3)
     enc = HashEncoder()
     with Store.open(tmp_path / "kb.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        options = IngestOptions(split=SplitOptions(target=20, min_tokens=10, max_tokens=60), splitter="semantic")
+        options = IngestOptions(
+            split=SplitOptions(target=20, min_tokens=10, max_tokens=60), splitter="semantic", late=True
+        )
         report = Ingestor(store, enc, options).ingest_paths([folder])
         assert not report.failed
         (doc,) = store.docs.documents()

@@ -23,7 +23,7 @@ from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import normalise
 from pikelocal.embed.probes import MIN_PROBE_COSINE, probe_vectors, rowwise_cosine
 from pikelocal.ingest.embed import early_text
-from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.kb import knowledge_base as kb_module
 from pikelocal.store import probe_check
 from pikelocal.store.store import Store
@@ -58,7 +58,7 @@ def make_kb(tmp_path: Path, encoder: HashEncoder) -> Path:
     (docs / "supply.txt").write_text("The Supplier shall deliver the pumps within thirty days.\n")
     kb = tmp_path / "kb.kb"
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
-        Ingestor(store, encoder).ingest_paths([docs])
+        Ingestor(store, encoder, IngestOptions(late=True)).ingest_paths([docs])
     return kb
 
 
@@ -134,7 +134,7 @@ def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Pa
         (tid,) = [int(r[0]) for r in store._rows("SELECT id FROM triples")]
         store.index.put_vectors("triple", [tid], HashEncoder().encode(["投标人 提交 投标保证金"], role="passage"))
     new = Perturbed(0.2)
-    settings = load_settings(environ={})
+    settings = load_settings(environ={}, overrides={"ingest.late": True})
     report = api.open_kb(kb, settings, encoder=new).reembed()
     assert report.ingest.units["embed"] == len(chunks) and report.ingest.units["late"] == len(chunks)
     assert report.questions == 1
@@ -177,7 +177,7 @@ def test_late_vectors_skipped_now_are_reported_pending_and_added_later(
     docs.mkdir()
     (docs / "tender.md").write_text("# 招标公告\n\n投标保证金为人民币伍万元。\n\n履约保证金为合同金额的百分之十。\n")
     kb = tmp_path / "kb.kb"
-    settings = load_settings(environ={})
+    settings = load_settings(environ={}, overrides={"ingest.late": True})
     first = api.open_kb(kb, settings, encoder=HashEncoder()).add([docs], api.AddRequest(late=False)).ingest
     assert "late" not in first.units and first.units["embed"] > 0
     stats = api.open_kb(kb, settings).stats()
@@ -185,6 +185,9 @@ def test_late_vectors_skipped_now_are_reported_pending_and_added_later(
     assert api.open_kb(kb, settings).search(
         "投标保证金", api.SearchRequest(mode="hybrid")
     )  # searchable before its late vectors
+    with pytest.raises(api.InputError, match="no late-chunked vectors .* ingest with --late adds them"):
+        api.open_kb(kb, settings).search("投标保证金", api.SearchRequest(mode="late"))
     again = api.open_kb(kb, settings, encoder=HashEncoder()).add([docs]).ingest  # unchanged file: only the late vectors
     assert again.units["late"] == stats.vectors["chunks"] and again.units.get("embed", 0) == 0
     assert api.open_kb(kb, settings).stats().late_pending == 0
+    assert api.open_kb(kb, settings).search("投标保证金", api.SearchRequest(mode="late"))

@@ -10,7 +10,7 @@ from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60))
+OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=True)
 
 # One topic per document; the topic words occur in no other document.
 DOCS = {
