@@ -137,10 +137,14 @@ def run_retrieval(
         settings, data, which=which, kb=kb, limit=limit, seed=seed, chunk_tokens=chunk_tokens, pool=pool,
         sink=sink, key=key,
     ) as opened:  # fmt: skip
+        notes = opened.notes
+        if "late" in modes and not opened.store.index.has_vectors("late"):
+            modes = [m for m in modes if m != "late"]
+            notes += ("late left out: the KB has no late-chunked vectors (ingest.late is off; `ingest --late`)",)
         scores = evaluate(
             opened.store, opened.encoder, opened.queries, modes=modes, ks=ks,
             weights=search_weights(settings, opened.store, opened.encoder.model_id),
             key_of=opened.key_of, hit_only=opened.hit_only, sink=sink, fusion=settings.search.fusion,
             hops=settings.search.hops, hop_similarity=settings.search.hop_similarity,
         )  # fmt: skip
-        return RetrievalRun(opened.title, opened.kb, scores, tuple(ks), opened.notes)
+        return RetrievalRun(opened.title, opened.kb, scores, tuple(ks), notes)

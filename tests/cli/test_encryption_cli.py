@@ -328,6 +328,10 @@ def test_eval_retrieval_takes_the_key_and_fails_in_one_line_without_it(
     assert run(capsys, *plain_args)[0] == 0 and keys.file_kind(plain) == "plain"
     code, _, err = run(capsys, *plain_args, "--key-file", kf)
     assert code == 6 and one_line_error(err) == f"{plain}: not encrypted (drop the key, or run `pikelocal encrypt`)"
+    # a KB built with the defaults has no late vectors: the late row is left out with a note, not scored as zeros
+    code, out, err = run(capsys, "eval", "retrieval", beir, "--kb", plain, "--modes", "bm25,late", "--k", "1")
+    assert code == 0 and "| bm25 |" in out and "| late |" not in out, err
+    assert "note: late left out: the KB has no late-chunked vectors" in out
 
 
 def test_eval_qa_takes_the_key_and_fails_in_one_line_without_it(
