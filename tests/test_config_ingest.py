@@ -240,7 +240,8 @@ def test_late_context_semantic_splitter_and_compression_settings_reach_the_optio
     from pikelocal.kb.options import ask_options, ingest_options
 
     defaults = load_settings(config(tmp_path, ""), environ={})
-    assert (defaults.ingest.late_context, defaults.answer.compress_tokens) == ("mix", 0)
+    # compression on at 1,000 tokens: docs/BENCHMARKS.md, "Answers with each context assembly"
+    assert (defaults.ingest.late_context, defaults.answer.compress_tokens) == ("mix", 1000)
     toml = "[ingest]\nlate_context = 'pooled'\nsplitter = 'semantic'\n[answer]\ncompress_tokens = 700\n"
     settings = load_settings(config(tmp_path, toml), environ={})
     options = ingest_options(settings)

@@ -54,7 +54,7 @@ class AskOptions:
     context_tokens: int = 2000  # for the sources; also capped by the model's context window
     # keep only the sentences nearest the question: naive and hier at most this many tokens; decompose appends its
     # sources whole while they fit this many, then cuts each at this share of context_tokens (0: off)
-    compress_tokens: int = 0
+    compress_tokens: int = 1000
     rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
     follow_refs: int = 2  # article chunks the sources cite, added to the context (answer.follow_refs; 0: off)
     # an overview question ("summarise …", "what are all the …") first reads this many summary-tree nodes

@@ -127,9 +127,10 @@ def test_every_question_left_a_trace(kb: Path) -> None:
 def test_reranked_and_compressed_naive_answer_runs_on_the_real_models(kb: Path) -> None:
     """The real LLM reorders the top 6 hits in one call and the real encoder cuts the context to the sentences
     nearest the question (700 tokens). Not asserted: the answer's figure. With compression this question was
-    answered wrong in both runs of this session (60 days, a deadline on the line after the right one; the right
-    figure, 1,095 days on p. 80, stands on a line that does not say 服务期), which is one reason
-    answer.compress_tokens stays off (docs/BENCHMARKS.md); reranking alone answered it right."""
+    once answered wrong (60 days, a deadline on the next printed line): the sentence giving 1,095 days on p. 80
+    was cut at its line breaks, as if it were a form's rows. Since compress.py keeps a sentence wrapped over full
+    printed lines whole (2026-11-26), naive answered it right at 700 and 1,000 tokens, and decompose at 1,000 (not
+    at 700); tests/answer/test_compress.py holds that sentence."""
     overrides = {**SETTINGS, "answer.rerank": 6, "answer.compress_tokens": 700}
     with api.open_kb(kb, api.load_settings(environ={}, overrides=overrides)) as knowledge_base:
         trace = knowledge_base.ask("勘察设计服务期是多少日历天？", api.AskRequest(mode="naive"))
