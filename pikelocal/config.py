@@ -207,9 +207,10 @@ class AnswerSettings:
     # sentences closest to the question by the encoder, at most this many tokens (each source keeps its best one);
     # decompose appends its sources whole while they fit this many, then cuts each batch. On by default since
     # 2026-11-26 (issue 19; docs/BENCHMARKS.md, "Answers with each context assembly"): naive F1 on LawBench 1-1
-    # 0.503 → 0.578 at half the prompt, AusLaw and HotpotQA-50 equal, 2Wiki-50 one question lower (a guess either
-    # way); decompose within ±0.013 on three sets. It brings a naive answer over the legal sets within the 30 s of
-    # a 2-core AVX2 machine (about 17-23 s against 31-46 s uncompressed). 0 = off.
+    # 0.477 → 0.552 at 0.57x the prompt (0.503 → 0.578 on the code of the day before), AusLaw and HotpotQA-50 equal,
+    # 2Wiki-50 one question lower (a guess either way); decompose within ±0.013 on three sets. It brings a naive
+    # answer over the legal sets within the 30 s of a 2-core AVX2 machine (about 17-23 s against 31-46 s
+    # uncompressed). 0 = off.
     compress_tokens: int = 1000
     # Reranking (pikelocal/query/rerank.py): the local LLM reorders the search's top this-many hits (listwise, one
     # call) before the context is built; 0 = off. No cross-encoder can be installed; off because it did not pay on

@@ -65,8 +65,8 @@ def unit_spans(source: Source) -> list[Span]:
 
     A sentence runs to its closing mark (an English full stop before a space), across the line breaks of wrapped
     text; a stretch of short unpunctuated lines (a table or form) and a long run of lines without any sentence
-    mark give one unit per line. A sentence whose lines are all full printed lines but its last is wrapped prose, not
-    a table, whatever its numbers and missing punctuation (Chinese PDFs wrap at about 40 characters)."""
+    mark give one unit per line. A sentence whose lines, all but its last, are full printed lines is wrapped prose,
+    not a table, whatever its numbers and missing punctuation (Chinese PDFs wrap at about 40 characters)."""
     text = source.text
     out: list[Span] = []
     for m in _SENTENCE.finditer(text):
