@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "build"))
 
 from sections import write_section  # noqa: E402
+from tune_fusion import late_settings  # noqa: E402
 
 from pikelocal import api  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
@@ -124,7 +125,7 @@ def law_subject(kb_dir: Path, chunks: int, seed: int) -> Subject:
     """The LawBench subset's subject; its plain KB is built (or its build resumed) first."""
     files, questions = law_subset(chunks, seed)
     name = f"lawbench-sub{chunks}" + (f"-s{seed}" if seed else "")
-    settings = api.load_settings()
+    settings = late_settings()
     encoder = open_encoder(settings)
     with Store.open(kb_dir / f"{name}.kb", encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
         report = Ingestor(store, encoder, ingest_options(settings)).ingest_paths([LAW_ROOT / f for f in files])

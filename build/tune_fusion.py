@@ -24,6 +24,7 @@ import datetime as dt
 import hashlib
 import itertools
 import json
+import os
 import platform
 import sys
 import time
@@ -40,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from sections import write_section  # noqa: E402
 
-from pikelocal.config import load_settings  # noqa: E402
+from pikelocal.config import Settings, load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.base import Encoder  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
@@ -107,11 +108,18 @@ def sources_in(store_stats: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def late_settings() -> Settings:
+    """The configured settings with late vectors on unless ``PIKELOCAL_INGEST_LATE`` (or a config file) says
+    otherwise: these benchmarks measure late vectors against the other rankings, and the product builds none by
+    default since 2026-11-26, so a KB they build would have none to measure."""
+    return load_settings(environ={"PIKELOCAL_INGEST_LATE": "true", **os.environ})
+
+
 @contextmanager
 def open_set(spec: SetSpec, kb: Path) -> Iterator[OpenedSet]:
-    """The set's KB, built first if it is missing or unfinished. The tender: its PDF, scored by page (a chunk
-    counts for every page it spans; one gold page found is a hit)."""
-    settings = load_settings()
+    """The set's KB, built first if it is missing or unfinished (with late vectors: :func:`late_settings`). The
+    tender: its PDF, scored by page (a chunk counts for every page it spans; one gold page found is a hit)."""
+    settings = late_settings()
     if spec.name != "tender":
         with opened_set(settings, spec.data, which=spec.which, kb=kb) as o:
             yield o
