@@ -7,16 +7,14 @@ the orientation classifier decides for the whole page (:meth:`Engine.read`); the
 
 Nothing here reaches the network: rapidocr is given each model's path (so it never looks for, nor downloads, its
 default models; the recognition model carries its character list) and its download helper is replaced by one that
-refuses. onnxruntime (1.32) sends usage telemetry to Microsoft over HTTPS unless ``ORT_DISABLE_TELEMETRY=1`` is set
-before it initialises (its Privacy.md; without it the OCR process looked up mobile.events.data.microsoft.com), so
-it is set before rapidocr is imported. rapidocr's log goes to pikelocal's PDF log at DEBUG (``pdflog.py``), never
-to stdout or stderr.
+refuses. onnxruntime's usage telemetry is switched off by the package's ``__init__`` (``NO_PHONE_HOME``), which
+this child process, like every entry into pikelocal, runs before anything here is imported. rapidocr's log goes
+to pikelocal's PDF log at DEBUG (``pdflog.py``), never to stdout or stderr.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +74,6 @@ class Engine:
     """rapidocr with the manifest's model files, ``threads`` onnxruntime threads and no network."""
 
     def __init__(self, models: dict[str, Path], threads: int) -> None:
-        os.environ["ORT_DISABLE_TELEMETRY"] = "1"  # before onnxruntime initialises (see the module's description)
         from rapidocr import RapidOCR
         from rapidocr.inference_engine.onnxruntime.main import OrtInferSession
         from rapidocr.utils.download_file import DownloadFile

@@ -284,7 +284,6 @@ class PdfWorker:
         root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-        env["ORT_DISABLE_TELEMETRY"] = "1"  # onnxruntime's usage telemetry (OCR loads it here): never (ocr.py)
         # glibc's malloc makes an arena per thread, each reserving address space that RLIMIT_AS counts: OCR's
         # threads took the peak from 1.7 to 2.2 GB over 60 pages; two arenas keep it at 1.7 GB, as fast
         env["MALLOC_ARENA_MAX"] = "2"
