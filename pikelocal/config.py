@@ -227,6 +227,10 @@ class AnswerSettings:
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
     cite_grammar: bool = False  # a GBNF grammar forces [n] after every sentence (measured: docs/BENCHMARKS.md)
+    # Quote, then answer (pikelocal/query/quoted.py): naive and hier ask the model to copy the sentence that answers
+    # before the shortest answer, find the quote in the sources and cite where it stands; the answer must stand in
+    # its quote. Decompose keeps the cited-prose prompt. Needs `check`. docs/BENCHMARKS.md, "Quote, then answer".
+    quote: bool = True
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pikelocal.config import Settings
-from pikelocal.domain.answers import Answer, Evidence
+from pikelocal.domain.answers import Answer, Evidence, Source
 from pikelocal.domain.documents import PageRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.kinds import answer_mode
@@ -34,6 +34,7 @@ from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.script import Script, in_script, to_simplified
 from pikelocal.query.claims import facts_in, numbers_in, split_claims, strip_markers
+from pikelocal.query.quotes import fold
 
 TEXT_F1_CORRECT = 0.6
 
@@ -70,6 +71,12 @@ class HonestyScore:
     draft_cite_shown: int
     draft_script_ok: bool | None
     draft_cite_claims_right: int = 0  # answer-bearing draft claims with at least one right citation
+    gold_sent: bool = False  # the gold answer stood in the sources sent to the model (answerable questions)
+
+    @property
+    def reader_failure(self) -> bool:
+        """Wrong or "not stated" although the gold answer stood in the sources sent: reading, not retrieval."""
+        return self.answerable and self.gold_sent and not self.correct
 
 
 def load_honesty(path: Path) -> list[HonestyItem]:
@@ -119,6 +126,23 @@ def holds_answer(text: str, golds: tuple[str, ...]) -> bool:
     return bool(words) and score_text(strip_markers(text), words).f1 >= TEXT_F1_CORRECT
 
 
+def read_answers(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
+    """The answers file's rows by (item id, mode); a torn last line (a killed run) is skipped."""
+    done: dict[tuple[str, str], dict[str, Any]] = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+                done[(row["item_id"], row["mode"])] = row
+            except (ValueError, KeyError):
+                continue
+    return done
+
+
+def score_of(row: Mapping[str, Any]) -> HonestyScore:
+    return HonestyScore(**{k: row[k] for k in HonestyScore.__dataclass_fields__ if k in row})
+
+
 PageOf = Callable[[int, int], PageRecord | None]  # (document id, page number) → the page, or None
 
 
@@ -137,6 +161,15 @@ def cited_lines(page_of: PageOf, ev: Evidence, doc_id: int) -> str:
         end = (ev.line_end or len(lines)) if page_no == last else len(lines)
         out.extend(lines[first - 1 : end])
     return "\n".join(out)
+
+
+def gold_sent(item: HonestyItem, sources: Sequence[Source]) -> bool:
+    """The item's gold fact stands in one of the sources (letters and digits compared, so line breaks and spaces
+    of PDF text do not hide it); an item without a fact: the gold answer does."""
+    if not item.fact:
+        return any(holds_answer(s.text, item.answers) for s in sources)
+    fact = fold(item.fact).text
+    return any(fact in fold(s.text).text for s in sources)
 
 
 def score_answer(item: HonestyItem, answer: Answer, page_of: PageOf) -> HonestyScore:
@@ -189,6 +222,7 @@ def score_answer(item: HonestyItem, answer: Answer, page_of: PageOf) -> HonestyS
         draft_cite_shown=d_shown,
         draft_script_ok=in_script(draft, item.script, keep) if zh else None,
         draft_cite_claims_right=d_claims_right,
+        gold_sent=item.answerable and gold_sent(item, answer.sources),
     )
 
 
@@ -222,6 +256,13 @@ def format_honesty(title: str, rows: list[tuple[str, HonestyItem, HonestyScore, 
             f" | {_rate(sum(s.draft_cite_claims_right for s in ans), sum(s.draft_cite_claims for s in ans))}"
             " | -"
             f" | {_rate(sum(bool(s.draft_script_ok) for s in zh), len(zh))} |",
+            "",
+        ]
+        sent = [s for s in ans if s.gold_sent]
+        lines += [
+            f"reader failures (answerable, the gold answer in the sources sent, answer wrong or not stated):"
+            f" {_rate(sum(s.reader_failure for s in ans), len(ans))} of answerable questions;"
+            f" the gold answer was sent for {_rate(len(sent), len(ans))}",
             "",
         ]
         lines += [
@@ -271,14 +312,7 @@ def run_honesty(
     if not kb.exists():
         raise InputError(f"{kb}: no such KB; build it from the PDFs the questions name with `pikelocal ingest {kb} …`")
     results_file = results_file or kb.with_name(f"{kb.stem}.honesty-{data.stem}.jsonl")
-    done: dict[tuple[str, str], dict[str, Any]] = {}
-    if results_file.exists():
-        for line in results_file.read_text(encoding="utf-8").splitlines():
-            try:
-                row = json.loads(line)
-                done[(row["item_id"], row["mode"])] = row
-            except (ValueError, KeyError):
-                continue
+    done = read_answers(results_file)
     with open_kb(kb, settings, encoder=encoder, llm=llm, key=key) as knowledge_base:
         model_id = getattr(knowledge_base.llm(), "model_id", "?")
 
@@ -301,6 +335,9 @@ def run_honesty(
                         "answer": trace.answer.text,
                         "draft": trace.answer.draft,
                         "total_s": trace.total_s,
+                        "first_token_s": trace.first_token_s,
+                        "prompt_tokens": trace.prompt_tokens,
+                        "prompt_evaluated": trace.prompt_evaluated,
                         "model_s": sum(c.seconds for c in trace.calls),
                         "check_s": trace.answer.check_s,
                         "cached": bool(trace.calls) and all(c.cached for c in trace.calls),
@@ -316,8 +353,7 @@ def run_honesty(
     rows = []
     for (item_id, mode), row in done.items():
         if item_id in by_id and mode in modes:
-            fields = {k: row[k] for k in HonestyScore.__dataclass_fields__ if k in row}
-            rows.append((mode, by_id[item_id], HonestyScore(**fields), row["model_s"], row["check_s"]))
+            rows.append((mode, by_id[item_id], score_of(row), row["model_s"], row["check_s"]))
     title = f"{data.name}: {len(items)} questions, model {model_id}"
     return format_honesty(title, rows), results_file
 

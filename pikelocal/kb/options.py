@@ -108,6 +108,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         check=a.check,
         check_encoder=a.check_encoder,
         cite_grammar=a.cite_grammar,
+        quote=a.quote,
     )
     return options if request.check is None else replace(options, check=request.check)
 

@@ -133,9 +133,14 @@ def says_not_stated(text: str) -> bool:
     return _NOT_STATED_RE.search(to_simplified(text)) is not None
 
 
-def not_stated(script: Script, missing: str) -> str:
-    """ "文档中没有说明押标金金额。" / "The documents do not state the notice period." (``missing`` may be "")."""
+# What a "not stated" answer says it lacks when nobody named it: the question itself is never cut into a phrase
+# ("文件中沒有說明第一期專案報告書應於前提送。" was the question with its question words deleted).
+_THIS: Mapping[Script, str] = {"hans": "这一点", "hant": "這一點", "en": "this"}
+
+
+def not_stated(script: Script, missing: str = "") -> str:
+    """ "文档中没有说明押标金金额。" / "The documents do not state the notice period."; without ``missing``
+    "文档中没有说明这一点。" / "文件中沒有說明這一點。" / "The documents do not state this." """
     head = NOT_STATED_BY_SCRIPT[script]
-    if script == "en":
-        return f"{head} {missing.strip().rstrip('.?')}." if missing.strip() else f"{head} this."
-    return f"{head}{missing.strip().rstrip('。？?')}。"
+    what = missing.strip().rstrip("。？?.") or _THIS[script]
+    return f"{head} {what}." if script == "en" else f"{head}{what}。"

@@ -1,5 +1,6 @@
 """Check the model's answer claim by claim while it streams: keep what a source sentence supports, cite that
-sentence, drop the rest, and answer "not stated" (naming what is missing) when nothing survives.
+sentence, drop the rest, and answer "not stated" when nothing survives (in the model's own words when it said so,
+else a fixed sentence: the question is never cut into a phrase of what is missing).
 
 The model's text is held back one claim at a time; a finished claim is checked (``query.support``) and, when
 supported, shown in the question's script with the number of the source that holds its evidence. Claims the
@@ -24,7 +25,6 @@ from pikelocal.query.claims import (
     Claim,
     content_terms,
     facts_in,
-    missing_phrase,
     split_claims,
     states_a_blank,
     strip_markers,
@@ -101,10 +101,8 @@ class ClaimStream:
         if self.supported:
             return out
         said = [c.text for c in self.claims if c.verdict == "not_stated"]
-        if said:  # the model said so itself: keep its words (they name what is missing)
-            text = "".join(self._script(strip_markers(s)).strip() for s in said)
-        else:
-            text = not_stated(self.script, self._script(missing_phrase(self.question)))
+        # the model said so itself: its words (they name what is missing); else a fixed sentence
+        text = "".join(self._script(strip_markers(s)).strip() for s in said) if said else not_stated(self.script)
         self._held.clear()
         self._shown.append(text)
         return out + text

@@ -74,7 +74,7 @@ _ZH_GENERIC = _words(
     "中华人民共和国 本招标文件 招标文件 本文件 该文件 文件中 文档中 资料中 根据 依据 按照 依照"
     " 规定的 规定 所述 是多少 为多少 多少 是什么 什么 哪些 哪个 哪一 哪里 是否 请问 如何"
     " 怎样 怎么 本案 本项目 该项目 本工程 本次 可以 应当 需要 要求 的是 是 的 了 吗 呢 为"
-    " 即 有何 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于 在 占 正确 错误 不对"
+    " 即 有何 有哪些 有多少 有几 有什么 多长 多久 几 何时 何种 对 与 及 或 由 向 从 被 把 将 于 在 占 正确 错误 不对"
 )
 _ZH_GENERIC_RE = re.compile("|".join(sorted(map(re.escape, _ZH_GENERIC), key=len, reverse=True)))
 _EN_STOP = frozenset(
@@ -311,17 +311,3 @@ def asked_terms(question: str) -> set[str]:
     text = to_simplified(" ".join(question.split())).rstrip(" ？?。.!！")
     m = _ASKED.search(text)
     return {t for t in content_terms(m.group(1)) if not t[0].isdigit()} if m else set()
-
-
-def missing_phrase(question: str) -> str:
-    """What a "not stated" answer names as missing: the question without its question words and punctuation."""
-    text = " ".join(question.split()).strip(" ？?。.!！")
-    if re.search(r"[\u3400-\u9fff]", text):
-        for pattern in (r"^(?:请问|請問)", r"(?:是|為|为)?(?:多少|什麼|什么|哪些|哪個|哪个|哪一|幾|几|何時|何时|是否)"):
-            text = re.sub(pattern, "", text)
-        return text.strip(" ，,：:") or question
-    m = re.match(
-        r"(?i)^(?:what|which|who|when|where|how (?:many|much|long)|how)\b\s*(?:is|are|was|were|does|did|do)?\s*(.*)$",
-        text,
-    )
-    return (m.group(1) if m else text).strip() or question

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.answers import Answer, CallCost, Source
 from pikelocal.domain.kinds import AnswerMode, AnswerStyle
@@ -16,7 +16,7 @@ from pikelocal.prompts.script import Script, convert
 from pikelocal.query.attribute import add_missing_citations
 from pikelocal.query.check import ClaimStream
 from pikelocal.query.citations import CitationFilter
-from pikelocal.query.claims import missing_phrase
+from pikelocal.query.quoted import quoted_answer
 from pikelocal.query.support import Locator
 
 
@@ -71,6 +71,7 @@ class AnswerRequest:
     script: Script = "hans"  # the question's script (answers are shown in it)
     check: bool = True  # check every claim against the sources (False: the model's text as it came)
     cite_grammar: bool = False  # a grammar makes the model end every sentence with [n]
+    quote: bool = False  # quote, then answer (query/quoted.py); with the default prompt only
 
 
 @dataclass(frozen=True)
@@ -99,9 +100,17 @@ def generate_answer(
     invalid [n] removed and missing citations added by matching.
     """
     if not sources:
-        text = not_stated(request.script, missing_phrase(request.question))
+        text = not_stated(request.script)
         on_delta(text)
         return Answer(request.question, request.mode, request.lang, text, (), (), 0, True, script=request.script)
+    if request.quote and messages is None:
+        checking = checking or Checking()
+        answer = quoted_answer(
+            llm, request.question, request.lang, request.script, sources, on_delta,
+            max_tokens=request.max_tokens, instruction=request.instruction, locator=checking.locate,
+            check=request.check,
+        )  # fmt: skip
+        return replace(answer, mode=request.mode)
     if messages is None:
         blocks = [(s.number, s.heading(), s.text) for s in sources]
         messages = answer_messages(

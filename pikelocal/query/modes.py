@@ -70,6 +70,7 @@ class AskOptions:
     check: bool = True  # check each claim against the sources (answer.check)
     check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
     cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
+    quote: bool = False  # naive and hier: quote, then answer (answer.quote; query/quoted.py)
 
 
 def context_budget(options: AskOptions, llm: LLM) -> Budget:
@@ -172,7 +173,7 @@ def ask(
 
     request = AnswerRequest(
         question, lang, options.mode, options.style, options.instruction, options.max_tokens,
-        script, options.check, options.cite_grammar,
+        script, options.check, options.cite_grammar, options.quote and options.mode != "decompose",
     )  # fmt: skip
     checking = Checking(store_locator(store), encoder if options.check_encoder else None)
     answer = generate_answer(model, request, sources, on_delta, checking, messages=messages)

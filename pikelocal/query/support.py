@@ -91,14 +91,14 @@ def source_units(source: Source) -> list[Unit]:
                 offset = line_end + 1
             for i, (a, b) in enumerate(rows):
                 above = tuple(_line(text[la:lb]) for la, lb in reversed(rows[max(0, i - LABEL_LINES) : i]))
-                units.append(_unit(source, a, b, table_row=True, above=above))
+                units.append(span_unit(source, a, b, table_row=True, above=above))
                 if i + 1 < len(rows):
                     if (span := _wrapped_clause(text, (a, b), rows[i + 1])) is not None:
-                        units.append(_unit(source, *span, table_row=False))
+                        units.append(span_unit(source, *span, table_row=False))
                     # a cell wrapped over two lines ("…相关专" / "业中级…"), for claims without numbers
-                    units.append(_unit(source, a, rows[i + 1][1], table_row=True, above=above, pair=True))
+                    units.append(span_unit(source, a, rows[i + 1][1], table_row=True, above=above, pair=True))
         elif piece.strip():
-            units.append(_unit(source, start, end, table_row=False))
+            units.append(span_unit(source, start, end, table_row=False))
     return units
 
 
@@ -133,7 +133,7 @@ def _line(text: str) -> tuple[str, frozenset[str], frozenset[str]]:
     return text, frozenset(content_terms(text)), kinds
 
 
-def _unit(
+def span_unit(
     source: Source,
     start: int,
     end: int,

@@ -141,7 +141,7 @@ def test_nothing_found_says_the_documents_do_not_state_it(tmp_path: Path) -> Non
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         llm = scripted("should not be asked")
         trace = ask(store, ENC, llm, "投标保证金是多少？", AskOptions(mode="naive"))
-    assert trace.answer.unsupported and trace.answer.text == "文档中没有说明投标保证金。"
+    assert trace.answer.unsupported and trace.answer.text == "文档中没有说明这一点。"
     assert llm.calls_for("answer") == []
 
 

@@ -35,6 +35,11 @@ def test_the_not_stated_phrase_in_each_script_is_recognised() -> None:
     assert not_stated("hans", "押标金金额") == "文档中没有说明押标金金额。"
     assert not_stated("hant", "押標金金額") == "文件中沒有說明押標金金額。"
     assert not_stated("en", "the bid bond") == "The documents do not state the bid bond."
+    assert [not_stated(s) for s in ("hans", "hant", "en")] == [
+        "文档中没有说明这一点。",
+        "文件中沒有說明這一點。",
+        "The documents do not state this.",
+    ]
     assert all(says_not_stated(not_stated(s, "x")) for s in ("hans", "hant", "en"))  # type: ignore[arg-type]
 
 

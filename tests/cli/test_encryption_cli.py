@@ -341,7 +341,7 @@ def test_eval_qa_takes_the_key_and_fails_in_one_line_without_it(
 
     def fake_llm(_settings: api.Settings) -> FakeLLM:
         loaded.append("llm")
-        return FakeLLM({"answer": "Ravensworth Holdings [1]", "check_claims": '{"verdicts": []}'})
+        return FakeLLM({"answer-quote": f"Quote: {SECRET}\nAnswer: Ravensworth Holdings"})
 
     monkeypatch.setattr("pikelocal.llm.factory.open_llm", fake_llm)
     kb = tmp_path / "secret.kb"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -82,9 +83,43 @@ REPLIES = {  # the model's drafts: right and uncited; an invention reusing a rea
 }
 
 
-def answer(messages: Sequence[Message], _params: GenParams) -> str:
+# the same drafts quote first (answer.quote, the default): the invention quotes a real sentence about another thing
+QUOTED = {
+    "投标保证金的金额是多少？": "原文：投标保证金的金额为人民币五万元。\n答案：五万元",
+    "履约保证金的退还利息是多少？": "原文：履约保证金为合同价款的百分之十。\n答案：合同价款的百分之十",
+    "投標保證金的利息是多少？": "原文：无\n答案：文档中没有说明",
+}
+CITED_PROSE = replace(Settings(), answer=replace(Settings().answer, quote=False))  # the claim-checked prompt
+
+
+def answer(messages: Sequence[Message], params: GenParams) -> str:
     prompt = messages[-1].content
-    return next(reply for question, reply in REPLIES.items() if question in prompt)
+    replies = QUOTED if params.tag == "answer-quote" else REPLIES
+    return next(reply for question, reply in replies.items() if question in prompt)
+
+
+def test_a_quoted_run_scores_the_answer_its_draft_and_the_reader_failures(tmp_path: Path) -> None:
+    kb = build(tmp_path)
+    data = tmp_path / "h.jsonl"
+    data.write_text("\n".join(json.dumps(i, ensure_ascii=False) for i in ITEMS) + "\n", encoding="utf-8")
+    llm = FakeLLM({"answer-quote": answer})
+    table, path = run_honesty(Settings(), data, kb, results_file=tmp_path / "a.jsonl", encoder=ENC, llm=llm)
+    rows = {r["item_id"]: r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
+    assert rows["a1"]["correct"] and rows["a1"]["answer"] == "五万元 [1]" and rows["a1"]["cite_right"] == 1
+    assert rows["a1"]["gold_sent"] and rows["a1"]["draft"] == "五万元"
+    assert rows["u1"]["not_stated"] and not rows["u1"]["draft_not_stated"]  # a real quote about another thing
+    assert rows["u2"]["not_stated"] and rows["u2"]["answer"] == "文件中沒有說明這一點。"
+    assert "reader failures (answerable, the gold answer in the sources sent, answer wrong or not stated):" in table
+    assert "0.0% (0/1) of answerable questions; the gold answer was sent for 100.0% (1/1)" in table
+
+
+def test_a_reader_failure_is_a_wrong_answer_with_the_gold_fact_in_the_sources(tmp_path: Path) -> None:
+    kb = build(tmp_path)
+    data = tmp_path / "h.jsonl"
+    data.write_text(json.dumps(ITEMS[0], ensure_ascii=False) + "\n", encoding="utf-8")
+    llm = FakeLLM({"answer-quote": "原文：无\n答案：文档中没有说明"})
+    table, _ = run_honesty(Settings(), data, kb, results_file=tmp_path / "a.jsonl", encoder=ENC, llm=llm)
+    assert "100.0% (1/1) of answerable questions; the gold answer was sent for 100.0% (1/1)" in table
 
 
 def test_a_run_scores_the_checked_answer_and_the_models_draft(tmp_path: Path) -> None:
@@ -93,7 +128,7 @@ def test_a_run_scores_the_checked_answer_and_the_models_draft(tmp_path: Path) ->
     data.write_text("\n".join(json.dumps(i, ensure_ascii=False) for i in ITEMS) + "\n", encoding="utf-8")
     results = tmp_path / "answers.jsonl"
     llm = FakeLLM({"answer": answer})
-    table, path = run_honesty(Settings(), data, kb, results_file=results, encoder=ENC, llm=llm)
+    table, path = run_honesty(CITED_PROSE, data, kb, results_file=results, encoder=ENC, llm=llm)
     rows = {r["item_id"]: r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
     assert rows["a1"]["correct"] and rows["a1"]["cite_right"] == 1 and rows["a1"]["cite_shown"] == 1
     assert rows["a1"]["draft_correct"] and rows["a1"]["draft_cite_shown"] == 0  # the model cited nothing
@@ -103,7 +138,7 @@ def test_a_run_scores_the_checked_answer_and_the_models_draft(tmp_path: Path) ->
     assert "| checked (shown) | 100.0% (1/1) | 100.0% (2/2) | 100.0% (1/1) | 100.0% (1/1)" in table
     assert "| model's draft (no checks) | 100.0% (1/1) | 50.0% (1/2) | - | 0.0% (0/1)" in table
     again = FakeLLM({"answer": answer})
-    run_honesty(Settings(), data, kb, results_file=results, encoder=ENC, llm=again)
+    run_honesty(CITED_PROSE, data, kb, results_file=results, encoder=ENC, llm=again)
     assert again.calls_for("answer") == []  # a finished run asks nothing again
     # a killed run leaves a torn last line: the next run answers that item again and keeps the others
     kept = [line for line in results.read_text(encoding="utf-8").splitlines() if '"u2"' not in line]
@@ -111,7 +146,7 @@ def test_a_run_scores_the_checked_answer_and_the_models_draft(tmp_path: Path) ->
     # answered again from the KB's LLM cache: a model the caller passes in sits behind the cache like the
     # configured one (issue 16), so the torn item costs no model call
     third = FakeLLM({"answer": answer})
-    run_honesty(Settings(), data, kb, results_file=results, encoder=ENC, llm=third)
+    run_honesty(CITED_PROSE, data, kb, results_file=results, encoder=ENC, llm=third)
     assert third.calls_for("answer") == []
     lines = results.read_text(encoding="utf-8").splitlines()
     assert lines[-2] == '{"item_id": "u2", "mo' and json.loads(lines[-1])["item_id"] == "u2"

@@ -31,9 +31,23 @@ REPLIES = {  # by question: what the fake model answers (q3 is half right: F1 2/
 }
 
 
-def answer(messages: Sequence[Message], _params: GenParams) -> str:
+# naive quotes first (answer.quote): the same answers, each after the sentence it stands in
+QUOTED = {
+    "投标保证金是多少？": "原文：投标保证金的金额为人民币五万元。\n答案：五万元",
+    "履约保证金是多少？": "原文：无\n答案：文档中没有说明",
+    "How much notice ends the agreement?": "Quote: Either party may terminate this agreement by written notice."
+    " Termination takes effect thirty days after the notice.\nAnswer: Thirty days' written notice",
+}
+
+
+def answer(messages: Sequence[Message], params: GenParams) -> str:
     prompt = messages[-1].content
-    return next(reply for question, reply in REPLIES.items() if question in prompt)
+    replies = QUOTED if params.tag == "answer-quote" else REPLIES
+    return next(reply for question, reply in replies.items() if question in prompt)
+
+
+def answer_calls(llm: FakeLLM) -> int:
+    return len(llm.calls_for("answer")) + len(llm.calls_for("answer-quote"))
 
 
 def result(**changes: object) -> QAResult:
@@ -43,7 +57,14 @@ def result(**changes: object) -> QAResult:
 
 
 def fake() -> FakeLLM:
-    return FakeLLM({"answer": answer, "propose_subquestions": '{"sub_questions": []}', "select_atom": '{"pick": 1}'})
+    return FakeLLM(
+        {
+            "answer": answer,
+            "answer-quote": answer,
+            "propose_subquestions": '{"sub_questions": []}',
+            "select_atom": '{"pick": 1}',
+        }
+    )
 
 
 def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) -> None:
@@ -55,13 +76,13 @@ def test_scores_per_mode_and_a_resumed_run_asks_nothing_again(tmp_path: Path) ->
     first = run_qa(Settings(), data, kb, modes=("naive", "decompose"), take=2, results_file=results,
                    encoder=ENC, llm=llm)  # fmt: skip
     assert len(first.results) == 4 and complete_items(first) == {"q1", "q2"}
-    assert len(llm.calls_for("answer")) == 4
+    assert answer_calls(llm) == 4
     # a killed run leaves at most a torn last line; the next run ignores it and answers the rest
     with results.open("a", encoding="utf-8") as fh:
         fh.write('{"item_id": "q3", "mode": "na')
     again = fake()
     run = run_qa(Settings(), data, kb, modes=("naive", "decompose"), results_file=results, encoder=ENC, llm=again)
-    assert len(again.calls_for("answer")) == 2  # only q3, in both modes
+    assert answer_calls(again) == 2  # only q3, in both modes
     assert complete_items(run) == {"q1", "q2", "q3"}
     by = {(r.item_id, r.mode): r for r in run.results}
     assert by[("q1", "naive")].em == 1.0 and by[("q1", "naive")].prediction == "五万元"
@@ -138,7 +159,9 @@ def test_building_the_kb_shows_progress_before_the_first_answer(tmp_path: Path) 
     settings = replace(Settings(), encoder=replace(Settings().encoder, model="minilm"))
     events: list[Event] = []
     answered: list[int] = []
-    llm = FakeLLM({"answer": "Thirty days [1].", "propose_subquestions": '{"sub_questions": []}'})
+    llm = FakeLLM(
+        {"answer-quote": "Quote: Either party may end the agreement with thirty days notice.\nAnswer: Thirty days"}
+    )
     run_qa(settings, data, tmp_path / "new.kb", modes=("naive",), sink=events.append, llm=llm,
            on_result=lambda _r: answered.append(len(events)))  # fmt: skip
     notices = [e for e in events if isinstance(e, Notice)]

@@ -1,0 +1,208 @@
+"""Quote, then answer (issue 43): the model copies the sentence that answers, then writes the shortest answer; the
+system finds the quote in the sources, cites where it stands, and keeps the answer only where the quote bears it.
+
+1. The reply is parsed into quotes and an answer (``prompts/quote.py``).
+2. Each quote is located in the sources (``query/quotes.py``); one that stands nowhere is an invention and is
+   dropped. No quote left: "not stated".
+3. The answer is checked against the located quotes, not against the whole context: its hard facts (numbers by
+   value, dates, names) must stand in a quote (or in the sentence or table row the quote was cut from), and the
+   question must be about that quote (``query/support.check_claim``, the same rules as the claim check). A yes/no
+   answer needs only the second.
+4. The citation is the quote's own page and lines (``Locator``), whatever number the model wrote.
+5. The second line: an answer that no located quote bears (the model quoted the wrong sentence, none, or one it
+   made up) is checked as a claim against every sentence and table row of the sources, by the claim check's rules
+   (``query/support.check_claim``); kept with that sentence as its evidence (method "claim").
+
+No LLM call besides the answer; the check is a few string comparisons.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pikelocal.domain.answers import Answer, ClaimCheck, Source
+from pikelocal.domain.kinds import Verdict
+from pikelocal.llm.base import LLM, Message
+from pikelocal.prompts.answer import not_stated, says_not_stated
+from pikelocal.prompts.question_kind import QuestionKind, question_kind
+from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_messages, quote_params, says_none
+from pikelocal.prompts.script import Script, convert
+from pikelocal.query.claims import content_terms, facts_in
+from pikelocal.query.quotes import Located, locate
+from pikelocal.query.support import (
+    FOCUS_SHARE,
+    Locator,
+    Question,
+    Unit,
+    check_claim,
+    evidence,
+    focus_share,
+    headings_terms,
+    source_units,
+    span_unit,
+)
+
+# A yes/no or true/false answer: checked on whether the question is about its quote, not on its words.
+_POLAR = re.compile(
+    r"^(?:是|否|不是|对|對|不对|不對|正确|正確|错误|錯誤|可以|不可以|能|不能|需要|不需要|有|没有|沒有"
+    r"|yes|no|true|false|correct|incorrect)\b[。.!！]?",
+    re.IGNORECASE,
+)
+_ITEM_SPLIT = re.compile(r"[、；;\n]")  # a list's items (not at commas: "Smith, the director" is one)
+
+
+@dataclass(frozen=True)
+class QuotedVerdict:
+    """What checking a reply found: the claim checks to keep (one per supporting quote) and why, when none."""
+
+    checks: tuple[ClaimCheck, ...]
+    reason: str
+
+
+def quoted_answer(
+    llm: LLM,
+    question: str,
+    lang: str,
+    script: Script,
+    sources: Sequence[Source],
+    on_delta: Callable[[str], None],
+    *,
+    max_tokens: int,
+    instruction: str = "",
+    locator: Locator | None = None,
+    check: bool = True,
+) -> Answer:
+    """Ask for quote and answer over ``sources``, check them, show the result through ``on_delta``; the answer's
+    ``mode`` is the caller's to fill in."""
+    kind = question_kind(question, instruction)
+    blocks = [(s.number, s.heading(), s.text) for s in sources]
+    messages: list[Message] = quote_messages(question, "en" if lang == "en" else "zh", script, blocks,
+                                             instruction=instruction, kind=kind)  # fmt: skip
+    parts: list[str] = []
+    for delta in llm.stream(messages, quote_params(max_tokens, script)):
+        if not parts:
+            on_delta("")  # the model is writing (the answer is shown once checked)
+        parts.append(delta)
+    draft = "".join(parts)
+    start = time.perf_counter()
+    reply = parse_quoted(draft)
+    verdict = check_reply(reply, question, sources, locator, kind)
+    keep = [s.text for s in sources]
+    unchecked = not check and bool(reply.answer) and not says_not_stated(reply.answer)
+    if verdict.checks:
+        cited = tuple(dict.fromkeys(c.evidence.source for c in verdict.checks if c.evidence is not None))
+        shown = convert(reply.answer, script, keep=keep) + "".join(f" [{n}]" for n in cited)
+    elif unchecked:  # checking off (a benchmark's option letters): the model's answer as it came
+        cited = ()
+        shown = convert(reply.answer, script, keep=keep)
+    else:
+        cited = ()
+        shown = not_stated(script)
+    on_delta(shown)
+    answer = Answer(
+        question=question,
+        mode="naive",
+        lang=lang,
+        text=shown,
+        sources=tuple(sources),
+        cited=cited,
+        removed_citations=0,
+        unsupported=not verdict.checks and not unchecked,
+        claims=verdict.checks or (_rejected(reply, verdict.reason),),
+        draft=reply.answer,  # the model's answer before checking (its quotes are in the claims)
+        script=script,
+        check_s=time.perf_counter() - start,
+    )
+    return answer
+
+
+def _rejected(reply: QuotedReply, reason: str) -> ClaimCheck:
+    """The reply as one claim that checking did not keep; the reason names the quotes it came with."""
+    verdict: Verdict = "not_stated" if says_not_stated(reply.answer) or not reply.answer else "unsupported"
+    quoted = " / ".join(f"「{q.text}」" for q in reply.quotes)
+    return ClaimCheck(reply.answer, verdict, f"{reason}: {quoted}" if quoted else reason, method="quote")
+
+
+def check_reply(
+    reply: QuotedReply,
+    question: str,
+    sources: Sequence[Source],
+    locator: Locator | None = None,
+    kind: QuestionKind = "factoid",
+) -> QuotedVerdict:
+    """The reply's answer, kept with the quotes that bear it, or the reason it is not (see the module's docstring).
+
+    A list answer ("A、B、C") is kept only when every item is: each with the quote (or sentence) it stands in."""
+    answer = reply.answer.strip()
+    # a yes/no question's "没有" is its answer "no"; a choice's "B" is checked like a yes/no
+    polar = kind in ("yesno", "choice") or _POLAR.match(answer) is not None
+    if not answer or says_not_stated(answer) or (says_none(answer) and not polar):
+        return QuotedVerdict((), "the model said the sources do not state it")
+    if not polar and not facts_in(answer) and not content_terms(answer):
+        return QuotedVerdict((), "the answer says nothing that can be checked")
+    found = [loc for q in reply.quotes if (loc := locate(q.text, sources, prefer=q.number)) is not None]
+    if polar and not found:
+        return QuotedVerdict((), "no quote" if not reply.quotes else "the quote stands in no source (an invention)")
+    reading = _Reading(Question.of(question), headings_terms(sources), found, sources, locator)
+    items = [i.strip() for i in _ITEM_SPLIT.split(answer) if i.strip()]
+    parts = items if not polar and len(items) > 1 else [answer]
+    checks: list[ClaimCheck] = []
+    for part in parts:
+        check = reading.polar(part) if polar else reading.quoted(part) or reading.anywhere(part)
+        if check is None:
+            if not found:
+                why = "no quote" if not reply.quotes else "the quote stands in no source (an invention)"
+            else:
+                why = "the answer does not stand in its quote, or the quote is not about the question"
+            return QuotedVerdict((), why if len(parts) == 1 else f"{why} (list item {part!r})")
+        checks.append(check)
+    return QuotedVerdict(tuple(checks), "")
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What checking one reply needs: the question, the sources' heading terms, the located quotes."""
+
+    asked: Question
+    headings: dict[int, frozenset[str]]
+    found: Sequence[Located]
+    sources: Sequence[Source]
+    locator: Locator | None
+
+    def polar(self, answer: str) -> ClaimCheck | None:
+        """A yes/no (or option) answer: kept with the first quote that the question is about."""
+        for loc in self.found:
+            unit = _quote_unit(loc)
+            if focus_share(self.asked, unit, self.headings[unit.source.number]) >= FOCUS_SHARE:
+                return self._check(answer, unit, "quote")
+        return None
+
+    def quoted(self, answer: str) -> ClaimCheck | None:
+        """The answer in one of its quotes, or in the sentence or rows a quote was cut from."""
+        for loc in self.found:
+            unit = _quote_unit(loc)
+            finding = check_claim(answer, self.asked, [unit], self.headings)
+            if finding.verdict != "supported":
+                around = [u for u in source_units(loc.source) if u.start < loc.end and u.end > loc.start and not u.pair]
+                finding = check_claim(answer, self.asked, around, self.headings) if around else finding
+            if finding.verdict == "supported" and finding.unit is not None:
+                return self._check(answer, finding.unit, "quote")
+        return None
+
+    def anywhere(self, answer: str) -> ClaimCheck | None:
+        """The second line: the answer as a claim against every sentence and row of the sources."""
+        units = [u for s in self.sources for u in source_units(s)]
+        finding = check_claim(answer, self.asked, units, self.headings)
+        if finding.verdict == "supported" and finding.unit is not None:
+            return self._check(answer, finding.unit, "claim")
+        return None
+
+    def _check(self, text: str, unit: Unit, method: str) -> ClaimCheck:
+        return ClaimCheck(text, "supported", "", evidence=evidence(unit, self.locator), method=method)
+
+
+def _quote_unit(loc: Located) -> Unit:
+    return span_unit(loc.source, loc.start, loc.end, table_row=False)

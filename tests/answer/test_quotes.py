@@ -1,0 +1,123 @@
+"""Quote, then answer: the reply parsed, each quote found in the sources (wrapped, OCR'd, tabular and converted-script
+text), an invented quote dropped, and the answer kept only where its quote bears it."""
+
+from __future__ import annotations
+
+from pikelocal.domain.answers import Source
+from pikelocal.prompts.quote import Quote, QuotedReply, parse_quoted, quote_messages
+from pikelocal.query.quoted import check_reply
+from pikelocal.query.quotes import fold, locate
+
+WRAPPED_CELL = "| 期別 | 提送期限 |\n| 第一期專案報告書 | 於 114 年 12 月 15\n日前提送至本會 |\n| 第二期 | 另定 |"
+RULES_OCR = "(三)、廠商參與簡報相關成員不得超遇【 4 】人。\n(四)、簡報時間不得超過【 15 】分鐘。"
+DEPOSIT = "第十条 投标保证金\n投标保证金为人民币伍万元（50,000元），应于投标截止时间前提交。"
+PAGES = "服务建议书总页数不超过30页（含附件），正本1份、副本【8】份。"
+
+
+def source(number: int, text: str, title: str = "招标文件") -> Source:
+    return Source(number, 1, "rfp.pdf", title, (number,), 3, 3, 1, 9, (), text)
+
+
+def test_a_reply_is_parsed_into_quotes_and_an_answer() -> None:
+    reply = parse_quoted("原文：[2] “廠商參與簡報相關成員不得超過【 4 】人”\n答案：4人")
+    assert reply == QuotedReply((Quote(2, "廠商參與簡報相關成員不得超過【 4 】人"),), "4人")
+    assert parse_quoted("**Quote:** [1] The term is 3 years.\n**Answer:** 3 years").answer == "3 years"
+    assert parse_quoted("原文：无\n答案：文档中没有说明").quotes == ()
+    two = parse_quoted("原文：\n[1] 甲方负责设计。\n[3] 乙方负责施工。\n答案：甲方、乙方")
+    assert [q.number for q in two.quotes] == [1, 3]
+    assert parse_quoted("4人") == QuotedReply((), "4人")  # no labels: an answer without a quote
+
+
+def test_the_prompt_asks_for_the_quote_first_in_the_questions_script() -> None:
+    (system, user) = quote_messages("簡報時間不得超過幾分鐘？", "zh", "hant", [(1, "評選須知", RULES_OCR)])
+    assert user.content.endswith("問題: 簡報時間不得超過幾分鐘？")
+    assert user.content.index("原文") < user.content.index("答案") < user.content.index("[1] 出處: 評選須知")
+    (_, english) = quote_messages("What is the term?", "en", "en", [(1, "Lease", "The term is 3 years.")])
+    assert english.content.endswith("Question: What is the term?")
+
+
+def test_folding_drops_spaces_breaks_and_punctuation_and_converts_the_script() -> None:
+    assert fold("於 114 年 12 月 15\n日前").text == "于114年12月15日前"
+    assert fold("ＡＢＣ，１２３").text == "abc123"
+    folded = fold("a b")
+    assert folded.offsets == (0, 2)
+
+
+def test_a_quote_wrapped_over_two_lines_of_a_table_cell_is_found_whole() -> None:
+    cell = source(1, WRAPPED_CELL)
+    found = locate("於114年12月15日前提送至本會", [cell])
+    assert found is not None and found.share == 1.0
+    assert found.text == "於 114 年 12 月 15\n日前提送至本會"
+
+
+def test_an_ocr_slip_is_found_by_the_fuzzy_match_and_an_invention_is_not() -> None:
+    rules = source(1, RULES_OCR)
+    found = locate("廠商參與簡報相關成員不得超過【4】人", [rules])
+    assert found is not None and 0.8 <= found.share < 1.0
+    assert found.text.startswith("廠商參與簡報") and found.text.endswith("人")
+    assert locate("廠商得派10人以上參與簡報並提出口頭說明", [rules]) is None
+
+
+def test_a_traditional_quote_finds_a_simplified_source_and_the_named_source_comes_first() -> None:
+    deposit = source(2, DEPOSIT)
+    other = source(1, "投标保证金为人民币伍万元。")
+    found = locate("投標保證金為人民幣伍萬元", [other, deposit], prefer=2)
+    assert found is not None and found.source.number == 2
+    assert found.text == "投标保证金为人民币伍万元"
+
+
+def test_the_answer_is_kept_only_where_its_quote_bears_it() -> None:
+    sources = [source(1, RULES_OCR), source(2, PAGES)]
+    asked = "簡報時間不得超過幾分鐘？"
+    quote = (Quote(1, "簡報時間不得超過【 15 】分鐘"),)
+    ok = check_reply(QuotedReply(quote, "15分鐘"), asked, sources)
+    assert [c.evidence.source for c in ok.checks if c.evidence] == [1]
+    assert ok.checks[0].evidence is not None and "15" in ok.checks[0].evidence.text
+    # the number is not in its quote: dropped, though 30 stands in another source
+    wrong = check_reply(QuotedReply(quote, "30分鐘"), asked, sources)
+    assert not wrong.checks and "does not stand in its quote" in wrong.reason
+    invented = check_reply(QuotedReply((Quote(2, "簡報時間為20分鐘"),), "20分鐘"), asked, sources)
+    assert not invented.checks and "invention" in invented.reason
+    # no quote, or none that bears it: the answer is checked as a claim against every sentence (the second line)
+    (unquoted,) = check_reply(QuotedReply((), "15分鐘"), asked, sources).checks
+    assert unquoted.method == "claim" and unquoted.evidence is not None and "15" in unquoted.evidence.text
+    assert check_reply(QuotedReply((), "25分鐘"), asked, sources).reason == "no quote"
+
+
+def test_a_quote_that_restates_the_question_keeps_the_part_that_stands_in_the_source() -> None:
+    rules = source(1, RULES_OCR)
+    found = locate("本招標文件規定簡報時間不得超過【15】分鐘", [rules])
+    assert found is not None and found.text == "簡報時間不得超過【 15 】分鐘"
+
+
+def test_a_quote_about_something_else_does_not_carry_the_answer() -> None:
+    sources = [source(1, RULES_OCR), source(2, PAGES)]
+    reply = QuotedReply((Quote(2, "正本1份、副本【8】份"),), "8份")
+    assert check_reply(reply, "服务建议书需要准备几份副本？", sources).checks
+    assert not check_reply(reply, "投标保证金是多少？", sources).checks
+
+
+def test_a_fact_cut_from_its_quote_is_found_in_the_sentence_the_quote_came_from() -> None:
+    sources = [source(1, DEPOSIT)]
+    reply = QuotedReply((Quote(1, "投标保证金为人民币伍万元"),), "伍万元")  # 50,000 by value
+    (check,) = check_reply(reply, "投标保证金是多少？", sources).checks
+    assert check.evidence is not None and check.evidence.text == "投标保证金为人民币伍万元"
+    cut = QuotedReply((Quote(1, "应于投标截止时间前提交"),), "50,000元")  # the amount stands earlier in the sentence
+    (check,) = check_reply(cut, "投标保证金是多少？", sources).checks
+    assert check.evidence is not None and "50,000" in check.evidence.text
+
+
+def test_yes_no_answers_need_a_quote_about_the_question() -> None:
+    law = source(1, "第五百零九条 当事人应当按照约定全面履行自己的义务。")
+    reply = QuotedReply((Quote(1, "当事人应当按照约定全面履行自己的义务"),), "是")
+    assert check_reply(reply, "当事人是否应当按照约定全面履行义务？", [law]).checks
+    assert not check_reply(reply, "投标保证金是否可以退还？", [law]).checks
+
+
+def test_a_list_answer_is_kept_when_every_item_stands_in_a_quote() -> None:
+    sources = [source(1, "投标人资格要求：具有水利行业甲级资质。"), source(2, "投标人资格要求：负责人须具有高级职称。")]
+    quotes = (Quote(1, "具有水利行业甲级资质"), Quote(2, "负责人须具有高级职称"))
+    kept = check_reply(QuotedReply(quotes, "水利行业甲级资质、高级职称"), "投标人资格要求有哪些？", sources)
+    assert {c.evidence.source for c in kept.checks if c.evidence} == {1, 2}
+    dropped = check_reply(QuotedReply(quotes, "水利行业甲级资质、注册资本1000万元"), "投标人资格要求有哪些？", sources)
+    assert not dropped.checks
