@@ -121,3 +121,36 @@ def test_a_list_answer_is_kept_when_every_item_stands_in_a_quote() -> None:
     assert {c.evidence.source for c in kept.checks if c.evidence} == {1, 2}
     dropped = check_reply(QuotedReply(quotes, "水利行业甲级资质、注册资本1000万元"), "投标人资格要求有哪些？", sources)
     assert not dropped.checks
+
+
+def test_an_answer_of_the_wrong_kind_is_not_kept() -> None:
+    pay = source(1, "剩余尾款至项目评价结束后结清。\n第一百八十八条 向人民法院请求保护民事权利的诉讼时效期间为三年。")
+    words = check_reply(QuotedReply((Quote(1, "剩余尾款至项目评价结束后结清"),), "项目评价结束后结清"),
+                        "项目评价结束后多少日内结清剩余尾款？", [pay])  # fmt: skip
+    assert not words.checks and "asks for a number" in words.reason
+    article = QuotedReply((Quote(1, "向人民法院请求保护民事权利的诉讼时效期间为三年"),), "诉讼时效")
+    assert "which article" in check_reply(article, "诉讼时效期间为三年的是第几条？", [pay]).reason
+
+
+def test_a_bare_short_number_needs_its_quote() -> None:
+    form = source(1, "第三节 合同附件格式\n合同协议书一式 份，联合体成员和招标人各执一份。")
+    blank = QuotedReply((Quote(1, "合同协议书一式 份"),), "3")
+    assert not check_reply(blank, "合同协议书一式几份？", [form]).checks  # "第三节" holds a 3, not the copies
+    assert check_reply(QuotedReply((), "3份"), "合同协议书一式几份？", [source(1, "合同协议书一式3份。")]).checks
+
+
+def test_a_bare_number_without_a_quote_stands_before_the_questions_measure_word() -> None:
+    rules = source(1, "(三)、廠商參與簡報相關成員不得超過【 4 】人。\n(四)、簡報時間不得超過【 15 】分鐘。")
+    (kept,) = check_reply(QuotedReply((), "4"), "廠商參與簡報的人員最多幾人？", [rules]).checks
+    assert kept.method == "claim" and kept.evidence is not None and "【 4 】人" in kept.evidence.text
+    assert not check_reply(QuotedReply((), "15"), "廠商參與簡報的人員最多幾人？", [rules]).checks  # 15 分鐘, not 人
+    form = source(1, "第三节 合同附件格式\n合同协议书一式 份，联合体成员和招标人各执一份。")
+    assert not check_reply(QuotedReply((), "3"), "合同协议书一式几份？", [form]).checks
+
+
+def test_a_yes_no_answer_without_a_quote_must_agree_with_the_negation_of_the_sentence_about_it() -> None:
+    rules = source(1, "(五)、簡報時不得播放影片，亦不得變更服務建議書內容。\n(六)、廠商得攜帶筆記型電腦。")
+    question = "簡報時可以播放影片嗎？"
+    (kept,) = check_reply(QuotedReply((), "否"), question, [rules], kind="yesno").checks
+    assert kept.method == "polarity" and kept.evidence is not None and "不得播放影片" in kept.evidence.text
+    assert not check_reply(QuotedReply((), "是"), question, [rules], kind="yesno").checks
