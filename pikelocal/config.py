@@ -185,7 +185,10 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class AnswerSettings:
-    mode: AnswerMode = "decompose"  # naive | hier | decompose (PIKE-RAG Algorithm 1)
+    # naive | hier | decompose (PIKE-RAG Algorithm 1). Naive by default: decompose tied or lost to it on four of five
+    # sets at 3-4 times its calls and about 1.5 times its prompt (docs/BENCHMARKS.md, "Answering quality and cost
+    # per mode"); it won on LawBench 1-1 only. Quote-then-answer applies to naive and hier.
+    mode: AnswerMode = "naive"
     rounds: int = 5  # decomposition rounds at most
     proposals: int = 3  # sub-questions the LLM may propose per round
     atoms_k: int = 4  # atomic questions retrieved per sub-question

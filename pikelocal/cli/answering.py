@@ -16,9 +16,7 @@ from pikelocal.cli.keys import key_file_option, open_kb
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("question")
-@click.option(
-    "--mode", type=click.Choice(api.ANSWER_MODES), help="Answering method (default: answer.mode = decompose)."
-)
+@click.option("--mode", type=click.Choice(api.ANSWER_MODES), help="Answering method (default: answer.mode = naive).")
 @click.option("--rounds", type=click.IntRange(1, 20), help="Decomposition rounds at most (default: answer.rounds = 5).")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON at the end (no streaming).")
 @click.option("--quiet", "-q", is_flag=True, help="Do not show the reasoning steps on stderr.")

@@ -44,7 +44,7 @@ PROMPT_OVERHEAD_TOKENS = 500  # rules, question and headings around the sources
 
 @dataclass(frozen=True)
 class AskOptions:
-    mode: AnswerMode = "decompose"
+    mode: AnswerMode = "naive"
     k: int = 6  # chunks retrieved by naive (and by each path of hier)
     decompose: DecomposeOptions = field(default_factory=DecomposeOptions)
     neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered one

@@ -23,13 +23,18 @@ ZH_ANSWER = "履约保证金为合同价款的百分之十"
 
 
 def fake_llm(answer: object | None = None, *, before_answer: Callable[[], None] | None = None) -> FakeLLM:
-    """Proposes one sub-question, then none; picks the first candidate; answers citing the source it names."""
+    """Proposes one sub-question, then none; picks the first candidate; answers citing the source it names (in
+    naive and hier, quote-then-answer: the sentence holding the answer, then the answer; a scripted ``answer``
+    string is both quote and answer)."""
     proposals = iter(['{"sub_questions": ["履约保证金的比例是多少？"]}'])
+    quoted = f"原文：{ZH_ANSWER}。\n答案：{ZH_ANSWER}" if answer is None else f"Quote: {answer}\nAnswer: {answer}"
     answer = answer or cite_source_with("百分之十", ZH_ANSWER)
 
     def answering(messages: Sequence[Message], params: GenParams) -> str:
         if before_answer is not None:
             before_answer()
+        if params.tag == "answer-quote":
+            return quoted
         return answer if isinstance(answer, str) else answer(messages, params)  # type: ignore[operator]
 
     return FakeLLM(
@@ -37,6 +42,7 @@ def fake_llm(answer: object | None = None, *, before_answer: Callable[[], None] 
             "propose_subquestions": lambda _m, _p: next(proposals, '{"sub_questions": []}'),
             "select_atom": '{"pick": 1}',
             "answer": answering,
+            "answer-quote": answering,
         }  # type: ignore[dict-item]
     )
 

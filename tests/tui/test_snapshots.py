@@ -23,7 +23,8 @@ from tests.support.tui import ZH_QUESTION, ask, make_app, wait_until
 SIZE = (80, 24)
 # answer.k = 1 with neighbours: decompose reads one search hit first and the rounds add the rest, so the reasoning
 # has picks to show (segments of the whole ranking would read most of this small KB at once)
-SETTINGS = replace(Settings(), answer=replace(Settings().answer, k=1, context="neighbours"))
+# (decompose chosen in the settings, not by cycling the mode: each Ctrl+O leaves a toast on the picture)
+SETTINGS = replace(Settings(), answer=replace(Settings().answer, k=1, context="neighbours", mode="decompose"))
 
 
 @pytest.fixture
