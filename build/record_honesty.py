@@ -57,11 +57,21 @@ def main() -> None:
     ap.add_argument("--data", type=Path, default=ROOT / "tests" / "data" / "honesty_qa.jsonl")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     ap.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
+    ap.add_argument(
+        "--costs-from",
+        type=Path,
+        help="take the answer-cost medians from this earlier run of the same prompt (when --results was re-checked"
+        " from the LLM cache, its own answers cost nothing)",
+    )
     args = ap.parse_args()
     items = load_honesty(args.data)
     rows = read_answers(args.results)
     with_costs(rows, args.kb)
     figures = headline(items, rows, args.mode)
+    if args.costs_from:
+        earlier = read_answers(args.costs_from)
+        with_costs(earlier, args.kb)
+        figures |= {k: v for k, v in headline(items, earlier, args.mode).items() if k.startswith("median_")}
     n = sum((i.item_id, args.mode) in rows for i in items)
     record_result(
         args.json,

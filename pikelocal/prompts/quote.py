@@ -34,23 +34,25 @@ _SYSTEM: Mapping[Lang, str] = {
 _RULES: Mapping[Script, str] = {
     "hans": (
         "要求：\n"
-        "1. 先从资料正文中找出能回答问题的那一句，一字不改地抄写在“原文：”后面（只抄正文，不抄编号和出处）。\n"
+        "1. 先从资料正文中找出与问题最相关、含有答案的那一句，"
+        "一字不改地抄写在“原文：”后面（只抄正文，不抄编号和出处）。\n"
         "2. 再在“答案：”后面写出最简短的答案（一个数字、日期、名称或短语），用简体中文。\n"
-        "3. 如果资料中没有能回答问题的句子，只写“原文：无”和“答案：文档中没有说明”。\n"
+        "3. 如果资料中没有答案，在“答案：”后面写“文档中没有说明”。\n"
     ),
     "hant": (
         "要求：\n"
-        "1. 先從資料正文中找出能回答問題的那一句，一字不改地抄寫在“原文：”後面（只抄正文，不抄編號和出處）。\n"
+        "1. 先從資料正文中找出與問題最相關、含有答案的那一句，"
+        "一字不改地抄寫在“原文：”後面（只抄正文，不抄編號和出處）。\n"
         "2. 再在“答案：”後面寫出最簡短的答案（一個數字、日期、名稱或短語），用繁體中文。\n"
-        "3. 如果資料中沒有能回答問題的句子，只寫“原文：無”和“答案：文件中沒有說明”。\n"
+        "3. 如果資料中沒有答案，在“答案：”後面寫“文件中沒有說明”。\n"
     ),
     "en": (
         "Rules:\n"
-        '1. First copy, word for word, the sentence of the sources\' text that answers the question, after "Quote:"'
+        "1. First copy, word for word, the sentence of the sources' text most about the question, the one holding"
+        ' its answer, after "Quote:"'
         " (the text only: not its number or where it is from).\n"
         '2. Then give the shortest answer (a name, date, number or short phrase) after "Answer:".\n'
-        '3. If no sentence of the sources answers the question, write only "Quote: none" and "Answer: The documents'
-        ' do not state this."\n'
+        '3. If the sources do not hold the answer, write "The documents do not state this." after "Answer:".\n'
     ),
 }
 # (sources, question, "where the source is from")

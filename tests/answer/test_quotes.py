@@ -31,7 +31,7 @@ def test_a_reply_is_parsed_into_quotes_and_an_answer() -> None:
 def test_the_prompt_asks_for_the_quote_first_in_the_questions_script() -> None:
     (system, user) = quote_messages("簡報時間不得超過幾分鐘？", "zh", "hant", [(1, "評選須知", RULES_OCR)])
     assert user.content.endswith("問題: 簡報時間不得超過幾分鐘？")
-    assert user.content.index("原文") < user.content.index("答案") < user.content.index("[1] 出處: 評選須知")
+    assert user.content.index("“原文：”") < user.content.index("“答案：”") < user.content.index("[1] 出處: 評選須知")
     (_, english) = quote_messages("What is the term?", "en", "en", [(1, "Lease", "The term is 3 years.")])
     assert english.content.endswith("Question: What is the term?")
 
