@@ -104,7 +104,8 @@ def test_hier_adds_chunks_reached_through_atomic_questions(kb: Path) -> None:
 def test_the_trace_is_stored_and_read_back_whole(kb: Path) -> None:
     llm = scripted(cite_source_with("flood, fire", "Flood and fire"))
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        asked = ask(store, ENC, llm, "Which events are force majeure?", AskOptions(decompose=DECOMPOSE))
+        options = AskOptions(mode="decompose", decompose=DECOMPOSE)
+        asked = ask(store, ENC, llm, "Which events are force majeure?", options)
     facade = api.open_kb(kb, Settings(), encoder=ENC, llm=llm)
     stored = facade.trace(asked.id)
     assert stored.id == asked.id and stored.created_at
@@ -120,7 +121,8 @@ def test_trace_and_history_at_the_command_line(kb: Path) -> None:
     llm = scripted(cite_source_with("flood, fire", "Flood and fire"))
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         # k=1: the search reads one chunk first, so the round has another to add (and the trace to show)
-        first = ask(store, ENC, llm, "Which events are force majeure?", AskOptions(k=1, decompose=DECOMPOSE))
+        options = AskOptions(mode="decompose", k=1, decompose=DECOMPOSE)
+        first = ask(store, ENC, llm, "Which events are force majeure?", options)
         ask(store, ENC, scripted("投标保证金为五万元 [1]。"), "投标保证金是多少？", AskOptions(mode="naive"))
     proc = run_cli("trace", str(kb), str(first.id))
     assert proc.returncode == 0, proc.stderr

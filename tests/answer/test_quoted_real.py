@@ -2,10 +2,10 @@
 written like the issue's Taiwanese evaluation rules: bracketed numbers (【 4 】人, 【8】份), a table whose date cell
 wraps over two lines, a rule that forbids (不得播放影片).
 
-On 2026-11-27 (2-core AMD EPYC, AVX-512 VNNI) the cited-prose prompt answered "文件中沒有說明…" to the copies and
-the video questions although the sources held both; quote-then-answer answers them, each cited to the line that
-holds it. The model wrote "原文：無" on both and answered anyway; the system found the sentence itself (the number
-before the question's measure word, the rule's negation).
+On 2026-11-27 (2-core AMD EPYC, AVX-512 VNNI) the cited-prose prompt (``answer.quote = false``) answered
+"文件中沒有說明…" to the members, the copies and the video questions although the sources held each; quote-then-answer
+answered all seven questions it was tried on, each cited to the line that holds it (docs/BENCHMARKS.md, "Quote, then
+answer").
 """
 
 from __future__ import annotations
@@ -47,6 +47,12 @@ def cited_lines(trace: QueryTrace) -> str:
         assert c.evidence.line_start is not None and c.evidence.line_end is not None
         out.append("".join(lines[c.evidence.line_start - 1 : c.evidence.line_end]))
     return "".join("".join(out).split())
+
+
+def test_the_members_are_answered_from_the_bracketed_line(kb: Path) -> None:
+    trace = ask(kb, "廠商參與簡報的人員最多幾人？")
+    assert trace.answer.text.startswith("4"), (trace.answer.draft, trace.answer.claims)
+    assert "廠商參與簡報相關成員不得超過【4】人" in cited_lines(trace)
 
 
 def test_the_copies_are_answered_from_the_bracketed_line(kb: Path) -> None:
