@@ -5,9 +5,10 @@ through today's checks (``query/quoted.py``), scored as the honesty benchmark sc
         [--split zh_tender]
 
 For tuning the checks on one part of the set and reading them on the rest: ``--split`` names the PDF folder of the
-part they were tuned on, and the figures are printed for it and for the rest apart. The replies are looked up in
-the KB's LLM cache under the prompt the run sent (the quote prompt of a factoid, without a benchmark instruction:
-the run's own form before question kinds were added); a reply not found there is counted as missing.
+part they were tuned on, and the figures are printed for it and for the rest apart. Each reply is looked up in the
+KB's LLM cache under the prompt this code sends for a factoid (no kind rule, no benchmark instruction): so what is
+re-checked is the run made with today's prompt at the same sources. A reply not found there (a question of another
+kind, or a run made with another prompt) is counted as missing.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pikelocal.domain.answers import Source
 from pikelocal.prompts.quote import Quote, QuotedReply, parse_quoted, quote_messages
-from pikelocal.query.quoted import check_reply
+from pikelocal.query.quote_check import check_reply
 from pikelocal.query.quotes import fold, locate
 
 WRAPPED_CELL = "| 期別 | 提送期限 |\n| 第一期專案報告書 | 於 114 年 12 月 15\n日前提送至本會 |\n| 第二期 | 另定 |"
