@@ -3,12 +3,16 @@ answer (issue 43).
 
 A small reader that is asked to answer often says "not stated" about a fact that stands in front of it; asked to
 copy the sentence that answers first, it finds it. The system then finds each quote in the sources
-(``query/quotes.py``), cites where it stands and checks the answer against it (``query/quoted.py``).
+(``query/quotes.py``), cites where it stands and checks the answer against it (``query/quote_check.py``).
 
-The reply is free text, two labelled parts:
+The reply is free text in two labelled parts, held to that form by a grammar (one to three quote lines):
 
-    原文：[2] 廠商參與簡報相關成員不得超過【 4 】人
+    原文：(三)、廠商參與簡報相關成員不得超過【 4 】人，並應包括本案計畫主持人。
     答案：4人
+
+The prompt gives the model no "no quote" way out: asked for "the sentence most about the question, holding its
+answer", it quotes one; with "write 原文：无 when none answers" it wrote 原文：無 and then the right answer, often
+(docs/BENCHMARKS.md, "Quote, then answer"). A reply may still say 无 (the parser drops such a quote).
 
 The fixed rules come before the sources, so the model's KV cache of that prefix is reused from one question to the
 next.

@@ -51,9 +51,10 @@ _POLAR = re.compile(
 )
 # What a question asks for, when the answer's kind can be told from its words (zh-Hans, zh-Hant, en).
 _ASKS_ARTICLE = re.compile(r"第\s*[几幾]\s*[条條]|which (?:article|section)", re.IGNORECASE)
+# ("When", 何时 are not among them: "on the date of assent", "签订合同后" answer them without a number.)
 _ASKS_NUMBER = re.compile(
-    r"多少|[几幾](?:[个個]|[年月日天周週人份页頁次项項名家分条條]|分[钟鐘])|多[长長久大高]|何时|何時|哪一?天|哪[一个個]?月"
-    r"|什么时候|什麼時候|\bhow (?:many|much|long|old)\b|\bwhat (?:percentage|proportion|amount)\b|\bwhen\b",
+    r"多少|[几幾](?:[个個]|[年月日天周週人份页頁次项項名家分条條]|分[钟鐘])|多[长長久大高]|哪一?天"
+    r"|\bhow (?:many|much|long|old)\b|\bwhat (?:percentage|proportion|amount)\b",
     re.IGNORECASE,
 )
 _BARE_NUMBER = re.compile(r"\d{1,2}(?:\.\d+)?")

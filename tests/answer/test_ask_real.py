@@ -64,7 +64,7 @@ def covers(source: Source, pages: set[int]) -> bool:
 
 
 def test_a_chinese_question_is_answered_in_chinese_with_a_correct_citation(kb: Path, shared_data: Path) -> None:
-    trace = ask(kb, "勘察设计服务期是多少日历天？")
+    trace = ask(kb, "勘察设计服务期是多少日历天？", mode="decompose")
     answer = trace.answer
     assert "1095" in answer.text, answer.text
     assert trace.mode == "decompose" and trace.rounds and len(trace.rounds) <= 2
@@ -121,7 +121,7 @@ def test_every_question_left_a_trace(kb: Path) -> None:
     for row in rows:
         shown = api.open_kb(kb, settings()).trace(row.id)
         assert shown.question == row.question
-        assert shown.calls and shown.calls[-1].tag == "answer" and shown.total_s > 0
+        assert shown.calls and shown.calls[-1].tag == "answer-quote" and shown.total_s > 0  # naive quotes first
 
 
 def test_reranked_and_compressed_naive_answer_runs_on_the_real_models(kb: Path) -> None:
@@ -134,7 +134,7 @@ def test_reranked_and_compressed_naive_answer_runs_on_the_real_models(kb: Path) 
     overrides = {**SETTINGS, "answer.rerank": 6, "answer.compress_tokens": 700}
     with api.open_kb(kb, api.load_settings(environ={}, overrides=overrides)) as knowledge_base:
         trace = knowledge_base.ask("勘察设计服务期是多少日历天？", api.AskRequest(mode="naive"))
-    assert [c.tag for c in trace.calls] == ["rerank", "answer"]
+    assert [c.tag for c in trace.calls] == ["rerank", "answer-quote"]
     answer = trace.answer
     assert any(s.pieces for s in answer.sources)  # the context was cut to sentences
     assert sum(len(s.text) for s in answer.sources) < 1400  # ~700 estimated tokens of Chinese, plus the marks

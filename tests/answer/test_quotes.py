@@ -154,3 +154,12 @@ def test_a_yes_no_answer_without_a_quote_must_agree_with_the_negation_of_the_sen
     (kept,) = check_reply(QuotedReply((), "否"), question, [rules], kind="yesno").checks
     assert kept.method == "polarity" and kept.evidence is not None and "不得播放影片" in kept.evidence.text
     assert not check_reply(QuotedReply((), "是"), question, [rules], kind="yesno").checks
+
+
+def test_a_when_question_may_be_answered_by_an_event() -> None:
+    text = "1 Name of Act\n2 Commencement\nThis Act shall commence on the date of assent to this Act."
+    act = source(1, text, "Contracts Review Act 1980 (NSW)")
+    reply = QuotedReply(
+        (Quote(1, "This Act shall commence on the date of assent to this Act."),), "on the date of assent"
+    )
+    assert check_reply(reply, "When does the Contracts Review Act commence?", [act]).checks
