@@ -102,8 +102,11 @@ def check_reply(
     for part in parts:
         if polar:
             check = reading.polar(part) or reading.polar_anywhere(part, question)
-        elif _bare(part):  # "3" stands somewhere in any context: only with the question's measure word after it
-            check = reading.quoted(part) or reading.counted_anywhere(part, question)
+        elif _bare(part):
+            # "3" stands somewhere in any context: only before the question's measure word, or in a sentence or row
+            # holding what the question quotes (「執行計畫與預期成果」 30, when the quote was the table's title line)
+            quoted = reading.anywhere(part) if reading.asked.quoted else None
+            check = reading.quoted(part) or reading.counted_anywhere(part, question) or quoted
         else:
             check = reading.quoted(part) or reading.anywhere(part)
         if check is None:

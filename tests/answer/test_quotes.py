@@ -163,3 +163,12 @@ def test_a_when_question_may_be_answered_by_an_event() -> None:
         (Quote(1, "This Act shall commence on the date of assent to this Act."),), "on the date of assent"
     )
     assert check_reply(reply, "When does the Contracts Review Act commence?", [act]).checks
+
+
+def test_a_bare_number_is_found_in_the_row_holding_what_the_question_quotes() -> None:
+    rows = "評分項目 配分\n廠商履約能力與相關經驗 20\n執行計畫與預期成果 30\n人力配置與督導機制 20"
+    table = source(1, "三、評分項目及配分如下：\n" + rows)
+    reply = QuotedReply((Quote(1, "評分項目及配分如下："),), "30")  # the model quoted the table's title line
+    (kept,) = check_reply(reply, "評分項目「執行計畫與預期成果」的配分是多少？", [table]).checks
+    assert kept.evidence is not None and kept.evidence.text == "執行計畫與預期成果 30"
+    assert not check_reply(reply, "評分項目的配分是多少？", [table]).checks  # nothing quoted: 30 could be any row's
