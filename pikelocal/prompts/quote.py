@@ -25,16 +25,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from pikelocal.llm.base import GenParams, Message
+from pikelocal.prompts.answer import answer_system
 from pikelocal.prompts.lang import Lang
 from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.script import Script, to_traditional
 
 QUOTE_TAG = "answer-quote"
 
-_SYSTEM: Mapping[Lang, str] = {
-    "zh": "你是严谨的文档问答助手：只根据给出的资料回答，不使用资料以外的知识，不猜测。",
-    "en": "You answer questions strictly from the sources given: no outside knowledge, no guessing.",
-}
 _RULES: Mapping[Script, str] = {
     "hans": (
         "要求：\n"
@@ -119,7 +116,7 @@ def quote_messages(
     # the heading labelled as where the text is from: after a bare "[n] " the model quoted the heading
     blocks = "\n\n".join(f"[{n}] {from_label}: {heading}\n{text}" for n, heading, text in sources)
     user = f"{rules}\n{src_label}:\n{blocks}\n\n{q_label}: {question}"
-    return [Message("system", _SYSTEM[lang]), Message("user", user)]
+    return [Message("system", answer_system(lang)), Message("user", user)]
 
 
 def quote_params(max_tokens: int, script: Script) -> GenParams:

@@ -27,7 +27,6 @@ from pikelocal.kb.lease import LEASE_KEY, Holder
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.store import db, keys
 from pikelocal.store.store import Store
-from tests.support.answer_scripts import cite_source_with
 
 # Distinctive strings that appear nowhere but in the document (and so, in clear, nowhere in an encrypted KB).
 SECRETS = ("Quetzalcoatl-7781", "zirconium turbine", "Ravensworth Holdings", "PRJ-QX-20931", "海燕造船厂")
@@ -106,7 +105,8 @@ def test_an_encrypted_kb_holds_no_clear_text_and_searches_and_answers_with_its_k
         hits = knowledge_base.search("zirconium turbine Ravensworth", api.SearchRequest(mode="hybrid", k=3))
         assert "Ravensworth Holdings" in hits[0].chunk.text
         assert [d.record.title for d in knowledge_base.documents().documents] == ["Confidential supply note"]
-    llm = FakeLLM({"answer": cite_source_with("Ravensworth", "Ravensworth Holdings delivers the turbine")})
+    quote = "The zirconium turbine for project PRJ-QX-20931 is delivered by Ravensworth Holdings by 12 March."
+    llm = FakeLLM({"answer-quote": f"Quote: {quote}\nAnswer: Ravensworth Holdings delivers the turbine"})
     with api.open_kb(kb, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:  # the remembered key
         trace = knowledge_base.ask("Who delivers the zirconium turbine?", api.AskRequest(mode="naive", check=False))
         assert "Ravensworth Holdings delivers the turbine" in trace.answer.text and trace.answer.cited
