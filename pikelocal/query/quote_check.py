@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from pikelocal.domain.answers import ClaimCheck, Source
 from pikelocal.prompts.answer import says_not_stated
@@ -105,8 +106,11 @@ def check_reply(
         elif _bare(part):
             # "3" stands somewhere in any context: only before the question's measure word, or in a sentence or row
             # holding what the question quotes (「執行計畫與預期成果」 30, when the quote was the table's title line)
-            quoted = reading.anywhere(part) if reading.asked.quoted else None
-            check = reading.quoted(part) or reading.counted_anywhere(part, question) or quoted
+            check = (
+                reading.quoted(part)
+                or reading.counted_anywhere(part, question)
+                or (reading.anywhere(part) if reading.asked.quoted else None)
+            )
         else:
             check = reading.quoted(part) or reading.anywhere(part)
         if check is None:
@@ -141,8 +145,8 @@ def _bare(answer: str) -> bool:
 
 
 def _wrong_kind(question: str, answer: str) -> str | None:
-    """Why the answer cannot be the kind the question asks for, or None: a question asking how many, how long or
-    when needs a number or a date in its answer ("项目评价结束后结清" for "多少日内"), and so does one asking which
+    """Why the answer cannot be the kind the question asks for, or None: a question asking how many or how long
+    needs a number or a date in its answer ("项目评价结束后结清" for "多少日内"), and so does one asking which
     article."""
     facts = [f for f in facts_in(answer) if f.kind != "name"]
     if _ASKS_ARTICLE.search(question) and not facts:
@@ -161,6 +165,11 @@ class _Reading:
     found: Sequence[Located]
     sources: Sequence[Source]
     locator: Locator | None
+
+    @cached_property
+    def units(self) -> list[Unit]:
+        """Every sentence and table row of the sources, split once per reply."""
+        return [u for s in self.sources for u in source_units(s)]
 
     def polar(self, answer: str) -> ClaimCheck | None:
         """A yes/no (or option) answer: kept with the first quote that the question is about."""
@@ -196,15 +205,12 @@ class _Reading:
         after = re.compile(rf"({_NUMBER_TEXT})\s*[】\]）)]?\s*{re.escape(measure.group(1))}")
         value = _BARE_NUMBER.fullmatch(answer.strip())
         assert value is not None
-        for source in self.sources:
-            for unit in source_units(source):
-                held = {
-                    n
-                    for m in after.finditer(to_simplified(unit.text))
-                    for n in numbers_in(m.group(1) + measure.group(1))
-                }
-                if value.group(0) in held and self._about(unit):
-                    return self._check(answer, unit, "claim")
+        for unit in self.units:
+            held = {
+                n for m in after.finditer(to_simplified(unit.text)) for n in numbers_in(m.group(1) + measure.group(1))
+            }
+            if value.group(0) in held and self._about(unit):
+                return self._check(answer, unit, "claim")
         return None
 
     def polar_anywhere(self, answer: str, question: str) -> ClaimCheck | None:
@@ -213,7 +219,7 @@ class _Reading:
         says = _says_yes(answer)
         if says is None:
             return None
-        units = [u for s in self.sources for u in source_units(s) if self._about(u)]
+        units = [u for u in self.units if self._about(u)]
         if not units:
             return None
         best = max(units, key=lambda u: focus_share(self.asked, u, self.headings[u.source.number]))
@@ -234,8 +240,7 @@ class _Reading:
 
     def anywhere(self, answer: str) -> ClaimCheck | None:
         """The second line: the answer as a claim against every sentence and row of the sources."""
-        units = [u for s in self.sources for u in source_units(s)]
-        finding = check_claim(answer, self.asked, units, self.headings)
+        finding = check_claim(answer, self.asked, self.units, self.headings)
         if finding.verdict == "supported" and finding.unit is not None:
             return self._check(answer, finding.unit, "claim")
         return None
