@@ -18,6 +18,7 @@ from pikelocal.doctor import Section, run_doctor
 from pikelocal.domain import *  # noqa: F403  (the records, kinds, events and errors are part of this surface)
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.reports import EvalReport
+from pikelocal.domain.shown import escape_hidden_json, shown_name
 from pikelocal.trace_text import claim_lines, printable, summary_line, trace_lines
 
 if TYPE_CHECKING:
@@ -29,8 +30,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "claim_lines", "demo", "doctor",
-    "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb", "printable",
-    "summary_line", "trace_lines",
+    "escape_hidden_json", "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb",
+    "printable", "shown_name", "summary_line", "trace_lines",
 ]  # fmt: skip
 __all__ += domain.__all__
 
@@ -89,10 +90,13 @@ def model_statuses(settings: Settings, *, full: bool = False) -> tuple[Manifest,
     return manifest, [check_artifact(manifest, art, full=full) for art in manifest.artifacts]
 
 
-def doctor(settings: Settings, kb: Path | None = None, *, full: bool = False, key: str | None = None) -> list[Section]:
-    """Versions, hardware, models and (given ``kb``) that KB file, opened with ``key`` when it is encrypted (else the
-    key remembered for it, else ``$PIKELOCAL_KEY``): a missing or wrong key is a failed check, not an error."""
-    return run_doctor(settings, kb, full=full, key=key)
+def doctor(
+    settings: Settings, kb: Path | None = None, *, full: bool = False, key: str | None = None, network: bool = False
+) -> list[Section]:
+    """Versions, hardware, models, the network switches (with ``network``, an encoder run traced for internet
+    calls) and (given ``kb``) that KB file, opened with ``key`` when it is encrypted (else the key remembered for
+    it, else ``$PIKELOCAL_KEY``): a missing or wrong key is a failed check, not an error."""
+    return run_doctor(settings, kb, full=full, key=key, network_traced=network)
 
 
 def measured_batch_width(settings: Settings) -> int | None:

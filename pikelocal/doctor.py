@@ -145,10 +145,45 @@ def knowledge_base(path: Path, key: str | None = None) -> Section:
     return Section(f"Knowledge base {path}", tuple(checks))
 
 
+def network(*, traced: bool = False) -> Section:
+    """The libraries' phone-home switches, and with ``traced`` the same check as tests/test_airgap.py: the
+    configured encoder loaded, used and closed under strace, every internet call counted (none is the promise)."""
+    from pikelocal import NO_PHONE_HOME
+    from pikelocal.network_probe import encoder_run, strace_path, trace
+
+    off = [name for name, value in NO_PHONE_HOME.items() if os.environ.get(name) != value]
+    checks = [
+        Check(
+            "telemetry switches",
+            "all set (" + ", ".join(NO_PHONE_HOME) + ")" if not off else "not set: " + ", ".join(off),
+            not off,
+        )
+    ]
+    if not traced:
+        checks.append(Check("network", "not traced (pikelocal doctor --network traces an encoder run, ~15 s)"))
+    elif strace_path() is None:
+        checks.append(Check("network", "not traced: strace is not installed (Debian's strace package)"))
+    else:
+        probe = trace(encoder_run(), timeout=300)
+        if probe.returncode != 0:
+            tail = " ".join(probe.output.split())[-200:]
+            checks.append(Check("network", f"the traced encoder run failed (exit {probe.returncode}): {tail}", False))
+        elif probe.calls:
+            checks.append(Check("network", f"{len(probe.calls)} internet call(s): {probe.calls[0][:160]}", False))
+        else:
+            checks.append(Check("network", "none opened (encoder loaded, used and closed under strace)", True))
+    return Section("Network", tuple(checks))
+
+
 def run_doctor(
-    settings: Settings, kb: Path | None = None, *, full: bool = False, key: str | None = None
+    settings: Settings,
+    kb: Path | None = None,
+    *,
+    full: bool = False,
+    key: str | None = None,
+    network_traced: bool = False,
 ) -> list[Section]:
-    sections = [versions(), hardware(), models(settings, full=full)]
+    sections = [versions(), hardware(), models(settings, full=full), network(traced=network_traced)]
     if kb is not None:
         sections.append(knowledge_base(kb, key))
     return sections

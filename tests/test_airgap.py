@@ -1,7 +1,7 @@
 """No packet leaves: ingest (with OCR), search, ask and the TUI's start-up on the real models make no network call
 (connect, send, bind) to any address but loopback, and no name lookup, seen by strace over the whole process tree
 (the PDF reading child included). The probe is shown to see one: onnxruntime with its telemetry allowed, outside
-pikelocal, looks up its telemetry host on the same machine.
+pikelocal, looks up its telemetry host on the same machine. ``doctor --network`` reports from the same probe.
 
 Slow: the real encoder, the OCR models and the real LLM.
 """
@@ -9,84 +9,31 @@ Slow: the real encoder, the OCR models and the real LLM.
 from __future__ import annotations
 
 import os
-import re
-import shutil
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from pikelocal import NO_PHONE_HOME, api
+from pikelocal import NO_PHONE_HOME, api, doctor, network_probe
 from tests.support.paths import REPO, installed_model
 
 pytestmark = pytest.mark.slow
 
 SAMPLE = Path(api.__file__).parent / "samples" / "道路改造工程招标文件（示例）.md"
 SCANNED = REPO / "tests" / "data" / "ocr" / "zh_hant_tender_horizontal.pdf"
-# An address a network call named: strace writes inet_addr("10.0.0.1") and inet_pton(AF_INET6, "::1", …).
-ADDRESS = re.compile(r'inet_addr\("([^"]+)"\)|inet_pton\(AF_INET6, "([^"]+)"')
-NETWORK_CALL = re.compile(r"\b(connect|sendto|sendmsg|bind)\(")
-# onnxruntime keeps its telemetry quiet on a build server: it looks for these variables (names read from its
-# library's strings; CI is the generic one). The probe's own run must not carry them, or there is nothing to see.
-CI_MARKERS = (
-    "CI",
-    "TF_BUILD",
-    "GITHUB_ACTIONS",
-    "GITLAB_CI",
-    "CIRCLECI",
-    "TRAVIS",
-    "JENKINS_URL",
-    "CODEBUILD_BUILD_ID",
-    "BUILDKITE",
-    "TEAMCITY_VERSION",
-    "APPVEYOR",
-    "BITBUCKET_BUILD_NUMBER",
-)
 
 
-def strace() -> str:
-    found = shutil.which("strace")
-    if found is None:
+def internet_sockets(args: list[str], env: dict[str, str] | None = None) -> list[str]:
+    """Every network call ``args`` made (children followed) to an internet address other than loopback, and every
+    name lookup; run without a build server's variables unless ``env`` is given (network_probe.user_environment)."""
+    if network_probe.strace_path() is None:
         if os.environ.get("CI"):
             pytest.fail("strace is needed for the network test (Debian's strace package)")
         pytest.skip("strace is not installed")
-    return found
-
-
-def loopback(address: str) -> bool:
-    return address.startswith("127.") or address in ("::1", "::ffff:127.0.0.1")
-
-
-def user_environment() -> dict[str, str]:
-    """This process's environment as a user's machine has it: without a build server's markers, which would quiet
-    onnxruntime's telemetry by themselves and hide a leak."""
-    return {k: v for k, v in os.environ.items() if k not in CI_MARKERS}
-
-
-def internet_sockets(args: list[str], tmp_path: Path, env: dict[str, str] | None = None) -> list[str]:
-    """Run ``args`` under strace (children followed) and return every network call (connect, send, bind) it made
-    to an internet address other than loopback (a DNS lookup is a connect to the resolver's port 53).
-
-    A socket that only binds to loopback sends nothing: urllib3 (which rapidocr imports) binds one to ::1 at import
-    to learn whether the machine has IPv6."""
-    log = tmp_path / f"strace-{len(list(tmp_path.glob('strace-*')))}.log"
-    proc = subprocess.run(
-        [strace(), "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,bind", "-o", str(log), *args],
-        capture_output=True,
-        text=True,
-        env=env if env is not None else user_environment(),
-        timeout=900,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    out = []
-    for line in log.read_text(errors="replace").splitlines():
-        addresses = [a or b for a, b in ADDRESS.findall(line)]
-        dns = "htons(53)" in line  # a name lookup leaves the machine even through a loopback resolver
-        if NETWORK_CALL.search(line) and (dns or any(not loopback(a) for a in addresses)):
-            out.append(line)
-    return out
+    probe = network_probe.trace(args, env=env)
+    assert probe.returncode == 0, probe.output
+    return list(probe.calls)
 
 
 def cli(*args: str) -> list[str]:
@@ -98,9 +45,9 @@ def test_ingest_search_ask_and_the_tui_open_no_internet_socket(tmp_path: Path) -
     installed_model("embeddinggemma-300m/model.onnx")
     kb = str(tmp_path / "kb.sqlite")
     seen = {
-        "ingest": internet_sockets(cli("ingest", kb, str(SAMPLE), str(SCANNED), "--ocr", "always"), tmp_path),
-        "search": internet_sockets(cli("search", kb, "投标保证金是多少？"), tmp_path),
-        "ask": internet_sockets(cli("ask", kb, "投标保证金是多少？", "--mode", "naive"), tmp_path),
+        "ingest": internet_sockets(cli("ingest", kb, str(SAMPLE), str(SCANNED), "--ocr", "always")),
+        "search": internet_sockets(cli("search", kb, "投标保证金是多少？")),
+        "ask": internet_sockets(cli("ask", kb, "投标保证金是多少？", "--mode", "naive")),
     }
     tui = textwrap.dedent(
         f"""
@@ -117,15 +64,36 @@ def test_ingest_search_ask_and_the_tui_open_no_internet_socket(tmp_path: Path) -
         asyncio.run(main())
         """
     )
-    seen["tui"] = internet_sockets([sys.executable, "-c", tui], tmp_path)
+    seen["tui"] = internet_sockets([sys.executable, "-c", tui])
     assert seen == {"ingest": [], "search": [], "ask": [], "tui": []}
 
 
-def test_the_probe_sees_onnxruntime_telemetry_when_it_is_allowed(tmp_path: Path) -> None:
+def test_the_probe_sees_onnxruntime_telemetry_when_it_is_allowed() -> None:
     """Without pikelocal's switches, onnxruntime's own start-up reaches for the network: the test above can fail."""
     model = installed_model("embeddinggemma-300m/model.onnx")
-    env = {k: v for k, v in user_environment().items() if k not in NO_PHONE_HOME}
+    env = {k: v for k, v in network_probe.user_environment().items() if k not in NO_PHONE_HOME}
     # its telemetry reports when a session ends; seen here within 10 s of that
     code = f"import onnxruntime as ort, time; s = ort.InferenceSession({str(model)!r}); del s; time.sleep(10)"
-    assert internet_sockets([sys.executable, "-c", code], tmp_path, env=env)
-    assert not internet_sockets([sys.executable, "-c", f"import pikelocal; {code}"], tmp_path, env=env)
+    assert internet_sockets([sys.executable, "-c", code], env=env)
+    assert not internet_sockets([sys.executable, "-c", f"import pikelocal; {code}"], env=env)
+
+
+def telemetry_run() -> list[str]:
+    """onnxruntime alone, outside pikelocal (so its telemetry is on): what the doctor must catch."""
+    model = installed_model("embeddinggemma-300m/model.onnx")
+    code = f"import onnxruntime as ort, time; s = ort.InferenceSession({str(model)!r}); del s; time.sleep(10)"
+    return [sys.executable, "-c", code]
+
+
+def test_doctor_reports_no_network_from_the_same_probe(monkeypatch: pytest.MonkeyPatch) -> None:
+    installed_model("embeddinggemma-300m/model.onnx")
+    network_probe.strace_path() or pytest.skip("strace is not installed")
+    section = doctor.network(traced=True)
+    assert [(c.name, c.ok) for c in section.checks] == [("telemetry switches", True), ("network", True)]
+    assert section.checks[1].value.startswith("none opened")
+    # the same check on a run that phones home fails, naming the call
+    clean = {k: v for k, v in network_probe.user_environment().items() if k not in NO_PHONE_HOME}
+    monkeypatch.setattr(network_probe, "encoder_run", lambda: telemetry_run())
+    monkeypatch.setattr(network_probe, "user_environment", lambda environ=None: clean)
+    failed = doctor.network(traced=True).checks[1]
+    assert failed.ok is False and "internet call(s)" in failed.value and "htons(53)" in failed.value

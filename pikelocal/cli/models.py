@@ -62,15 +62,16 @@ def calibrate(ctx: click.Context, if_missing: bool) -> None:
 @click.command()
 @click.argument("kb", required=False, type=click.Path(path_type=Path))
 @click.option("--verify", is_flag=True, help="Re-hash model files.")
+@click.option("--network", is_flag=True, help="Trace an encoder run with strace and count its internet calls (~15 s).")
 @key_file_option
 @click.pass_context
-def doctor(ctx: click.Context, kb: Path | None, verify: bool) -> None:
-    """Check versions, CPU/GPU, models, and (given KB) a knowledge-base file.
+def doctor(ctx: click.Context, kb: Path | None, verify: bool, network: bool) -> None:
+    """Check versions, CPU/GPU, models, the network switches, and (given KB) a knowledge-base file.
 
     An encrypted KB is opened with its key (--key-file, $PIKELOCAL_KEY, or asked); without it, its check fails.
     """
     key = key_for_run(ctx, kb, check=False)  # a missing or wrong key is one of the checks that fail
-    sections = api.doctor(settings_of(ctx), kb, full=verify, key=key)
+    sections = api.doctor(settings_of(ctx), kb, full=verify, key=key, network=network)
     for section in sections:
         click.echo(click.style(section.title, bold=True))
         for check in section.checks:
