@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import err, llm_settings, settings_of
+from pikelocal.cli.common import echo_json, err, llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 
 
@@ -41,7 +40,7 @@ def ask(ctx: click.Context, kb: Path, question: str, mode: api.AnswerMode | None
     with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
         trace = knowledge_base.ask(question, api.AskRequest(mode=mode, rounds=rounds), sink)
     if as_json:
-        click.echo(json.dumps({"id": trace.id, **trace.to_dict()}, ensure_ascii=False, indent=2))
+        echo_json({"id": trace.id, **trace.to_dict()})
         return
     click.echo("")
     if trace.answer.matched:
@@ -79,7 +78,7 @@ def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> 
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         t = knowledge_base.trace(trace_id)
     if as_json:
-        click.echo(json.dumps({"id": t.id, "created_at": t.created_at, **t.to_dict()}, ensure_ascii=False, indent=2))
+        echo_json({"id": t.id, "created_at": t.created_at, **t.to_dict()})
         return
     for line in api.trace_lines(t):
         click.echo(line)
@@ -96,7 +95,7 @@ def history(ctx: click.Context, kb: Path, limit: int, as_json: bool) -> None:
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         rows = knowledge_base.history(limit)
     if as_json:
-        click.echo(json.dumps([r.__dict__ for r in rows], ensure_ascii=False, indent=2))
+        echo_json([r.__dict__ for r in rows])
         return
     if not rows:
         click.echo("No questions asked yet.")

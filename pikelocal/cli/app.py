@@ -20,7 +20,12 @@ from pikelocal.cli import tui as tui_command
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pikelocal")
-@click.option("--config", type=click.Path(path_type=Path), help="Settings file (default ./pikelocal.toml).")
+@click.option(
+    "--config",
+    type=click.Path(path_type=Path),
+    help="Settings file (else $PIKELOCAL_CONFIG, else ~/.config/pikelocal/pikelocal.toml if it exists; a"
+    " ./pikelocal.toml is read only when named here).",
+)
 @click.option("--llm-backend", type=click.Choice(["llama_cpp", "openai"]), help="In-process or HTTP server.")
 @click.option("--llm-model", help="default | fast | tiny | path.gguf | the server's model name.")
 @click.option("--llm-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8080/v1.")
@@ -96,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except api.PikeError as exc:
         if debug:
             raise
-        click.echo(f"Error: {exc}", err=True)
+        click.echo(api.shown_name(f"Error: {exc}"), err=True)  # one line, whatever a file name or server sent
         sys.exit(exc.exit_code)
     except click.exceptions.Abort:  # click's form of Ctrl-C (and of SIGTERM, see _stop_on_sigterm)
         click.echo("Interrupted. Finished work is kept: run the same command again to continue.", err=True)
@@ -110,6 +115,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except Exception as exc:  # last resort: one line, never a traceback without --debug
         if debug:
             raise
-        click.echo(f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for details)", err=True)
+        click.echo(
+            api.shown_name(f"Error: unexpected {type(exc).__name__}: {exc} (run with --debug for details)"), err=True
+        )
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,6 +35,12 @@ def llm_settings(ctx: click.Context, overrides: Mapping[str, Any] | None = None)
         obj["endpoint_named"] = True
         err(f"LLM server: {settings.llm.base_url} (the text of the documents and questions is sent there)")
     return settings
+
+
+def echo_json(data: Any) -> None:
+    """``data`` as indented JSON on stdout, non-ASCII text as itself but C1 controls and bidi marks escaped
+    (a document's or file's name must not drive the terminal or reorder what is shown)."""
+    click.echo(api.escape_hidden_json(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 def err(text: str, *, dim: bool = False) -> None:

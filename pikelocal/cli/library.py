@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import llm_settings, settings_of
+from pikelocal.cli.common import echo_json, llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.cli.progress import ProgressPrinter
 from pikelocal.domain.search import FusionTuning
@@ -77,9 +76,9 @@ def ingest(
             click.echo(f"  searchable (BM25 + dense) after {secs.get('parse', 0) + secs['embed']:.0f} s{late_note}")
         for o in report.outcomes:
             if o.status == "duplicate":
-                click.echo(api.printable(f"  skipped {o.path}: {o.message}"))
+                click.echo("  skipped " + api.shown_name(f"{o.path}: {o.message}"))
         for o in report.failed:
-            click.echo(api.printable(f"  failed  [{o.reason}] {o.message}"))
+            click.echo(api.shown_name(f"  failed  [{o.reason}] {o.message}"))
         if then_enrich:
             _enrich(knowledge_base, (), None, None)
     if report.failed:
@@ -170,7 +169,7 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
             "documents": [dataclasses.asdict(d.record) | {"chunks": d.chunks, "paged": d.paged} for d in lib.documents],
             "failures": [dataclasses.asdict(f) for f in lib.failures],
         }
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        echo_json(data)
         return
     if not lib.documents and not lib.failures:
         click.echo(f"{kb} holds no documents yet: pikelocal ingest {kb} FILES…")
@@ -179,12 +178,12 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
     for d in lib.documents:
         r = d.record
         pages = str(r.n_pages or 0) if d.paged else "unpaged"  # a .docx without page breaks, an .xlsx
-        click.echo(api.printable(f"{r.id:>4}  {r.stage:<9} {pages:>7} {d.chunks:>6}  {r.title}"))
-        click.echo(api.printable(f"{'':>37}{r.path}"))
+        click.echo(api.shown_name(f"{r.id:>4}  {r.stage:<9} {pages:>7} {d.chunks:>6}  {r.title}"))
+        click.echo(api.shown_name(f"{'':>37}{r.path}"))
     if lib.failures:
         click.echo(click.style(f"{len(lib.failures)} file(s) failed:", fg="red"))
         for f in lib.failures:
-            click.echo(api.printable(f"  [{f.reason}] {f.message}"))
+            click.echo(api.shown_name(f"  [{f.reason}] {f.message}"))
 
 
 @click.command()
@@ -198,7 +197,7 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
         st = knowledge_base.stats()
     if as_json:
         data = dataclasses.asdict(st) | {"path": str(st.path), "seconds_per_chunk": st.seconds_per_chunk()}
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        echo_json(data)
         return
     c = st.counts
     click.echo(f"KB: {kb}")
@@ -245,7 +244,7 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
         click.echo(f"Remaining: {pending:,} chunks to enrich{eta} (run `pikelocal enrich {kb}`)")
     for f in st.failures:
         where = "summary" if f.chunk_ord is None else f"chunk {f.chunk_ord}"
-        click.echo(api.printable(f"  failed  {Path(f.path).name} {where}: {f.message}"))
+        click.echo(api.shown_name(f"  failed  {Path(f.path).name} {where}: {f.message}"))
 
 
 def _statuses(counts: Mapping[str, int]) -> str:
@@ -262,9 +261,9 @@ def rm(ctx: click.Context, kb: Path, doc: str) -> None:
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         removed = knowledge_base.remove(doc)
     if isinstance(removed, api.DocumentRecord):
-        click.echo(f"Removed document {removed.id}: {removed.path}")
+        click.echo(api.shown_name(f"Removed document {removed.id}: {removed.path}"))
     else:
-        click.echo(f"Forgot the failure recorded for {removed.path}")
+        click.echo(api.shown_name(f"Forgot the failure recorded for {removed.path}"))
 
 
 def _tuned_weights(t: FusionTuning) -> str:

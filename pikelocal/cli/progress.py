@@ -7,6 +7,7 @@ import time
 from typing import TextIO
 
 from pikelocal.domain.events import Event, Notice, StageAdvanced, StageFinished, StageStarted
+from pikelocal.domain.shown import shown_name
 
 BAR_WIDTH = 24
 REDRAW_S = 0.2  # at most five redraws a second
@@ -47,7 +48,8 @@ class ProgressPrinter:
                 took = _clock(event.seconds)
                 self._line(f"{event.stage:<6} {event.done:,} {self._unit} in {took} ({rate:,.1f} {self._unit}/s)")
         elif isinstance(event, Notice):
-            self._line(("warning: " if event.level == "warning" else "") + event.message)
+            # a notice names files and quotes documents: one line, whatever they hold
+            self._line(shown_name(("warning: " if event.level == "warning" else "") + event.message))
 
     def _draw(self, e: StageAdvanced, now: float) -> None:
         elapsed = now - self._t0
@@ -56,9 +58,8 @@ class ProgressPrinter:
         share = e.done / e.total if e.total else 0.0
         fill = int(share * BAR_WIDTH)
         bar = "█" * fill + "░" * (BAR_WIDTH - fill)
-        text = (
-            f"{e.stage:<6} {bar} {e.done:,}/{e.total:,} {self._unit} {rate:,.1f}/s ETA {_clock(eta)}  {e.detail[:30]}"
-        )
+        detail = shown_name(e.detail[:30])
+        text = f"{e.stage:<6} {bar} {e.done:,}/{e.total:,} {self._unit} {rate:,.1f}/s ETA {_clock(eta)}  {detail}"
         if self.tty:
             self.stream.write("\r\x1b[2K" + text)
             self._drawn = True

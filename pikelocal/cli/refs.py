@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import settings_of
+from pikelocal.cli.common import echo_json, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 
 
@@ -44,7 +43,7 @@ def refs(ctx: click.Context, kb: Path, doc: str | None, unresolved: bool, as_jso
             }
             for r in shown
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     for r in shown:
         where = names.get(r.doc_id, str(r.doc_id)) + (f", p. {r.page}" if r.page is not None else "")

@@ -3,14 +3,13 @@ relevant segments answering would read (runs of consecutive chunks with their va
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import settings_of
+from pikelocal.cli.common import echo_json, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.domain.answers import location
 
@@ -86,7 +85,7 @@ def search(
             }
             for i, h in enumerate(hits, start=1)
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not hits:
         hint = {
@@ -102,7 +101,7 @@ def search(
         else:
             pages = f"p. {c.page_start}" if c.page_start == c.page_end else f"pp. {c.page_start}–{c.page_end}"
         parts = [Path(h.document.path).name, pages, f"lines {c.line_start}–{c.line_end}"]
-        where = api.printable(", ".join(part for part in parts if part))
+        where = api.shown_name(", ".join(part for part in parts if part))
         click.echo(click.style(f"[{i}] {where}", bold=True) + f"  score {h.score:.4g}")
         if c.section_path:
             click.echo("    " + api.printable(" › ".join(c.section_path)))
@@ -136,7 +135,7 @@ def show_summaries(found: list[api.SummaryHit], kb: Path, *, as_json: bool) -> N
             }
             for i, h in enumerate(found, start=1)
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not found:
         click.echo(f"No summary nodes. (Summary trees are built by `pikelocal enrich {kb} --trees`.)")
@@ -145,7 +144,7 @@ def show_summaries(found: list[api.SummaryHit], kb: Path, *, as_json: bool) -> N
         first, last = h.pages
         pages = "" if first is None else (f", p. {first}" if first == last else f", pp. {first}–{last}")
         head = f"[{i}] {where}{pages} · {h.node.kind} level {h.node.level} · {len(h.chunk_ids)} chunks below"
-        click.echo(click.style(api.printable(head), bold=True) + f"  score {h.score:.4g}")
+        click.echo(click.style(api.shown_name(head), bold=True) + f"  score {h.score:.4g}")
         click.echo("    " + api.printable(h.node.label))
         click.echo("    " + api.printable(h.node.summary or ""))
 
@@ -170,7 +169,7 @@ def show_segments(found: list[api.Segment], *, as_json: bool) -> None:
             }
             for i, s in enumerate(found, start=1)
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not found:
         click.echo("No results.")

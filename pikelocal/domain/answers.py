@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from pikelocal.domain.kinds import AnswerMode, CandidateSource, Verdict
+from pikelocal.domain.shown import shown_name
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class Source:
 
 def location(path: str, pages: tuple[int | None, int | None], lines: tuple[int | None, int | None]) -> str:
     """``file, p. 12, lines 3–17``; across pages ``file, p. 12, line 30 – p. 13, line 4``."""
-    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    name = shown_name(path.replace("\\", "/").rsplit("/", 1)[-1])
     (p0, p1), (l0, l1) = pages, lines
     if p0 is not None and p1 not in (None, p0):  # across pages: where it starts and where it ends
         if l0 is None or l1 is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import io
+import ipaddress
 import socket
 import time
 from typing import Any, cast
@@ -38,12 +39,24 @@ class Deadline:
         return left
 
 
-class DeadlineConnection(http.client.HTTPConnection):
-    """One request's connection, every socket operation of it bounded by the request's :class:`Deadline`."""
+class NotLoopbackError(ConnectionError):
+    """The server's name led to an address off this machine, and only loopback was allowed: nothing was sent."""
 
-    def __init__(self, host: str, port: int | None, deadline: Deadline) -> None:
+    def __init__(self, address: str) -> None:
+        super().__init__(f"connected to {address}, which is not this machine")
+        self.address = address
+
+
+class DeadlineConnection(http.client.HTTPConnection):
+    """One request's connection, every socket operation of it bounded by the request's :class:`Deadline`.
+
+    With ``loopback_only`` the connected peer's address is checked before a byte is sent: a name that counted as
+    this machine (``localhost``) but resolves elsewhere (an edited hosts file) is refused, not written to."""
+
+    def __init__(self, host: str, port: int | None, deadline: Deadline, *, loopback_only: bool = False) -> None:
         super().__init__(host, port, timeout=deadline.left())
         self.deadline = deadline
+        self.loopback_only = loopback_only
         # http.client connects through this attribute; a TLS handshake after it gets only the time left.
         self._create_connection = self._connect_socket
 
@@ -51,6 +64,11 @@ class DeadlineConnection(http.client.HTTPConnection):
         self, address: tuple[str, int], timeout: float, source_address: tuple[str, int] | None = None
     ) -> socket.socket:
         sock = socket.create_connection(address, self.deadline.left(), source_address)
+        if self.loopback_only:
+            peer = str(sock.getpeername()[0])
+            if not ipaddress.ip_address(peer.split("%")[0]).is_loopback:
+                sock.close()
+                raise NotLoopbackError(peer)
         sock.settimeout(self.deadline.left())
         return sock
 

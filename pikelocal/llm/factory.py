@@ -23,6 +23,7 @@ def open_llm(settings: Settings, *, llm: LLMSettings | None = None) -> LLM:
             timeout_s=cfg.timeout_s,
             max_parallel=cfg.parallel,
             context_tokens=cfg.n_ctx,
+            loopback_only=not cfg.allow_remote,
         )
     from pikelocal.llm.llama_cpp import LlamaCppLLM
 

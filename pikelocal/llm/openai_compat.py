@@ -23,7 +23,8 @@ from urllib.parse import urlsplit
 
 from pikelocal.domain.errors import BackendError, ConfigError
 from pikelocal.llm.base import Completion, GenParams, Message, json_default
-from pikelocal.llm.deadline_http import Deadline, DeadlineConnection, DeadlineTLSConnection
+from pikelocal.llm.deadline_http import Deadline, DeadlineConnection, DeadlineTLSConnection, NotLoopbackError
+from pikelocal.trace_text import printable
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +46,11 @@ class _StatusError(BackendError):
 
 
 def _snippet(raw: bytes | str) -> str:
+    """The start of what a server sent, on one line and without control characters (a hostile server's error body
+    could otherwise retitle or clear the terminal that prints the error)."""
     raw = raw[: _SNIPPET * 16]  # a reply may be megabytes; its start is all an error message shows
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    text = " ".join(text.split())
+    text = " ".join(printable(text).split())
     return text if len(text) <= _SNIPPET else text[:_SNIPPET] + "…"
 
 
@@ -67,6 +70,7 @@ class OpenAICompatLLM:
         timeout_s: float = 120,
         max_parallel: int = 4,
         context_tokens: int = 8192,
+        loopback_only: bool = False,
     ) -> None:
         parts = urlsplit(base_url.strip())
         try:
@@ -92,6 +96,7 @@ class OpenAICompatLLM:
         # vLLM, llama-server and OpenAI take "json_schema"; llama-cpp-python's server only "json_object" with a
         # schema. Start with the standard form and switch once for good if the server rejects it.
         self._schema_style = "json_schema"
+        self._loopback_only = loopback_only  # llm.allow_remote off: refuse a peer off this machine before sending
 
     def __repr__(self) -> str:  # never show the API key
         return f"OpenAICompatLLM({self.base_url!r}, {self.model!r})"
@@ -211,7 +216,7 @@ class OpenAICompatLLM:
             headers["Authorization"] = f"Bearer {self._api_key}"
         deadline = Deadline(self.timeout_s)
         cls = DeadlineTLSConnection if self._https else DeadlineConnection
-        conn = cls(self._host, self._port, deadline)
+        conn = cls(self._host, self._port, deadline, loopback_only=self._loopback_only)
         try:
             conn.request("POST", self._path, body=data, headers=headers)
             resp = conn.getresponse()
@@ -242,6 +247,11 @@ class OpenAICompatLLM:
         return conn, resp
 
     def _transport_error(self, exc: OSError | http.client.HTTPException) -> BackendError:
+        if isinstance(exc, NotLoopbackError):
+            return BackendError(
+                f"LLM server at {self.url}: {self._host!r} led to {exc.address}, which is not this machine; nothing"
+                " was sent (set llm.allow_remote = true to send documents' text there)"
+            )
         if isinstance(exc, ConnectionRefusedError):
             return BackendError(f"cannot reach LLM server at {self.url}: connection refused — is it running?")
         if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError since 3.10; so is a passed Deadline
