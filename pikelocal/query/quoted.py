@@ -19,8 +19,9 @@ from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.question_kind import question_kind
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_messages, quote_params
 from pikelocal.prompts.script import Script, convert
+from pikelocal.query.provision import ArticleSpan, article_span, asked_article
 from pikelocal.query.quote_check import check_reply
-from pikelocal.query.support import Locator
+from pikelocal.query.support import Locator, evidence, span_unit
 
 
 def quoted_answer(
@@ -37,7 +38,12 @@ def quoted_answer(
     check: bool = True,
 ) -> Answer:
     """Ask for quote and answer over ``sources``, check them, show the result through ``on_delta``; the answer's
-    ``mode`` is the caller's to fill in."""
+    ``mode`` is the caller's to fill in. A question asking what an article says is answered with the article, when
+    the sources hold it, without the model (``query/provision.py``)."""
+    ref = asked_article(question)
+    span = article_span(ref, sources, english=lang == "en") if ref is not None else None
+    if span is not None:
+        return _article_answer(question, lang, script, sources, span, on_delta, locator)
     kind = question_kind(question, instruction)
     blocks = [(s.number, s.heading(), s.text) for s in sources]
     messages: list[Message] = quote_messages(question, "en" if lang == "en" else "zh", script, blocks,
@@ -78,6 +84,35 @@ def quoted_answer(
         check_s=time.perf_counter() - start,
     )
     return answer
+
+
+def _article_answer(
+    question: str,
+    lang: str,
+    script: Script,
+    sources: Sequence[Source],
+    span: ArticleSpan,
+    on_delta: Callable[[str], None],
+    locator: Locator | None,
+) -> Answer:
+    text = span.text.rstrip("… \n")  # a compressed source marks what it left out with …
+    unit = span_unit(span.source, span.start, span.start + len(text), table_row=False)
+    check = ClaimCheck(text, "supported", "", evidence=evidence(unit, locator), method="article")
+    shown = convert(text, script, keep=[s.text for s in sources]) + f" [{span.source.number}]"
+    on_delta(shown)
+    return Answer(
+        question=question,
+        mode="naive",
+        lang=lang,
+        text=shown,
+        sources=tuple(sources),
+        cited=(span.source.number,),
+        removed_citations=0,
+        unsupported=False,
+        claims=(check,),
+        draft="",
+        script=script,
+    )
 
 
 def _rejected(reply: QuotedReply, reason: str) -> ClaimCheck:
