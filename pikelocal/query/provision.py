@@ -26,6 +26,9 @@ _ASKS_TEXT = re.compile(
     re.IGNORECASE,
 )
 
+# A heading between two articles (a chapter's or section's: "## 第二节 组织机构", "第三章 …") ends the one before.
+_HEADING_LINE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]|第[一二三四五六七八九十百零〇\d]+[章节節编編][ \t　])", re.MULTILINE)
+
 
 @dataclass(frozen=True)
 class ArticleSpan:
@@ -65,7 +68,8 @@ def article_span(ref: LegalRef, sources: Sequence[Source], *, english: bool) -> 
         for i, start in enumerate(starts):
             if start.article == ref.article:
                 end = starts[i + 1].offset if i + 1 < len(starts) else len(source.text)
-                span = ArticleSpan(source, start.offset, end)
+                heading = _HEADING_LINE.search(source.text, start.offset + 1, end)
+                span = ArticleSpan(source, start.offset, heading.start() if heading else end)
                 if span.text:
                     return span
     return None
