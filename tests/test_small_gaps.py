@@ -103,9 +103,9 @@ def test_a_servers_error_body_reaches_the_terminal_without_its_controls() -> Non
     body = b'{"error": {"message": "\\u001b]0;owned\\u0007boom \\u009b2J\\u202eevil"}}'
     raw = b"\x1b]0;owned\x07 raw body"
     for sent in (body, raw):
-        with HostileServer(send(head("500 Internal Server Error", len(sent)) + sent)) as server:
-            with pytest.raises(BackendError) as info:
-                OpenAICompatLLM(server.url, "m", timeout_s=5).complete(MESSAGES, PARAMS)
+        script = send(head("500 Internal Server Error", len(sent)) + sent)
+        with HostileServer(script) as server, pytest.raises(BackendError) as info:
+            OpenAICompatLLM(server.url, "m", timeout_s=5).complete(MESSAGES, PARAMS)
         message = str(info.value)
         assert "HTTP 500" in message and not any(ch in message for ch in "\x1b\x07\x9b\u202e"), repr(message)
         assert "owned" in message  # the text stays; only what a terminal would obey is gone
