@@ -5,7 +5,8 @@ legacy .doc/.xls under a new name), a zip that is not one, a zip that declares m
 content or ``MAX_MEMBERS`` members (a zip bomb), or members packed other than stored or deflated: each a
 :class:`DocumentError` with a one-line reason. The zip module never inflates a member past its declared size, so
 the declared total bounds what is read. XML parts are read with the standard library's expat, which refuses entity
-expansion bombs; a part with a document type declaration (Word and Excel never write one) is refused outright.
+expansion bombs; a part with a document type declaration anywhere before its root element (Word and Excel never
+write one) is refused outright.
 
 Elements are matched by local name, so the transitional and the strict (ISO) namespaces read alike.
 """
@@ -17,10 +18,10 @@ import posixpath
 import re
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import IO, Literal
 from xml.etree import ElementTree as ET
 from xml.parsers import expat
 
@@ -116,9 +117,47 @@ def has(zf: zipfile.ZipFile, name: str) -> bool:
     return True
 
 
-def _check_prolog(path: Path, name: str, head: bytes) -> None:
-    if _DOCTYPE.search(head):
-        raise DocumentError(path, "corrupt", f"{name} declares a DTD, which Word and Excel never write: not read")
+class _Root(Exception):
+    """The root element began: the prolog is over."""
+
+
+def _refuse_dtd(path: Path, name: str) -> DocumentError:
+    return DocumentError(path, "corrupt", f"{name} declares a DTD, which Word and Excel never write: not read")
+
+
+def check_prolog(path: Path, name: str, chunks: Iterable[bytes]) -> None:
+    """Refuse part ``name`` (its bytes in ``chunks``) when a document type declaration comes before its root element.
+
+    The whole prolog is read, however long: comments and processing instructions may push a DTD past any fixed
+    number of bytes. expat reads it and stops at the root's start; a prolog expat cannot read is refused when it
+    holds the word DOCTYPE anywhere (whatever reads the part later must not be the first to see it).
+    """
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def doctype(*_: object) -> None:
+        raise _refuse_dtd(path, name)
+
+    def root(*_: object) -> None:
+        raise _Root
+
+    parser.StartDoctypeDeclHandler, parser.StartElementHandler = doctype, root
+    seen = bytearray()  # the prolog so far, kept only while expat has not found the root
+    try:
+        for chunk in chunks:
+            seen += chunk
+            parser.Parse(chunk, False)
+        parser.Parse(b"", True)
+    except _Root:
+        return
+    except expat.ExpatError:
+        if _DOCTYPE.search(seen):
+            raise _refuse_dtd(path, name) from None
+
+
+def chunks(stream: IO[bytes], size: int = 1 << 16) -> Iterator[bytes]:
+    while chunk := stream.read(size):
+        yield chunk
 
 
 def check_prologs(path: Path, zf: zipfile.ZipFile) -> None:
@@ -126,7 +165,7 @@ def check_prologs(path: Path, zf: zipfile.ZipFile) -> None:
     for info in zf.infolist():
         if info.filename.endswith((".xml", ".rels")):
             with zf.open(info) as part:
-                _check_prolog(path, info.filename, part.read(4096))
+                check_prolog(path, info.filename, chunks(part))
 
 
 def parse_part(path: Path, zf: zipfile.ZipFile, name: str) -> ET.Element | None:
@@ -136,16 +175,8 @@ def parse_part(path: Path, zf: zipfile.ZipFile, name: str) -> ET.Element | None:
     if zf.getinfo(name).file_size > MAX_XML_PART_MB * _MIB:
         raise DocumentError(path, "too-large", f"{name} is over {MAX_XML_PART_MB} MB uncompressed: not read")
     data = zf.read(name)
-    _check_prolog(path, name, data[:4096])
+    check_prolog(path, name, (data,))
     return ET.fromstring(data)
-
-
-def iter_part(path: Path, zf: zipfile.ZipFile, name: str) -> Iterator[tuple[str, ET.Element]]:
-    """("start" | "end", element) events of part ``name``, streamed: memory does not grow with the part."""
-    with zf.open(name) as head:
-        _check_prolog(path, name, head.read(4096))
-    with zf.open(name) as stream:
-        yield from ET.iterparse(stream, events=("start", "end"))
 
 
 def relationships(path: Path, zf: zipfile.ZipFile, part: str) -> dict[str, tuple[str, str]]:

@@ -2,7 +2,8 @@
 
 PDFs are read by ``parse_pdf.py`` (pypdf in a child process within limits on time, memory, pages and
 characters, ``pdf_worker.py``), Word (.docx) and Excel (.xlsx) files by ``parse_docx.py`` and ``parse_xlsx.py``
-(the package checked in ``ooxml.py``); a workbook, and a .docx with no stored page breaks, is unpaged
+(the package checked in ``ooxml.py``), in the same child within the same limits when a worker is given (as
+ingestion always gives); a workbook, and a .docx with no stored page breaks, is unpaged
 (``ParsedDocument.paged``). Here: which files are read at all, text decoding, the garble check, titles.
 
 Every failure is a :class:`DocumentError` whose message is one line naming the file and the reason, so a
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pikelocal.domain.errors import DocumentError
+from pikelocal.ingest import ooxml
 from pikelocal.ingest.ooxml import OfficeText
 from pikelocal.ingest.parse_docx import read_docx
 from pikelocal.ingest.parse_pdf import clean_pdf_title, read_pdf
@@ -104,6 +106,8 @@ def parse_document(
     ``data`` is the file's content when the caller has read it already (to hash it), so it is read once. A PDF
     is read by ``pdf_worker`` (a child process within its limits; a one-off one with the default limits when
     None), which calls ``progress(pages read, pages)`` while it waits: whatever that raises stops the reading.
+    A Word or Excel file is read by ``pdf_worker`` the same way when one is given; without one it is read in this
+    process, within the readers' own limits on characters, rows and cells but no limit on time or memory.
     """
     path = Path(path)
     if (unsupported := unsupported_error(path)) is not None:
@@ -120,7 +124,7 @@ def parse_document(
         encoding = None
         warnings += pdf_warnings
     elif kind in ("docx", "xlsx"):
-        office = read_docx(path, data) if kind == "docx" else read_xlsx(path, data)
+        office = _read_office(path, data, kind, pdf_worker, progress)
         pages, meta_title, encoding, paged = _officepage_list(office), _office_title(office), None, office.paged
         warnings += office.warnings
     else:
@@ -133,7 +137,8 @@ def parse_document(
                 "image-only",
                 f"no text in its {len(pages)} page(s): an image-only scan?",  # (parse_pdf.read_pdf says what OCR did)
             )
-        raise DocumentError(path, "empty", "the file holds no text")
+        cut = [w.removeprefix(f"{path}: ") for w in warnings if "limit" in w]  # a workbook's text past its limits
+        raise DocumentError(path, "empty", "the file holds no text" + (f"; {cut[0]}" if cut else ""))
     garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
     # A broken font in a stamp or running header garbles one line per page: too little to flag the page.
     # One such line on a page or two is a formula in a symbol font: not worth a warning.
@@ -156,6 +161,17 @@ def parse_document(
         )
     title = _title(path, kind, meta_title, pages)
     return ParsedDocument(path, kind, title, pages, encoding, tuple(warnings), paged=paged)
+
+
+def _read_office(
+    path: Path, data: bytes, kind: str, worker: PdfWorker | None, progress: PageProgress | None
+) -> OfficeText:
+    if worker is not None:
+        return worker.read_office(path, data, kind, progress)
+    try:
+        return read_docx(path, data) if kind == "docx" else read_xlsx(path, data)
+    except MemoryError as exc:  # in a reading process that process ends; here the file fails, and the batch goes on
+        raise ooxml.library_error(path, "Word" if kind == "docx" else "Excel", exc) from None
 
 
 def _officepage_list(office: OfficeText) -> tuple[ParsedPage, ...]:

@@ -17,8 +17,11 @@
   else explicit breaks (page breaks, "page break before", section breaks) do; else the document is unpaged (one
   text, its citations without a page). Pages are approximate: Word's layout is not redone here.
 
-The body is streamed (one top-level paragraph or table in memory at a time); the package is checked in
-``ooxml.py`` before anything is read.
+The body is streamed (one top-level paragraph or table in memory at a time; only the text of ``w:t`` elements is
+kept from it); the package is checked in ``ooxml.py`` before anything is read. Bounded: at most ``max_chars``
+characters are kept, counted while the XML is read, so a single huge ``w:t`` or paragraph is cut where the limit
+falls, not after it was read whole; a paragraph's pieces are joined once (a paragraph of millions of runs costs
+time in proportion to its runs).
 """
 
 from __future__ import annotations
@@ -44,6 +47,8 @@ _SKIP = {"del", "moveFrom", "delText", "instrText", "rPr", "pPr", "footnoteRefer
 # a line that is only a page number: "3", "- 3 -", "Page 3 of 9", "第 3 页 共 9 页"
 _PAGE_NUMBER = re.compile(r"(?i)^\W*(?:page|第)?\s*\d+\s*(?:页|of\s*\d+|/\s*\d+)?\s*(?:共\s*\d+\s*页)?\W*$")
 _HEADING_MARK = re.compile(r"^#{1,6} ")
+_CHUNK = 1 << 16  # bytes of the body's XML read at a time
+_IGNORED = ET.Element("ignored")  # what the body's parser is handed for the elements past the text limit
 
 
 @dataclass
@@ -56,32 +61,42 @@ class _Block:
 
 @dataclass
 class _Out:
+    max_chars: int = ooxml.MAX_CHARS
     blocks: list[_Block] = field(default_factory=list)
     rendered: int = 0
     explicit: int = 0
-    chars: int = 0
+    chars: int = 0  # characters kept, the joins between blocks counted: the pages' text is never longer
+    full: bool = False  # a block was cut at ``max_chars``: nothing more is kept
 
     def add(self, text: str, join: str = "\n\n") -> None:
-        self.blocks.append(_Block(self.rendered, self.explicit, text, join))
-        self.chars += len(text)
+        room = self.max_chars - self.chars - len(join)
+        if len(text) > room:
+            text, self.full = text[: max(room, 0)], True
+        if text:
+            self.blocks.append(_Block(self.rendered, self.explicit, text, join))
+            self.chars += len(join) + len(text)
 
     def brk(self, token: int) -> None:
         self.rendered, self.explicit = self.rendered + (token == _RENDERED), self.explicit + (token == _EXPLICIT)
 
 
-def read_docx(path: Path, data: bytes) -> OfficeText:
-    """The document's pages (or one unpaged text), title and warnings; a DocumentError when it cannot be read."""
+def read_docx(path: Path, data: bytes, max_chars: int = ooxml.MAX_CHARS) -> OfficeText:
+    """The document's pages (or one unpaged text), title and warnings; a DocumentError when it cannot be read.
+
+    At most ``max_chars`` characters are kept (with a warning when the text was cut)."""
     zf = ooxml.open_package(path, data, "Word")
     try:
         with zf:
-            return _Reader(path, zf).read()
+            return _Reader(path, zf, max_chars).read()
+    except MemoryError:
+        raise  # the reading process's to handle: its heap may be in any state
     except Exception as exc:  # whatever the zip or XML raised: one line, never a traceback
         raise ooxml.library_error(path, "Word", exc) from None
 
 
 class _Reader:
-    def __init__(self, path: Path, zf: zipfile.ZipFile) -> None:
-        self.path, self.zf = path, zf
+    def __init__(self, path: Path, zf: zipfile.ZipFile, max_chars: int) -> None:
+        self.path, self.zf, self.max_chars = path, zf, max_chars
         self.main = ooxml.main_part(path, zf, "Word", "word/document.xml")
         self.rels = ooxml.relationships(path, zf, self.main)
         self.styles = Styles(self._part("/styles"), self._part("/numbering"))
@@ -92,25 +107,33 @@ class _Reader:
         return ooxml.parse_part(self.path, self.zf, name) if name else None
 
     def read(self) -> OfficeText:
-        out = _Out()
-        depth, outer = 0, None  # outer: the element at depth 2 (the body, or a page background)
-        for event, el in ooxml.iter_part(self.path, self.zf, self.main):
-            if event == "start":
-                depth += 1
-                outer = el if depth == 2 else outer
-                continue
-            if depth == 3 and outer is not None and local(outer.tag) == "body":
-                self._block(el, out)
-                outer.remove(el)  # streamed: what is read is let go
-                if out.chars > ooxml.MAX_CHARS:
-                    break
-            depth -= 1
+        out = _Out(self.max_chars)
+        body = _Body(self.max_chars)
+        parser = ET.XMLParser(target=body)
+        with self.zf.open(self.main) as head:
+            ooxml.check_prolog(self.path, self.main, ooxml.chunks(head))
+        with self.zf.open(self.main) as stream:
+            while not (out.full or body.cut) and (chunk := stream.read(_CHUNK)):
+                parser.feed(chunk)
+                self._blocks(body, out)
+            if body.cut:  # the text limit fell inside the block being read: what it holds so far is kept
+                body.close_open()
+                self._blocks(body, out)
+            elif not out.full:
+                parser.close()
+                self._blocks(body, out)
         warnings: list[str] = []
-        if out.chars > ooxml.MAX_CHARS:
-            warnings.append(f"{self.path}: text cut at {ooxml.MAX_CHARS:,} characters; the rest is left out")
+        if out.full or body.cut:
+            warnings.append(f"{self.path}: text cut at {self.max_chars:,} characters; the rest is left out")
         if any(b.text.strip() for b in out.blocks) and (extra := self._headers_footers()):
             out.add("# Header and footer\n\n" + "\n\n".join(extra))
         return _pages(self.path, out, ooxml.core_title(self.path, self.zf) or self.title, warnings)
+
+    def _blocks(self, body: _Body, out: _Out) -> None:
+        """Read the body's finished top-level blocks into ``out`` and let them go."""
+        for el in body.take():
+            if not out.full:
+                self._block(el, out)
 
     # --- blocks ------------------------------------------------------------------------------------------
 
@@ -134,16 +157,17 @@ class _Reader:
         pieces: list[str | int] = []
         boxes: list[ET.Element] = []
         _runs(p, pieces, boxes)
-        parts: list[tuple[int | None, str]] = [(None, "")]  # (page break before it, text)
+        parts: list[tuple[int | None, list[str]]] = [(None, [])]  # (page break before it, its pieces)
         for piece in pieces:
             if isinstance(piece, int):
-                parts.append((piece, ""))
+                parts.append((piece, []))
             else:
-                parts[-1] = (parts[-1][0], parts[-1][1] + piece)
+                parts[-1][1].append(piece)  # joined once below: a paragraph may hold millions of runs
         first = True
-        for i, (token, text) in enumerate(parts):
+        for i, (token, texts) in enumerate(parts):
             if token is not None:
                 out.brk(token)
+            text = "".join(texts)
             text = text.rstrip() if i == len(parts) - 1 else text
             if not text.strip():
                 continue
@@ -236,6 +260,67 @@ class _Reader:
         return list(lines)[:HEADER_LINES_MAX]
 
 
+class _Body:
+    """The target of the body's XML parser: builds the tree of each top-level block of ``w:body`` and hands it out
+    once it ends (:meth:`take`). Only the text of ``w:t`` elements is kept (all the reader uses), and only its
+    first ``max_chars`` characters: past them ``cut`` is set and the rest of the text is dropped as it arrives,
+    so neither one huge ``w:t`` nor a long run of them is held whole."""
+
+    def __init__(self, max_chars: int) -> None:
+        self.tree = ET.TreeBuilder()
+        self.open: list[tuple[str, ET.Element]] = []  # the elements begun and not yet ended, outermost first
+        self.done: list[ET.Element] = []  # top-level blocks of the body that ended, not yet taken
+        self.room = max_chars
+        self.in_text = False
+        self.cut = False
+
+    def start(self, tag: str, attrib: dict[str, str]) -> ET.Element:
+        if self.cut:  # past the limit: what follows in the chunk being parsed is not built
+            return _IGNORED
+        el = self.tree.start(tag, attrib)
+        self.open.append((tag, el))
+        self.in_text = tag.endswith("}t") or tag == "t"
+        return el
+
+    def data(self, text: str) -> None:
+        if not self.in_text or self.cut:
+            return
+        if len(text) > self.room:
+            text, self.cut = text[: self.room], True
+        self.room -= len(text)
+        if text:
+            self.tree.data(text)
+
+    def end(self, tag: str) -> ET.Element:
+        if self.cut:
+            return _IGNORED
+        el = self.tree.end(tag)
+        self.open.pop()
+        self.in_text = False
+        if len(self.open) == 2 and local(self.open[1][0]) == "body":  # a block of the body ended
+            self.done.append(el)
+        return el
+
+    def close(self) -> ET.Element:
+        return self.tree.close()
+
+    def close_open(self) -> None:
+        """End the elements left open inside a block of the body where the text limit fell."""
+        self.cut = False  # let the ends through
+        while len(self.open) > 2:
+            self.end(self.open[-1][0])
+        self.cut = True
+
+    def take(self) -> list[ET.Element]:
+        """The blocks that ended since the last call, each let go by the body (streamed: read, then dropped)."""
+        done, self.done = self.done, []
+        if done and len(self.open) >= 2:
+            body = self.open[1][1]
+            for el in done:
+                body.remove(el)
+        return done
+
+
 def _runs(el: ET.Element, out: list[str | int], boxes: list[ET.Element]) -> None:
     """A paragraph's text pieces in order, page-break tokens among them; text boxes go to ``boxes``."""
     for c in el:
@@ -287,12 +372,14 @@ def _children(el: ET.Element, name: str) -> Iterable[ET.Element]:
 def _pages(path: Path, out: _Out, title: str | None, warnings: list[str]) -> OfficeText:
     """Blocks onto pages: by rendered breaks where Word stored any, else by explicit ones, else one unpaged text."""
     mode = "rendered" if out.rendered else "explicit" if out.explicit else None
-    pages: list[str] = [""]
+    pages: list[list[str]] = [[]]  # each page's pieces, joined once: a page may hold a million blocks
     for block in out.blocks:
         page = min(block.rendered if mode == "rendered" else block.explicit if mode else 0, MAX_PAGES - 1)
         while len(pages) <= page:
-            pages.append("")
-        pages[page] += (block.join if pages[page] else "") + block.text
+            pages.append([])
+        if pages[page]:
+            pages[page].append(block.join)
+        pages[page].append(block.text)
     if max(out.rendered, out.explicit) >= MAX_PAGES:
         warnings.append(f"{path}: over {MAX_PAGES:,} pages; the text past page {MAX_PAGES:,} is counted on it")
-    return OfficeText(tuple(pages), mode is not None, title, tuple(warnings))
+    return OfficeText(tuple("".join(page) for page in pages), mode is not None, title, tuple(warnings))

@@ -14,9 +14,13 @@
   integers ("45123", not "45123.0"), others to 15 significant digits, percentages as "15%", dates as ISO
   ("2024-03-15", with the time when it has one), booleans as TRUE/FALSE.
 - A workbook has no pages: the text is unpaged (its citations name no page).
-- Bounded: openpyxl reads in read-only mode (row by row); at most ``MAX_CELLS`` non-empty cells, ``MAX_COLUMNS``
-  columns and ``ooxml.MAX_CHARS`` characters are read, the rest left out with a warning. The package is checked in
-  ``ooxml.py`` first; merged ranges and uncached formulas come from a streamed pass over each sheet's XML.
+- Bounded: openpyxl reads in read-only mode, row by row, and only the cells a row stores are looked at (openpyxl's
+  own rows are padded with empty cells up to their last column: one cell in Excel's last column made every row
+  cost 16,384 cells). At most ``MAX_ROWS`` stored rows, ``MAX_CELLS`` non-empty cells, ``MAX_COLUMNS`` columns and
+  ``max_chars`` characters are read, the rest left out with a warning. The characters are those of the Markdown
+  the table becomes (each cell's bars and padding counted, at the widest row's width), so the text kept is never
+  longer than ``max_chars``; a cell longer than what is left is cut where the limit falls. The package is checked
+  in ``ooxml.py`` first; merged ranges and uncached formulas come from a streamed pass over each sheet's XML.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import re
 import warnings as py_warnings
 import zipfile
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from xml.parsers import expat
@@ -36,6 +41,9 @@ from pikelocal.ingest.ooxml import OfficeText
 from pikelocal.ingest.tables import cell_text, markdown_table
 
 MAX_CELLS = 1_000_000  # non-empty cells read from one workbook
+# Stored rows read from one workbook. A row costs time to parse even when nothing in it is kept (a value past
+# MAX_COLUMNS, an empty string): this bounds that time, as the character limit bounds the text of rows that are kept.
+MAX_ROWS = 100_000
 MAX_COLUMNS = 256  # columns read from a sheet (Excel allows 16,384)
 MAX_ROW_INDEX = 1_048_576  # Excel's last row; a row numbered past it is not Excel's
 TITLE_ROWS_MAX = 3
@@ -44,26 +52,30 @@ _REF = re.compile(r"^\$?([A-Z]{1,3})\$?(\d{1,7})$")
 Range = tuple[int, int, int, int]  # first row, first column, last row, last column (1-based, inclusive)
 
 
-def read_xlsx(path: Path, data: bytes) -> OfficeText:
-    """The workbook as one unpaged text, its title and warnings; a DocumentError when it cannot be read."""
+def read_xlsx(path: Path, data: bytes, max_chars: int = ooxml.MAX_CHARS) -> OfficeText:
+    """The workbook as one unpaged text, its title and warnings; a DocumentError when it cannot be read.
+
+    At most ``max_chars`` characters are kept (with a warning when a limit cut the text)."""
     zf = ooxml.open_package(path, data, "Excel")
     try:
         with zf:
             ooxml.main_part(path, zf, "Excel", "xl/workbook.xml")
             ooxml.check_prologs(path, zf)  # openpyxl reads the workbook's parts: none may declare entities
-            return _read(path, zf, data)
+            return _read(path, zf, data, max_chars)
+    except MemoryError:
+        raise  # the reading process's to handle: its heap may be in any state
     except Exception as exc:  # whatever openpyxl, the zip or the XML raised: one line, never a traceback
         raise ooxml.library_error(path, "Excel", exc) from None
 
 
-def _read(path: Path, zf: zipfile.ZipFile, data: bytes) -> OfficeText:
+def _read(path: Path, zf: zipfile.ZipFile, data: bytes, max_chars: int) -> OfficeText:
     import openpyxl  # lazily: `import pikelocal.api` must stay light
 
     with py_warnings.catch_warnings():  # openpyxl warns of what it does not read (data validation, …)
         py_warnings.simplefilter("ignore")
         wb = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
         try:
-            budget = _Budget()
+            budget = _Budget(max_chars)
             percent: dict[object, bool] = {}  # whether a style's number format is a percentage
             sections, hidden, uncached, notes = [], [], 0, []
             for ws in wb.worksheets:
@@ -77,7 +89,14 @@ def _read(path: Path, zf: zipfile.ZipFile, data: bytes) -> OfficeText:
                 uncached += missing
                 text, note = _sheet(ws, merges, budget, percent)
                 if text:
-                    sections.append(f"# {ws.title}\n\n{text}")
+                    section = f"# {ws.title}\n\n{text}"
+                    room = budget.max_chars - budget.written
+                    if len(section) > room:  # the budget counts the Markdown, but not bars escaped or the sheet's name
+                        section, note = section[: max(room, 0)], note or f"sheet '{ws.title}' cut"
+                        budget.chars = budget.max_chars
+                    if section:
+                        sections.append(section)
+                        budget.written += len(section) + 2
                 notes += [note] if note else []
         finally:
             wb.close()
@@ -90,43 +109,96 @@ def _read(path: Path, zf: zipfile.ZipFile, data: bytes) -> OfficeText:
             " Excel to store them)"
         )
     if notes:
-        warnings.append(f"{path}: over the reading limits ({budget.limits()}): " + "; ".join(notes[:5]))
+        warnings.append(f"{path}: over the reading limits ({budget.limits(budget.max_chars)}): " + "; ".join(notes[:5]))
     return OfficeText(("\n\n".join(sections),), False, ooxml.core_title(path, zf), tuple(warnings))
 
 
 class _Budget:
-    def __init__(self) -> None:
-        self.cells, self.chars = 0, 0
+    """What the workbook has cost so far: cells with a value, stored rows, and characters of Markdown."""
 
-    def spend(self, text: str) -> None:
-        self.cells, self.chars = self.cells + 1, self.chars + len(text)
+    def __init__(self, max_chars: int = ooxml.MAX_CHARS) -> None:
+        self.max_chars = max_chars
+        self.cells, self.rows, self.chars = 0, 0, 0
+        self.written = 0  # characters of the sections written so far, with the blank lines between them
+
+    def room(self) -> int:
+        return self.max_chars - self.chars
 
     def spent(self) -> bool:
-        return self.cells >= MAX_CELLS or self.chars >= ooxml.MAX_CHARS
+        return self.cells >= MAX_CELLS or self.rows >= MAX_ROWS or self.chars >= self.max_chars
 
     @staticmethod
-    def limits() -> str:
-        return f"{MAX_CELLS:,} cells, {MAX_COLUMNS} columns, {ooxml.MAX_CHARS:,} characters"
+    def limits(max_chars: int = ooxml.MAX_CHARS) -> str:
+        return f"{MAX_CELLS:,} cells, {MAX_COLUMNS} columns, {max_chars:,} characters, {MAX_ROWS:,} rows"
+
+
+def _stored_rows(ws: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
+    """(row number, the cells the row stores) for each row the sheet's XML holds, in order.
+
+    openpyxl's parser of a read-only sheet, without the padding its ``iter_rows`` adds: each row there is a tuple
+    as long as its last column, filled with empty cells (private names, kept to this one function)."""
+    from openpyxl.worksheet._reader import WorkSheetParser
+
+    wb = ws.parent
+    with ws._get_source() as source:
+        parser = WorkSheetParser(
+            source,
+            ws._shared_strings,
+            data_only=wb.data_only,
+            epoch=wb.epoch,
+            date_formats=wb._date_formats,
+            timedelta_formats=wb._timedelta_formats,
+        )
+        yield from parser.parse()
 
 
 def _sheet(ws: Any, merges: list[Range], budget: _Budget, percent: dict[object, bool]) -> tuple[str, str | None]:
     """One sheet's title lines and table, and a note when a limit cut it."""
+    from openpyxl.cell.read_only import ReadOnlyCell
+
     grid: dict[int, list[str]] = {}
-    note = None
-    ws.reset_dimensions()  # the stored dimension may claim A1:XFD1048576: read only the cells there are
-    for index, row in enumerate(ws.iter_rows(), 1):
+    wide, stop = False, ""  # whether a value lay past MAX_COLUMNS; where the rows stopped (a limit's note)
+    base = budget.chars + len(ws.title) + 6  # what the sheets before this one cost, and this one's "# name" line
+    values_len, width, kept, last = 0, 0, 0, 0  # this sheet's characters of values, widest row, rows kept, last row
+
+    def cost(values_len: int, width: int, rows: int) -> int:
+        """The characters of this sheet's table: each row its values, 3 a cell ("| ", " ") at the widest row's
+        width and 2 more ("|", a line break); and the line under the header."""
+        return base + values_len + rows * (3 * width + 2) + (4 * width + 2 if rows else 0)
+
+    for index, cells in _stored_rows(ws):
         if index > MAX_ROW_INDEX or budget.spent():
-            note = f"sheet '{ws.title}' cut at row {index - 1:,}"
+            stop = stop or f"at row {last:,}"
             break
-        if len(row) > MAX_COLUMNS and any(c.value is not None for c in row[MAX_COLUMNS:]):
-            note = note or f"sheet '{ws.title}' cut at column {MAX_COLUMNS}"
-        values = [_value(cell, percent) for cell in row[:MAX_COLUMNS]]
-        for text in values:
+        budget.rows += 1
+        last = index
+        values: list[str] = []
+        for cell in cells:
+            column = int(cell.get("column") or 0)
+            if not 1 <= column <= MAX_COLUMNS:
+                wide = wide or cell.get("value") is not None
+                continue
+            text = _value(ReadOnlyCell(ws, **cell), percent)
+            if not text:
+                continue
+            room = budget.max_chars - cost(values_len, max(width, column), kept + (0 if any(values) else 1))
+            cut = len(text) > room
+            if cut:  # the limit falls in this cell: what fits of it is kept, and nothing after it
+                stop, budget.chars = f"in row {index:,} (the character limit)", budget.max_chars
+                text = text[: max(room, 0)]
             if text:
-                budget.spend(text)
+                values.extend([""] * (column - len(values)))
+                values[column - 1] = text
+                values_len, width, budget.cells = values_len + len(text), max(width, column), budget.cells + 1
+            if cut:
+                break
         if any(values):
+            kept += 1
             grid[index] = values
-    _fill(grid, merges)
+        budget.chars = max(budget.chars, cost(values_len, width, kept))
+    cuts = ([f"at column {MAX_COLUMNS}"] if wide else []) + ([stop] if stop else [])
+    note = f"sheet '{ws.title}' cut " + " and ".join(cuts) if cuts else None
+    _fill(grid, merges, budget)
     rows = [grid[i] for i in sorted(grid)]
     used = sorted({c for row in rows for c, text in enumerate(row) if cell_text(text)})
     rows = [[row[c] if c < len(row) else "" for c in used] for row in rows]
@@ -146,7 +218,7 @@ def _merged_across(row: int, merges: list[Range]) -> bool:
     return any(r0 == row and c1 > c0 for r0, c0, _, c1 in merges)
 
 
-def _fill(grid: dict[int, list[str]], merges: list[Range]) -> None:
+def _fill(grid: dict[int, list[str]], merges: list[Range], budget: _Budget) -> None:
     """Each merged range's top-left value into every cell it covers, in the rows that hold any value."""
     keys = sorted(grid)
     work = MAX_CELLS  # bounded: a range may claim a whole sheet
@@ -161,9 +233,10 @@ def _fill(grid: dict[int, list[str]], merges: list[Range]) -> None:
             if len(row) < last:
                 row.extend([""] * (last - len(row)))
             for c in range(c0 - 1, last):
+                budget.chars += len(value) - len(row[c])  # a long value copied over many cells is text too
                 row[c] = value
             work -= last - c0 + 1
-            if work <= 0:
+            if work <= 0 or budget.chars >= budget.max_chars:
                 return
 
 

@@ -1,4 +1,8 @@
-"""The PDF reading process: ``python -m pikelocal.ingest.pdf_child MEMORY_MB``, started by ``pdf_worker.py``.
+"""The document reading process: ``python -m pikelocal.ingest.pdf_child MEMORY_MB``, started by ``pdf_worker.py``.
+
+It reads PDFs and, when the request names the kind "docx" or "xlsx", Word and Excel files (``parse_docx.py``,
+``parse_xlsx.py``; their pages answered as a PDF's are, then ``{"done": …}`` with the title, whether the pages are
+real and the warnings), under the same limits.
 
 Reads requests from stdin (a JSON header, then the file's bytes) one after another until stdin ends, and
 answers each on stdout: ``{"open": pages}``, ``{"page": n, "text": …}`` per page (``{"ocr_page": n}`` before a
@@ -21,7 +25,9 @@ from typing import IO, Any
 from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.ocr import OcrOptions, OcrPageError, PdfOcr, threads_of, wanted
 from pikelocal.ingest.ocr_engine import OcrUnavailable
+from pikelocal.ingest.parse_docx import read_docx
 from pikelocal.ingest.parse_pdf import PdfPages
+from pikelocal.ingest.parse_xlsx import read_xlsx
 from pikelocal.ingest.pdf_worker import EXIT_MEMORY, PDFLOG, decode_message, encode_message, frame, read_frame
 from pikelocal.ingest.pdflog import pypdf_log
 
@@ -84,7 +90,7 @@ def main(argv: list[str]) -> int:
             try:
                 answers.send({"error": "memory"})
             finally:
-                os._exit(EXIT_MEMORY)  # the heap may be in any state: a fresh process reads the next PDF
+                os._exit(EXIT_MEMORY)  # the heap may be in any state: a fresh process reads the next document
 
 
 class _Ocr:
@@ -124,14 +130,64 @@ class _Ocr:
 
 
 def serve(request: dict[str, Any], data: bytes, answers: Answers) -> None:
-    """Read one PDF and answer, page by page."""
-    path = Path(str(request["path"]))
-    max_pages, max_chars = int(request["max_pages"]), int(request["max_chars"])
+    """Read one document and answer: a PDF page by page, a Word or Excel file once read."""
+    if request.get("kind", "pdf") != "pdf":
+        serve_office(request, data, answers)
+    else:
+        serve_pdf(request, data, answers)
+
+
+def _cpu_limit(request: dict[str, Any]) -> float:
+    """This document's CPU time limit (what the request allows, past what this process used before it), set."""
     cpu_limit = float(request["cpu_s"])
     if resource is not None:
         used = resource.getrusage(resource.RUSAGE_SELF)
         cpu_limit += used.ru_utime + used.ru_stime
         _limit(resource.RLIMIT_CPU, int(cpu_limit) + 1)
+    return cpu_limit
+
+
+def _failure(err: DocumentError) -> dict[str, Any]:
+    return {"error": err.reason, "detail": str(err.args[0]).removeprefix(f"{err.path}: ")}
+
+
+def _unexpected(exc: Exception) -> dict[str, Any]:
+    """A bug in a library: the file's failure, and the process reads on."""
+    said = " ".join(str(exc).split())[:200]
+    return {"error": "unexpected", "detail": f"unexpected {type(exc).__name__}" + (f": {said}" if said else "")}
+
+
+def serve_office(request: dict[str, Any], data: bytes, answers: Answers) -> None:
+    """Read one Word or Excel file and answer with its pages, then its title, pagination and warnings."""
+    path, kind = Path(str(request["path"])), str(request.get("kind"))
+    _cpu_limit(request)
+    try:
+        if kind == "docx":
+            office = read_docx(path, data, int(request["max_chars"]))
+        elif kind == "xlsx":
+            office = read_xlsx(path, data, int(request["max_chars"]))
+        else:
+            raise DocumentError(path, "unsupported", f"the reading process reads no {kind!r} files")
+    except DocumentError as err:
+        answers.send(_failure(err))
+        return
+    except MemoryError:
+        raise
+    except Exception as exc:
+        answers.send(_unexpected(exc))
+        return
+    del data
+    for number, text in enumerate(office.pages, 1):
+        answers.send({"page": number, "text": text})
+    done: dict[str, Any] = {"done": True, "title": office.title, "paged": office.paged}
+    answers.send(done | {"warnings": list(office.warnings), "peak_mb": _peak_mb()})
+
+
+def serve_pdf(request: dict[str, Any], data: bytes, answers: Answers) -> None:
+    """Read one PDF and answer, page by page."""
+    path = Path(str(request["path"]))
+    max_pages, max_chars = int(request["max_pages"]), int(request["max_chars"])
+    cpu_limit = _cpu_limit(request)
     with pypdf_log() as problems:
         try:
             pdf = PdfPages(path, data, request.get("password"))
@@ -155,15 +211,12 @@ def serve(request: dict[str, Any], data: bytes, answers: Answers) -> None:
                     break
             title = pdf.title()
         except DocumentError as err:
-            detail = str(err.args[0]).removeprefix(f"{err.path}: ")
-            answers.send({"error": err.reason, "detail": detail})
+            answers.send(_failure(err))
             return
         except MemoryError:
             raise
         except Exception as exc:  # a bug in a library: the file's failure, the process reads on
-            said = " ".join(str(exc).split())[:200]
-            detail = f"unexpected {type(exc).__name__}" + (f": {said}" if said else "")
-            answers.send({"error": "unexpected", "detail": detail})
+            answers.send(_unexpected(exc))
             return
     done: dict[str, Any] = {"done": True, "title": title, "problems": problems.count, "first": problems.first}
     done |= {"cut": cut, "ocr": ocr.report()}

@@ -1,4 +1,5 @@
-"""PDF text read in a child process with limits on time, memory, pages and characters; cancellable mid-file.
+"""PDF, Word and Excel text read in a child process with limits on time, memory, pages and characters; cancellable
+mid-file.
 
 Issue 17: a 321 KB PDF whose 2,000 pages all draw one 3 MB content stream kept pypdf busy for hours, and
 nothing could stop it short of killing pikelocal. pypdf is pure Python with no way to interrupt a page, so the
@@ -34,6 +35,13 @@ Design (the choices and why):
   raises the child's memory limit to ``ingest.ocr_memory_mb`` (the engine needs some 1.5 GB of address space); a
   child that OCR'd is not given another PDF.
 
+Word (.docx) and Excel (.xlsx) files are read by the same child (:meth:`PdfWorker.read_office`; issue 44: a
+paragraph of millions of runs, a sheet with a cell in Excel's last column on every row, each kept pikelocal busy
+for many minutes with no way to stop it) under the same time, memory and character limits (``ingest.pdf_*``), and
+a cancel kills it the same way. ``parse_docx.py`` and ``parse_xlsx.py`` bound their own work as well (characters
+counted while the XML is read, rows, cells); the child is what holds when a file finds a cost they did not foresee.
+Their pages come back as a PDF's do; the last message carries whether they are real pages, the title and warnings.
+
 Messages are JSON (text as UTF-8 with lone surrogates passed through, as pypdf may return them), framed by an
 8-byte length; nothing from the child is unpickled. The child's stderr goes to a temporary file (never over the
 TUI), whose last line is quoted when the child fails to start; pypdf's lines at DEBUG come back with the messages
@@ -61,6 +69,7 @@ from typing import IO, Any, Protocol
 
 from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.ocr import DEFAULT_OCR, OcrOptions, OcrReport
+from pikelocal.ingest.ooxml import OfficeText
 from pikelocal.ingest.pdflog import PdfProblems
 
 log = logging.getLogger(__name__)
@@ -77,6 +86,7 @@ CHILD_MODULE = "pikelocal.ingest.pdf_child"
 PROGRESS_EVERY_S = 0.25  # the longest a cancel waits while a page is being read
 EXIT_MEMORY = 3  # the child's exit status after a MemoryError it could not report
 REUSE_SHARE = 4  # a child that peaked above 1/REUSE_SHARE of its memory limit is not given another PDF
+OFFICE_KINDS = {"docx": "the Word file", "xlsx": "the Excel file"}  # what the child reads besides PDFs, as named
 _LENGTH = struct.Struct(">Q")
 _MAX_FRAME = 1 << 32
 
@@ -155,8 +165,8 @@ class _Stopped(Exception):
 class _Reading:
     """The state of one document being read: pages so far, and when progress was last reported."""
 
-    def __init__(self, path: Path, progress: PageProgress | None) -> None:
-        self.path, self.progress = path, progress
+    def __init__(self, path: Path, progress: PageProgress | None, what: str = "the PDF") -> None:
+        self.path, self.progress, self.what = path, progress, what
         self.n_pages = 0
         self.opened = False
         self.pages: list[str] = []
@@ -172,8 +182,14 @@ class _Reading:
             else:  # a two-argument callable still works for text PDFs
                 self.progress(len(self.pages), self.n_pages)
 
+    def process(self) -> str:
+        return "the PDF reading process" if self.what == "the PDF" else f"the process reading {self.what}"
+
     def where(self) -> str:
-        return f"after {len(self.pages):,} of {self.n_pages:,} pages" if self.opened else "while opening it"
+        """Where the reading was, after a space ("" for a Word or Excel file: it is read whole, then sent)."""
+        if self.what != "the PDF":
+            return ""
+        return f" after {len(self.pages):,} of {self.n_pages:,} pages" if self.opened else " while opening it"
 
 
 class PdfWorker:
@@ -201,10 +217,46 @@ class PdfWorker:
     def read(self, path: Path, data: bytes, password: str | None, progress: PageProgress | None = None) -> PdfText:
         """The text of the PDF ``data`` (from ``path``), or a :class:`DocumentError` with a one-line reason."""
         limits = self.limits
-        deadline = time.monotonic() + limits.timeout_s
         reading = _Reading(path, progress)
         request: dict[str, Any] = {"path": str(path), "password": password, "max_pages": limits.max_pages}
         request |= {"max_chars": limits.max_chars, "cpu_s": limits.timeout_s + 5, "ocr": dataclasses.asdict(self.ocr)}
+        message = self._exchange(reading, request, data)
+        title = message.get("title")
+        return PdfText(
+            reading.n_pages,
+            tuple(reading.pages),
+            title if isinstance(title, str) else None,
+            PdfProblems(int(message.get("problems", 0)), list(message.get("first", []))),
+            bool(message.get("cut")),
+            OcrReport.from_message(self.ocr.mode, message.get("ocr")),
+        )
+
+    def read_office(self, path: Path, data: bytes, kind: str, progress: PageProgress | None = None) -> OfficeText:
+        """The text of the Word or Excel file ``data`` (``kind`` "docx" or "xlsx", from ``path``) within the same
+        limits as a PDF, or a :class:`DocumentError` with a one-line reason. ``progress`` is called as for a PDF
+        (no pages are known while it is read), and whatever it raises stops the reading."""
+        if kind not in OFFICE_KINDS:
+            raise ValueError(f"not a kind the reading process reads: {kind!r}")
+        reading = _Reading(path, progress, OFFICE_KINDS[kind])
+        request: dict[str, Any] = {
+            "kind": kind,
+            "path": str(path),
+            "max_chars": self.limits.max_chars,
+            "cpu_s": self.limits.timeout_s + 5,
+        }
+        message = self._exchange(reading, request, data)
+        title = message.get("title")
+        return OfficeText(
+            tuple(reading.pages),
+            bool(message.get("paged")),
+            title if isinstance(title, str) else None,
+            tuple(str(w) for w in message.get("warnings", ())),
+        )
+
+    def _exchange(self, reading: _Reading, request: dict[str, Any], data: bytes) -> dict[str, Any]:
+        """Send one document to the child and gather its pages into ``reading``; the child's last message."""
+        limits = self.limits
+        deadline = time.monotonic() + limits.timeout_s
         pdflog = logging.getLogger(PDFLOG)
         request["debug"] = pdflog.isEnabledFor(logging.DEBUG)
         finished = False
@@ -238,18 +290,9 @@ class PdfWorker:
                     raise self._error(reading, str(message["error"]), str(message.get("detail", "")))
                 else:
                     finished = True
-                    title = message.get("title")
-                    result = PdfText(
-                        reading.n_pages,
-                        tuple(reading.pages),
-                        title if isinstance(title, str) else None,
-                        PdfProblems(int(message.get("problems", 0)), list(message.get("first", []))),
-                        bool(message.get("cut")),
-                        OcrReport.from_message(self.ocr.mode, message.get("ocr")),
-                    )
                     if float(message.get("peak_mb", 0)) > limits.memory_mb / REUSE_SHARE:
-                        self.close()  # a fresh child for the next PDF: its limit is then all its own
-                    return result
+                        self.close()  # a fresh child for the next document: its limit is then all its own
+                    return message
         except _Stopped:
             raise self._stopped(reading) from None
         finally:
@@ -348,8 +391,8 @@ class PdfWorker:
                 raise DocumentError(
                     reading.path,
                     "timeout",
-                    f"reading the PDF took longer than ingest.pdf_timeout_s = {self.limits.timeout_s:g} s"
-                    f"{self._ocr_time(reading)} {reading.where()}; stopped",
+                    f"reading {reading.what} took longer than ingest.pdf_timeout_s = {self.limits.timeout_s:g} s"
+                    f"{self._ocr_time(reading)}{reading.where()}; stopped",
                 )
             ready, _, _ = select.select([fd], [], [], min(left, PROGRESS_EVERY_S))
             if ready:
@@ -369,7 +412,7 @@ class PdfWorker:
         if reading.ocr_page:
             limit = f"ingest.ocr_memory_mb = {max(self.ocr.memory_mb, self.limits.memory_mb):,} MB (with OCR)"
         return DocumentError(
-            reading.path, "memory", f"reading the PDF needed more than {limit} {reading.where()}; stopped"
+            reading.path, "memory", f"reading {reading.what} needed more than {limit}{reading.where()}; stopped"
         )
 
     def _ocr_time(self, reading: _Reading) -> str:
@@ -395,16 +438,20 @@ class PdfWorker:
                 return DocumentError(
                     reading.path,
                     "timeout",
-                    f"reading the PDF used more than ingest.pdf_timeout_s = {self.limits.timeout_s:g} s of CPU"
-                    f"{self._ocr_time(reading)} {reading.where()}; stopped",
+                    f"reading {reading.what} used more than ingest.pdf_timeout_s = {self.limits.timeout_s:g} s of CPU"
+                    f"{self._ocr_time(reading)}{reading.where()}; stopped",
                 )
             hint = " (out of memory?)" if -code == signal.SIGKILL else ""
             return DocumentError(
-                reading.path, "crashed", f"the PDF reading process was killed by {name}{hint} {reading.where()}"
+                reading.path,
+                "crashed",
+                f"{reading.process()} was killed by {name}{hint}{reading.where()}",
             )
         said = f": {self._last_stderr}" if self._last_stderr else ""
         return DocumentError(
-            reading.path, "crashed", f"the PDF reading process ended (exit status {code}) {reading.where()}{said}"
+            reading.path,
+            "crashed",
+            f"{reading.process()} ended (exit status {code}){reading.where()}{said}",
         )
 
 
