@@ -29,7 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-MARK_BEGIN, MARK_END = "<!-- bench_reliability:begin -->", "<!-- bench_reliability:end -->"
+# Sections of docs/RELIABILITY.md this script writes (--section), each replaced whole by a run.
+SECTIONS = {
+    "bench_reliability": "Hostile and heavy input, re-run (issue 17)",
+    "bench_reliability_44": "Air gap, Office files, links, damaged KBs and small gaps, re-run (issue 44)",
+}
 ENC = ("--encoder", "minilm")
 
 
@@ -171,6 +175,14 @@ def serve(kind: str) -> tuple[http.server.ThreadingHTTPServer, str]:
 
         def do_POST(self) -> None:  # noqa: N802 - http.server's name
             self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if kind == "error-escape":  # an error body that would retitle and clear the terminal printing it
+                body = b'{"error": {"message": "\\u001b]0;owned\\u0007 model crashed \\u001b[2J"}}'
+                self.send_response(500)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                return
             if kind == "redirect":
                 self.send_response(302)
                 self.send_header("Location", "http://example.invalid/v1/chat/completions")
@@ -401,6 +413,254 @@ def case_fuzz(tmp: Path, timeout: float) -> Outcome:
                    time.monotonic() - t0)  # fmt: skip
 
 
+def case_links_named(tmp: Path, timeout: float) -> Outcome:
+    etc = tmp / "etc"  # stand-ins for /etc/shadow and /etc/passwd: nothing outside the case's folder is read
+    etc.mkdir()
+    (etc / "shadow").write_text("root:$6$salt$hashofthesecretpassword:19000:0:99999:7:::\n")
+    (etc / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    folder = tmp / "folder"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("The bid bond is due with the bid.\n")
+    (folder / "shadow.txt").symlink_to(etc / "shadow")
+    (folder / "passwd.txt").symlink_to(etc / "passwd")
+    named = [str(p) for p in sorted(folder.iterdir())]  # what the shell makes of folder/*
+    run = cli([*ENC, "ingest", str(tmp / "kb.kb"), *named, "--no-late"], cwd=tmp, timeout=timeout)
+    found = cli(["search", str(tmp / "kb.kb"), "root", "--mode", "bm25"], cwd=tmp, timeout=timeout)
+    searchable = re.search(r"root\]?:", found.stdout) is not None  # the snippet marks the word: [root]:
+    result = f"{summary(run, pattern='Ingested|failed  ')}; `search KB root` finds it: {searchable}"
+    return Outcome("links in a folder to /etc/shadow and /etc/passwd stand-ins, named by the shell's glob",
+                   "ingest KB folder/*", result, run.seconds, run.rss_mb)  # fmt: skip
+
+
+def _swap_when_reading_starts(tmp: Path, doc: Path, target: Path, done: list[str]) -> None:
+    """Swap ``doc`` for a link to ``target`` once this case's reading process is up: discovery is over then,
+    and the big PDF before ``doc`` is being read. The process is told apart by a variable only this case sets
+    and by its module (``pikelocal.ingest.pdf_child``)."""
+    marker = f"BENCH_RELIABILITY_SWAP={tmp}".encode()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        for proc in Path("/proc").iterdir():
+            try:
+                if not proc.name.isdigit() or marker not in (proc / "environ").read_bytes().split(b"\0"):
+                    continue
+                if not any(b"child" in arg for arg in (proc / "cmdline").read_bytes().split(b"\0")):
+                    continue  # the ingest itself (or /usr/bin/time around it), not its reading process
+            except OSError:
+                continue
+            doc.unlink()
+            doc.symlink_to(target)
+            done.append(f"swapped at {time.monotonic():.2f}")
+            return
+        time.sleep(0.005)
+
+
+def case_swap_after_discovery(tmp: Path, timeout: float) -> Outcome:
+    (tmp / "shadow").write_text("root:$6$salt$hashofthesecretpassword:19000:0:99999:7:::\n")  # the /etc/shadow stand-in
+    folder = tmp / "folder"
+    folder.mkdir()
+    shared_stream_pdf(folder / "a-big.pdf", pages=400)
+    doc = folder / "shadow.txt"
+    doc.write_text("An ordinary note, as it was when the folder was walked.\n")
+    done: list[str] = []
+    swapper = threading.Thread(target=_swap_when_reading_starts, args=(tmp, doc, tmp / "shadow", done), daemon=True)
+    swapper.start()
+    run = cli([*ENC, "ingest", str(tmp / "kb.kb"), str(folder), "--no-late"], cwd=tmp, timeout=timeout,
+              env={"BENCH_RELIABILITY_SWAP": str(tmp)})  # fmt: skip
+    swapper.join(1)
+    found = cli(["search", str(tmp / "kb.kb"), "root", "--mode", "bm25"], cwd=tmp, timeout=timeout)
+    swap = "swapped while the PDF was read" if done else "NOT swapped in time (the case proves nothing)"
+    searchable = re.search(r"root\]?:", found.stdout) is not None  # the snippet marks the word: [root]:
+    result = f"{swap}; {summary(run, pattern='Ingested|failed  ')}; `search KB root` finds it: {searchable}"
+    return Outcome("a file swapped for a link to an /etc/shadow stand-in after discovery, while a big PDF is read",
+                   "ingest KB folder", result, run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_kb_link(tmp: Path, timeout: float) -> Outcome:
+    elsewhere = tmp / "elsewhere"
+    elsewhere.mkdir()
+    (tmp / "kb.kb").symlink_to(elsewhere / "planted.kb")  # dangling: nothing there yet
+    (tmp / "note.txt").write_text("The bid bond is due with the bid.\n")
+    run = cli([*ENC, "ingest", str(tmp / "kb.kb"), str(tmp / "note.txt")], cwd=tmp, timeout=timeout)
+    planted = elsewhere / "planted.kb"
+    at_target = f"a file of mode {stat.S_IMODE(planted.stat().st_mode):o}" if planted.exists() else "nothing"
+    result = f"{summary(run, keep=1, pattern='link|rror|Ingested')}; at the target: {at_target}"
+    return Outcome("a dangling symlink at the KB path", "ingest KB note.txt", result, run.seconds, run.rss_mb)
+
+
+def _office_batch(
+    tmp: Path, timeout: float, name: str, data: bytes, what: str, env: dict[str, str] | None = None, note: str = ""
+) -> Outcome:
+    """Issue 44: ``data`` as ``name`` in a folder before a good .txt; ``ingest KB folder``; whether the .txt is in."""
+    folder = tmp / "folder"
+    folder.mkdir()
+    (folder / name).write_bytes(data)
+    (folder / "z-notes.txt").write_text("Gamma: the warranty is two years.\n")
+    run = cli([*ENC, "ingest", str(tmp / "kb.kb"), str(folder), "--no-late"], cwd=tmp, timeout=timeout, env=env)
+    found = cli(["search", str(tmp / "kb.kb"), "warranty", "--mode", "bm25", "--json"], cwd=tmp, timeout=timeout)
+    names = sorted({Path(h["document"]).name for h in json.loads(found.stdout or "[]")}) if found.code == 0 else []
+    result = f"{summary(run, keep=4, pattern='Ingested|fail|rror|cut|limit|DTD')}; the .txt after it found: {names}"
+    setting = " ".join(f"{k}={v}" for k, v in (env or {}).items())
+    command = (setting + " " if setting else "") + f"ingest KB folder ({name}, z-notes.txt)"
+    return Outcome(what + note, command, result, run.seconds, run.rss_mb)
+
+
+def case_docx_many_runs(tmp: Path, timeout: float) -> Outcome:
+    from tests.support.hostile_office import docx_of_runs  # ROOT is on sys.path (see the top of this script)
+
+    data = docx_of_runs(2_000_000)
+    return _office_batch(tmp, timeout, "runs.docx", data,
+                         f"a {len(data) // 1024} KB .docx: one paragraph of 2 M runs")  # fmt: skip
+
+
+def case_docx_huge_text(tmp: Path, timeout: float) -> Outcome:
+    from tests.support.hostile_office import docx_of_one_text
+
+    data = docx_of_one_text(50 * 1024 * 1024)
+    return _office_batch(tmp, timeout, "huge.docx", data, "a .docx whose one w:t holds 50 MB of text",
+                         {"PIKELOCAL_INGEST_PDF_MAX_CHARS": "20000"},
+                         " (text limit lowered so the case measures reading, not embedding)")  # fmt: skip
+
+
+def case_xlsx_last_column(tmp: Path, timeout: float) -> Outcome:
+    from tests.support.hostile_office import xlsx_rows
+
+    data = xlsx_rows(800_000, column=16_384)
+    return _office_batch(tmp, timeout, "far.xlsx", data,
+                         f"a {len(data) / 2**20:.1f} MB .xlsx: one cell in column XFD on every row")  # fmt: skip
+
+
+def case_xlsx_all_rows(tmp: Path, timeout: float) -> Outcome:
+    from tests.support.hostile_office import xlsx_rows
+
+    data = xlsx_rows(1_048_576)
+    return _office_batch(tmp, timeout, "rows.xlsx", data, "a .xlsx of 1,048,576 rows",
+                         {"PIKELOCAL_INGEST_PDF_MAX_CHARS": "20000"},
+                         " (text limit lowered so the case measures reading, not embedding)")  # fmt: skip
+
+
+def case_docx_late_doctype(tmp: Path, timeout: float) -> Outcome:
+    from tests.support.hostile_office import docx_with_doctype
+
+    return _office_batch(tmp, timeout, "entity.docx", docx_with_doctype(5 * 1024),
+                         "a .docx whose document.xml declares a DTD after a 5 KB comment")  # fmt: skip
+
+
+def flip_middle_pages(kb: Path, out: Path, tables: tuple[str, ...], flips: int = 64) -> list[int]:
+    """Copy ``kb`` to ``out`` with ``flips`` bits flipped, shared between the middle leaf page of each table: the
+    first bytes of each page (its b-tree header, so that SQLite notices; random flips inside a vector blob would
+    go unseen, since SQLite keeps no checksums). The damaged page numbers."""
+    import apsw
+
+    conn = apsw.Connection(str(kb), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        page_size = int(conn.execute("PRAGMA page_size").fetchall()[0][0])
+        pages = []
+        leaf_sql = "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno"
+        for table in tables:
+            leaves = [int(r[0]) for r in conn.execute(leaf_sql, (table,))]
+            pages.append(leaves[len(leaves) // 2])
+    finally:
+        conn.close()
+    data = bytearray(kb.read_bytes())
+    per_page = flips // 8 // len(pages)  # bytes inverted per page
+    for page in pages:
+        for i in range((page - 1) * page_size, (page - 1) * page_size + per_page):
+            data[i] ^= 0xFF
+    out.write_bytes(bytes(data))
+    return pages
+
+
+def case_damaged_kb(tmp: Path, timeout: float) -> Outcome:
+    """Issue 44: 64 bits flipped in the middle of a KB (a leaf page of the chunks and one of their full-text index).
+    Writers refuse it, readers warn and go on, `recover` copies what reads into a new KB, which `doctor` passes."""
+    import hashlib
+
+    docs = tmp / "docs"
+    docs.mkdir()
+    for i in range(8):
+        (docs / f"report{i}.md").write_text(f"# Report {i}\n\n" + "\n\n".join(
+            f"Paragraph {n} of report {i}: pump {n * i} is serviced as part {n} of the manual says. " * 3
+            for n in range(60)))  # fmt: skip
+    sound, kb, new = tmp / "sound.kb", tmp / "damaged.kb", tmp / "mended.kb"
+    built = cli([*ENC, "ingest", str(sound), str(docs), "--no-late"], cwd=tmp, timeout=timeout)
+    chunks = re.search(r"\(([\d,]+) new chunks\)", built.stdout)
+    pages = flip_middle_pages(sound, kb, ("chunks", "chunks_fts_data"))
+    before = hashlib.sha256(kb.read_bytes()).hexdigest()
+    (tmp / "extra.md").write_text("# Extra\n\nThe valves are checked every spring.\n")
+    ingest = cli([*ENC, "ingest", str(kb), str(tmp / "extra.md")], cwd=tmp, timeout=timeout)
+    docs_run = cli([*ENC, "docs", str(kb)], cwd=tmp, timeout=timeout)
+    rm = cli([*ENC, "rm", str(kb), "report1.md"], cwd=tmp, timeout=timeout)
+    recover = cli([*ENC, "recover", str(kb), str(new)], cwd=tmp, timeout=timeout)
+    doctor = cli([*ENC, "doctor", str(new)], cwd=tmp, timeout=timeout)
+    integrity = next((line.split(None, 2)[-1] for line in doctor.stdout.splitlines() if " integrity " in line), "?")
+    warned = sum("is damaged" in line for line in docs_run.stderr.splitlines())
+    same = hashlib.sha256(kb.read_bytes()).hexdigest() == before
+    result = (f"pages {pages} of {chunks.group(1) if chunks else '?'} chunks' KB damaged; ingest"
+              f" {summary(ingest, keep=1)}; docs exit {docs_run.code}, {warned} line(s) naming the damage; rm"
+              f" {summary(rm, keep=1)}; recover {summary(recover, keep=1, pattern='Recovered')}; doctor on the new KB:"
+              f" integrity {integrity}; damaged KB unchanged: {same}")  # fmt: skip
+    return Outcome("64 bit flips in the middle of a KB (a chunks page and a full-text page)",
+                   "ingest KB extra.md; docs KB; rm KB DOC; recover KB NEW; doctor NEW", result, recover.seconds,
+                   recover.rss_mb)  # fmt: skip
+
+
+# --- issue 44's small gaps -------------------------------------------------------------------------------------
+
+
+def case_error_escape(tmp: Path, timeout: float) -> Outcome:
+    kb = minimal_kb(tmp)
+    server, url = serve("error-escape")
+    try:
+        args = ["--llm-backend", "openai", "--llm-url", url, "--llm-model", "m", *ENC]
+        run = cli([*args, "ask", str(kb), "How much is the bid bond?", "--mode", "naive"], cwd=tmp, timeout=timeout)
+    finally:
+        server.shutdown()
+    escapes = sum((run.stdout + run.stderr).count(c) for c in "\x1b\x07")
+    return Outcome("an LLM server's HTTP 500 body holding ESC ]0;…BEL and ESC [2J", "ask KB … (server answers 500)",
+                   f"{summary(run, pattern='Error')}; {escapes} ESC/BEL bytes in the output", run.seconds,
+                   run.rss_mb)  # fmt: skip
+
+
+def case_localhost_name(tmp: Path, timeout: float) -> Outcome:
+    kb = minimal_kb(tmp)
+    args = ["--llm-backend", "openai", "--llm-url", "http://gpu.localhost:8080/v1", "--llm-model", "m", *ENC]
+    run = cli([*args, "ask", str(kb), "How much is the bid bond?"], cwd=tmp, timeout=timeout)
+    return Outcome("`llm.base_url = http://gpu.localhost:8080/v1` without llm.allow_remote", "--llm-url … ask KB …",
+                   summary(run, pattern="Error"), run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_control_names(tmp: Path, timeout: float) -> Outcome:
+    folder = tmp / "docs"
+    folder.mkdir()
+    (folder / "fake\n  99  ready  1  1  forged.txt").write_text("The bid deposit is due on 1 June.\n")
+    (folder / "report\u202etxt.exe\x9b.txt").write_text("Deposit refunds follow within 30 days.\n")
+    kb = tmp / "kb.kb"
+    cli([*ENC, "ingest", str(kb), str(folder), "--no-late"], cwd=tmp, timeout=timeout)
+    listed = cli(["docs", str(kb)], cwd=tmp, timeout=timeout)
+    as_json = cli(["docs", str(kb), "--json"], cwd=tmp, timeout=timeout)
+    forged = sum(line.lstrip().startswith("99  ready") for line in listed.stdout.splitlines())
+    raw = sum(as_json.stdout.count(c) for c in "\u202e\x9b")
+    return Outcome("a newline in a file name, and U+202E and U+009B in another", "docs KB; docs KB --json",
+                   f"exit {listed.code}; forged rows printed: {forged}; names shown: "
+                   f"{[line.strip() for line in listed.stdout.splitlines() if 'fake' in line or 'report' in line]};"
+                   f" --json exit {as_json.code}, raw U+202E/U+009B: {raw}", listed.seconds, listed.rss_mb)  # fmt: skip
+
+
+def case_network(tmp: Path, timeout: float) -> Outcome:
+    run = cli(["doctor", "--network"], cwd=tmp, timeout=timeout)
+    lines = [line.strip() for line in run.stdout.splitlines() if "network" in line or "telemetry" in line]
+    return Outcome("telemetry of every library, traced (strace -f) over an encoder run", "doctor --network",
+                   f"exit {run.code}: " + " / ".join(lines), run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_config_help(tmp: Path, timeout: float) -> Outcome:
+    run = cli(["--help"], cwd=tmp, timeout=timeout)
+    text = " ".join(run.stdout.split())
+    start = text.find("--config")
+    return Outcome("`--config`'s help", "--help", text[start : text.find("--", start + 9)].strip(), run.seconds,
+                   run.rss_mb)  # fmt: skip
+
+
 CASES: dict[str, Callable[[Path, float], Outcome]] = {
     "certificate_pdf": case_certificate_pdf,
     "aes_pdf": case_aes_pdf,
@@ -420,6 +680,20 @@ CASES: dict[str, Callable[[Path, float], Outcome]] = {
     "redirect": case_redirect,
     "unbounded": case_unbounded,
     "fuzz": case_fuzz,
+    "links_named": case_links_named,
+    "swap_after_discovery": case_swap_after_discovery,
+    "kb_link": case_kb_link,
+    "docx_many_runs": case_docx_many_runs,
+    "docx_huge_text": case_docx_huge_text,
+    "xlsx_last_column": case_xlsx_last_column,
+    "xlsx_all_rows": case_xlsx_all_rows,
+    "docx_late_doctype": case_docx_late_doctype,
+    "damaged_kb": case_damaged_kb,
+    "error_escape": case_error_escape,
+    "localhost_name": case_localhost_name,
+    "control_names": case_control_names,
+    "network": case_network,
+    "config_help": case_config_help,
 }
 
 
@@ -432,12 +706,16 @@ def cpu_flags() -> str:
     return " ".join(f for f in flags.split() if f in wanted)
 
 
-def write_section(out: Path, outcomes: list[Outcome], command: str, timeout: float) -> None:
+def write_section(
+    out: Path, outcomes: list[Outcome], command: str, timeout: float, section: str = "bench_reliability"
+) -> None:
+    begin, end = f"<!-- {section}:begin -->", f"<!-- {section}:end -->"
+    title = SECTIONS.get(section, "Hostile and heavy input, re-run (issue 17)")
     model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                   if line.startswith("model name")), platform.processor())  # fmt: skip
     lines = [
-        MARK_BEGIN,
-        "## Hostile and heavy input, re-run (issue 17)",
+        begin,
+        f"## {title}",
         "",
         f"`{command}` on {model}, {os.cpu_count()} CPUs ({cpu_flags()}), {datetime.now(UTC):%Y-%m-%d %H:%M} UTC;"
         f" every run under a {timeout:.0f} s timeout; peak RSS of the pikelocal process by `/usr/bin/time`.",
@@ -449,11 +727,11 @@ def write_section(out: Path, outcomes: list[Outcome], command: str, timeout: flo
         result = o.result.replace("|", "\\|").replace("\n", " ")
         rss = f"{o.rss_mb:,.0f}" if o.rss_mb else "-"
         lines.append(f"| {o.case} | `{o.command}` | {result} | {o.seconds:.1f} | {rss} |")
-    lines.append(MARK_END)
+    lines.append(end)
     text = out.read_text(encoding="utf-8") if out.exists() else "# Reliability\n\n"
-    if MARK_BEGIN in text:
-        head, rest = text.split(MARK_BEGIN, 1)
-        text = head + "\n".join(lines) + rest.split(MARK_END, 1)[1]
+    if begin in text:
+        head, rest = text.split(begin, 1)
+        text = head + "\n".join(lines) + rest.split(end, 1)[1]
     else:
         text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
     out.write_text(text, encoding="utf-8")
@@ -464,6 +742,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "RELIABILITY.md")
     parser.add_argument("--only", nargs="*", choices=sorted(CASES), help="run only these cases")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per pikelocal run")
+    parser.add_argument("--section", choices=sorted(SECTIONS), default="bench_reliability", help="which section")
     args = parser.parse_args()
     outcomes = []
     for name in args.only or list(CASES):
@@ -474,7 +753,8 @@ def main() -> int:
                 outcome = Outcome(name, "-", f"the case could not run: {type(exc).__name__}: {exc}")
         print(f"{outcome.case}: {outcome.result} ({outcome.seconds:.1f} s, {outcome.rss_mb:,.0f} MB)", flush=True)
         outcomes.append(outcome)
-    write_section(args.out, outcomes, "python build/bench_reliability.py " + " ".join(sys.argv[1:]), args.timeout)
+    command = "python build/bench_reliability.py " + " ".join(sys.argv[1:])
+    write_section(args.out, outcomes, command, args.timeout, args.section)
     return 0
 
 

@@ -56,8 +56,9 @@ def open_kb(
     """The knowledge base at ``path``, created by its first ``add``; a context manager that closes the models it
     loaded. Every operation on a KB is a method of the object returned (``add``, ``enrich``, ``search``,
     ``segments``, ``ask``, ``documents``, ``stats``, ``history``, ``trace``, ``remove``, ``reembed``, ``page``,
-    ``encrypt``, ``rekey``, ``decrypt``). ``key`` opens an encrypted KB, or makes a new one encrypted (else
-    ``$PIKELOCAL_KEY``, which a plain KB ignores); it is never stored."""
+    ``encrypt``, ``rekey``, ``decrypt``, and ``recover``: a new KB from what a damaged one still reads; a damaged KB
+    is refused by every writer with :class:`CorruptKBError`). ``key`` opens an encrypted KB, or makes a new one
+    encrypted (else ``$PIKELOCAL_KEY``, which a plain KB ignores); it is never stored."""
     from pikelocal.kb.knowledge_base import open_kb as open_knowledge_base
 
     return open_knowledge_base(path, settings, encoder=encoder, llm=llm, key=key)

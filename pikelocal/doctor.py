@@ -130,7 +130,7 @@ def knowledge_base(path: Path, key: str | None = None) -> Section:
     from pikelocal.store.store import Store
 
     try:
-        with Store.open_existing(path, key=key) as store:
+        with Store.open_existing(path, key=key, check=False) as store:  # integrity_check below reports damage
             meta = store.meta()
             problems = store.integrity_check()
             counts = store.counts()

@@ -76,7 +76,7 @@ def cli(
 
 for command in (
     models.models, models.doctor, models.demo, models.calibrate,
-    library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm,
+    library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm, library.recover,
     keys.encrypt, keys.rekey, keys.decrypt,
     search.search, refs.refs,
     answering.ask, answering.trace, answering.history,

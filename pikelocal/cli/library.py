@@ -1,4 +1,4 @@
-"""Commands that build and inspect a knowledge base: `ingest`, `enrich`, `reembed`, `docs`, `stats`, `rm`."""
+"""Commands that build and inspect a knowledge base: `ingest`, `enrich`, `reembed`, `docs`, `stats`, `rm`, `recover`."""
 
 from __future__ import annotations
 
@@ -38,6 +38,12 @@ from pikelocal.domain.search import FusionTuning
     " always, every page; never, none (an image-only PDF fails).",
 )
 @click.option("--encrypt", is_flag=True, help="Create KB encrypted (key: --key-file, $PIKELOCAL_KEY, or typed twice).")
+@click.option(
+    "--follow-links",
+    is_flag=True,
+    help="Read a symbolic link named in PATHS (as `folder/*` names each link in the folder); without it such a"
+    " link fails with where it points. A link out of a walked folder is never followed.",
+)
 @key_file_option
 @click.pass_context
 def ingest(
@@ -50,6 +56,7 @@ def ingest(
     splitter: str | None,
     ocr: api.OcrMode | None,
     encrypt: bool,
+    follow_links: bool,
 ) -> None:
     """Add files and folders (PDF, .txt, .md, .docx, .xlsx; recursively) to the knowledge base KB (created if missing).
 
@@ -60,7 +67,7 @@ def ingest(
     uses_llm = then_enrich or (splitter or settings_of(ctx).ingest.splitter) == "llm"
     settings = llm_settings(ctx, overrides) if uses_llm else settings_of(ctx, overrides)
     with open_kb(ctx, kb, settings, encrypt=encrypt) as knowledge_base:
-        request = api.AddRequest(password=password, late=late, ocr=ocr)
+        request = api.AddRequest(password=password, late=late, ocr=ocr, follow_links=follow_links)
         added = knowledge_base.add(list(paths), request, ProgressPrinter())
         report = added.ingest
         done = report.count("ingested", "replaced", "resumed")
@@ -264,6 +271,35 @@ def rm(ctx: click.Context, kb: Path, doc: str) -> None:
         click.echo(api.shown_name(f"Removed document {removed.id}: {removed.path}"))
     else:
         click.echo(api.shown_name(f"Forgot the failure recorded for {removed.path}"))
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("new", type=click.Path(path_type=Path, dir_okay=False))
+@key_file_option
+@click.pass_context
+def recover(ctx: click.Context, kb: Path, new: Path) -> None:
+    """Copy what can still be read of the damaged knowledge base KB into the new knowledge base NEW.
+
+    KB is only read, never written. NEW gets every row SQLite can read, its full-text index made again and the
+    vectors that were lost made again by KB's encoder; it appears only once complete and checked. An encrypted KB is
+    read with its key (--key-file, $PIKELOCAL_KEY, or asked) and NEW is encrypted with the same key.
+    """
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        report = knowledge_base.recover(new, ProgressPrinter())
+    click.echo(
+        api.printable(
+            f"Recovered {report.chunks:,} chunks into {new} ({report.vectors_copied:,} vectors copied,"
+            f" {report.vectors_embedded:,} made again) in {report.seconds:.1f} s; {kb} is unchanged."
+        )
+    )
+    for line in report.damage:
+        click.echo(api.printable(f"  damage: {line}"))
+    for line in report.unreadable:
+        click.echo(api.printable(f"  lost: {line}"))
+    for table, n in report.dropped.items():
+        click.echo(f"  dropped: {n:,} rows of {table} whose owner was lost")
+    click.echo(api.printable(f"  Check it with `pikelocal doctor {new}`, then use it in place of {kb}."))
 
 
 def _tuned_weights(t: FusionTuning) -> str:

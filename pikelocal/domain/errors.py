@@ -40,6 +40,11 @@ class StoreError(PikeError):
     exit_code = 5
 
 
+class CorruptKBError(StoreError):
+    """The KB file is damaged (SQLite's quick_check or a read found it): it is never written to; what SQLite can still
+    read is copied to a new KB with `pikelocal recover KB NEW`."""
+
+
 class DiskFullError(StoreError):
     """The disk (or quota) holding the KB is full: the batch stops, since every next write would fail too."""
 

@@ -44,6 +44,22 @@ class ReembedReport:
 
 
 @dataclass(frozen=True)
+class RecoverReport:
+    """What ``recover`` copied from a damaged KB into a new one; the damaged file itself is left as it was."""
+
+    source: Path
+    target: Path
+    damage: tuple[str, ...]  # what SQLite's quick_check found in the source (its first lines)
+    rows: Mapping[str, int]  # rows copied per table
+    unreadable: tuple[str, ...]  # one line per stretch of a table SQLite could not read (those rows are lost)
+    dropped: Mapping[str, int]  # rows copied but dropped because what they belong to was lost (a chunk's questions)
+    chunks: int  # chunks recovered
+    vectors_copied: int  # vectors read back intact (finite, unit length)
+    vectors_embedded: int  # vectors made again by the encoder (lost, or damaged)
+    seconds: float
+
+
+@dataclass(frozen=True)
 class KBStats:
     path: Path
     counts: EnrichmentCounts

@@ -19,6 +19,9 @@ class AddRequest:
     late: bool | None = None  # late-chunked vectors too (ingest.late)
     ocr: OcrMode | None = None  # which PDF pages are OCR'd: auto, always or never (ingest.ocr)
     enrich: bool = False  # then run enrichment on what is not yet enriched
+    # read a symbolic link named in the paths (--follow-links); without it such a link fails with its reason, since
+    # a shell glob (`folder/*`) names links nobody chose to trust. A link out of a walked folder is never followed.
+    follow_links: bool = False
 
 
 @dataclass(frozen=True)

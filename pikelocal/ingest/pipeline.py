@@ -32,10 +32,10 @@ from pikelocal.domain.kinds import LATE_CONTEXTS, DocumentStage, FileStatus, Ing
 from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.discover import discover, file_key
+from pikelocal.ingest.discover import Found, discover, failure_key, read_found
 from pikelocal.ingest.embed import document_text, early_text, header_at, late_vectors, plan_late_groups
 from pikelocal.ingest.ocr import OcrOptions
-from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document, read_file
+from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document
 from pikelocal.ingest.pdf_worker import PageProgress, PdfLimits, PdfWorker
 from pikelocal.ingest.split_llm import LLMSplitter
 from pikelocal.ingest.textcheck import line_offsets
@@ -70,6 +70,7 @@ class IngestOptions:
     max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)
     pdf: PdfLimits = PdfLimits()  # time, memory, pages and characters for reading one PDF (ingest.pdf_*)
     ocr: OcrOptions = OcrOptions()  # which PDF pages are OCR'd, and how (ingest.ocr*)
+    follow_links: bool = False  # read a symbolic link named in the paths (--follow-links); else it fails
 
 
 class _Stage:
@@ -109,17 +110,22 @@ class Ingestor:
     def ingest_paths(self, paths: Sequence[Path]) -> IngestReport:
         """Ingest files and folders; finish any document an earlier run left half done."""
         report = IngestReport()
-        found = discover(paths, exclude=self.store.path, max_bytes=self.options.max_file_mb * MIB)
+        found = discover(
+            paths,
+            exclude=self.store.path,
+            max_bytes=self.options.max_file_mb * MIB,
+            follow_links=self.options.follow_links,
+        )
         try:
             for err in found.skipped:  # left out of a folder on purpose (a link out of it, a named pipe)
                 self.sink(Notice("warning", str(err), str(err.path)))
             for err in found.failures:
-                report.outcomes.append(self._failed(file_key(Path(str(err.path))), err))
+                report.outcomes.append(self._failed(failure_key(Path(str(err.path))), err))
             stage = _Stage(self.sink, report, "parse", len(found.files), "files")
             with PdfWorker(self.options.pdf, self.options.ocr) as pdf_worker:  # one reading process for the PDFs
-                for path in found.files:
-                    report.outcomes.append(self._ingest_file(path, pdf_worker, _page_note(stage, path)))
-                    stage.advance(detail=path.name)
+                for file in found.files:
+                    report.outcomes.append(self._ingest_file(file, pdf_worker, _page_note(stage, file.path)))
+                    stage.advance(detail=file.path.name)
             stage.finish()
         except Cancelled:
             raise  # the user stops: no more work now; the next run embeds what was stored
@@ -179,14 +185,17 @@ class Ingestor:
         return FileOutcome(key, "failed", message, err.reason)
 
     def _ingest_file(
-        self, path: Path, pdf_worker: PdfWorker | None = None, progress: PageProgress | None = None
+        self, file: Found, pdf_worker: PdfWorker | None = None, progress: PageProgress | None = None
     ) -> FileOutcome:
         """One file read, parsed and stored: any exception on the way is this file's failure, never the batch's.
 
-        A PDF is read by ``pdf_worker`` within ``options.pdf``; ``progress`` hears of its pages (and may cancel)."""
-        key = file_key(path)
+        The file is read once, from the descriptor that :func:`read_found` checked is the one discovery found, and
+        every parser gets those bytes (a PDF's go to the reading process), never the path: a file swapped after
+        discovery is refused, not read. The key is discovery's, so a swap cannot move the record either. A PDF is
+        read by ``pdf_worker`` within ``options.pdf``; ``progress`` hears of its pages (and may cancel)."""
+        path, key = file.path, file.key
         try:
-            data = read_file(path, max_bytes=self.options.max_file_mb * MIB)
+            data = read_found(file, max_bytes=self.options.max_file_mb * MIB)
             sha = hashlib.sha256(data).hexdigest()
             known = self._known(key, sha)
             if known is not None:

@@ -22,7 +22,15 @@ from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputErro
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
 from pikelocal.domain.references import RefCounts, StoredRef
-from pikelocal.domain.reports import AddReport, EnrichReport, KBStats, Library, ReembedReport, TraceSummary
+from pikelocal.domain.reports import (
+    AddReport,
+    EnrichReport,
+    KBStats,
+    Library,
+    RecoverReport,
+    ReembedReport,
+    TraceSummary,
+)
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
 from pikelocal.domain.search import FusionTuning, Hit, Segment, SummaryHit
 from pikelocal.embed.base import Encoder
@@ -244,7 +252,12 @@ class KnowledgeBase:
         with kb_session(self.settings, self.path, encoder=self.encoder(), load_llm=self.llm, create=True) as s:
             splitter_llm = s.llm() if s.settings.ingest.splitter == "llm" else None
             options = ingest_options(
-                s.settings, password=request.password, late=request.late, llm=splitter_llm, ocr=request.ocr
+                s.settings,
+                password=request.password,
+                late=request.late,
+                llm=splitter_llm,
+                ocr=request.ocr,
+                follow_links=request.follow_links,
             )
             with writer_lease(s.store, "ingest", sink):
                 report = Ingestor(s.store, s.encoder, options, sink).ingest_paths(list(paths))
@@ -292,7 +305,7 @@ class KnowledgeBase:
         (``EncoderNumericsError``). No LLM call: chunks, headers and atomic questions stay. A killed run continues
         where it stopped.
         """
-        from pikelocal.ingest.enrich import embed_facts
+        from pikelocal.kb.recover import embed_missing
         from pikelocal.store.probe_check import current_probes, encoder_build, pack
 
         encoder = self.encoder()
@@ -303,20 +316,17 @@ class KnowledgeBase:
             if not store.meta().get("reembed_pending"):
                 store.index.reset_vectors(pack(current_probes(encoder), encoder_build(encoder)))
             report = Ingestor(store, encoder, ingest_options(self.settings), sink).finish_pending()
-            done = 0
-            while batch := store.index.questions_without_vectors():
-                vectors = encoder.encode([text for _, text in batch], role="query")
-                store.index.put_vectors("question", [qid for qid, _ in batch], vectors, skip_missing=True)
-                done += len(batch)
-            while names := store.graph.without_vectors():  # the entity graph's name vectors
-                vectors = encoder.encode([name for _, name in names], role="query")
-                store.index.put_vectors("entity", [eid for eid, _ in names], vectors, skip_missing=True)
-            embed_facts(store, encoder)  # the graph's triples (fact seeds)
-            while nodes := store.summaries.without_vectors():  # the summary trees' nodes
-                vectors = encoder.encode([text for _, text in nodes], role="passage")
-                store.index.put_vectors("summary", [nid for nid, _ in nodes], vectors, skip_missing=True)
+            done = embed_missing(store, encoder)  # questions, entity names, triples, summary nodes
             store.index.finish_reembed()
         return ReembedReport(report, done)
+
+    def recover(self, new: Path, sink: EventSink = ignore) -> RecoverReport:
+        """Copy what SQLite can still read of this (damaged) KB into the new KB ``new``, with its full-text index and
+        the vectors it lost made again; this KB is only read, never written. ``new`` appears only once complete and
+        sound; an encrypted KB's copy is encrypted with the same key."""
+        from pikelocal.kb.recover import recover
+
+        return recover(self.settings, self.path, Path(new), self.encoder, sink)
 
     def search(self, query: str, request: SearchRequest = SearchRequest()) -> list[Hit]:
         """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid retrieval."""

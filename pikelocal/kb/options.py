@@ -29,6 +29,7 @@ def ingest_options(
     late: bool | None = None,
     llm: LLM | None = None,
     ocr: OcrMode | None = None,
+    follow_links: bool = False,
 ) -> IngestOptions:
     s = settings.ingest
     models = settings.models_path()
@@ -52,6 +53,7 @@ def ingest_options(
             memory_mb=s.ocr_memory_mb,
             models_dir=str(models) if models else "",
         ),
+        follow_links=follow_links,
     )
 
 

@@ -16,6 +16,8 @@ from pikelocal.domain.errors import PikeError
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.llm.base import LLM
+from pikelocal.store.damage import corrupt
+from pikelocal.store.db import DAMAGE_ERRORS
 from pikelocal.store.store import Store
 
 if TYPE_CHECKING:
@@ -33,7 +35,7 @@ def encoder_settings_for(settings: Settings, kb_path: Path, *, key: str | None =
     if settings.encoder.model != "default" or not kb_path.exists() or kb_path.stat().st_size == 0:
         return settings
     try:
-        with Store.open_existing(kb_path, key=key) as store:
+        with Store.open_existing(kb_path, key=key, check=False) as store:  # the opener that follows checks it
             kb_encoder = store.encoder_id
     except Exception as exc:  # not a KB yet, or unreadable: Store.open reports it properly later
         log.debug("cannot read the encoder of %s: %s", kb_path, exc)
@@ -102,6 +104,8 @@ def kb_session(
     session = Session(settings, store, encoder, load_llm)
     try:
         yield session
+    except DAMAGE_ERRORS as e:  # damage quick_check could not see, met while working: one line naming the file
+        raise corrupt(kb_path, str(e)) from e
     finally:
         try:
             session.close()

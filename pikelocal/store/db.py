@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +20,7 @@ import apsw
 import sqlite_vec
 
 from pikelocal.domain.errors import InputError, PikeError, StoreError
-from pikelocal.store import keys
+from pikelocal.store import damage, keys
 
 if TYPE_CHECKING:  # type aliases of apsw's stubs only, not attributes of the module at run time
     from apsw import Bindings, SQLiteValue
@@ -31,6 +32,8 @@ SQLError = apsw.Error  # base of every apsw error, for the other store modules t
 ConstraintError = apsw.ConstraintError
 BusyError = apsw.BusyError
 FullError = apsw.FullError  # SQLITE_FULL: the disk (or the file system's quota) is full
+# A page SQLite could not read (or, in an encrypted file, not decrypt): the file is damaged.
+DAMAGE_ERRORS: tuple[type[apsw.Error], ...] = (apsw.CorruptError, apsw.NotADBError)
 
 BUSY_TIMEOUT_MS = 5000  # a writer in another process holds the lock for one transaction at most
 CACHE_KIB = 32 * 1024
@@ -39,7 +42,7 @@ CACHE_KIB = 32 * 1024
 CACHE_KIB_ENCRYPTED = 128 * 1024
 
 
-def connect(path: Path, *, readonly: bool = False, key: str | None = None) -> Connection:
+def connect(path: Path, *, readonly: bool = False, key: str | None = None, check: bool = True) -> Connection:
     """Open ``path`` with sqlite-vec loaded and the KB PRAGMAs set; refuse files that are not a KB.
 
     A missing file is created unless ``readonly``. A SQLite file belonging to another application is
@@ -47,6 +50,9 @@ def connect(path: Path, *, readonly: bool = False, key: str | None = None) -> Co
     one :func:`keys.key_for` finds) opens an encrypted KB, or makes a new one encrypted; it is set before anything
     is read, so the WAL and journal are encrypted too. A missing or wrong key, or a key given or remembered for a
     plain KB (``$PIKELOCAL_KEY`` is not applied to one), is a one-line InputError.
+
+    A damaged file (SQLite's quick_check, :mod:`pikelocal.store.damage`) is refused for writing with a
+    CorruptKBError before anything is written; read-only (with ``check``) it is opened after one warning.
     """
     path = Path(path)
     if path.is_dir():
@@ -71,7 +77,10 @@ def connect(path: Path, *, readonly: bool = False, key: str | None = None) -> Co
         # that touch several vector tables thrash (20k-chunk delete: 29 s at 2 MiB, 4 s at 64 MiB).
         conn.execute(f"PRAGMA cache_size=-{CACHE_KIB if key is None else CACHE_KIB_ENCRYPTED}")
         if not readonly:
+            damage.refuse_damaged(conn, path)  # before the switch to WAL, which already writes the file's header
             conn.execute("PRAGMA journal_mode=WAL")
+        elif check:
+            damage.warn_if_damaged(conn, path)
             conn.execute("PRAGMA synchronous=NORMAL")  # in WAL a power loss may drop the last commits, never corrupt
     except apsw.Error as e:
         conn.close()
@@ -117,6 +126,7 @@ def sole(path: Path, *, key: str | None) -> Iterator[Connection]:
                       " and try again")  # fmt: skip
     try:
         _prepare(conn, path, key, 1000)
+        damage.refuse_damaged(conn, path)  # VACUUM INTO would carry the damage, or stop half way
         try:
             mode = conn.execute("PRAGMA journal_mode=DELETE").fetchone()
         except (apsw.BusyError, apsw.LockedError):
@@ -160,11 +170,27 @@ def vacuum_into(conn: Connection, dest: Path, *, key: str | None) -> None:
 
 def create_private(path: Path) -> None:
     """Create ``path`` empty with mode 0600 when it does not exist: a KB holds confidential documents, questions and
-    answers. SQLite gives the ``-wal``, ``-shm`` and ``-journal`` files the database file's permissions."""
+    answers. SQLite gives the ``-wal``, ``-shm`` and ``-journal`` files the database file's permissions.
+
+    Something already at ``path`` must be a regular file. O_EXCL's EEXIST also means a symbolic link, dangling or
+    not, and SQLite would follow it: a dangling one had the KB created at its target with the umask's mode (0644),
+    a live one wrote the KB wherever it points. So a link is refused, with its target as the way out."""
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
     except FileExistsError:
-        pass
+        try:
+            st = os.lstat(path)
+        except OSError as e:  # gone again meanwhile: SQLite would create it with the umask's mode
+            raise StoreError(f"{path}: cannot open or create the knowledge-base file: {e.strerror or e}") from None
+        if stat.S_ISLNK(st.st_mode):
+            target = os.path.realpath(path)
+            raise StoreError(
+                f"{path}: a symbolic link to {target}, not opened as a knowledge base (name {target} itself to use it)"
+            ) from None
+        if not stat.S_ISREG(st.st_mode):
+            raise StoreError(
+                f"{path}: not a regular file (a named pipe, device or socket), not a knowledge base"
+            ) from None
     except OSError as e:
         raise StoreError(f"{path}: cannot open or create the knowledge-base file: {e.strerror or e}") from None
 
@@ -176,6 +202,7 @@ def close(conn: Connection, *, readonly: bool = False) -> None:
     we keep WAL rather than wait, and the last writer to close cleans up. Nothing committed is ever lost:
     the WAL file is part of the database until it is checkpointed.
     """
+    name = conn.filename
     try:
         if not readonly and not conn.in_transaction:
             conn.set_busy_timeout(0)  # do not wait on readers at exit
@@ -186,6 +213,8 @@ def close(conn: Connection, *, readonly: bool = False) -> None:
         logger.debug("keeping WAL for %s: %s", conn.filename, e)
     finally:
         conn.close()
+        if not readonly and name:
+            damage.remember_sound(Path(name))
 
 
 def _check_is_kb(conn: Connection, path: Path) -> None:
@@ -195,12 +224,36 @@ def _check_is_kb(conn: Connection, path: Path) -> None:
         raise StoreError(f"{path} is a SQLite file but not a pikelocal knowledge base (it has no kb_meta table)")
 
 
+def open_damaged(path: Path, *, key: str | None = None) -> Connection:
+    """``path`` opened to read what can be read from it, never written: immutable (no lock, no journal, no -shm),
+    or, when it has a -wal (commits not yet in the file), read-only so those are read too."""
+    path = Path(path).resolve()
+    kind = keys.file_kind(path)
+    if kind not in ("plain", "encrypted"):
+        raise StoreError(f"{path} is not a pikelocal knowledge base" + (" (it is empty)" if kind == "new" else ""))
+    has_wal = path.with_name(path.name + "-wal").exists()
+    uri = "file:" + quote(str(path)) + ("?mode=ro" if has_wal else "?immutable=1")
+    try:
+        conn = apsw.Connection(uri, flags=apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI)
+    except apsw.Error as e:
+        raise _translate(e, path, kind) from e
+    try:
+        _prepare(conn, path, key, BUSY_TIMEOUT_MS)
+    except apsw.Error as e:
+        conn.close()
+        raise _translate(e, path, kind) from e
+    except (StoreError, InputError):
+        conn.close()
+        raise
+    return conn
+
+
 def _translate(e: apsw.Error, path: Path, kind: keys.FileKind = "plain") -> PikeError:
     """A one-line error naming ``path`` for an apsw error met while opening it."""
     if isinstance(e, apsw.NotADBError):
         return keys.wrong_key(path) if kind == "encrypted" else StoreError(f"{path} is not a SQLite file")
     if isinstance(e, apsw.CorruptError):
-        return StoreError(f"{path} is a corrupt SQLite file: {e}")
+        return damage.corrupt(path, str(e))
     if isinstance(e, apsw.CantOpenError | apsw.PermissionsError | apsw.AuthError):
         return StoreError(f"cannot open {path}: permission denied or its directory does not exist")
     if isinstance(e, apsw.ReadOnlyError):

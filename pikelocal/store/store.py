@@ -33,7 +33,7 @@ from typing import Any
 from pikelocal import __version__
 from pikelocal.domain.errors import DiskFullError, EncoderMismatchError, StoreError
 from pikelocal.embed.probes import ProbeEncoder
-from pikelocal.store import checks, db, keys, schema
+from pikelocal.store import checks, damage, db, keys, schema
 from pikelocal.store.cache import LLMCache
 from pikelocal.store.chunks import Chunks
 from pikelocal.store.documents import Documents
@@ -110,6 +110,9 @@ class Store:
         try:
             schema.migrate(conn, path, new_kb=new_kb if create else None)
             store = cls(conn, path, readonly=False)
+        except db.DAMAGE_ERRORS as e:
+            db.close(conn)
+            raise damage.corrupt(path, str(e)) from e
         except BaseException:
             db.close(conn)
             raise
@@ -128,12 +131,14 @@ class Store:
         return store
 
     @classmethod
-    def open_existing(cls, path: Path, *, readonly: bool = True, key: str | None = None) -> Store:
-        """Open an existing KB whatever its encoder (for ``doctor``, listing, inspection)."""
+    def open_existing(cls, path: Path, *, readonly: bool = True, key: str | None = None, check: bool = True) -> Store:
+        """Open an existing KB whatever its encoder (for ``doctor``, listing, inspection). Read-only, a damaged file
+        is opened after one warning; ``check=False`` skips that check (for a caller that reports damage itself, or
+        reads one value of ``kb_meta``). For writing it is refused (:func:`db.connect`)."""
         path = Path(path)
         if not path.exists():
             raise StoreError(f"{path} does not exist")
-        conn = db.connect(path, readonly=readonly, key=key)
+        conn = db.connect(path, readonly=readonly, key=key, check=check)
         try:
             version = schema.check_version(conn, path)
             if version == 0:
@@ -143,8 +148,11 @@ class Store:
             elif version < schema.LATEST_VERSION:  # an older KB: upgrade it once, then read it as asked
                 db.close(conn, readonly=True)
                 cls.open_existing(path, readonly=False, key=key).close()
-                conn = db.connect(path, readonly=True, key=key)
+                conn = db.connect(path, readonly=True, key=key, check=check)
             return cls(conn, path, readonly=readonly)
+        except db.DAMAGE_ERRORS as e:
+            db.close(conn, readonly=readonly)
+            raise damage.corrupt(path, str(e)) from e
         except BaseException:
             db.close(conn, readonly=readonly)
             raise
@@ -210,6 +218,8 @@ class Store:
 
     def __exit__(self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+        if isinstance(ev, db.DAMAGE_ERRORS):  # a damaged page met while reading: one line naming this file
+            raise damage.corrupt(self.path, str(ev)) from ev
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

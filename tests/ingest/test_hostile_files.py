@@ -23,6 +23,7 @@ from pikelocal.domain.events import Event, Notice
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest import pipeline
 from pikelocal.ingest.chunking import SplitOptions
+from pikelocal.ingest.discover import Found
 from pikelocal.ingest.parse import ParsedDocument
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
@@ -218,17 +219,18 @@ def test_a_second_writer_storing_the_same_file_first_makes_this_one_a_duplicate(
 
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Names of the files whose bytes were asked for; the big ones are never really read."""
+    """Names of the files whose bytes were asked for (the pipeline's one read, ``read_found``); the big ones are
+    never really read."""
     names: list[str] = []
-    real = Path.read_bytes
+    real = pipeline.read_found
 
-    def read_bytes(self: Path) -> bytes:
-        names.append(self.name)
-        if self.stat().st_size > 50 << 20:
-            raise OSError(errno.EFBIG, "the test refuses to read a big file", str(self))
-        return real(self)
+    def read_found(found: Found, **kwargs: int | None) -> bytes:
+        names.append(found.path.name)
+        if os.stat(found.opened).st_size > 50 << 20:
+            raise OSError(errno.EFBIG, "the test refuses to read a big file", str(found.path))
+        return real(found, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(pipeline, "read_found", read_found)
     yield names
 
 

@@ -292,15 +292,15 @@ def test_bad_files_fail_one_by_one_and_the_batch_goes_on(tmp_path: Path, monkeyp
     locked.write_text("secret text nobody may read\n")
     locked.chmod(0)
     expected[key(locked)] = "unreadable"
-    if os.geteuid() == 0:  # root reads a mode-000 file anyway: make reading it fail as it would for a user
-        real_read_bytes = Path.read_bytes
+    if os.geteuid() == 0:  # root reads a mode-000 file anyway: make opening it fail as it would for a user
+        real_open = os.open
 
-        def read_bytes(self: Path) -> bytes:
-            if self.resolve() == locked.resolve():
-                raise PermissionError(13, "Permission denied", str(self))
-            return real_read_bytes(self)
+        def os_open(path: str, flags: int, *args: int, **kwargs: int) -> int:
+            if os.path.realpath(path) == str(locked.resolve()):
+                raise PermissionError(13, "Permission denied", str(path))
+            return real_open(path, flags, *args, **kwargs)
 
-        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        monkeypatch.setattr(os, "open", os_open)
     good = folder / "z_good.txt"
     good.write_text(ALPHA)
     missing = tmp_path / "nowhere" / "gone.txt"
