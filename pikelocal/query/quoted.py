@@ -60,8 +60,8 @@ def quoted_answer(
         parts.append(delta)
     draft = "".join(parts)
     start = time.perf_counter()
-    reply = parse_quoted(draft)
-    if kind == "yesno" and (denied := _denied(question, reply, sources)) is not None:
+    reply = written = parse_quoted(draft)
+    if kind == "yesno" and (denied := _denied(question, written, sources)) is not None:
         reply = denied
     verdict = check_reply(reply, question, sources, locator, kind)
     keep = [s.text for s in sources]
@@ -86,7 +86,7 @@ def quoted_answer(
         removed_citations=0,
         unsupported=not verdict.checks and not unchecked,
         claims=verdict.checks or (_rejected(reply, verdict.reason),),
-        draft=reply.answer,  # the model's answer before checking (its quotes are in the claims)
+        draft=written.answer,  # the model's own answer, before checking (its quotes are in the claims)
         script=script,
         check_s=time.perf_counter() - start,
     )
