@@ -125,19 +125,33 @@ def check_reply(
 
 # A statement to be judged true or false: its scope ("In the case of X v Y [2012] HCA 30, …", "Under the Act, …",
 # "…, states that") names where to look, not what is claimed; the claim is what follows it.
-_SCOPE = re.compile(r"^\s*(?:in|under|according to|pursuant to)\b[^,]{0,200},\s*|^[^,]{0,200}?\bstates that\s+", re.I)
+# A case is named with its citation ("… Pty Ltd [2022] HCA 1"), whose title may hold commas: the scope ends after it.
+_SCOPE = re.compile(
+    r"^\s*(?:in|under|according to|pursuant to)\b.{0,300}?\[\d{4}\]\s*[A-Z][A-Za-z]*\s*\d+\s*,?\s*"
+    r"|^\s*(?:in|under|according to|pursuant to)\b[^,\[]{0,200},\s*|^[^,]{0,200}?\bstates that\s+",
+    re.I,
+)
 _TRUE_OR_FALSE = re.compile(r"\s*(?:true or false|true/false)\s*[?？]?\s*$|\s*[（(]?正确还是错误[)）]?[?？]?\s*$", re.I)
 # An English name: capitalised words in a row ("New South Wales District Registry"), the joining words between.
-_EN_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:of|and|for|the)?\s*[A-Z][a-z]+)*")
+_EN_NAME = re.compile(r"\b[A-Z][a-z][A-Za-z]*(?:\s+(?:of|and|for|the)?\s*[A-Z][a-z][A-Za-z]*)*")
+# A quote judges a statement's details only when it is about the statement: this share of the statement's words
+# (less its details) stands around the quote. Else the model quoted something else, and nothing is decided.
+ABOUT_SHARE = 0.5
 _NOT_NAMES = {"The", "In", "A", "An", "This", "That", "It", "Its", "Act", "Court", "True", "False", "Section", "No"}
+
+
+def statement_claim(question: str) -> str:
+    """A yes/no question or true/false statement without its scope phrase and its "True or False?"."""
+    claim = _TRUE_OR_FALSE.sub("", question)
+    while (scope := _SCOPE.match(claim)) is not None and scope.end() < len(claim):
+        claim = claim[scope.end() :]
+    return claim
 
 
 def statement_details(question: str) -> list[str]:
     """What a yes/no question or true/false statement claims in detail: its numbers and dates, and (in English)
     its names, outside the scope phrase that says where to look."""
-    claim = _TRUE_OR_FALSE.sub("", question)
-    while (scope := _SCOPE.match(claim)) is not None and scope.end() < len(claim):
-        claim = claim[scope.end() :]
+    claim = statement_claim(question)
     details = [f.text for f in facts_in(claim) if f.kind != "name"]
     for m in _EN_NAME.finditer(claim):
         words = m.group(0).split()
@@ -156,12 +170,22 @@ def missing_detail(question: str, reply: QuotedReply, sources: Sequence[Source])
     if not found:
         return None
     reading = _Reading(Question.of(question), headings_terms(sources), found, sources, None)
-    contexts = [fold(reading.context(loc).text).text for loc in found]
-    for detail in statement_details(question):
+    # the sentences a quote stands in, and the line or two around them (a clause's number heads its line)
+    around = [_around(reading.context(loc)) for loc in found]
+    details = statement_details(question)
+    words = content_terms(statement_claim(question)) - {t for d in details for t in content_terms(d)}
+    about = [a for a in around if not words or len(words & content_terms(a)) / len(words) >= ABOUT_SHARE]
+    contexts = [fold(a).text for a in about]
+    for detail in details if contexts else ():
         folded = fold(detail).text
         if folded and not any(folded in c for c in contexts):
             return detail
     return None
+
+
+def _around(unit: Unit, chars: int = 120) -> str:
+    text = unit.source.text
+    return text[max(0, unit.start - chars) : min(len(text), unit.end + chars)]
 
 
 def _says_yes(answer: str) -> bool | None:
