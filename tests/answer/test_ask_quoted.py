@@ -3,6 +3,7 @@ the kind, the answer kept with the quote's own page and lines, an invented quote
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -111,3 +112,15 @@ def test_a_yes_whose_quote_lacks_a_detail_of_the_statement_is_no(
 ) -> None:
     _, trace, _ = answer(kb, question, reply)
     assert trace.answer.text.startswith(shown), (trace.answer.text, trace.answer.claims)
+
+
+def test_a_quote_about_something_else_turns_no_yes_to_no(kb: Path) -> None:
+    """With checking off (a benchmark's true/false), the model's True stands unless its quote, being about the
+    statement, lacks one of its details; a quote about termination says nothing of deliveries to Berlin."""
+    question = "Under the agreement, the supplier delivers the goods to Berlin every Monday. True or False?"
+    reply = "Quote: Termination takes effect thirty days after the notice.\nAnswer: True"
+    _, trace, _ = answer(kb, question, reply, replace(OPTIONS, check=False))
+    assert trace.answer.text == "True"
+    wrong = "Quote: Each delivery is inspected on arrival.\nAnswer: True"  # about deliveries: Berlin is not there
+    _, trace, _ = answer(kb, question.replace("Berlin every Monday", "Berlin"), wrong, replace(OPTIONS, check=False))
+    assert trace.answer.text.startswith("False")
