@@ -27,7 +27,7 @@ from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
 from pikelocal.prompts.script import to_simplified
-from pikelocal.query.claims import content_terms, facts_in, numbers_in
+from pikelocal.query.claims import Fact, content_terms, facts_in, numbers_in
 from pikelocal.query.quotes import Located, fold, locate
 from pikelocal.query.support import (
     FOCUS_SHARE,
@@ -148,11 +148,18 @@ def statement_claim(question: str) -> str:
     return claim
 
 
+def _is_detail(fact: Fact, claim: str) -> bool:
+    """A number or date the statement claims; a number word before "of" ("one of the courts") counts nothing."""
+    if fact.kind == "name":
+        return False
+    return fact.text[:1].isdigit() or re.search(rf"\b{re.escape(fact.text)}\s+of\b", claim, re.IGNORECASE) is None
+
+
 def statement_details(question: str) -> list[str]:
     """What a yes/no question or true/false statement claims in detail: its numbers and dates, and (in English)
     its names, outside the scope phrase that says where to look."""
     claim = statement_claim(question)
-    details = [f.text for f in facts_in(claim) if f.kind != "name"]
+    details = [f.text for f in facts_in(claim) if _is_detail(f, claim)]
     for m in _EN_NAME.finditer(claim):
         words = m.group(0).split()
         while words and words[0] in _NOT_NAMES:
