@@ -27,8 +27,8 @@ from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
 from pikelocal.prompts.script import to_simplified
-from pikelocal.query.claims import Fact, content_terms, facts_in, numbers_in
-from pikelocal.query.quotes import Located, fold, locate
+from pikelocal.query.claims import content_terms, facts_in, numbers_in
+from pikelocal.query.quotes import Located, locate
 from pikelocal.query.support import (
     FOCUS_SHARE,
     Locator,
@@ -123,78 +123,6 @@ def check_reply(
     return QuotedVerdict(tuple(checks), "")
 
 
-# A statement to be judged true or false: its scope ("In the case of X v Y [2012] HCA 30, …", "Under the Act, …",
-# "…, states that") names where to look, not what is claimed; the claim is what follows it.
-# A case is named with its citation ("… Pty Ltd [2022] HCA 1"), whose title may hold commas: the scope ends after it.
-_SCOPE = re.compile(
-    r"^\s*(?:in|under|according to|pursuant to)\b.{0,300}?\[\d{4}\]\s*[A-Z][A-Za-z]*\s*\d+\s*,?\s*"
-    r"|^\s*(?:in|under|according to|pursuant to)\b[^,\[]{0,200},\s*|^[^,]{0,200}?\bstates that\s+",
-    re.I,
-)
-_TRUE_OR_FALSE = re.compile(r"\s*(?:true or false|true/false)\s*[?？]?\s*$|\s*[（(]?正确还是错误[)）]?[?？]?\s*$", re.I)
-# An English name: capitalised words in a row ("New South Wales District Registry"), the joining words between.
-_EN_NAME = re.compile(r"\b[A-Z][a-z][A-Za-z]*(?:\s+(?:of|and|for|the)?\s*[A-Z][a-z][A-Za-z]*)*")
-# A quote judges a statement's details only when it is about the statement: this share of the statement's words
-# (less its details) stands around the quote. Else the model quoted something else, and nothing is decided.
-ABOUT_SHARE = 0.5
-_NOT_NAMES = {"The", "In", "A", "An", "This", "That", "It", "Its", "Act", "Court", "True", "False", "Section", "No"}
-
-
-def statement_claim(question: str) -> str:
-    """A yes/no question or true/false statement without its scope phrase and its "True or False?"."""
-    claim = _TRUE_OR_FALSE.sub("", question)
-    while (scope := _SCOPE.match(claim)) is not None and scope.end() < len(claim):
-        claim = claim[scope.end() :]
-    return claim
-
-
-def _is_detail(fact: Fact, claim: str) -> bool:
-    """A number or date the statement claims; a number word before "of" ("one of the courts") counts nothing."""
-    if fact.kind == "name":
-        return False
-    return fact.text[:1].isdigit() or re.search(rf"\b{re.escape(fact.text)}\s+of\b", claim, re.IGNORECASE) is None
-
-
-def statement_details(question: str) -> list[str]:
-    """What a yes/no question or true/false statement claims in detail: its numbers and dates, and (in English)
-    its names, outside the scope phrase that says where to look."""
-    claim = statement_claim(question)
-    details = [f.text for f in facts_in(claim) if _is_detail(f, claim)]
-    for m in _EN_NAME.finditer(claim):
-        words = m.group(0).split()
-        while words and words[0] in _NOT_NAMES:
-            words = words[1:]
-        if words and (len(words) > 1 or m.start() > 0):  # one capitalised word at the start is the sentence's
-            details.append(" ".join(words))
-    return list(dict.fromkeys(details))
-
-
-def missing_detail(question: str, reply: QuotedReply, sources: Sequence[Source]) -> str | None:
-    """A detail of the question's statement (a number, a date, a name) that none of the reply's quotes holds in
-    the sentences they stand in, while they are found in the sources; None when every detail stands there, or no
-    quote was found (then there is nothing to judge the statement by)."""
-    found = [loc for q in reply.quotes if (loc := locate(q.text, sources, prefer=q.number)) is not None]
-    if not found:
-        return None
-    reading = _Reading(Question.of(question), headings_terms(sources), found, sources, None)
-    # the sentences a quote stands in, and the line or two around them (a clause's number heads its line)
-    around = [_around(reading.context(loc)) for loc in found]
-    details = statement_details(question)
-    words = content_terms(statement_claim(question)) - {t for d in details for t in content_terms(d)}
-    about = [a for a in around if not words or len(words & content_terms(a)) / len(words) >= ABOUT_SHARE]
-    contexts = [fold(a).text for a in about]
-    for detail in details if contexts else ():
-        folded = fold(detail).text
-        if folded and not any(folded in c for c in contexts):
-            return detail
-    return None
-
-
-def _around(unit: Unit, chars: int = 120) -> str:
-    text = unit.source.text
-    return text[max(0, unit.start - chars) : min(len(text), unit.end + chars)]
-
-
 def _says_yes(answer: str) -> bool | None:
     """是/可以/有/yes → True; 否/不/没有/no → False; anything else (True/False, an option letter) → None."""
     text = answer.strip().lower()
@@ -246,7 +174,7 @@ class _Reading:
     def polar(self, answer: str) -> ClaimCheck | None:
         """A yes/no (or option) answer: kept with the first quote that the question is about."""
         for loc in self.found:
-            if self._about(context := self.context(loc)):
+            if self._about(context := self._context(loc)):
                 return self._check(answer, context, "quote")
         return None
 
@@ -256,7 +184,7 @@ class _Reading:
         also stand in that sentence."""
         facts = facts_in(answer)
         for loc in self.found:
-            unit, context = _quote_unit(loc), self.context(loc)
+            unit, context = _quote_unit(loc), self._context(loc)
             finding = check_claim(answer, self.asked, [unit], self.headings)
             if finding.verdict == "supported":
                 return self._check(answer, unit, "quote")
@@ -298,7 +226,7 @@ class _Reading:
         yes = _negated(best.text) == _negated(question)
         return self._check(answer, best, "polarity") if yes == says else None
 
-    def context(self, loc: Located) -> Unit:
+    def _context(self, loc: Located) -> Unit:
         """The sentences (or table rows) the quote stands in, as one unit."""
         around = [u for u in source_units(loc.source) if u.start < loc.end and u.end > loc.start and not u.pair]
         if not around:

@@ -9,11 +9,8 @@ the quote's own page and lines (``Locator``), whatever number the model wrote. N
 
 from __future__ import annotations
 
-import logging
-import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 
 from pikelocal.domain.answers import Answer, ClaimCheck, Source
 from pikelocal.domain.kinds import Verdict
@@ -23,10 +20,8 @@ from pikelocal.prompts.question_kind import question_kind
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_messages, quote_params
 from pikelocal.prompts.script import Script, convert
 from pikelocal.query.provision import ArticleSpan, article_span, asked_article
-from pikelocal.query.quote_check import check_reply, missing_detail
+from pikelocal.query.quote_check import check_reply
 from pikelocal.query.support import Locator, evidence, span_unit
-
-log = logging.getLogger(__name__)
 
 
 def quoted_answer(
@@ -60,9 +55,7 @@ def quoted_answer(
         parts.append(delta)
     draft = "".join(parts)
     start = time.perf_counter()
-    reply = written = parse_quoted(draft)
-    if kind == "yesno" and (denied := _denied(question, written, sources)) is not None:
-        reply = denied
+    reply = parse_quoted(draft)
     verdict = check_reply(reply, question, sources, locator, kind)
     keep = [s.text for s in sources]
     unchecked = not check and bool(reply.answer) and not says_not_stated(reply.answer)
@@ -86,36 +79,11 @@ def quoted_answer(
         removed_citations=0,
         unsupported=not verdict.checks and not unchecked,
         claims=verdict.checks or (_rejected(reply, verdict.reason),),
-        draft=written.answer,  # the model's own answer, before checking (its quotes are in the claims)
+        draft=reply.answer,  # the model's answer before checking (its quotes are in the claims)
         script=script,
         check_s=time.perf_counter() - start,
     )
     return answer
-
-
-_AFFIRMED = re.compile(r"^\s*(?:(?:true|yes|correct)\b|是|对|對|正确|正確)", re.IGNORECASE)
-_DENIED = {
-    "true": "False",
-    "yes": "No",
-    "correct": "Incorrect",
-    "是": "否",
-    "对": "不对",
-    "對": "不對",
-    "正确": "错误",
-    "正確": "錯誤",
-}
-
-
-def _denied(question: str, reply: QuotedReply, sources: Sequence[Source]) -> QuotedReply | None:
-    """A "yes" / "True" whose own quotes lack a detail the statement claims (a number, a date, a name: "New South
-    Wales" where the quoted sentence says "Victorian") turned into "no" / "False", decided on the quote; None when
-    the answer is not a yes or every detail stands in what it quotes. The small model answers True to most
-    statements that are false in one detail (BENCHMARKS, "Quote, then answer on the other sets")."""
-    said = _AFFIRMED.match(reply.answer)
-    if said is None or (detail := missing_detail(question, reply, sources)) is None:
-        return None
-    log.info("yes/no answer %r turned to no: its quote does not hold %r", reply.answer, detail)
-    return replace(reply, answer=_DENIED[said.group(0).strip().lower()])
 
 
 def _article_answer(

@@ -3,7 +3,6 @@ the kind, the answer kept with the quote's own page and lines, an invented quote
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -89,38 +88,3 @@ def test_a_choice_is_kept_without_checks_when_the_task_turns_them_off(kb: Path) 
     llm, trace, _ = answer(kb, question, reply, options)
     assert "letter(s) of the correct option" in llm.calls_for("answer-quote")[0].messages[-1].content
     assert trace.answer.text.startswith("B") and not trace.answer.unsupported
-
-
-@pytest.mark.parametrize(
-    ("question", "reply", "shown"),
-    [
-        # a detail of the statement that its own quote does not hold: the small model's "True" is turned
-        ("Under the agreement, termination takes effect sixty days after the notice. True or False?",
-         "Quote: Termination takes effect thirty days after the notice.\nAnswer: True", "False ["),
-        ("In the warranty terms, claims must be made in writing to the Ministry of Trade. True or False?",
-         "Quote: A claim under this warranty must be made in writing within the warranty period.\nAnswer: True",
-         "False ["),
-        ("投标保证金是否为人民币八万元？", "原文：投标保证金的金额为人民币五万元。\n答案：是", "否 ["),
-        # every detail stands in the quote: the answer stays
-        ("Under the agreement, termination takes effect thirty days after the notice. True or False?",
-         "Quote: Termination takes effect thirty days after the notice.\nAnswer: True", "True ["),
-        ("投标保证金是否为人民币五万元？", "原文：投标保证金的金额为人民币五万元。\n答案：是", "是 ["),
-    ],
-)  # fmt: skip
-def test_a_yes_whose_quote_lacks_a_detail_of_the_statement_is_no(
-    kb: Path, question: str, reply: str, shown: str
-) -> None:
-    _, trace, _ = answer(kb, question, reply)
-    assert trace.answer.text.startswith(shown), (trace.answer.text, trace.answer.claims)
-
-
-def test_a_quote_about_something_else_turns_no_yes_to_no(kb: Path) -> None:
-    """With checking off (a benchmark's true/false), the model's True stands unless its quote, being about the
-    statement, lacks one of its details; a quote about termination says nothing of deliveries to Berlin."""
-    question = "Under the agreement, the supplier delivers the goods to Berlin every Monday. True or False?"
-    reply = "Quote: Termination takes effect thirty days after the notice.\nAnswer: True"
-    _, trace, _ = answer(kb, question, reply, replace(OPTIONS, check=False))
-    assert trace.answer.text == "True"
-    wrong = "Quote: Each delivery is inspected on arrival.\nAnswer: True"  # about deliveries: Berlin is not there
-    _, trace, _ = answer(kb, question.replace("Berlin every Monday", "Berlin"), wrong, replace(OPTIONS, check=False))
-    assert trace.answer.text.startswith("False")
