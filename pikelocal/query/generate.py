@@ -72,6 +72,9 @@ class AnswerRequest:
     check: bool = True  # check every claim against the sources (False: the model's text as it came)
     cite_grammar: bool = False  # a grammar makes the model end every sentence with [n]
     quote: bool = False  # quote, then answer (query/quoted.py); with the default prompt only
+    # the documents the KB resolves the law the question cites to (store.refs): where an article asked for by number
+    # is read (query/provision.py); empty: matched by the sources' names
+    law_docs: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,7 @@ def generate_answer(
         answer = quoted_answer(
             llm, request.question, request.lang, request.script, sources, on_delta,
             max_tokens=request.max_tokens, instruction=request.instruction, locator=checking.locate,
-            check=request.check,
+            check=request.check, law_docs=request.law_docs,
         )  # fmt: skip
         return replace(answer, mode=request.mode)
     if messages is None:

@@ -171,9 +171,10 @@ def ask(
             first_token.append(time.perf_counter() - start)
         sink(AnswerDelta(text))
 
+    law_docs = tuple(dict.fromkeys(doc for ref, doc, _ in store.refs.resolve_text(question) if ref.law and doc))
     request = AnswerRequest(
         question, lang, options.mode, options.style, options.instruction, options.max_tokens,
-        script, options.check, options.cite_grammar, options.quote and options.mode != "decompose",
+        script, options.check, options.cite_grammar, options.quote and options.mode != "decompose", law_docs,
     )  # fmt: skip
     checking = Checking(store_locator(store), encoder if options.check_encoder else None)
     answer = generate_answer(model, request, sources, on_delta, checking, messages=messages)

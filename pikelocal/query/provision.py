@@ -58,11 +58,15 @@ def _of_law(source: Source, law: str | None) -> bool:
     return any(key in own for key in name_candidates(law))
 
 
-def article_span(ref: LegalRef, sources: Sequence[Source], *, english: bool) -> ArticleSpan | None:
+def article_span(
+    ref: LegalRef, sources: Sequence[Source], *, english: bool, law_docs: Sequence[int] = ()
+) -> ArticleSpan | None:
     """Where article ``ref`` stands in the first source of its law that holds its heading: from the heading to
-    the next article's (or the source's end)."""
+    the next article's (or the source's end). ``law_docs``, when given, are the law's documents as the KB resolves
+    its name (the most specific name first: 社会保险法 before 保险法, which the sources alone cannot tell apart);
+    else a source's own name must match the law's."""
     for source in sources:
-        if not _of_law(source, ref.law):
+        if not (source.doc_id in law_docs if law_docs else _of_law(source, ref.law)):
             continue
         starts = article_starts(source.text, english=english)
         for i, start in enumerate(starts):

@@ -36,12 +36,14 @@ def quoted_answer(
     instruction: str = "",
     locator: Locator | None = None,
     check: bool = True,
+    law_docs: Sequence[int] = (),
 ) -> Answer:
     """Ask for quote and answer over ``sources``, check them, show the result through ``on_delta``; the answer's
     ``mode`` is the caller's to fill in. A question asking what an article says is answered with the article, when
-    the sources hold it, without the model (``query/provision.py``)."""
+    the sources hold it, without the model (``query/provision.py``; ``law_docs``: the documents the KB resolves
+    the cited law to)."""
     ref = asked_article(question)
-    span = article_span(ref, sources, english=lang == "en") if ref is not None else None
+    span = article_span(ref, sources, english=lang == "en", law_docs=law_docs) if ref is not None else None
     if span is not None:
         return _article_answer(question, lang, script, sources, span, on_delta, locator)
     kind = question_kind(question, instruction)

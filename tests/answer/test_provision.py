@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.domain.answers import Source
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.query.modes import AskOptions, ask
-from pikelocal.query.provision import asked_article
+from pikelocal.query.provision import article_span, asked_article
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, OPTIONS
 
@@ -31,6 +32,8 @@ PARTNERSHIP = """# 中华人民共和国合伙企业法
 
 第十九条 合伙企业存续期间，合伙人的出资和所有以合伙企业名义取得的收益和依法取得的其他财产，均为合伙企业的财产。
 """
+INSURANCE = "# 中华人民共和国保险法\n\n第二十四条 保险人作出核定后，对不属于保险责任的，应当发出拒绝赔偿通知书。\n"
+SOCIAL_INSURANCE = "# 中华人民共和国社会保险法\n\n第二十四条 国家建立和完善新型农村合作医疗制度。\n"
 ASK = AskOptions(mode="naive", k=4, context="neighbours", neighbours=0, compress_tokens=0, quote=True)
 
 
@@ -56,6 +59,8 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "docs").mkdir()
     (root / "docs" / "个人独资企业法(1999-08-30).md").write_text(SOLE, encoding="utf-8")
     (root / "docs" / "合伙企业法(2006-08-27).md").write_text(PARTNERSHIP, encoding="utf-8")
+    (root / "docs" / "保险法(2009-02-28).md").write_text(INSURANCE, encoding="utf-8")
+    (root / "docs" / "社会保险法(2010-10-28).md").write_text(SOCIAL_INSURANCE, encoding="utf-8")
     path = root / "kb.sqlite"
     with Store.open(path, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         assert not Ingestor(store, ENC, OPTIONS).ingest_paths([root / "docs"]).failed
@@ -83,3 +88,30 @@ def test_another_laws_article_of_that_number_goes_to_the_model(kb: Path) -> None
         trace = ask(store, ENC, llm, "信托法第十九条的内容是什么？", ASK, lambda e: None, save=False)
     assert len(llm.calls_for("answer-quote")) == 1  # the KB holds no 信托法: the model reads, as for any question
     assert "第十九条 合伙企业存续期间" not in trace.answer.text
+
+
+def test_the_law_is_the_one_the_kb_resolves_not_a_shorter_name_inside_it(kb: Path) -> None:
+    """社会保险法 ends in 保险法, another law: the article is read from the document the KB resolves the cited name
+    to, the most specific name first (the sources alone would take either)."""
+    llm = FakeLLM({"answer-quote": "原文：无\n答案：不知道"})
+    with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
+        trace = ask(store, ENC, llm, "社会法社会保险法第二十四条的内容是什么？", ASK, lambda e: None, save=False)
+    sources = {s.path.rsplit("/", 1)[-1] for s in trace.answer.sources}
+    assert {"保险法(2009-02-28).md", "社会保险法(2010-10-28).md"} <= sources  # both were read
+    assert trace.answer.text.startswith("第二十四条 国家建立和完善新型农村合作医疗制度。"), trace.answer.text
+
+
+def test_the_kbs_resolution_of_the_name_decides_between_sources() -> None:
+    def source(number: int, doc_id: int, name: str, text: str) -> Source:
+        return Source(number, doc_id, f"/laws/{name}.md", None, (number,), 1, 1, 1, 3, (), text)
+
+    sources = [
+        source(1, 10, "保险法(2009-02-28)", INSURANCE),
+        source(2, 20, "社会保险法(2010-10-28)", SOCIAL_INSURANCE),
+    ]
+    ref = asked_article("社会法社会保险法第二十四条的内容是什么？")
+    assert ref is not None
+    by_name = article_span(ref, sources, english=False)
+    assert by_name is not None and by_name.source.number == 1  # 保险法 is a tail of the cited name: names alone err
+    resolved = article_span(ref, sources, english=False, law_docs=(20,))
+    assert resolved is not None and resolved.source.number == 2 and "农村合作医疗" in resolved.text
