@@ -3,7 +3,7 @@
 answers, the number of LLM calls, and the answer-cost medians. No model runs.
 
     .venv/bin/python build/record_qa.py --results ANSWERS.jsonl --dataset lawbench-1-1 --label "naive, quote"
-        --command "pikelocal eval qa …" [--mode naive] [--json docs/results.json]
+        --command "pikelocal eval qa …" [--mode naive] [--json docs/results.json] [--costs-from EARLIER.jsonl]
 
 Prints the figures (one line per task, then all) so that BENCHMARKS.md can quote them with the command.
 """
@@ -55,6 +55,12 @@ def main() -> None:
     ap.add_argument("--mode", default="naive")
     ap.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
     ap.add_argument("--dry-run", action="store_true", help="print, do not record")
+    ap.add_argument(
+        "--costs-from",
+        type=Path,
+        help="take the answer-cost medians from this earlier run of the same prompts (a rerun whose every LLM call"
+        " came from the cache costs nothing of its own)",
+    )
     args = ap.parse_args()
     rows = [r for (_, mode), r in load_results(args.results).items() if mode == args.mode]
     if not rows:
@@ -66,6 +72,9 @@ def main() -> None:
         shown = ", ".join(f"{k} {v:.3f}" for k, v in figures(part).items())
         print(f"{args.dataset} {task} (n = {len(part)}): {shown}")
     headline = figures(rows)
+    if args.costs_from:
+        earlier = [r for (_, mode), r in load_results(args.costs_from).items() if mode == args.mode]
+        headline |= {k: v for k, v in figures(earlier).items() if k.startswith("median_")}
     if len(by_task) > 1:
         for task, part in by_task.items():
             if task in SCORED_RIGHT_OR_WRONG:
