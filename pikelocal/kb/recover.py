@@ -28,7 +28,7 @@ from pikelocal.kb.lease import LEASE_KEY
 from pikelocal.kb.options import ingest_options
 from pikelocal.kb.session import kb_session
 from pikelocal.store import damage, db, keys, salvage
-from pikelocal.store.store import Store
+from pikelocal.store.store import Store, fsync_path
 
 SUFFIX = ".recovering"
 
@@ -68,11 +68,11 @@ def recover(
             chunks = new.counts()["chunks"]
         if problems:
             raise StoreError(f"{tmp}: the recovered copy fails its own check ({problems[0]}); {source} is untouched")
-        _fsync(tmp)
+        fsync_path(tmp)
         if target.exists():  # made by someone else meanwhile: never replaced
             raise InputError(f"{target} already exists; name a new file for the recovered knowledge base")
         os.replace(tmp, target)
-        _fsync(target.parent)
+        fsync_path(target.parent)
     except BaseException:
         _remove(tmp)
         raise
@@ -130,12 +130,3 @@ def embed_missing(store: Store, encoder: Encoder) -> int:
 def _remove(path: Path) -> None:
     for p in (path, *(path.with_name(path.name + s) for s in ("-wal", "-shm", "-journal"))):
         p.unlink(missing_ok=True)
-
-
-def _fsync(path: Path) -> None:
-    """Flush ``path`` (a file, or a folder after a rename in it) to disk."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

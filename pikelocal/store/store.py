@@ -197,12 +197,12 @@ class Store:
                 with Store.open_existing(tmp, key=new_key) as copy:  # the new key (or none) opens it; it is a KB
                     if copy.meta().get("encoder_id") is None:
                         raise StoreError(f"{tmp}: the new copy has no kb_meta; {path} is left as it was")
-                _fsync(tmp)
+                fsync_path(tmp)
                 os.replace(tmp, path)
             except BaseException:
                 tmp.unlink(missing_ok=True)
                 raise
-            _fsync(path.parent)
+            fsync_path(path.parent)
         keys.forget(path)
         if new_key is not None:
             keys.remember(path, new_key)
@@ -301,7 +301,7 @@ class Store:
             return checks.integrity_check(self._conn)
 
 
-def _fsync(path: Path) -> None:
+def fsync_path(path: Path) -> None:
     """Flush ``path`` (a file, or a folder after a rename in it) to disk."""
     fd = os.open(path, os.O_RDONLY)
     try:

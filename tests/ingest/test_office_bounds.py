@@ -11,8 +11,6 @@ seconds: the child's time limit or the test's own timeout is what catches a regr
 
 from __future__ import annotations
 
-import os
-import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +29,7 @@ from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, Inge
 from pikelocal.store.store import Store
 from tests.support import hostile_office as hostile
 from tests.support import office
+from tests.support.children import reading_children
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 RUNS = 2_000_000  # the review's paragraph: some 75 minutes when joined in quadratic time, seconds in linear time
@@ -69,23 +68,6 @@ def ingest(store: Store, paths: Sequence[Path], **options: object) -> IngestRepo
 def outcome_of(report: IngestReport, path: Path) -> FileOutcome:
     (outcome,) = [o for o in report.outcomes if o.path == str(path.resolve())]
     return outcome
-
-
-def reading_children() -> list[int]:
-    """Our reading processes (Linux: from /proc), zombies included."""
-    mine = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = (entry / "status").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        parent = re.search(r"^PPid:\s*(\d+)", status, re.MULTILINE)
-        if parent and int(parent.group(1)) == os.getpid() and b"pikelocal.ingest.pdf_child" in cmdline:
-            mine.append(int(entry.name))
-    return mine
 
 
 @pytest.fixture(autouse=True)

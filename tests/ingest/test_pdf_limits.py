@@ -26,6 +26,7 @@ from pikelocal.ingest.parse_pdf import PdfPages
 from pikelocal.ingest.pdf_worker import PdfLimits, PdfWorker
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
+from tests.support.children import reading_children
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 BID_LINE = b"BT /F1 9 Tf 20 700 Td (" + b"bid bond " * 20 + b") Tj ET\n"
@@ -124,29 +125,12 @@ def outcome_of(report: IngestReport, path: Path) -> FileOutcome:
     return outcome
 
 
-def pdf_children() -> list[int]:
-    """Processes of ours reading PDFs (Linux: from /proc), zombies included."""
-    mine = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = (entry / "status").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        parent = re.search(r"^PPid:\s*(\d+)", status, re.MULTILINE)
-        if parent and int(parent.group(1)) == os.getpid() and b"pikelocal.ingest.pdf_child" in cmdline:
-            mine.append(int(entry.name))
-    return mine
-
-
 @pytest.fixture(autouse=True)
 def no_child_left() -> Iterator[None]:
     if not Path("/proc/self/status").exists():
         pytest.skip("needs /proc to see child processes")
     yield
-    assert pdf_children() == [], "a PDF reading process outlived its work"
+    assert reading_children() == [], "a PDF reading process outlived its work"
 
 
 def good_text(folder: Path) -> Path:
@@ -298,7 +282,7 @@ def test_a_cancel_stops_the_shared_stream_pdf_mid_file_leaving_no_process(tmp_pa
     stopped = time.monotonic() - asked[0]
     assert stopped < 1.0, f"the cancel took {stopped:.1f} s"
     assert details and details[0] in ("opening bomb.pdf", "p. 0/2,000 bomb.pdf")
-    assert pdf_children() == []
+    assert reading_children() == []
 
 
 def test_a_killed_reading_process_fails_its_file_and_the_next_pdf_gets_a_new_one(tmp_path: Path, bomb: Path) -> None:
