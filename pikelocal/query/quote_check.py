@@ -28,7 +28,7 @@ from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
 from pikelocal.prompts.script import to_simplified
 from pikelocal.query.claims import content_terms, facts_in, numbers_in
-from pikelocal.query.quotes import Located, fold, locate
+from pikelocal.query.quotes import Located, locate
 from pikelocal.query.support import (
     FOCUS_SHARE,
     Locator,
@@ -91,7 +91,7 @@ def check_reply(
     polar = kind in ("yesno", "choice") or _POLAR.match(answer) is not None
     if not answer or says_not_stated(answer) or (says_none(answer) and not polar):
         return QuotedVerdict((), "the model said the sources do not state it")
-    if not polar and not facts_in(answer) and not content_terms(answer) and len(fold(answer).text) < 2:
+    if not polar and not facts_in(answer) and not content_terms(answer):
         return QuotedVerdict((), "the answer says nothing that can be checked")
     if (wrong_kind := _wrong_kind(question, answer)) is not None:
         return QuotedVerdict((), wrong_kind)
@@ -136,48 +136,6 @@ def _says_yes(answer: str) -> bool | None:
 def _negated(text: str) -> bool:
     """The text says no: a negation (不得, 不, 未, 禁止, not, no, never, …) stands in it."""
     return _NEGATION.search(to_simplified(text)) is not None
-
-
-_QUESTION_WORDS = {
-    "What",
-    "Which",
-    "Who",
-    "Whom",
-    "Whose",
-    "When",
-    "Where",
-    "Why",
-    "How",
-    "Is",
-    "Are",
-    "Was",
-    "Were",
-    "Do",
-    "Does",
-    "Did",
-    "The",
-    "In",
-    "Of",
-    "A",
-    "An",
-    "And",
-    "For",
-    "On",
-    "At",
-    "By",
-    "To",
-}
-
-
-def question_names(question: str) -> list[str]:
-    """The capitalised words of an English question but its first ("Polyethylene terephthalate" counts by its first
-    word), less question words; three letters or more. Matched whole and case-sensitive: "After" opening a question
-    is no name, nor is "after" in a sentence."""
-    names = []
-    for m in re.finditer(r"\b[A-Z][A-Za-z'’.\-]{2,}\b", question):
-        if m.start() > 0 and m.group(0) not in _QUESTION_WORDS:
-            names.append(m.group(0).rstrip("'’."))
-    return names
 
 
 def _bare(answer: str) -> bool:
@@ -236,23 +194,7 @@ class _Reading:
                 finding = check_claim(answer, self.asked, [context], self.headings)
                 if finding.verdict == "supported":
                     return self._check(answer, context, "quote")
-            if self._named_in(answer, loc, context):
-                return self._check(answer, unit, "quote-name")
         return None
-
-    def _named_in(self, answer: str, loc: Located, context: Unit) -> bool:
-        """An English answer copied from its quote, whose sentence names something the question names (a
-        capitalised name: "Polyethylene terephthalate", "Minneapolis"). A two-hop question's words are mostly about
-        the other hop, so its share in the answering sentence is small; the name it shares with it is the link."""
-        if not self.asked.text.isascii() or _bare(answer):
-            return False
-        said, quoted = fold(answer).text, fold(loc.text).text
-        # a name or a short phrase taken from the quote: not a number (a footnote's "135"), not the quote itself
-        if len(said) < 2 or said.isdigit() or len(answer.split()) > 6 or 2 * len(said) > len(quoted):
-            return False
-        if said not in quoted:
-            return False
-        return any(re.search(rf"\b{re.escape(name)}\b", context.text) for name in question_names(self.asked.text))
 
     def counted_anywhere(self, answer: str, question: str) -> ClaimCheck | None:
         """A bare number ("4" for "最多幾人") in a sentence about the question where it stands right before the

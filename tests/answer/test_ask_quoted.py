@@ -88,31 +88,3 @@ def test_a_choice_is_kept_without_checks_when_the_task_turns_them_off(kb: Path) 
     llm, trace, _ = answer(kb, question, reply, options)
     assert "letter(s) of the correct option" in llm.calls_for("answer-quote")[0].messages[-1].content
     assert trace.answer.text.startswith("B") and not trace.answer.unsupported
-
-
-@pytest.mark.parametrize(
-    ("question", "reply", "kept"),
-    [
-        # a two-hop question's words are mostly the other hop's: the answer copied from a quote that names what the
-        # question names ("Termination") is kept
-        ("Which waiting rule did the Buyer and the Supplier copy from the 2019 Termination template of Acme Holdings"
-         " into their yearly framework review?",
-         "Quote: Termination takes effect thirty days after the notice.\nAnswer: thirty days", True),
-        # not a number alone, not the quote itself, not a name the quote lacks
-        ("Which section number follows the Termination clause of the Buyer and Supplier framework?",
-         "Quote: Termination takes effect thirty days after the notice.\nAnswer: 30", False),
-        ("What does the Buyer and Supplier framework say about Termination and its effects on both parties?",
-         "Quote: Termination takes effect thirty days after the notice.\n"
-         "Answer: Termination takes effect thirty days after the notice", False),
-        ("After the Buyer's notice under the framework of the Warranty clause, which waiting rule did the Seller copy"
-         " from the 2019 template of Acme Holdings into their yearly review?",
-         "Quote: Termination takes effect thirty days after the notice.\nAnswer: thirty days", False),
-    ],
-)  # fmt: skip
-def test_an_english_answer_copied_from_a_quote_naming_what_the_question_names_is_kept(
-    kb: Path, question: str, reply: str, kept: bool
-) -> None:
-    _, trace, _ = answer(kb, question, reply)
-    assert (not trace.answer.unsupported) == kept, (trace.answer.text, trace.answer.claims)
-    if kept:
-        assert trace.answer.claims[0].method == "quote-name"
