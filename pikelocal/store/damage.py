@@ -26,9 +26,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # quick_check's cost grows with the file, and its FTS5 part (SQLite runs each full-text index's own integrity check
-# in it) faster than the file: on a KB of 487 MB (126,000 chunks) 2.0 s from the page cache and 4.4 s from disk, of
-# which the FTS5 part is 1.85 s; the b-trees alone 1.7 s from disk. Above this size only the b-trees are walked, so
-# the check stays near the cost of reading the file once.
+# in it) faster than the file. Above this size only the b-trees are walked, so the check stays near the cost of
+# reading the file once. Measured in docs/RELIABILITY.md, "The cost of the damage check".
 FULL_CHECK_MAX_BYTES = 512 * 1024 * 1024
 CHECK_LINES = 5  # quick_check stops after this many problems: one is enough to refuse, a few tell the user more
 
