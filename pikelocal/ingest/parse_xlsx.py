@@ -43,6 +43,7 @@ from pikelocal.ingest.tables import cell_text, markdown_table
 MAX_CELLS = 1_000_000  # non-empty cells read from one workbook
 # Stored rows read from one workbook. A row costs time to parse even when nothing in it is kept (a value past
 # MAX_COLUMNS, an empty string): this bounds that time, as the character limit bounds the text of rows that are kept.
+# What it costs: docs/RELIABILITY.md, "Air gap, Office files, links, damaged KBs and small gaps" (the million-row case).
 MAX_ROWS = 100_000
 MAX_COLUMNS = 256  # columns read from a sheet (Excel allows 16,384)
 MAX_ROW_INDEX = 1_048_576  # Excel's last row; a row numbered past it is not Excel's
