@@ -5,7 +5,8 @@ question names, and its text, up to the next article, is the answer, cited where
 
 The small model asked for the shortest answer cut such an article to a phrase ("2千元以下的罚款") or wrote none;
 the article itself is what a reviewer asked for. Where the article is not among the sources, the question goes
-to the model as any other (``query/quoted.py``).
+to the model as any other (``query/quoted.py``). Measured: docs/BENCHMARKS.md, "Quote, then answer on the other
+sets" (LawBench 1-1).
 """
 
 from __future__ import annotations
