@@ -11,27 +11,27 @@ seconds: the child's time limit or the test's own timeout is what catches a regr
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pikelocal.domain.errors import DocumentError
-from pikelocal.domain.events import Event
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest import ooxml, parse_xlsx
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.parse import parse_document
 from pikelocal.ingest.parse_docx import read_docx
 from pikelocal.ingest.pdf_worker import PdfLimits, PdfWorker
-from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
 from tests.support import hostile_office as hostile
 from tests.support import office
-from tests.support.children import reading_children
+from tests.support.children import (
+    ingest,
+    no_child_left,  # noqa: F401  (an autouse fixture: every test here)
+    outcome_of,
+    reading_children,
+)
 
-SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 RUNS = 2_000_000  # the review's paragraph: some 75 minutes when joined in quadratic time, seconds in linear time
 LAST_COLUMN = 16_384  # XFD
 
@@ -57,25 +57,6 @@ def total(doc: Any) -> int:
 def open_kb(path: Path) -> Store:
     enc = HashEncoder()
     return Store.open(path, encoder_id=enc.model_id, dim=enc.dim)
-
-
-def ingest(store: Store, paths: Sequence[Path], **options: object) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, "late": False, **options})  # type: ignore[arg-type]
-    events: list[Event] = []
-    return Ingestor(store, HashEncoder(), opts, events.append).ingest_paths(list(paths))
-
-
-def outcome_of(report: IngestReport, path: Path) -> FileOutcome:
-    (outcome,) = [o for o in report.outcomes if o.path == str(path.resolve())]
-    return outcome
-
-
-@pytest.fixture(autouse=True)
-def no_child_left() -> Iterator[None]:
-    if not Path("/proc/self/status").exists():
-        pytest.skip("needs /proc to see child processes")
-    yield
-    assert reading_children() == [], "a reading process outlived its work"
 
 
 def far_column_xlsx(rows: int) -> bytes:

@@ -8,7 +8,7 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -20,15 +20,17 @@ from pikelocal.config import load_settings
 from pikelocal.domain.errors import Cancelled, ConfigError, DocumentError
 from pikelocal.domain.events import Event, Notice, StageAdvanced, cancellable
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.parse import parse_document
 from pikelocal.ingest.parse_pdf import PdfPages
 from pikelocal.ingest.pdf_worker import PdfLimits, PdfWorker
-from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
 from pikelocal.store.store import Store
-from tests.support.children import reading_children
+from tests.support.children import (
+    ingest,
+    no_child_left,  # noqa: F401  (an autouse fixture: every test here)
+    outcome_of,
+    reading_children,
+)
 
-SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 BID_LINE = b"BT /F1 9 Tf 20 700 Td (" + b"bid bond " * 20 + b") Tj ET\n"
 
 
@@ -112,25 +114,6 @@ def bomb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def open_kb(path: Path) -> Store:
     enc = HashEncoder()
     return Store.open(path, encoder_id=enc.model_id, dim=enc.dim)
-
-
-def ingest(store: Store, paths: Sequence[Path], sink: object = None, **options: object) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, "late": False, **options})  # type: ignore[arg-type]
-    events: list[Event] = []
-    return Ingestor(store, HashEncoder(), opts, sink or events.append).ingest_paths(list(paths))  # type: ignore[arg-type]
-
-
-def outcome_of(report: IngestReport, path: Path) -> FileOutcome:
-    (outcome,) = [o for o in report.outcomes if o.path == str(path.resolve())]
-    return outcome
-
-
-@pytest.fixture(autouse=True)
-def no_child_left() -> Iterator[None]:
-    if not Path("/proc/self/status").exists():
-        pytest.skip("needs /proc to see child processes")
-    yield
-    assert reading_children() == [], "a PDF reading process outlived its work"
 
 
 def good_text(folder: Path) -> Path:
