@@ -31,6 +31,7 @@ from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.hops import HOP_MIN_SIMILARITY
 from pikelocal.query.locate import store_locator
+from pikelocal.query.provision import asked_article
 from pikelocal.query.rerank import rerank
 from pikelocal.query.search import search
 from pikelocal.query.segments import DEFAULT_PRESET, PRESETS, SegmentParams
@@ -171,7 +172,9 @@ def ask(
             first_token.append(time.perf_counter() - start)
         sink(AnswerDelta(text))
 
-    law_docs = tuple(dict.fromkeys(doc for ref, doc, _ in store.refs.resolve_text(question) if ref.law and doc))
+    # only a question asking for an article's words needs its law resolved (query/provision.py)
+    resolved = store.refs.resolve_text(question) if asked_article(question) is not None else []
+    law_docs = tuple(dict.fromkeys(doc for ref, doc, _ in resolved if ref.law and doc))
     request = AnswerRequest(
         question, lang, options.mode, options.style, options.instruction, options.max_tokens,
         script, options.check, options.cite_grammar, options.quote and options.mode != "decompose", law_docs,
