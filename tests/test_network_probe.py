@@ -3,6 +3,9 @@ machine. Lines as strace 6 writes them."""
 
 from __future__ import annotations
 
+import pytest
+
+from pikelocal import doctor, network_probe
 from pikelocal.network_probe import internet_calls, user_environment
 
 LOG = """\
@@ -24,3 +27,13 @@ def test_loopback_and_unix_sockets_pass_and_lookups_and_internet_addresses_are_c
 def test_a_build_servers_variables_are_left_out_of_the_users_environment() -> None:
     env = user_environment({"CI": "true", "GITHUB_ACTIONS": "true", "HOME": "/root", "PATH": "/bin"})
     assert env == {"HOME": "/root", "PATH": "/bin"}
+
+
+def test_the_doctor_says_what_it_did_not_trace(monkeypatch: pytest.MonkeyPatch) -> None:
+    untraced = doctor.network(traced=False)
+    assert [c.name for c in untraced.checks] == ["telemetry switches", "network"]
+    assert untraced.checks[0].ok is True and untraced.checks[1].ok is None
+    assert "doctor --network" in untraced.checks[1].value
+    monkeypatch.setattr(network_probe, "strace_path", lambda: None)
+    (_, check) = doctor.network(traced=True).checks
+    assert check.ok is None and "strace is not installed" in check.value  # not traced is not a pass
