@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "claim_lines", "demo", "doctor",
+    "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "builtin_checklists", "claim_lines", "demo",
+    "doctor",
     "escape_hidden_json", "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb",
     "printable", "shown_name", "summary_line", "trace_lines",
 ]  # fmt: skip
@@ -62,6 +63,13 @@ def open_kb(
     from pikelocal.kb.knowledge_base import open_kb as open_knowledge_base
 
     return open_knowledge_base(path, settings, encoder=encoder, llm=llm, key=key)
+
+
+def builtin_checklists() -> list[str]:
+    """The names of the checklists that ship with pikelocal (``pikelocal review --checklist NAME``)."""
+    from pikelocal.review.checklist import builtin_checklists as names
+
+    return names()
 
 
 def kb_problem(kb_path: Path) -> str | None:

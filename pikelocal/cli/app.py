@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from pikelocal import __version__, api
-from pikelocal.cli import answering, evaluation, keys, library, models, refs, search
+from pikelocal.cli import answering, evaluation, keys, library, models, refs, review, search
 from pikelocal.cli import tui as tui_command
 
 
@@ -80,6 +80,7 @@ for command in (
     keys.encrypt, keys.rekey, keys.decrypt,
     search.search, refs.refs,
     answering.ask, answering.trace, answering.history,
+    review.review, review.mark, review.figures,
     tui_command.tui,
     evaluation.eval_group,
 ):  # fmt: skip

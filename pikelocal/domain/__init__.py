@@ -3,7 +3,7 @@ with no behaviour beyond small helpers, and nothing below them (they import only
 
 ``kinds`` (every enumeration), ``documents`` (what the KB holds), ``search`` (hits), ``answers`` (traces),
 ``reports`` (what operations report), ``references`` (citations of laws), ``requests`` (what callers ask for),
-``events`` (progress), ``errors``.
+``events`` (progress), ``errors``, ``review`` (checklists, values, review rows).
 Front ends import from here and from :mod:`pikelocal.api` only.
 """
 
@@ -13,6 +13,7 @@ from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecor
 from pikelocal.domain.errors import (
     BackendError,
     Cancelled,
+    ChecklistError,
     ConfigError,
     CorruptKBError,
     DocumentError,
@@ -84,6 +85,23 @@ from pikelocal.domain.reports import (
     TraceSummary,
 )
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
+from pikelocal.domain.review import (
+    REVIEW_MARKS,
+    REVIEW_VERDICTS,
+    VALUE_KINDS,
+    Checklist,
+    ChecklistItem,
+    KeyFigure,
+    Located,
+    ReviewMark,
+    ReviewQuote,
+    ReviewReport,
+    ReviewRequest,
+    ReviewRow,
+    ReviewVerdict,
+    Value,
+    ValueKind,
+)
 from pikelocal.domain.search import Hit, Segment, SegmentCell, SegmentSpan, Snippet, SummaryHit
 
 __all__ = [
@@ -91,6 +109,7 @@ __all__ = [
     "ANSWER_MODES", "DOCUMENT_STAGES", "ENRICH_STATUSES", "FUSED_SOURCES", "HISTORY_LIMIT", "OCR_MODES", "SEARCH_MODES",
     "SPLITTERS", "AddReport", "AddRequest", "Answer", "AnswerDelta", "AnswerMode", "AnswerStyle", "AskRequest",
     "BackendError", "CachedCompletion", "Calibration", "CallCost", "Cancelled", "Candidate", "CandidateSource",
+    "ChecklistError",
     "ChunkRecord",
     "ClaimCheck", "ConfigError", "CorruptKBError", "DocumentError", "DocumentRecord", "DocumentStage", "DocumentStatus",
     "EncoderMismatchError", "EncoderNumericsError", "EnrichFailure", "EnrichReport", "EnrichRequest",
@@ -102,4 +121,6 @@ __all__ = [
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
     "Verdict", "answer_mode", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
     "SummaryNode",
+    "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "Checklist", "ChecklistItem", "KeyFigure", "Located",
+    "ReviewMark", "ReviewQuote", "ReviewReport", "ReviewRequest", "ReviewRow", "ReviewVerdict", "Value", "ValueKind",
 ]  # fmt: skip

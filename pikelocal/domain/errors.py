@@ -73,6 +73,11 @@ class DocumentError(InputError):
         self.reason = reason
 
 
+class ChecklistError(InputError):
+    """A review checklist (a TOML file or a built-in name) that cannot be used; the message is one line naming the
+    file and line, ``mylist.toml:14: item "bond": kind "money" is not one of …``, so the user can fix it at once."""
+
+
 class Cancelled(PikeError):
     """The user cancelled running work; what had finished is kept, the rest runs again next time."""
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from pikelocal.domain.shown import shown_name
+
 # What an item's answer is: how its value is normalised and compared.
 ValueKind = Literal["amount", "date", "duration", "count", "percentage", "yesno", "name", "list", "text"]
 VALUE_KINDS: tuple[ValueKind, ...] = (
@@ -78,6 +80,16 @@ class Located:
     line_start: int | None
     line_end: int | None
 
+    def citation(self) -> str:
+        """``title, p. 3, lines 4–6``: what a reader looks up."""
+        parts = [shown_name(self.title)]
+        if self.page is not None:
+            parts.append(f"p. {self.page}")
+        if self.line_start is not None:
+            same = self.line_end in (None, self.line_start)
+            parts.append(f"line {self.line_start}" if same else f"lines {self.line_start}–{self.line_end}")
+        return ", ".join(parts)
+
 
 @dataclass(frozen=True)
 class KeyFigure:
@@ -124,3 +136,27 @@ class ReviewRow:
     marked_at: str = ""
     trace_id: int | None = None
     extra: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReviewRequest:
+    """How to run a checklist: ``checklist`` is a built-in name or a TOML file; ``docs`` limits it to some
+    documents (id, path, file name or sha256 prefix); ``script`` picks the items' questions (None: the documents'
+    own script); ``fresh`` asks every item again."""
+
+    checklist: str
+    docs: tuple[str, ...] = ()
+    script: ChecklistScript | None = None
+    fresh: bool = False
+
+
+@dataclass(frozen=True)
+class ReviewReport:
+    """What a review run did: items asked now and kept from before, the rows in the checklist's order."""
+
+    checklist: Checklist
+    asked: int
+    kept: int
+    rows: tuple[ReviewRow, ...]
+    seconds: float
+    script: ChecklistScript = "hans"

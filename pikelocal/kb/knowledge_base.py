@@ -32,11 +32,12 @@ from pikelocal.domain.reports import (
     TraceSummary,
 )
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
+from pikelocal.domain.review import Checklist, KeyFigure, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.domain.search import FusionTuning, Hit, Segment, SummaryHit
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.kb import catalog
+from pikelocal.kb import catalog, reviewing
 from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
 from pikelocal.kb.session import encoder_settings_for, kb_session
@@ -381,6 +382,28 @@ class KnowledgeBase:
             store, encoder, query, mode=mode, k=k, weights=weights, candidates=s.candidates, fusion=s.fusion,
             hops=s.hops, hop_similarity=s.hop_similarity,
         )  # fmt: skip
+
+    # --- review (issue 45: kb/reviewing.py) ------------------------------------------------------------------
+
+    def review(self, request: ReviewRequest, sink: EventSink = ignore) -> ReviewReport:
+        """Run a checklist: each item not yet answered on the KB's present state asked and stored (resumable)."""
+        return reviewing.run(self.settings, self.path, request, self.encoder, self.llm, sink)
+
+    def review_rows(self, checklist: str) -> tuple[Checklist, list[ReviewRow]]:
+        """A checklist's stored rows with the reviewer's newest marks (no model)."""
+        return reviewing.rows(self.path, checklist)
+
+    def review_mark(self, checklist: str, item_id: str, mark: str, note: str = "") -> ReviewRow:
+        """Mark an answered item accepted, wrong or to_check (or clear it), with a note; every mark is kept."""
+        return reviewing.mark(self.path, checklist, item_id, mark, note)
+
+    def key_figures(self, docs: Sequence[str] = ()) -> list[KeyFigure]:
+        """Every amount, date, duration and percentage of the documents with its sentence and page (no model)."""
+        return reviewing.figures(self.path, docs)
+
+    def export_review(self, checklist: str, out: Path) -> Path:
+        """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html or .docx; no model)."""
+        return reviewing.export(self.path, checklist, out)
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
         """Answer ``question`` with cited sources; the trace is stored in the KB.

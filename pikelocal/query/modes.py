@@ -41,6 +41,7 @@ from pikelocal.store.store import Store
 
 CHUNKS_ONLY = {"questions": 0.0}
 PROMPT_OVERHEAD_TOKENS = 500  # rules, question and headings around the sources
+DOC_FILTER_DEPTH = 8  # searched this many times deeper when only some documents count, then filtered
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,9 @@ class AskOptions:
     check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
     cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
     quote: bool = False  # naive and hier: quote, then answer (answer.quote; query/quoted.py)
+    # A review item's hints (review/checklist.py): searched with the question, never shown to the model
+    search_terms: tuple[str, ...] = ()
+    doc_ids: tuple[int, ...] | None = None  # only these documents' chunks are searched (None: all)
 
 
 def context_budget(options: AskOptions, llm: LLM) -> Budget:
@@ -81,12 +85,16 @@ def context_budget(options: AskOptions, llm: LLM) -> Budget:
 
 
 def _search(store: Store, encoder: Encoder, question: str, options: AskOptions, weights: dict[str, float]) -> list[Hit]:
-    """The question's hybrid search, as deep as the context assembly needs, with the settings' fact hops."""
+    """The question's hybrid search (with the options' extra search terms), as deep as the context assembly needs,
+    with the settings' fact hops; only the options' documents when it names some (searched deeper, then kept)."""
     depth = ranking_depth(options)
-    return search(
-        store, encoder, question, k=depth, weights=weights, fusion=options.fusion, hops=options.hops,
-        hop_similarity=options.hop_similarity,
+    query = " ".join([question, *options.search_terms])
+    wanted = options.doc_ids
+    hits = search(
+        store, encoder, query, k=depth if wanted is None else depth * DOC_FILTER_DEPTH, weights=weights,
+        fusion=options.fusion, hops=options.hops, hop_similarity=options.hop_similarity,
     )  # fmt: skip
+    return hits if wanted is None else [h for h in hits if h.chunk.doc_id in wanted][:depth]
 
 
 def ranking_depth(options: AskOptions) -> int:

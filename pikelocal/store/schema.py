@@ -343,6 +343,33 @@ def _v10(conn: Connection, dim: int) -> None:
         )
 
 
+def _v11(conn: Connection, dim: int) -> None:
+    # Document review (issue 45, store/reviews.py): each checklist item's result (JSON of domain.review.ReviewRow,
+    # without the mark) with the KB state it was answered on, so a rerun asks again only what changed; and the
+    # reviewer's marks and notes, every one kept with its time (the audit trail of an export).
+    conn.execute(
+        """
+        CREATE TABLE review_rows (
+            checklist TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            kb_state TEXT NOT NULL,          -- what the KB held when the item was answered
+            json TEXT NOT NULL,              -- the ReviewRow, its mark and note left out
+            answered_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+            PRIMARY KEY (checklist, item_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE review_marks (
+            id INTEGER PRIMARY KEY,
+            checklist TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            mark TEXT NOT NULL,              -- '' | accepted | wrong | to_check
+            note TEXT NOT NULL DEFAULT '',
+            at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        CREATE INDEX review_marks_item ON review_marks(checklist, item_id, id);
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
@@ -354,6 +381,7 @@ MIGRATIONS: list[Migration] = [
     Migration(8, "summary trees", _v8),
     Migration(9, "triple vectors", _v9),
     Migration(10, "sign bits of entity and triple vectors", _v10),
+    Migration(11, "document review", _v11),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

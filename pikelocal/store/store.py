@@ -43,6 +43,7 @@ from pikelocal.store.graph import Graph
 from pikelocal.store.index import SearchIndex
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.references import References
+from pikelocal.store.reviews import Reviews
 from pikelocal.store.summaries import Summaries
 from pikelocal.store.traces import Traces
 
@@ -68,6 +69,7 @@ class Store:
         self.refs = References(self)
         self.graph = Graph(self)
         self.summaries = Summaries(self)
+        self.reviews = Reviews(self)
         meta = self.meta()
         self.encoder_id: str = str(meta.get("encoder_id", ""))
         self.dim: int = int(meta.get("encoder_dim", 0))

@@ -1,0 +1,124 @@
+"""Commands of a document review (issue 45): `review` (run a checklist, or export its stored rows), `mark` (the
+reviewer's mark and note on a row) and `figures` (the key-figures sheet, without the LLM)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import click
+
+from pikelocal import api
+from pikelocal.cli.common import echo_json, llm_settings, settings_of
+from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.cli.progress import ProgressPrinter
+
+VERDICT = {"found": "found", "not_stated": "not stated", "conflicting": "CONFLICT"}
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--checklist", "checklist", help="A built-in checklist (see --list) or a checklist TOML file.")
+@click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
+@click.option(
+    "--script", type=click.Choice(["hans", "hant", "en"]), help="The items' questions (default: the documents')."
+)
+@click.option("--fresh", is_flag=True, help="Ask every item again, even those answered on the KB as it is.")
+@click.option(
+    "--export",
+    "export_to",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the stored rows to a report (.md, .csv, .html or .docx) instead of running; no model is loaded.",
+)
+@click.option("--list", "list_only", is_flag=True, help="List the built-in checklists and stop.")
+@click.option("--json", "as_json", is_flag=True, help="The rows as JSON.")
+@key_file_option
+@click.pass_context
+def review(
+    ctx: click.Context,
+    kb: Path,
+    checklist: str | None,
+    docs: tuple[str, ...],
+    script: str | None,
+    fresh: bool,
+    export_to: Path | None,
+    list_only: bool,
+    as_json: bool,
+) -> None:
+    """Run a checklist over the documents: every item asked, answered with a quote, its value compared across the
+    documents, and stored in the KB.
+
+    Items already answered on the KB as it is are not asked again, so Ctrl-C keeps what finished and running it
+    again continues. `--export report.docx` writes the stored rows with the reviewer's marks.
+    """
+    if list_only:
+        for name in api.builtin_checklists():
+            click.echo(name)
+        return
+    if not checklist:
+        raise api.InputError("name a checklist: --checklist tender-zh (see --list) or --checklist FILE.toml")
+    if export_to is not None:
+        with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+            written = knowledge_base.export_review(checklist, export_to)
+        click.echo(f"Wrote {written}")
+        return
+    request = api.ReviewRequest(checklist, tuple(docs), script, fresh)  # type: ignore[arg-type]  # click.Choice
+    with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
+        report = knowledge_base.review(request, ProgressPrinter())
+    if as_json:
+        echo_json([dataclasses.asdict(r) for r in report.rows])
+        return
+    for row in report.rows:
+        _print_row(row)
+    n = {v: sum(r.verdict == v for r in report.rows) for v in VERDICT}
+    click.echo(
+        f"{report.checklist.name}: {len(report.rows)} items, {n['found']} found, {n['not_stated']} not stated,"
+        f" {n['conflicting']} in conflict; {report.asked} asked now in {report.seconds:.0f} s, {report.kept} kept."
+    )
+
+
+def _print_row(row: api.ReviewRow) -> None:
+    value = " / ".join(dict.fromkeys(v.normal for v in row.values))
+    head = f"[{VERDICT[row.verdict]}] {row.label}: {row.answer}" + (f"  ({value})" if value else "")
+    click.echo(api.printable(head))
+    for q in row.quotes:
+        click.echo(api.printable(f"    “{q.text}” — {q.where.citation()}"))
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("checklist")
+@click.argument("item")
+@click.argument("value", type=click.Choice(["accepted", "wrong", "to_check", "none"]))
+@click.option("--note", default="", help="The reviewer's note, kept with the mark and its time.")
+@key_file_option
+@click.pass_context
+def mark(ctx: click.Context, kb: Path, checklist: str, item: str, value: str, note: str) -> None:
+    """Mark an answered checklist item accepted, wrong or to_check (none clears it); every mark is kept."""
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        row = knowledge_base.review_mark(checklist, item, "" if value == "none" else value, note)
+    click.echo(api.printable(f"{row.label}: {value}" + (f" ({row.note})" if row.note else "") + f" at {row.marked_at}"))
+
+
+@click.command()
+@click.argument("kb", type=click.Path(path_type=Path))
+@click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
+@click.option("--json", "as_json", is_flag=True, help="The figures as JSON.")
+@key_file_option
+@click.pass_context
+def figures(ctx: click.Context, kb: Path, docs: tuple[str, ...], as_json: bool) -> None:
+    """Every amount, date, duration and percentage of the documents, with its sentence and page, grouped by
+    heading: the reviewer's first look, made without the LLM."""
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        found = knowledge_base.key_figures(docs)
+    if as_json:
+        echo_json([dataclasses.asdict(f) for f in found])
+        return
+    heading = None
+    for f in found:
+        if f.heading != heading:
+            heading = f.heading
+            click.echo(api.printable(f"\n## {heading or '(no heading)'}"))
+        line = f"{f.value.kind:<10} {f.value.normal:<18} {f.sentence}  — {f.where.citation()}"
+        click.echo(api.printable(line))
+    click.echo(f"\n{len(found)} figures")

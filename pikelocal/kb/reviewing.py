@@ -1,0 +1,154 @@
+"""A checklist run over one KB, its stored rows, the reviewer's marks, the key-figures sheet and the exports
+(issue 45): what :class:`~pikelocal.kb.knowledge_base.KnowledgeBase`'s review methods do.
+
+A run whose items are all answered on the KB's present state opens no model (a rerun after no change takes a
+moment); otherwise the models load once and every item is asked in one session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from pikelocal.config import Settings
+from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.events import EventSink, ignore
+from pikelocal.domain.requests import AskRequest
+from pikelocal.domain.review import (
+    REVIEW_MARKS,
+    Checklist,
+    ChecklistScript,
+    KeyFigure,
+    ReviewMark,
+    ReviewReport,
+    ReviewRequest,
+    ReviewRow,
+)  # fmt: skip
+from pikelocal.embed.base import Encoder
+from pikelocal.kb import catalog
+from pikelocal.kb.options import ask_options, search_weights
+from pikelocal.kb.session import kb_session
+from pikelocal.llm.base import LLM
+from pikelocal.prompts.script import detect_script
+from pikelocal.query.modes import ask
+from pikelocal.review.checklist import load_checklist
+from pikelocal.review.export import Report, write_report
+from pikelocal.review.figures import key_figures
+from pikelocal.review.runner import run_review, state_of
+from pikelocal.review.stored import stored_rows
+from pikelocal.store.store import Store
+
+SCRIPT_SAMPLE_CHUNKS = 40  # chunks read to tell the documents' script
+
+
+def settings_key(settings: Settings, request: ReviewRequest) -> str:
+    """What an item's answer depends on besides the KB's contents: the model and the answering settings."""
+    a = settings.answer
+    return f"{settings.llm.backend}/{settings.llm.model}/{a.mode}/{a.compress_tokens}/{int(a.quote)}"
+
+
+def run(
+    settings: Settings,
+    path: Path,
+    request: ReviewRequest,
+    encoder: Callable[[], Encoder],
+    load_llm: Callable[[], LLM],
+    sink: EventSink = ignore,
+) -> ReviewReport:
+    """Run ``request``'s checklist: the stored rows when nothing changed, else every changed item asked."""
+    checklist = load_checklist(request.checklist)
+    with Store.open_existing(path) as store:
+        doc_ids = _doc_ids(store, request.docs)
+        script = request.script or documents_script(store, doc_ids)
+        if not request.fresh and _all_current(store, checklist, settings_key(settings, request), script, doc_ids):
+            return ReviewReport(checklist, 0, len(checklist.items), tuple(stored_rows(store, checklist)), 0.0, script)
+    options = ask_options(settings, AskRequest())
+    with kb_session(settings, path, encoder=encoder(), load_llm=load_llm) as s:
+        options = replace(options, weights=search_weights(s.settings, s.store, s.encoder.model_id), doc_ids=doc_ids)
+
+        def ask_item(question: str, hints: Sequence[str]) -> QueryTrace:
+            return ask(s.store, s.encoder, s.llm(), question, replace(options, search_terms=tuple(hints)))
+
+        return run_review(
+            s.store, checklist, ask_item, script, settings_key=settings_key(settings, request), doc_ids=doc_ids,
+            fresh=request.fresh, sink=sink,
+        )  # fmt: skip
+
+
+def _all_current(
+    store: Store, checklist: Checklist, key: str, script: ChecklistScript, doc_ids: tuple[int, ...] | None
+) -> bool:
+    """Every item has a stored result made on this KB state with these settings (nothing to ask)."""
+    state = state_of(store, key, script, doc_ids)
+    stored = {r.item_id: r.kb_state for r in store.reviews.results(checklist.name)}
+    return all(stored.get(i.id) == state for i in checklist.items)
+
+
+def _doc_ids(store: Store, refs: Sequence[str]) -> tuple[int, ...] | None:
+    if not refs:
+        return None
+    docs = store.docs.documents()
+    return tuple(dict.fromkeys(catalog.find_document(docs, ref).id for ref in refs))
+
+
+def documents_script(store: Store, doc_ids: Sequence[int] | None) -> ChecklistScript:
+    """The script most of the documents are written in (their first chunks read), for the items' questions."""
+    sample: list[str] = []
+    for doc in store.docs.documents():
+        if doc_ids is None or doc.id in doc_ids:
+            sample += [c.text for c in store.chunks.chunks_of(doc.id)[:SCRIPT_SAMPLE_CHUNKS]]
+    return detect_script("\n".join(sample)[:20_000])
+
+
+def rows(path: Path, checklist_ref: str) -> tuple[Checklist, list[ReviewRow]]:
+    """The stored rows of a checklist on this KB, in its order, with the newest marks (no model)."""
+    checklist = load_checklist(checklist_ref)
+    with Store.open_existing(path) as store:
+        return checklist, stored_rows(store, checklist)
+
+
+def mark(path: Path, checklist_ref: str, item_id: str, value: str, note: str = "") -> ReviewRow:
+    """The reviewer's mark (accepted, wrong, to_check, or "" to clear) and note on one answered item."""
+    if value not in REVIEW_MARKS:
+        raise InputError(f"mark '{value}' is not one of {', '.join(m for m in REVIEW_MARKS if m)} (or empty)")
+    checklist, answered = rows(path, checklist_ref)
+    if not any(r.item_id == item_id for r in answered):
+        known = ", ".join(r.item_id for r in answered[:8]) or "none yet"
+        raise InputError(f"{checklist.name}: no answered item '{item_id}' in {path.name} (answered: {known})")
+    with Store.open_existing(path, readonly=False) as store:
+        stored = store.reviews.add_mark(checklist.name, item_id, value, note)
+    row = next(r for r in answered if r.item_id == item_id)
+    mark_value: ReviewMark = value  # checked against REVIEW_MARKS above
+    return replace(row, mark=mark_value, note=stored.note, marked_at=stored.at)
+
+
+def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:
+    """The key-figures sheet: every amount, date, duration and percentage of the documents with its sentence, page
+    and heading, read from the stored text (no model)."""
+    out: list[KeyFigure] = []
+    with Store.open_existing(path) as store, store.snapshot():
+        doc_ids = _doc_ids(store, doc_refs)
+        for doc in store.docs.documents():
+            if doc_ids is not None and doc.id not in doc_ids:
+                continue
+            pages = [p for n in store.docs.page_numbers(doc.id) if (p := store.docs.page(doc.id, n)) is not None]
+            title = doc.title or Path(doc.path).name
+            out += key_figures(title, doc.id, pages, store.chunks.chunks_of(doc.id))
+    return out
+
+
+def export(path: Path, checklist_ref: str, out: Path) -> Path:
+    """Write a checklist's stored rows, the marks' history and (HTML) the quoted pages to ``out`` (no model)."""
+    checklist = load_checklist(checklist_ref)
+    with Store.open_existing(path) as store, store.snapshot():
+        answered = stored_rows(store, checklist)
+        if not answered:
+            raise InputError(
+                f"{path.name}: checklist {checklist.name} has no answered item yet (run `pikelocal review`)"
+            )
+        wanted = {(q.where.doc_id, q.where.page) for r in answered for q in r.quotes if q.where.page is not None}
+        pages = {key: p for key in wanted if (p := store.docs.page(key[0], key[1])) is not None}
+        report = Report(checklist, answered, store.reviews.marks(checklist.name), path.name, pages)
+    return write_report(report, out)

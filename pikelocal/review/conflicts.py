@@ -1,0 +1,133 @@
+"""Conflicts between documents (issue 45 step 3): every statement of a checklist item's value in the KB, found
+without the LLM, and those whose value differs from the answer's.
+
+The answer call reads a few sources and quotes one sentence; a deadline written again in the evaluation rules, or a
+weight in a scoring table and again in the text, is never in front of it. So the system reads the whole text for
+each item: a statement is a sentence holding one of the item's hint terms (both vocabularies: 押標金 and 投标保证金)
+with a value of the item's kind soon after it, in the same sentence. Two statements disagree when their normal forms
+differ (``review/values.py``: 35萬900元 and 350,900元 agree).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pikelocal.domain.documents import ChunkRecord
+from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, ValueKind
+from pikelocal.query.support import position_in_pages
+from pikelocal.review.values import same_value, values_in
+from pikelocal.store.store import Store
+
+# The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
+VALUED: frozenset[ValueKind] = frozenset({"amount", "date", "duration", "count", "percentage"})
+# A value belongs to a term when it follows the term within this many characters of the same sentence.
+NEAR_CHARS = 40
+MIN_TERM_CHARS = 2
+_SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A sentence of the KB that states a value for an item: the value, the sentence and where it stands."""
+
+    value: Value
+    sentence: str
+    where: Located
+    offset: int  # of the sentence in its document's text
+
+
+@dataclass
+class Corpus:
+    """The KB's documents read once for a review: titles, chunks, page starts (for page and line numbers)."""
+
+    titles: dict[int, str]
+    chunks: dict[int, list[ChunkRecord]]
+    pages: dict[int, list[tuple[int, int, tuple[int, ...]]]]
+
+    @classmethod
+    def read(cls, store: Store, doc_ids: Sequence[int] | None = None) -> Corpus:
+        docs = [d for d in store.docs.documents() if doc_ids is None or d.id in doc_ids]
+        titles = {d.id: d.title or d.path.replace("\\", "/").rsplit("/", 1)[-1] for d in docs}
+        chunks = {d.id: store.chunks.chunks_of(d.id) for d in docs}
+        pages = {d.id: store.docs.page_starts(d.id) for d in docs}
+        return cls(titles, chunks, pages)
+
+
+def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
+    """Every sentence stating a value of ``item``'s kind right after one of its hint terms, once each, in
+    document order."""
+    terms = [t for t in item.hints if len(t) >= MIN_TERM_CHARS]
+    if item.kind not in VALUED or not terms:
+        return []
+    found: dict[tuple[int, int], Statement] = {}
+    for doc_id, chunks in corpus.chunks.items():
+        for chunk in chunks:
+            for term in terms:
+                for at in _occurrences(chunk.text, term):
+                    s = _statement(corpus, doc_id, chunk, at, len(term), item.kind)
+                    if s is not None:
+                        found.setdefault((doc_id, s.offset), s)
+    return sorted(found.values(), key=lambda s: (s.where.doc_id, s.offset))
+
+
+def _occurrences(text: str, term: str) -> list[int]:
+    out, at = [], text.find(term)
+    while at >= 0:
+        out.append(at)
+        at = text.find(term, at + len(term))
+    return out
+
+
+def _statement(
+    corpus: Corpus, doc_id: int, chunk: ChunkRecord, at: int, size: int, kind: ValueKind
+) -> Statement | None:
+    """The value of ``kind`` nearest after the term at ``at`` in its sentence, as a statement; None without one."""
+    start, end = _sentence_bounds(chunk.text, at)
+    window_end = min(end, at + size + NEAR_CHARS)
+    for v_start, _, value in values_in(chunk.text[at + size : window_end], (kind,)):
+        del v_start
+        sentence = " ".join(chunk.text[start:end].split())
+        offset = chunk.char_start + start
+        pages = corpus.pages.get(doc_id) or []
+        page, line = position_in_pages(pages, offset) if pages else (None, None)
+        last_line = position_in_pages(pages, chunk.char_start + end - 1)[1] if pages else None
+        where = Located(doc_id, corpus.titles[doc_id], page, line, last_line)
+        return Statement(value, sentence, where, offset)
+    return None
+
+
+def _sentence_bounds(text: str, at: int) -> tuple[int, int]:
+    """[start, end) of the sentence around ``at``: after the last sentence end before it, to the next one (a line
+    break ends a sentence only when the line is short, as a table row; a wrapped line does not)."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text, 0, at):
+        if m.group(0) != "\n" or _short_line(text, m.start()):
+            start = m.end()
+    end = len(text)
+    for m in _SENTENCE_END.finditer(text, at):
+        if m.group(0) != "\n" or _short_line(text, m.start()):
+            end = m.end() if m.group(0) != "\n" else m.start()
+            break
+    return start, end
+
+
+def _short_line(text: str, newline: int) -> bool:
+    """The line ending at ``newline`` is short (a table row or a heading), so the break ends its sentence."""
+    line_start = text.rfind("\n", 0, newline) + 1
+    return newline - line_start < 30
+
+
+def disagreeing(answer: Value, found: Sequence[Statement]) -> list[Statement]:
+    """The statements whose value differs from the answer's, one per distinct value (the first in document
+    order)."""
+    out: list[Statement] = []
+    for s in found:
+        if not same_value(answer, s.value) and not any(same_value(s.value, o.value) for o in out):
+            out.append(s)
+    return out
+
+
+def as_quote(s: Statement) -> ReviewQuote:
+    return ReviewQuote(text=s.sentence, where=s.where, value=s.value)

@@ -1,0 +1,131 @@
+"""Running a checklist over a KB (issue 45 step 2): each item asked through the answering engine, its answer read
+as a value of the item's kind, cross-checked against every statement of that value in the KB, and stored.
+
+Resumable by construction: each item's result is stored the moment it is made, with the KB state it was made on
+(``store.reviews``), and an item whose stored state matches is not asked again; a kill loses at most the item in
+flight, whose LLM calls the KB's completion cache still holds. Progress goes to the sink one item at a time (a
+cancel stops between items).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from pikelocal.domain.answers import QueryTrace, Source
+from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
+from pikelocal.domain.review import (
+    Checklist,
+    ChecklistItem,
+    ChecklistScript,
+    Located,
+    ReviewQuote,
+    ReviewReport,
+    ReviewRow,
+)  # fmt: skip
+from pikelocal.query.claims import strip_markers
+from pikelocal.review.checklist import question_for
+from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
+from pikelocal.review.stored import row_json, stored_rows
+from pikelocal.review.values import normalise, values_in
+from pikelocal.store.store import Store
+
+STAGE = "review"
+# Quotes a conflicting row shows besides the answer's own: one per distinct value.
+MAX_CONFLICT_QUOTES = 3
+
+# Ask one question, searching with extra terms (an item's hints); the trace of the answer.
+Ask = Callable[[str, Sequence[str]], QueryTrace]
+
+
+def run_review(
+    store: Store,
+    checklist: Checklist,
+    ask: Ask,
+    script: ChecklistScript,
+    *,
+    settings_key: str = "",
+    doc_ids: Sequence[int] | None = None,
+    fresh: bool = False,
+    sink: EventSink = ignore,
+) -> ReviewReport:
+    """Answer every item of ``checklist`` not yet answered on this KB state (every item with ``fresh``);
+    ``settings_key`` names what else an answer depends on (model, mode), so a change there asks again too."""
+    start = time.perf_counter()
+    state = state_of(store, settings_key, script, doc_ids)
+    stored = {r.item_id: r for r in store.reviews.results(checklist.name)}
+    todo = [i for i in checklist.items if fresh or (r := stored.get(i.id)) is None or r.kb_state != state]
+    corpus = Corpus.read(store, doc_ids)
+    sink(StageStarted(STAGE, len(todo), "items"))
+    for done, item in enumerate(todo, start=1):
+        row = answer_item(checklist, item, ask, script, corpus)
+        store.reviews.save_result(checklist.name, item.id, state, row_json(replace(row, kb_state=state)))
+        sink(StageAdvanced(STAGE, done, len(todo), item.label))
+        if row.verdict == "conflicting":
+            sink(Notice("warning", f"{item.label}: the documents disagree ({_values_text(row)})"))
+    seconds = time.perf_counter() - start
+    sink(StageFinished(STAGE, len(todo), seconds))
+    rows = tuple(stored_rows(store, checklist))
+    return ReviewReport(checklist, len(todo), len(checklist.items) - len(todo), rows, seconds, script)
+
+
+def state_of(store: Store, settings_key: str, script: ChecklistScript, doc_ids: Sequence[int] | None) -> str:
+    """What a stored result was made on: the KB's contents, the answering settings, the questions' script and the
+    documents reviewed. A result made on another state is asked again."""
+    docs = "all" if doc_ids is None else ",".join(map(str, sorted(doc_ids)))
+    return f"{store.reviews.contents_state()}:{settings_key}:{script}:{docs}"
+
+
+def _values_text(row: ReviewRow) -> str:
+    return " / ".join(dict.fromkeys(q.value.normal for q in row.quotes if q.value is not None))
+
+
+def answer_item(
+    checklist: Checklist, item: ChecklistItem, ask: Ask, script: ChecklistScript, corpus: Corpus
+) -> ReviewRow:
+    """One item: asked, its answer read as a value, its quotes located, and the KB's other statements of the value
+    compared with it."""
+    question = question_for(item, script)
+    began = time.perf_counter()
+    trace = ask(question, item.hints)
+    seconds = time.perf_counter() - began
+    answer = trace.answer
+    quotes = _answer_quotes(trace, item)
+    value = None if answer.unsupported else normalise(strip_markers(answer.text), item.kind)
+    if value is None and not answer.unsupported:
+        value = next((q.value for q in quotes if q.value is not None), None)
+    row = ReviewRow(
+        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+        question=question, answer=strip_markers(answer.text).strip(),
+        verdict="not_stated" if answer.unsupported else "found",
+        values=(value,) if value is not None else (), quotes=quotes,
+        answered_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), seconds=round(seconds, 2), trace_id=trace.id,
+    )  # fmt: skip
+    if value is None or item.kind not in VALUED:
+        return row
+    others = disagreeing(value, statements(corpus, item))[:MAX_CONFLICT_QUOTES]
+    if not others:
+        return row
+    return replace(row, verdict="conflicting", quotes=quotes + tuple(as_quote(s) for s in others),
+                   values=(value, *(s.value for s in others)))  # fmt: skip
+
+
+def _answer_quotes(trace: QueryTrace, item: ChecklistItem) -> tuple[ReviewQuote, ...]:
+    """The sentences the checked answer stands on (its supported claims' evidence), where they stand, each with
+    the first value of the item's kind it holds."""
+    by_number: dict[int, Source] = {s.number: s for s in trace.answer.sources}
+    out: list[ReviewQuote] = []
+    for claim in trace.answer.claims:
+        ev = claim.evidence
+        if claim.verdict != "supported" or ev is None or ev.source not in by_number:
+            continue
+        source = by_number[ev.source]
+        title = source.title or source.path.replace("\\", "/").rsplit("/", 1)[-1]
+        where = Located(source.doc_id, title, ev.page_start, ev.line_start, ev.line_end)
+        found = values_in(ev.text, (item.kind,)) if item.kind in VALUED else []
+        quote = ReviewQuote(ev.text, where, found[0][2] if found else None)
+        if quote not in out:
+            out.append(quote)
+    return tuple(out)

@@ -1,0 +1,176 @@
+"""A checklist run on a real KB with a scripted model: conflicts between two documents reported with both quotes, a
+not-stated item, resuming without asking twice, asking again when the KB changed, and the reviewer's marks."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from pikelocal import api
+from pikelocal.config import Settings, load_settings
+from pikelocal.domain.errors import Cancelled
+from pikelocal.domain.events import Event, StageAdvanced
+from pikelocal.embed.fake import HashEncoder
+from pikelocal.llm.base import GenParams, Message
+from pikelocal.llm.fake import FakeLLM
+
+RFP = """# 招标公告
+
+## 三、投标截止时间
+
+投标截止时间为2025年10月25日9时30分，逾期送达的投标文件不予受理。
+
+## 四、投标保证金
+
+投标保证金为人民币5万元，须在投标截止时间前提交。
+"""
+RULES = """# 评标办法
+
+## 一、时间安排
+
+本项目投标截止时间：2025年10月28日9时30分。
+
+## 二、保证金
+
+投标保证金：人民币8万元。
+"""
+CHECKLIST = """name = "mini"
+title = "小清单"
+
+[[items]]
+id = "deadline"
+label = "投标截止时间"
+section = "时间"
+kind = "date"
+question.hans = "投标截止时间是什么时候？"
+hints = ["投标截止时间", "截止投標"]
+
+[[items]]
+id = "bond"
+label = "投标保证金"
+section = "金额"
+kind = "amount"
+question.hans = "投标保证金是多少？"
+hints = ["投标保证金", "押標金"]
+
+[[items]]
+id = "performance"
+label = "履约保证金"
+section = "金额"
+kind = "amount"
+question.hans = "履约保证金是多少？"
+hints = ["履约保证金", "履約保證金"]
+"""
+# What the scripted model quotes for each question: the first source line holding the term, and the answer.
+ANSWERS = {"投标截止时间是": ("投标截止时间为", "2025年10月25日"), "投标保证金是": ("投标保证金为", "5万元")}
+
+
+_NUMBER = re.compile(r"^\[\d+\]\s*")
+
+
+def quote_first(messages: Sequence[Message], _params: GenParams) -> str:
+    prompt = messages[-1].content
+    for asked, (term, answer) in ANSWERS.items():
+        if asked in prompt:
+            line = next((ln for ln in prompt.splitlines() if term in ln), None)
+            if line is not None:
+                return f"原文：{_NUMBER.sub('', line).strip()}\n答案：{answer}"
+    return "原文：无\n答案：文档中没有说明"
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return load_settings(environ={})
+
+
+@pytest.fixture
+def kb(tmp_path: Path, settings: Settings) -> tuple[Path, Path]:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "rfp.md").write_text(RFP, encoding="utf-8")
+    (docs / "rules.md").write_text(RULES, encoding="utf-8")
+    path = tmp_path / "t.kb"
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        assert not knowledge_base.add([docs]).ingest.failed
+    checklist = tmp_path / "mini.toml"
+    checklist.write_text(CHECKLIST, encoding="utf-8")
+    return path, checklist
+
+
+def run(path: Path, settings: Settings, checklist: Path, llm: FakeLLM, sink: object = None) -> api.ReviewReport:
+    with api.open_kb(path, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:
+        request = api.ReviewRequest(str(checklist))
+        return knowledge_base.review(request, sink) if sink else knowledge_base.review(request)  # type: ignore[arg-type]
+
+
+def test_two_documents_that_disagree_are_reported_with_both_quotes(kb: tuple[Path, Path], settings: Settings) -> None:
+    path, checklist = kb
+    report = run(path, settings, checklist, FakeLLM({"answer-quote": quote_first}))
+    rows = {r.item_id: r for r in report.rows}
+    assert report.asked == 3 and report.script == "hans"
+    deadline, bond, performance = rows["deadline"], rows["bond"], rows["performance"]
+    assert deadline.verdict == "conflicting"
+    assert [v.normal for v in deadline.values] == ["2025-10-25", "2025-10-28"]
+    assert {q.where.title for q in deadline.quotes} == {"招标公告", "评标办法"}
+    assert any("2025年10月28日" in q.text for q in deadline.quotes)
+    assert bond.verdict == "conflicting"
+    assert sorted(v.number for v in bond.values) == [50_000, 80_000]
+    assert any("8万元" in q.text for q in bond.quotes) and any("5万元" in q.text for q in bond.quotes)
+    assert performance.verdict == "not_stated" and performance.values == () and performance.quotes == ()
+
+
+def test_a_rerun_asks_nothing_and_a_changed_kb_asks_again(kb: tuple[Path, Path], settings: Settings) -> None:
+    path, checklist = kb
+    llm = FakeLLM({"answer-quote": quote_first})
+    run(path, settings, checklist, llm)
+    calls = len(llm.calls)
+    again = run(path, settings, checklist, llm)
+    assert again.asked == 0 and again.kept == 3 and len(llm.calls) == calls
+    assert [r.item_id for r in again.rows] == ["deadline", "bond", "performance"]
+    extra = path.parent / "more"
+    extra.mkdir()
+    (extra / "note.md").write_text("# 补充通知\n\n履约保证金为合同金额的10%。\n", encoding="utf-8")
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        knowledge_base.add([extra])
+    changed = run(path, settings, checklist, llm)
+    assert changed.asked == 3 and len(llm.calls) > calls
+
+
+def test_a_cancelled_run_keeps_the_finished_items_and_resumes_with_the_rest(
+    kb: tuple[Path, Path], settings: Settings
+) -> None:
+    path, checklist = kb
+    llm = FakeLLM({"answer-quote": quote_first})
+
+    def stop_after_first(event: Event) -> None:
+        if isinstance(event, StageAdvanced) and event.done == 1:
+            raise Cancelled("cancelled")
+
+    with pytest.raises(Cancelled):
+        run(path, settings, checklist, llm, stop_after_first)
+    assert len(llm.calls_for("answer-quote")) == 1
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        _, stored = knowledge_base.review_rows(str(checklist))
+    assert [r.item_id for r in stored] == ["deadline"]
+    resumed = run(path, settings, checklist, llm)
+    assert resumed.asked == 2 and resumed.kept == 1 and len(llm.calls_for("answer-quote")) == 3
+
+
+def test_marks_and_notes_are_kept_with_their_history(kb: tuple[Path, Path], settings: Settings) -> None:
+    path, checklist = kb
+    run(path, settings, checklist, FakeLLM({"answer-quote": quote_first}))
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        first = knowledge_base.review_mark(str(checklist), "bond", "to_check", "两份文件金额不一致")
+        second = knowledge_base.review_mark(str(checklist), "bond", "accepted", "以招标公告为准")
+        _, rows = knowledge_base.review_rows(str(checklist))
+        with pytest.raises(api.InputError, match="no answered item 'nope'"):
+            knowledge_base.review_mark(str(checklist), "nope", "accepted")
+        with pytest.raises(api.InputError, match="mark 'maybe'"):
+            knowledge_base.review_mark(str(checklist), "bond", "maybe")
+    assert first.mark == "to_check" and second.mark == "accepted"
+    bond = next(r for r in rows if r.item_id == "bond")
+    assert (bond.mark, bond.note) == ("accepted", "以招标公告为准") and bond.marked_at
+    assert next(r for r in rows if r.item_id == "deadline").mark == ""
