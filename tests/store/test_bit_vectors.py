@@ -83,6 +83,8 @@ def test_the_migration_fills_the_bits_of_an_older_kb(kb_path: Path) -> None:
     for owner, bits in (("entities", "entity_bits"), ("triples", "triple_bits")):
         conn.execute(f"DROP TRIGGER {owner}_ad_bits")
         conn.execute(f"DROP TABLE {bits}")
+    for table in ("review_rows", "review_marks"):  # version 11's
+        conn.execute(f"DROP TABLE {table}")
     conn.execute("UPDATE kb_meta SET value = '9' WHERE key = 'schema_version'")
     conn.execute("PRAGMA user_version = 9")
     db.close(conn)
