@@ -45,8 +45,7 @@ def review(
     list_only: bool,
     as_json: bool,
 ) -> None:
-    """Run a checklist over the documents: every item asked, answered with a quote, its value compared across the
-    documents, and stored in the KB.
+    """Run a checklist over KB: each item answered with a quote, its value compared across documents, and stored.
 
     Items already answered on the KB as it is are not asked again, so Ctrl-C keeps what finished and running it
     again continues. `--export report.docx` writes the stored rows with the reviewer's marks.
@@ -107,8 +106,9 @@ def mark(ctx: click.Context, kb: Path, checklist: str, item: str, value: str, no
 @key_file_option
 @click.pass_context
 def figures(ctx: click.Context, kb: Path, docs: tuple[str, ...], as_json: bool) -> None:
-    """Every amount, date, duration and percentage of the documents, with its sentence and page, grouped by
-    heading: the reviewer's first look, made without the LLM."""
+    """List every amount, date, duration and percentage in KB with its sentence and page, by heading (no LLM).
+
+    The reviewer's first look at a tender or contract, ready as soon as the documents are ingested."""
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         found = knowledge_base.key_figures(docs)
     if as_json:
