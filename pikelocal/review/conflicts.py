@@ -22,9 +22,11 @@ from pikelocal.store.store import Store
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
 VALUED: frozenset[ValueKind] = frozenset({"amount", "date", "duration", "count", "percentage"})
-# A value belongs to a term when it follows the term within this many characters of the same sentence.
-NEAR_CHARS = 40
+# A value belongs to a term when it is the first value after the term, within this many characters of the same
+# sentence (further on, a sentence about the bid bond turns to the deadline it is due by).
+NEAR_CHARS = 30
 MIN_TERM_CHARS = 2
+SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
 
 
@@ -64,8 +66,9 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
     found: dict[tuple[int, int], Statement] = {}
     for doc_id, chunks in corpus.chunks.items():
         for chunk in chunks:
+            folded = chunk.text.lower()  # English hints match whatever the case ("Warranty", "warranty")
             for term in terms:
-                for at in _occurrences(chunk.text, term):
+                for at in _occurrences(folded, term.lower()):
                     s = _statement(corpus, doc_id, chunk, at, len(term), item.kind)
                     if s is not None:
                         found.setdefault((doc_id, s.offset), s)
@@ -86,16 +89,16 @@ def _statement(
     """The value of ``kind`` nearest after the term at ``at`` in its sentence, as a statement; None without one."""
     start, end = _sentence_bounds(chunk.text, at)
     window_end = min(end, at + size + NEAR_CHARS)
-    for v_start, _, value in values_in(chunk.text[at + size : window_end], (kind,)):
-        del v_start
-        sentence = " ".join(chunk.text[start:end].split())
-        offset = chunk.char_start + start
-        pages = corpus.pages.get(doc_id) or []
-        page, line = position_in_pages(pages, offset) if pages else (None, None)
-        last_line = position_in_pages(pages, chunk.char_start + end - 1)[1] if pages else None
-        where = Located(doc_id, corpus.titles[doc_id], page, line, last_line)
-        return Statement(value, sentence, where, offset)
-    return None
+    found = values_in(chunk.text[at + size : window_end], VALUED)
+    if not found or found[0][2].kind != kind:  # the first value after the term is the term's
+        return None
+    sentence = " ".join(chunk.text[start:end].split())
+    offset = chunk.char_start + start
+    pages = corpus.pages.get(doc_id) or []
+    page, line = position_in_pages(pages, offset) if pages else (None, None)
+    last_line = position_in_pages(pages, chunk.char_start + end - 1)[1] if pages else None
+    where = Located(doc_id, corpus.titles[doc_id], page, line, last_line)
+    return Statement(found[0][2], sentence, where, offset)
 
 
 def _sentence_bounds(text: str, at: int) -> tuple[int, int]:
@@ -114,9 +117,11 @@ def _sentence_bounds(text: str, at: int) -> tuple[int, int]:
 
 
 def _short_line(text: str, newline: int) -> bool:
-    """The line ending at ``newline`` is short (a table row or a heading), so the break ends its sentence."""
+    """The line ending at ``newline`` is short (a heading) or a Markdown table row, so the break ends its
+    sentence."""
     line_start = text.rfind("\n", 0, newline) + 1
-    return newline - line_start < 30
+    line = text[line_start:newline].strip()
+    return newline - line_start < SHORT_LINE_CHARS or line.startswith("|") or line.endswith("|")
 
 
 def disagreeing(answer: Value, found: Sequence[Statement]) -> list[Statement]:
