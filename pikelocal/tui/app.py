@@ -1,4 +1,4 @@
-"""The pikelocal terminal app: ask (F2), library (F3), history (F4), help (F1); work runs in threads."""
+"""The pikelocal terminal app: ask (F2), library (F3), history (F4), review (F5), help (F1); work runs in threads."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from pikelocal.tui.screens.help import HelpScreen
 from pikelocal.tui.screens.history import HistoryScreen
 from pikelocal.tui.screens.library import LibraryScreen
 from pikelocal.tui.screens.open_kb import OpenKBScreen
+from pikelocal.tui.screens.review import ReviewScreen
 
 STOP_GRACE_S = 3.0  # how long Ctrl+Q waits for running work to reach a safe point
 
@@ -27,12 +28,14 @@ class PikeApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pikelocal"
     ENABLE_COMMAND_PALETTE = False  # every action has a key (F1 lists them); the footer needs the room
-    MODES = {"ask": "ask", "library": "library", "history": "history"}  # screens installed once a KB is open
+    # screens installed once a KB is open
+    MODES = {"ask": "ask", "library": "library", "history": "history", "review": "review"}
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "mode('ask')", "Ask", show=False),
         Binding("f3", "mode('library')", "Library"),
         Binding("f4", "mode('history')", "History"),
+        Binding("f5", "mode('review')", "Review"),
         Binding("ctrl+c", "cancel_all", "Cancel", priority=True, show=False),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
@@ -61,7 +64,8 @@ class PikeApp(App[None]):
         if self._kb is None or self._kb.path != path:
             self._kb = api.open_kb(path, self.settings)
         self.sub_title = file_name(str(path))
-        for name, screen in (("ask", AskScreen), ("library", LibraryScreen), ("history", HistoryScreen)):
+        screens = (("ask", AskScreen), ("library", LibraryScreen), ("history", HistoryScreen), ("review", ReviewScreen))
+        for name, screen in screens:
             if not self.is_screen_installed(name):
                 self.install_screen(screen(), name)
         self.switch_mode("ask" if self._kb.exists() else "library")

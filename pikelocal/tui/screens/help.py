@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 KEYS: tuple[tuple[str, str, str], ...] = (
     ("F1", "anywhere", "this help (Esc closes it)"),
-    ("F2 F3 F4", "anywhere", "Ask / Library / History"),
+    ("F2 F3 F4 F5", "anywhere", "Ask / Library / History / Review"),
     ("Ctrl+C", "anywhere", "cancel all running work"),
     ("Ctrl+Q", "anywhere", "quit"),
     ("Enter", "question", "ask; ↑ ↓ walk through earlier questions"),
@@ -25,6 +25,12 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("← → p n", "viewer", "previous / next page; c: the cited page; t: tables as Markdown; Esc back"),
     ("a d e r", "library", "add files or a folder / remove / enrich / refresh"),
     ("Enter", "history", "reopen the question with its answer and trace"),
+    ("s f", "review", "run the checklist in the background, answered items kept / ask every item again"),
+    ("o", "review", "a checklist file (.toml) of your own; the list above the rows picks a built-in one"),
+    ("Enter 1 … 9", "review", "open the row's quote in the viewer (its n-th quote: a conflict has two)"),
+    ("a w c x", "review", "mark the row accepted / wrong / to check / clear the mark (kept with the time)"),
+    ("n", "review", "the row's note"),
+    ("Esc", "review", "cancel the running checklist (answered items are kept)"),
 )
 
 NOTES = """
@@ -34,6 +40,9 @@ useful atomic question each round, and answers from what it gathered.
 
 Cancelling stops at the next step (a file, a chunk, a token). Finished work and model calls are kept, so
 adding the same files again continues where it stopped.
+
+Review runs a checklist (tender-zh, contract-en, … or your own file) while you keep asking questions; each row
+shows the item's value, ⚠ where the documents disagree, and your mark and note, kept in the KB for the export.
 """
 
 
