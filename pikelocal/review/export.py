@@ -60,7 +60,14 @@ def where_text(where: Located) -> str:
     return where.citation()
 
 
+# Kinds whose normal form says more than the answer's words (a name's or a text's is the answer itself).
+SHOWN_VALUE_KINDS = frozenset({"amount", "date", "duration", "count", "percentage", "yesno"})
+
+
 def value_text(row: ReviewRow) -> str:
+    """The row's normal values ("350900 TWD / 380000 TWD"); empty for a name, list or text."""
+    if row.kind not in SHOWN_VALUE_KINDS:
+        return ""
     return " / ".join(dict.fromkeys(v.normal for v in row.values))
 
 
@@ -184,7 +191,7 @@ def _html_row(r: ReviewRow, pages: Mapping[tuple[int, int], PageRecord]) -> str:
         if q.where.page is not None and (q.where.doc_id, q.where.page) in pages:
             cite = f'<a href="#{_anchor(q.where)}">{cite}</a>'
         quotes.append(f"<blockquote>{e(q.text)}<br><small>{cite}</small></blockquote>")
-    value = f"<br><small>{e(value_text(r))}</small>" if r.values else ""
+    value = f"<br><small>{e(value_text(r))}</small>" if value_text(r) else ""
     note = f"<br><small>{e(r.note)}</small>" if r.note else ""
     return (
         f"<tr><td>{e(r.label)}</td><td>{e(r.answer)}{value}</td>"
@@ -258,7 +265,7 @@ def docx_bytes(report: Report) -> bytes:
         for r in rows:
             cells = table.add_row().cells
             cells[0].text = r.label
-            cells[1].text = r.answer + (f"\n({value_text(r)})" if r.values else "")
+            cells[1].text = r.answer + (f"\n({value_text(r)})" if value_text(r) else "")
             cells[2].text = VERDICT_TEXT[r.verdict]
             cells[3].text = "\n".join(f"“{q.text}” ({where_text(q.where)})" for q in r.quotes)
             cells[4].text = "\n".join(x for x in (MARK_TEXT[r.mark], r.note) if x)
