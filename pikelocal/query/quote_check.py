@@ -11,6 +11,9 @@
    its evidence (method "claim"). A bare one- or two-digit number only before the question's measure word; a yes/no
    answer only when the sentence most about the question agrees with it by negation (method "polarity").
 4. The answer must be of the kind the question asks for: a number for "how many" and "which article".
+5. Before all this, a choice or a true/false (yes/no) answer may be decided by the system (``query/decide.py``).
+   Where it decides, its sentences are the evidence (method "options: …" or "polarity: …"), and
+   ``QuotedVerdict.answer`` is the answer to show; elsewhere that is the model's.
 
 Pure: no model, a few string comparisons.
 """
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from pikelocal.domain.answers import ClaimCheck, Source
@@ -28,6 +31,8 @@ from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
 from pikelocal.prompts.script import to_simplified
 from pikelocal.query.claims import content_terms, facts_in, numbers_in
+from pikelocal.query.decide import decide
+from pikelocal.query.polarity import Passage
 from pikelocal.query.quotes import Located, locate
 from pikelocal.query.support import (
     FOCUS_SHARE,
@@ -70,10 +75,12 @@ _ITEM_SPLIT = re.compile(r"[、；;\n]")  # a list's items (not at commas: "Smit
 
 @dataclass(frozen=True)
 class QuotedVerdict:
-    """What checking a reply found: the claim checks to keep (one per supporting quote) and why, when none."""
+    """What checking a reply found: the claim checks to keep (one per supporting quote) and why, when none; and the
+    answer to show (the model's, or the system's where ``decide`` chose; empty: the model's)."""
 
     checks: tuple[ClaimCheck, ...]
     reason: str
+    answer: str = ""
 
 
 def check_reply(
@@ -85,7 +92,30 @@ def check_reply(
 ) -> QuotedVerdict:
     """The reply's answer, kept with the quotes that bear it, or the reason it is not (see the module's docstring).
 
-    A list answer ("A、B、C") is kept only when every item is: each with the quote (or sentence) it stands in."""
+    A list answer ("A、B、C") is kept only when every item is: each with the quote (or sentence) it stands in.
+    A choice or true/false answer the system decides (``decide``) is kept with the sentences it rests on."""
+    decision = decide(reply, question, sources, kind)
+    if decision.method != "model":
+        checks = tuple(
+            ClaimCheck(
+                decision.answer, "supported", "", evidence=evidence(_passage_unit(p), locator), method=decision.method
+            )
+            for p in decision.evidence
+        )  # the option no sentence states rests on none
+        why = "the other options stand in the sources"
+        none = ClaimCheck(decision.answer, "supported", why, method=decision.method)
+        return QuotedVerdict(checks or (none,), "", decision.answer)
+    verdict = _check_model(reply, question, sources, locator, kind)
+    return replace(verdict, answer=decision.answer)
+
+
+def _passage_unit(passage: Passage) -> Unit:
+    return span_unit(passage.source, passage.start, passage.end, table_row=False)
+
+
+def _check_model(
+    reply: QuotedReply, question: str, sources: Sequence[Source], locator: Locator | None, kind: QuestionKind
+) -> QuotedVerdict:
     answer = reply.answer.strip()
     # a yes/no question's "没有" is its answer "no"; a choice's "B" is checked like a yes/no
     polar = kind in ("yesno", "choice") or _POLAR.match(answer) is not None

@@ -60,13 +60,14 @@ def quoted_answer(
     reply = parse_quoted(draft)
     verdict = check_reply(reply, question, sources, locator, kind)
     keep = [s.text for s in sources]
-    unchecked = not check and bool(reply.answer) and not says_not_stated(reply.answer)
+    said = verdict.answer or reply.answer  # the system's choice or true/false where it decided (quote_check.decide)
+    unchecked = not check and bool(said) and not says_not_stated(said)
     if verdict.checks:
         cited = tuple(dict.fromkeys(c.evidence.source for c in verdict.checks if c.evidence is not None))
-        shown = convert(reply.answer, script, keep=keep) + "".join(f" [{n}]" for n in cited)
+        shown = convert(said, script, keep=keep) + "".join(f" [{n}]" for n in cited)
     elif unchecked:  # checking off (a benchmark's option letters): the model's answer as it came
         cited = ()
-        shown = convert(reply.answer, script, keep=keep)
+        shown = convert(said, script, keep=keep)
     else:
         cited = ()
         shown = not_stated(script)
