@@ -208,12 +208,9 @@ class AnswerSettings:
     context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
     # Contextual compression (pikelocal/query/compress.py): when above 0, naive and hier send only the sources'
     # sentences closest to the question by the encoder, at most this many tokens (each source keeps its best one);
-    # decompose appends its sources whole while they fit this many, then cuts each batch. On by default since
-    # 2026-11-26 (issue 19; docs/BENCHMARKS.md, "Answers with each context assembly"): naive F1 on LawBench 1-1
-    # 0.477 → 0.552 at 0.57x the prompt (0.503 → 0.578 on the code of the day before), AusLaw and HotpotQA-50 equal,
-    # 2Wiki-50 one question lower (a guess either way); decompose within ±0.013 on three sets. It brings a naive
-    # answer over the legal sets within the 30 s of a 2-core AVX2 machine (about 17-23 s against 31-46 s
-    # uncompressed). 0 = off.
+    # decompose appends its sources whole while they fit this many, then cuts each batch. 0 = off. On by default:
+    # docs/BENCHMARKS.md, "Answers with each context assembly"; 1000 rather than 450: "The answer's source budget"
+    # (450 loses on HotpotQA-50).
     compress_tokens: int = 1000
     # Reranking (pikelocal/query/rerank.py): the local LLM reorders the search's top this-many hits (listwise, one
     # call) before the context is built; 0 = off. No cross-encoder can be installed; off because it did not pay on

@@ -94,7 +94,12 @@ def _search(store: Store, encoder: Encoder, question: str, options: AskOptions, 
         store, encoder, query, k=depth if wanted is None else depth * DOC_FILTER_DEPTH, weights=weights,
         fusion=options.fusion, hops=options.hops, hop_similarity=options.hop_similarity,
     )  # fmt: skip
-    return hits if wanted is None else [h for h in hits if h.chunk.doc_id in wanted][:depth]
+    if options.search_terms:  # the terms alone by BM25 too: a question's words can bury the one line with the term
+        alone = search(store, encoder, " ".join(options.search_terms), mode="bm25", k=depth * 2)
+        by_id = {h.chunk.id: h for h in [*hits, *alone]}
+        order = _interleave([h.chunk.id for h in hits], [h.chunk.id for h in alone])
+        hits = [by_id[cid] for cid in order]
+    return hits[:depth] if wanted is None else [h for h in hits if h.chunk.doc_id in wanted][:depth]
 
 
 def ranking_depth(options: AskOptions) -> int:
