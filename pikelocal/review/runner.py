@@ -24,11 +24,13 @@ from pikelocal.domain.review import (
     ReviewQuote,
     ReviewReport,
     ReviewRow,
+    Value,
 )  # fmt: skip
 from pikelocal.query.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
 from pikelocal.review.stored import row_json, stored_rows
+from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.values import normalise, values_in
 from pikelocal.store.store import Store
 
@@ -88,6 +90,9 @@ def answer_item(
     """One item: asked, its answer read as a value, its quotes located, and the KB's other statements of the value
     compared with it."""
     question = question_for(item, script)
+    ticked = _ticked_row(checklist, item, question, corpus)
+    if ticked is not None:  # a form's ticked box, read by the system: the model is not asked
+        return ticked
     began = time.perf_counter()
     trace = ask(question, item.hints)
     seconds = time.perf_counter() - began
@@ -101,7 +106,7 @@ def answer_item(
         question=question, answer=strip_markers(answer.text).strip(),
         verdict="not_stated" if answer.unsupported else "found",
         values=(value,) if value is not None else (), quotes=quotes,
-        answered_at=datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), seconds=round(seconds, 2), trace_id=trace.id,
+        answered_at=_now(), seconds=round(seconds, 2), trace_id=trace.id,
     )  # fmt: skip
     if value is None or item.kind not in VALUED:
         return row
@@ -110,6 +115,28 @@ def answer_item(
         return row
     return replace(row, verdict="conflicting", quotes=quotes + tuple(as_quote(s) for s in others),
                    values=(value, *(s.value for s in others)))  # fmt: skip
+
+
+def _ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """The item answered from a ticked box after one of its terms (review/ticks.py). An amount, date or other
+    valued item takes only a negative tick ("☑不提交": there is none), never a positive one, whose value is
+    elsewhere."""
+    found = ticked_option(corpus, item)
+    if found is None:
+        return None
+    negative = as_yes_no(found.option) == "no"
+    if item.kind in VALUED and not negative:
+        return None
+    value = Value("yesno", found.option, as_yes_no(found.option)) if item.kind == "yesno" else None
+    return ReviewRow(
+        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+        question=question, answer=found.option, verdict="found", values=(value,) if value else (),
+        quotes=(ReviewQuote(found.line, found.where, value),), answered_at=_now(), extra={"read": "ticked box"},
+    )  # fmt: skip
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _answer_quotes(trace: QueryTrace, item: ChecklistItem) -> tuple[ReviewQuote, ...]:

@@ -206,6 +206,8 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
     for owner, bits in (("entities", "entity_bits"), ("triples", "triple_bits")):
         conn.execute(f"DROP TRIGGER {owner}_ad_bits")
         conn.execute(f"DROP TABLE {bits}")
+    for table in ("review_rows", "review_marks"):  # version 11's
+        conn.execute(f"DROP TABLE {table}")
     conn.execute("UPDATE kb_meta SET value = '8' WHERE key = 'schema_version'")
     conn.execute("PRAGMA user_version = 8")
     db.close(conn)

@@ -174,3 +174,22 @@ def test_marks_and_notes_are_kept_with_their_history(kb: tuple[Path, Path], sett
     bond = next(r for r in rows if r.item_id == "bond")
     assert (bond.mark, bond.note) == ("accepted", "以招标公告为准") and bond.marked_at
     assert next(r for r in rows if r.item_id == "deadline").mark == ""
+
+
+def test_a_ticked_box_answers_its_item_without_the_model(tmp_path: Path, settings: Settings) -> None:
+    docs = tmp_path / "form"
+    docs.mkdir()
+    (docs / "rfp.md").write_text("# 投标人须知前附表\n\n1.11 分包 ☑不允许 □允许，分包要求： /\n", encoding="utf-8")
+    path = tmp_path / "form.kb"
+    checklist = tmp_path / "form.toml"
+    checklist.write_text(
+        'name = "form"\n[[items]]\nid = "sub"\nlabel = "分包"\nkind = "yesno"\nquestion.hans = "是否允许分包？"\n'
+        'hints = ["分包"]\n',
+        encoding="utf-8",
+    )
+    llm = FakeLLM({})  # any call would fail: no tag is scripted
+    with api.open_kb(path, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:
+        knowledge_base.add([docs])
+        (row,) = knowledge_base.review(api.ReviewRequest(str(checklist))).rows
+    assert llm.calls == [] and (row.verdict, row.answer, [v.normal for v in row.values]) == ("found", "不允许", ["no"])
+    assert row.quotes[0].text.startswith("1.11 分包 ☑不允许") and row.quotes[0].where.title == "投标人须知前附表"

@@ -1,0 +1,83 @@
+"""The ticked box of a form, read by the system (issue 45): "3.4.1 投标保证金的递交 ☑不提交 □提交" answers the bid-bond
+item with "不提交", and "1.11 分包 ☑不允许 □允许" the subcontracting item with "no".
+
+Chinese tender templates state most of their choices this way, and the 1.5B reader does not read a tick mark: it
+answered none of the shared tender's ticked items right (docs/BENCHMARKS.md, "Checklist review"). A ticked option
+shortly after one of an item's hint terms, with no sentence end between, is taken as the item's answer, quoted
+with its document, page and lines, and the model is not asked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pikelocal.domain.review import ChecklistItem, Located
+from pikelocal.query.support import position_in_pages
+from pikelocal.review.conflicts import Corpus
+
+TICKED = "☑☒■✔"
+UNTICKED = "□☐"
+# The tick must come within this many characters after the term, as a form's boxes follow its field label ("1.11 分包
+# ☑不允许", "3.4.1 投标保证金的递交 ☑不提交"), with no clause number between (the next field's).
+NEAR_CHARS = 12
+_CLAUSE_NUMBER = re.compile(r"\d+\.\d+")
+_OPTION = re.compile(rf"[{TICKED}]\s*([^\s{TICKED}{UNTICKED}，,；;。:：（(/]{{1,20}})")
+_SENTENCE_END = re.compile(r"[。！？!?]")
+_NEGATIVE = re.compile(r"^(?:不|否|无|無|未|没|沒|非)")
+
+
+@dataclass(frozen=True)
+class Ticked:
+    """The option ticked after an item's term, the line it stands on and where."""
+
+    option: str
+    line: str
+    where: Located
+
+
+def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
+    """The first ticked option that follows one of ``item``'s hint terms in the documents, in document order; None
+    when no term is followed by a ticked box (with unticked ones beside it, so a lone ☑ in prose is not a form)."""
+    for doc_id, chunks in corpus.chunks.items():
+        for chunk in chunks:
+            text = chunk.text
+            for term in item.hints:
+                at = text.find(term)
+                while at >= 0:
+                    found = _after(text, at + len(term))
+                    if found is not None:
+                        option, start, end = found
+                        return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))
+                    at = text.find(term, at + len(term))
+    return None
+
+
+def _after(text: str, start: int) -> tuple[str, int, int] | None:
+    """The ticked option within reach after ``start``: (option, its start, the end of the boxes' run)."""
+    window = text[start : start + NEAR_CHARS + 30]
+    reach = _SENTENCE_END.search(window)
+    window = window[: reach.start()] if reach else window
+    m = _OPTION.search(window)
+    if m is None or m.start() > NEAR_CHARS or not any(c in window for c in UNTICKED):
+        return None
+    if _CLAUSE_NUMBER.search(window[: m.start()]):
+        return None
+    return re.sub(r"\s+", "", m.group(1)), start + m.start(), start + len(window)
+
+
+def _line(text: str, start: int, end: int) -> str:
+    return " ".join(text[text.rfind("\n", 0, start) + 1 : end].split())
+
+
+def _where(corpus: Corpus, doc_id: int, chunk_start: int, start: int, end: int) -> Located:
+    pages = corpus.pages.get(doc_id) or []
+    if not pages:
+        return Located(doc_id, corpus.titles[doc_id], None, None, None)
+    page, line = position_in_pages(pages, chunk_start + start)
+    return Located(doc_id, corpus.titles[doc_id], page, line, position_in_pages(pages, chunk_start + end - 1)[1])
+
+
+def as_yes_no(option: str) -> str:
+    """A ticked option as a yes/no answer: 不允许, 否, 不接受 → no; 允许, 是 → yes."""
+    return "no" if _NEGATIVE.match(option) else "yes"
