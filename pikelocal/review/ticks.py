@@ -22,6 +22,8 @@ UNTICKED = "□☐"
 # ☑不允许", "3.4.1 投标保证金的递交 ☑不提交"), with no clause number between (the next field's).
 NEAR_CHARS = 12
 _CLAUSE_NUMBER = re.compile(r"\d+\.\d+")
+SHORT_TERM_CHARS = 2
+_FIELD_START = re.compile(r"(?:^|\s)\d+(?:\.\d+)*\s*$")
 _OPTION = re.compile(rf"[{TICKED}]\s*([^\s{TICKED}{UNTICKED}，,；;。:：（(/]{{1,20}})")
 _SENTENCE_END = re.compile(r"[。！？!?]")
 _NEGATIVE = re.compile(r"^(?:不|否|无|無|未|没|沒|非)")
@@ -45,12 +47,20 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
             for term in item.hints:
                 at = text.find(term)
                 while at >= 0:
-                    found = _after(text, at + len(term))
+                    found = _after(text, at + len(term)) if _labels(text, at, term) else None
                     if found is not None:
                         option, start, end = found
                         return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))
                     at = text.find(term, at + len(term))
     return None
+
+
+def _labels(text: str, at: int, term: str) -> bool:
+    """The term at ``at`` can be a field's label: a longer term anywhere; a short one ("分包", "递交") only right after
+    a clause number ("1.11 分包 ☑…", not "投标保证金的递交 ☑…", even where a line break falls before 递交)."""
+    if len(term) > SHORT_TERM_CHARS:
+        return True
+    return _FIELD_START.search(text[max(0, at - 12) : at]) is not None
 
 
 def _after(text: str, start: int) -> tuple[str, int, int] | None:

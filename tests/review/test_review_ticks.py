@@ -52,3 +52,11 @@ def test_a_tick_of_the_next_clause_or_far_away_is_not_the_terms() -> None:
     assert (
         ticked_option(corpus("本项目的投标保证金 ☑ 见附件。"), item("amount", "投标保证金")) is None
     )  # no box beside it
+
+
+def test_a_two_character_term_labels_a_field_only_where_one_starts() -> None:
+    assert (
+        ticked_option(corpus(FORM), item("text", "递交")) is None
+    )  # 投标保证金的递交 ☑不提交: the bond's, not the bid's
+    found = ticked_option(corpus(FORM), item("yesno", "分包"))
+    assert found is not None and found.option == "不允许"  # "1.11 分包 ☑不允许"
