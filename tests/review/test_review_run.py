@@ -3,8 +3,10 @@ not-stated item, resuming without asking twice, asking again when the KB changed
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -14,71 +16,9 @@ from pikelocal.config import Settings, load_settings
 from pikelocal.domain.errors import Cancelled
 from pikelocal.domain.events import Event, StageAdvanced
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-
-RFP = """# 招标公告
-
-## 三、投标截止时间
-
-投标截止时间为2025年10月25日9时30分，逾期送达的投标文件不予受理。
-
-## 四、投标保证金
-
-投标保证金为人民币5万元，须在投标截止时间前提交。
-"""
-RULES = """# 评标办法
-
-## 一、时间安排
-
-本项目投标截止时间：2025年10月28日9时30分。
-
-## 二、保证金
-
-投标保证金：人民币8万元。
-"""
-CHECKLIST = """name = "mini"
-title = "小清单"
-
-[[items]]
-id = "deadline"
-label = "投标截止时间"
-section = "时间"
-kind = "date"
-question.hans = "投标截止时间是什么时候？"
-hints = ["投标截止时间", "截止投標"]
-
-[[items]]
-id = "bond"
-label = "投标保证金"
-section = "金额"
-kind = "amount"
-question.hans = "投标保证金是多少？"
-hints = ["投标保证金", "押標金"]
-
-[[items]]
-id = "performance"
-label = "履约保证金"
-section = "金额"
-kind = "amount"
-question.hans = "履约保证金是多少？"
-hints = ["履约保证金", "履約保證金"]
-"""
-# What the scripted model quotes for each question: the first source line holding the term, and the answer.
-ANSWERS = {"投标截止时间是": ("投标截止时间为", "2025年10月25日"), "投标保证金是": ("投标保证金为", "5万元")}
-
-
-_NUMBER = re.compile(r"^\[\d+\]\s*")
-
-
-def quote_first(messages: Sequence[Message], _params: GenParams) -> str:
-    prompt = messages[-1].content
-    for asked, (term, answer) in ANSWERS.items():
-        if asked in prompt:
-            line = next((ln for ln in prompt.splitlines() if term in ln), None)
-            if line is not None:
-                return f"原文：{_NUMBER.sub('', line).strip()}\n答案：{answer}"
-    return "原文：无\n答案：文档中没有说明"
+from pikelocal.store.store import Store
+from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first
 
 
 @pytest.fixture
@@ -193,3 +133,32 @@ def test_a_ticked_box_answers_its_item_without_the_model(tmp_path: Path, setting
         (row,) = knowledge_base.review(api.ReviewRequest(str(checklist))).rows
     assert llm.calls == [] and (row.verdict, row.answer, [v.normal for v in row.values]) == ("found", "不允许", ["no"])
     assert row.quotes[0].text.startswith("1.11 分包 ☑不允许") and row.quotes[0].where.title == "投标人须知前附表"
+
+
+WORKER = Path(__file__).resolve().parent / "review_worker.py"
+
+
+def _answered(path: Path) -> int:
+    with Store.open_existing(path) as store:
+        return len(store.reviews.results("mini"))
+
+
+def test_a_run_killed_outright_resumes_without_asking_a_finished_item_again(
+    kb: tuple[Path, Path], settings: Settings
+) -> None:
+    path, checklist = kb
+    worker = subprocess.Popen([sys.executable, str(WORKER), str(path), str(checklist)])
+    try:
+        deadline = time.monotonic() + 60
+        while _answered(path) < 1 and time.monotonic() < deadline and worker.poll() is None:
+            time.sleep(0.05)
+        worker.send_signal(signal.SIGKILL)
+    finally:
+        worker.wait(timeout=30)
+    stored = _answered(path)
+    assert worker.returncode == -signal.SIGKILL and 1 <= stored < 3
+    llm = FakeLLM({"answer-quote": quote_first})
+    resumed = run(path, settings, checklist, llm)
+    assert (resumed.asked, resumed.kept) == (3 - stored, stored)
+    assert len(llm.calls_for("answer-quote")) == resumed.asked  # one call per item not stored, none for the rest
+    assert [r.item_id for r in resumed.rows] == ["deadline", "bond", "performance"]
