@@ -76,11 +76,19 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
 
 
 def _occurrences(text: str, term: str) -> list[int]:
+    """Where ``term`` stands in ``text``; an English term only as whole words ("renewal" is not in "non-renewal")."""
     out, at = [], text.find(term)
     while at >= 0:
-        out.append(at)
+        if not (term[:1].isascii() and term[:1].isalpha()) or not _inside_word(text, at, len(term)):
+            out.append(at)
         at = text.find(term, at + len(term))
     return out
+
+
+def _inside_word(text: str, at: int, size: int) -> bool:
+    before = text[at - 1] if at > 0 else " "
+    after = text[at + size] if at + size < len(text) else " "
+    return before.isalnum() or before == "-" or after.isalpha()
 
 
 def _statement(

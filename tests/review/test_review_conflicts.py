@@ -51,3 +51,8 @@ def test_only_values_that_differ_from_the_answer_are_reported_once_each() -> Non
     answer = normalise("5万元", "amount")
     assert answer is not None
     assert [s.value.number for s in disagreeing(answer, found)] == [80_000]
+
+
+def test_an_english_term_is_matched_as_whole_words_only() -> None:
+    text = "| 5 | Renewal | Successive renewal terms of 12 months; notice of non-renewal at least 90 days |"
+    assert [s.value.normal for s in statements(corpus(text), item("duration", "renewal"))] == ["12 months"]
