@@ -231,6 +231,10 @@ class AnswerSettings:
     # before the shortest answer, find the quote in the sources and cite where it stands; the answer must stand in
     # its quote. Decompose keeps the cited-prose prompt. Needs `check`. docs/BENCHMARKS.md, "Quote, then answer".
     quote: bool = True
+    # A system-driven second hop (pikelocal/query/second_hop.py): with `quote`, naive answers an English comparison
+    # ("Which film came out first, X or Y?") or composition ("Where was the director of film X born?") one hop at a
+    # time, each its own search and quote, the values compared by the system. docs/BENCHMARKS.md, "Second hop".
+    hop: bool = True
 
 
 @dataclass(frozen=True)

@@ -111,6 +111,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
         check_encoder=a.check_encoder,
         cite_grammar=a.cite_grammar,
         quote=a.quote,
+        hop=a.hop,
     )
     return options if request.check is None else replace(options, check=request.check)
 

@@ -29,11 +29,13 @@ from pikelocal.query.compress import compress_sources
 from pikelocal.query.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens
 from pikelocal.query.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
+from pikelocal.query.hop_plan import hop_plan
 from pikelocal.query.hops import HOP_MIN_SIMILARITY
 from pikelocal.query.locate import store_locator
 from pikelocal.query.provision import asked_article
 from pikelocal.query.rerank import rerank
 from pikelocal.query.search import search
+from pikelocal.query.second_hop import HopOptions, hop_answer
 from pikelocal.query.segments import DEFAULT_PRESET, PRESETS, SegmentParams
 from pikelocal.query.summaries import is_overview, search_summaries, summary_sources
 from pikelocal.query.workspace import Compress, Workspace
@@ -73,6 +75,7 @@ class AskOptions:
     check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
     cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
     quote: bool = False  # naive and hier: quote, then answer (answer.quote; query/quoted.py)
+    hop: bool = False  # naive, with quote: comparisons and compositions hop by hop (answer.hop; query/second_hop.py)
     # A review item's hints (review/checklist.py): searched with the question, never shown to the model
     search_terms: tuple[str, ...] = ()
     doc_ids: tuple[int, ...] | None = None  # only these documents' chunks are searched (None: all)
@@ -131,6 +134,9 @@ def ask(
     script = detect_script(question)
     messages: list[Message] | None = None
     read: list[Source] = []
+    # a review item (search terms, some documents) keeps the one search its options describe
+    hopping = options.hop and options.quote and options.mode == "naive" and not options.search_terms
+    plan = hop_plan(question) if hopping and options.doc_ids is None else None
     if options.mode == "decompose":
         step: Callable[[int, StepKind, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
         # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
@@ -154,6 +160,8 @@ def ask(
             decomposition = replace(decomposition, notes=(*decomposition.notes, note))
         sources = list(workspace.sources)
         messages = workspace.messages(question, answer_task(lang))
+    elif plan is not None:  # each hop searches for itself (query/second_hop.py)
+        sources, priority = [], []
     else:
         hits = _search(store, encoder, question, options, weights)
         ranking = _ranked(model, question, hits, options.rerank, lang)
@@ -193,7 +201,12 @@ def ask(
         script, options.check, options.cite_grammar, options.quote and options.mode != "decompose", law_docs,
     )  # fmt: skip
     checking = Checking(store_locator(store), encoder if options.check_encoder else None)
-    answer = generate_answer(model, request, sources, on_delta, checking, messages=messages)
+    if plan is not None:
+        hop = HopOptions(weights=weights, fusion=options.fusion)
+        answer = hop_answer(store, encoder, model, question, plan, on_delta, options=hop, locator=checking.locate)
+        priority = list(dict.fromkeys(c for s in answer.sources for c in s.chunk_ids))
+    else:
+        answer = generate_answer(model, request, sources, on_delta, checking, messages=messages)
     trace = QueryTrace(
         question=question,
         mode=options.mode,
