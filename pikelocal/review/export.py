@@ -56,10 +56,6 @@ def write_report(report: Report, out: Path) -> Path:
     return out
 
 
-def where_text(where: Located) -> str:
-    return where.citation()
-
-
 # Kinds whose normal form says more than the answer's words (a name's or a text's is the answer itself).
 SHOWN_VALUE_KINDS = frozenset({"amount", "date", "duration", "count", "percentage", "yesno"})
 
@@ -102,7 +98,7 @@ def markdown(report: Report) -> str:
         out += [f"## {section or c.name}", "", "| item | answer | value | verdict | quotes | mark | note |"]
         out.append("|---|---|---|---|---|---|---|")
         for r in rows:
-            quotes = "<br>".join(f"“{_cell(q.text)}” ({where_text(q.where)})" for q in r.quotes)
+            quotes = "<br>".join(f"“{_cell(q.text)}” ({q.where.citation()})" for q in r.quotes)
             cells = (r.label, r.answer, value_text(r), VERDICT_TEXT[r.verdict], quotes, MARK_TEXT[r.mark], r.note)
             out.append("| " + " | ".join(_cell(x) if i != 4 else x for i, x in enumerate(cells)) + " |")
         out.append("")
@@ -187,7 +183,7 @@ def _html_row(r: ReviewRow, pages: Mapping[tuple[int, int], PageRecord]) -> str:
     e = html.escape
     quotes = []
     for q in r.quotes:
-        cite = e(where_text(q.where))
+        cite = e(q.where.citation())
         if q.where.page is not None and (q.where.doc_id, q.where.page) in pages:
             cite = f'<a href="#{_anchor(q.where)}">{cite}</a>'
         quotes.append(f"<blockquote>{e(q.text)}<br><small>{cite}</small></blockquote>")
@@ -267,7 +263,7 @@ def docx_bytes(report: Report) -> bytes:
             cells[0].text = r.label
             cells[1].text = r.answer + (f"\n({value_text(r)})" if value_text(r) else "")
             cells[2].text = VERDICT_TEXT[r.verdict]
-            cells[3].text = "\n".join(f"“{q.text}” ({where_text(q.where)})" for q in r.quotes)
+            cells[3].text = "\n".join(f"“{q.text}” ({q.where.citation()})" for q in r.quotes)
             cells[4].text = "\n".join(x for x in (MARK_TEXT[r.mark], r.note) if x)
     if report.marks:
         document.add_heading("Audit trail", level=1)
