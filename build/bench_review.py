@@ -150,6 +150,7 @@ def metrics(result: ReviewScore, wall_s: float) -> dict[str, float]:
         "item_accuracy": result.item_accuracy,
         "not_stated_accuracy": result.not_stated_accuracy,
         "conflicts_found": float(result.conflicts_found),
+        "false_conflicts": float(len(result.false_conflicts)),
         "wall_s": wall_s,
     }
 
@@ -158,7 +159,8 @@ def summary_line(dataset: str, result: ReviewScore, wall_s: float) -> str:
     return (
         f"{dataset}: item accuracy {result.answerable_right}/{result.answerable} ({result.item_accuracy:.1%}),"
         f" not stated {result.not_stated_right}/{result.not_stated} ({result.not_stated_accuracy:.1%}),"
-        f" conflicts found {result.conflicts_found}/{result.conflicts}, wall {wall_s:.0f} s"
+        f" conflicts found {result.conflicts_found}/{result.conflicts}"
+        f" ({len(result.false_conflicts)} where the gold has none), wall {wall_s:.0f} s"
     )
 
 
@@ -223,7 +225,7 @@ def render_section(
         f"- Not-stated accuracy: **{result.not_stated_right}/{result.not_stated}**"
         f" ({result.not_stated_accuracy:.1%}) of the items it does not state, left not stated.",
         f"- Conflicts found: **{result.conflicts_found}/{result.conflicts}** (the row is conflicting and shows both"
-        " values).",
+        f" values); shown where the gold has none: {_list(result.false_conflicts)}.",
         f"- Wall time: **{wall_s:,.0f} s** ({timing}).",
         f"- Answered wrong: {_list(result.answered_wrong)}; missed (said not stated): {_list(result.missed)};"
         f" no row: {_list(result.no_row)}.",

@@ -143,6 +143,12 @@ class ReviewScore:
         return sum(bool(s.conflict_caught) for s in self.items)
 
     @property
+    def false_conflicts(self) -> tuple[str, ...]:
+        """Items shown in conflict where the gold holds none: a statement read where the documents state nothing
+        else."""
+        return tuple(s.item for s in self.items if s.verdict == "conflicting" and not s.gold.conflict)
+
+    @property
     def item_accuracy(self) -> float:
         """The share of answerable items answered with an accepted value (0 when there are none)."""
         return self.answerable_right / self.answerable if self.answerable else 0.0

@@ -36,7 +36,7 @@ from pikelocal.query.modes import ask
 from pikelocal.review.checklist import load_checklist
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures
-from pikelocal.review.runner import run_review, state_of
+from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
 from pikelocal.store.store import Store
 
@@ -83,7 +83,7 @@ def _all_current(
     """Every item has a stored result made on this KB state with these settings (nothing to ask)."""
     state = state_of(store, key, script, doc_ids)
     stored = {r.item_id: r.kb_state for r in store.reviews.results(checklist.name)}
-    return all(stored.get(i.id) == state for i in checklist.items)
+    return all(stored.get(i.id) == item_state(state, i) for i in checklist.items)
 
 
 def _doc_ids(store: Store, refs: Sequence[str]) -> tuple[int, ...] | None:

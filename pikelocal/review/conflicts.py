@@ -22,9 +22,20 @@ from pikelocal.store.store import Store
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
 VALUED: frozenset[ValueKind] = frozenset({"amount", "date", "duration", "count", "percentage"})
-# A value belongs to a term when it is the first value after the term, within this many characters of the same
-# sentence (further on, a sentence about the bid bond turns to the deadline it is due by).
+# A value belongs to a term when it is the first value of the item's kind after the term and starts within this
+# many characters of it in the same sentence (further on, a sentence about the bid bond turns to the deadline it is
+# due by). English spends more characters on the same words: "initial term of 36 months ending on 28 February 2030".
 NEAR_CHARS = 30
+NEAR_CHARS_EN = 60
+# Between a term and its value the sentence goes on about the term: a comma, semicolon or 并/且 (and) turns it to
+# another subject ("在投标有效期内并在…之日起30天内" is not the validity period).
+_CLAUSE_TURN = re.compile(r"[，,；;]|并|且")
+# A clause that gives an example states nothing of this tender ("例如投标截止日为2014年6月30日").
+_EXAMPLE = re.compile(r"例如|比如|譬如|举例|舉例|(?i:for example|for instance|e\.g\.)")
+_CLAUSE_START = re.compile(r"[，,；;。:：]")
+# Words that say an item is a score's weight, so that a value in points (26.25分) states it; a damages cap in points
+# ("最高得14分") is a scoring rule, not a cap.
+_SCORING = re.compile(r"评分|评审|总分|權重|权重|配分|評分|分值|(?i:weight|score|points)")
 MIN_TERM_CHARS = 2
 SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
@@ -63,6 +74,7 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
     terms = [t for t in item.hints if len(t) >= MIN_TERM_CHARS]
     if item.kind not in VALUED or not terms:
         return []
+    points = _is_weight(item)
     found: dict[tuple[int, int], Statement] = {}
     for doc_id, chunks in corpus.chunks.items():
         for chunk in chunks:
@@ -70,9 +82,16 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
             for term in terms:
                 for at in _occurrences(folded, term.lower()):
                     s = _statement(corpus, doc_id, chunk, at, len(term), item.kind)
-                    if s is not None:
+                    if s is not None and (points or s.value.unit != "points"):
                         found.setdefault((doc_id, s.offset), s)
+    if points and any(s.value.unit == "points" for s in found.values()):  # a score's weights are its points
+        found = {k: s for k, s in found.items() if s.value.unit == "points"}
     return sorted(found.values(), key=lambda s: (s.where.doc_id, s.offset))
+
+
+def _is_weight(item: ChecklistItem) -> bool:
+    """A percentage item about a score's weight (its label or a question says so)."""
+    return item.kind == "percentage" and bool(_SCORING.search(" ".join((item.label, *item.questions.values()))))
 
 
 def _occurrences(text: str, term: str) -> list[int]:
@@ -96,9 +115,14 @@ def _statement(
 ) -> Statement | None:
     """The value of ``kind`` nearest after the term at ``at`` in its sentence, as a statement; None without one."""
     start, end = _sentence_bounds(chunk.text, at)
-    window_end = min(end, at + size + NEAR_CHARS)
-    found = values_in(chunk.text[at + size : window_end], VALUED)
-    if not found or found[0][2].kind != kind:  # the first value after the term is the term's
+    if _in_example(chunk.text[start:at]):
+        return None
+    near = NEAR_CHARS_EN if chunk.text[at : at + 1].isascii() else NEAR_CHARS
+    after = chunk.text[at + size : end]
+    turn = _CLAUSE_TURN.search(after)
+    reach = min(near, turn.start() if turn else near)
+    found = [v for s, _e, v in values_in(after, VALUED) if v.kind == kind and s < reach]
+    if not found:
         return None
     sentence = " ".join(chunk.text[start:end].split())
     offset = chunk.char_start + start
@@ -106,7 +130,17 @@ def _statement(
     page, line = position_in_pages(pages, offset) if pages else (None, None)
     last_line = position_in_pages(pages, chunk.char_start + end - 1)[1] if pages else None
     where = Located(doc_id, corpus.titles[doc_id], page, line, last_line)
-    return Statement(found[0][2], sentence, where, offset)
+    return Statement(found[0], sentence, where, offset)
+
+
+def _in_example(before: str) -> bool:
+    """The clause leading to a term (the sentence's text before it, from the last comma) gives an example, or the
+    clause before it is the example's marker alone ("for example, if the closing date is …")."""
+    starts = [0, *(m.end() for m in _CLAUSE_START.finditer(before))]
+    if _EXAMPLE.search(before[starts[-1] :]):
+        return True
+    marker = before[starts[-2] : starts[-1]] if len(starts) > 1 else ""
+    return bool(_EXAMPLE.fullmatch(marker.strip(" \t\n,，;；:：")))
 
 
 def _sentence_bounds(text: str, at: int) -> tuple[int, int]:
@@ -134,12 +168,18 @@ def _short_line(text: str, newline: int) -> bool:
 
 def disagreeing(answer: Value, found: Sequence[Statement]) -> list[Statement]:
     """The statements whose value differs from the answer's, one per distinct value (the first in document
-    order)."""
+    order). Counts of different things (5人 and 1个) do not disagree."""
     out: list[Statement] = []
     for s in found:
+        if not _comparable(answer, s.value):
+            continue
         if not same_value(answer, s.value) and not any(same_value(s.value, o.value) for o in out):
             out.append(s)
     return out
+
+
+def _comparable(a: Value, b: Value) -> bool:
+    return a.kind != "count" or not (a.unit and b.unit) or a.unit.lower().rstrip("s") == b.unit.lower().rstrip("s")
 
 
 def as_quote(s: Statement) -> ReviewQuote:

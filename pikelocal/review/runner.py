@@ -9,6 +9,7 @@ cancel stops between items).
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -31,10 +32,13 @@ from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
 from pikelocal.review.stored import row_json, stored_rows
 from pikelocal.review.ticks import as_yes_no, ticked_option
-from pikelocal.review.values import normalise, values_in
+from pikelocal.review.values import is_blank_date, normalise, values_in
 from pikelocal.store.store import Store
 
 STAGE = "review"
+# Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
+# again; their LLM calls come back from the KB's completion cache.
+ROWS_VERSION = 2
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 
@@ -58,12 +62,15 @@ def run_review(
     start = time.perf_counter()
     state = state_of(store, settings_key, script, doc_ids)
     stored = {r.item_id: r for r in store.reviews.results(checklist.name)}
-    todo = [i for i in checklist.items if fresh or (r := stored.get(i.id)) is None or r.kb_state != state]
+    todo = [
+        i for i in checklist.items if fresh or (r := stored.get(i.id)) is None or r.kb_state != item_state(state, i)
+    ]
     corpus = Corpus.read(store, doc_ids)
     sink(StageStarted(STAGE, len(todo), "items"))
     for done, item in enumerate(todo, start=1):
         row = answer_item(checklist, item, ask, script, corpus)
-        store.reviews.save_result(checklist.name, item.id, state, row_json(replace(row, kb_state=state)))
+        made_on = item_state(state, item)
+        store.reviews.save_result(checklist.name, item.id, made_on, row_json(replace(row, kb_state=made_on)))
         sink(StageAdvanced(STAGE, done, len(todo), item.label))
         if row.verdict == "conflicting":
             sink(Notice("warning", f"{item.label}: the documents disagree ({_values_text(row)})"))
@@ -77,7 +84,13 @@ def state_of(store: Store, settings_key: str, script: ChecklistScript, doc_ids: 
     """What a stored result was made on: the KB's contents, the answering settings, the questions' script and the
     documents reviewed. A result made on another state is asked again."""
     docs = "all" if doc_ids is None else ",".join(map(str, sorted(doc_ids)))
-    return f"{store.reviews.contents_state()}:{settings_key}:{script}:{docs}"
+    return f"{store.reviews.contents_state()}:{settings_key}:{script}:{docs}:v{ROWS_VERSION}"
+
+
+def item_state(state: str, item: ChecklistItem) -> str:
+    """``state`` for one item, with its definition: an item whose question, kind or hints were edited in the
+    checklist file is asked again."""
+    return f"{state}:{hashlib.sha256(repr(item).encode()).hexdigest()[:12]}"
 
 
 def _values_text(row: ReviewRow) -> str:
@@ -98,23 +111,42 @@ def answer_item(
     seconds = time.perf_counter() - began
     answer = trace.answer
     quotes = _answer_quotes(trace, item)
-    value = None if answer.unsupported else normalise(strip_markers(answer.text), item.kind)
+    text = strip_markers(answer.text).strip()
+    value = None if answer.unsupported else normalise(text, item.kind)
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
+    blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
     row = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-        question=question, answer=strip_markers(answer.text).strip(),
-        verdict="not_stated" if answer.unsupported else "found",
+        question=question, answer=text,
+        verdict="not_stated" if answer.unsupported or blank else "found",
         values=(value,) if value is not None else (), quotes=quotes,
         answered_at=_now(), seconds=round(seconds, 2), trace_id=trace.id,
     )  # fmt: skip
-    if value is None or item.kind not in VALUED:
+    return cross_checked(row, item, corpus)
+
+
+def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow:
+    """``row`` against every statement of the item's value in the documents (``review/conflicts.py``): in conflict
+    when one states another value than the answer's, or, when the model found none, when the statements disagree
+    among themselves (the reader saw neither, or could not choose: the reviewer sees both)."""
+    if item.kind not in VALUED:
         return row
-    others = disagreeing(value, statements(corpus, item))[:MAX_CONFLICT_QUOTES]
-    if not others:
+    found = statements(corpus, item)
+    if row.values:
+        others = disagreeing(row.values[0], found)[:MAX_CONFLICT_QUOTES]
+        if not others:
+            return row
+        return replace(row, verdict="conflicting", quotes=row.quotes + tuple(as_quote(s) for s in others),
+                       values=(row.values[0], *(s.value for s in others)))  # fmt: skip
+    if row.verdict != "not_stated" or not found:
         return row
-    return replace(row, verdict="conflicting", quotes=quotes + tuple(as_quote(s) for s in others),
-                   values=(value, *(s.value for s in others)))  # fmt: skip
+    distinct = [found[0], *disagreeing(found[0].value, found)][: MAX_CONFLICT_QUOTES + 1]
+    if len(distinct) < 2:
+        return row
+    return replace(row, verdict="conflicting", answer=" / ".join(s.value.text for s in distinct),
+                   values=tuple(s.value for s in distinct), quotes=tuple(as_quote(s) for s in distinct),
+                   extra={**row.extra, "read": "statements"})  # fmt: skip
 
 
 def _ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:

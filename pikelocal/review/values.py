@@ -76,6 +76,7 @@ _DATE_ZH = re.compile(
     rf"(?P<m>\d{{1,2}}|十[一二]?|[一二三四五六七八九])(?!\d){_GAP}月"
     rf"(?:{_GAP}(?P<d>\d{{1,2}}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(?!\d){_GAP}[日号])?"
 )
+_BLANK_DAY = re.compile(r"[ \t_＿]*[日号]")
 _DATE_ISO = re.compile(r"(?<![\d.\-/])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d)(?!(?P=s)\d)")
 _DATE_ROC = re.compile(r"(?<![\d.\-/])(?P<y>\d{3})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d)(?!(?P=s)\d)")
 _DATE_DMY = re.compile(r"(?<![\d.\-/])(?P<a>\d{1,2})(?P<s>[-/.])(?P<b>\d{1,2})(?P=s)(?P<y>\d{4})(?!\d)")
@@ -89,6 +90,9 @@ _PERCENT = re.compile(
     rf"(?P<k>百分之|千分之){_GAP}(?P<z>{_NUM})"
     rf"|(?P<n>{_NUM}|{_EN_NUM})[ \t]*(?P<u>%|‰|(?i:per[ \t]?cent|pct)\b)"
 )
+# A weight written in points, as scoring tables do ("投标报价：26.25分", "（0～25分）", "30 points"): Arabic digits only
+# (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期 or 分包.
+_POINTS = re.compile(rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批])|(?i:points?|marks?)\b)")
 
 _CURRENCY = {
     **dict.fromkeys(("人民币", "RMB", "CNY", "¥", "yuan"), "CNY"),
@@ -298,8 +302,11 @@ def _date_value(text: str, start: int, end: int, year: int | None, month: int | 
 
 
 def _dates_zh(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """2025年12月15日 · 二〇二五年十二月十五日 · 民國114年12月15日 · 114 年 12 月 15\\n日 · 2025年12月."""
+    """2025年12月15日 · 二〇二五年十二月十五日 · 民國114年12月15日 · 114 年 12 月 15\\n日 · 2025年12月. A month whose
+    day was left blank ("2025 年 10 月 日", a form never filled in) is no date."""
     for m in _DATE_ZH.finditer(prepared):
+        if not m["d"] and _BLANK_DAY.match(prepared, m.end()):
+            continue
         year = _year(m["y"], bool(m["roc"]), traditional)
         day = _small(m["d"]) if m["d"] else None
         found = _date_value(text, m.start(), m.end(), year, _small(m["m"]), day)
@@ -343,7 +350,9 @@ def _dates_en(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
 
 
 def _percentages(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """30% · 30 % · ３０％ · 百分之三十 · 30 percent · 30 per cent · thirty percent · 千分之五 = 0.5% · 5‰."""
+    """30% · 30 % · ３０％ · 百分之三十 · 30 percent · 30 per cent · thirty percent · 千分之五 = 0.5% · 5‰; a weight
+    in points (26.25分, 30 points) is a percentage whose unit is points: its share of a total the text may not
+    state."""
     for m in _PERCENT.finditer(prepared):
         n = parse_number(m["z"]) if m["k"] else _any_number(m["n"])
         if n is None:
@@ -351,6 +360,10 @@ def _percentages(text: str, prepared: str, traditional: bool) -> Iterator[Found]
         if m["k"] == "千分之" or m["u"] == "‰":
             n = n / 10
         yield _value(text, m.start(), m.end(), "percentage", f"{number_text(n)}%", float(n), "%")
+    for m in _POINTS.finditer(prepared):
+        n = _any_number(m["n"])
+        if n is not None:
+            yield _value(text, m.start(), m.end(), "percentage", f"{number_text(n)} points", float(n), "points")
 
 
 def _amounts(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
@@ -529,6 +542,17 @@ def _standalone(prepared: str, start: int, end: int, found: list[Found]) -> bool
     return not (_JOINED_AFTER.match(prepared, end) or _JOINED_BEFORE.search(prepared, max(0, start - 2), start))
 
 
+# A form's date left blank: 年, 月 and 日 with no digit between two of them ("2025 年 10 月 日", "____年__月__日").
+_DATE_ONLY: tuple[ValueKind, ...] = ("date",)
+_BLANK_DATE = re.compile(r"年[ \t_＿]*月|月[ \t_＿]*[日号]")
+
+
+def is_blank_date(text: str) -> bool:
+    """A date field of a form that was never filled in, as a template's "2025年月日": no date, whatever its year."""
+    prepared = prepare(text)
+    return bool(_BLANK_DATE.search(prepared)) and not values_in(prepared, _DATE_ONLY)
+
+
 def _yesno(text: str) -> Value | None:
     """是/否, 正确/错误, yes/no, true/false at the start of an answer (a no first: 不正确 is no, not 正确)."""
     prepared = prepare(text)
@@ -546,7 +570,8 @@ _YUAN = frozenset({"元", "", "CNY", "TWD"})  # 元 alone (or no unit) is either
 def same_value(a: Value, b: Value) -> bool:
     """Two values of one kind are the same when their normal forms are; besides, an amount in 元 (no currency
     named) or without a unit equals the same number in CNY or TWD (新臺幣35萬900元 = 350,900元), a duration equals
-    one of the same number of days (2 weeks = 14 days), and names and text compare without case."""
+    one of the same number of days (2 weeks = 14 days), a weight in points equals the same percentage, and names
+    and text compare without case."""
     if a.kind != b.kind:
         return False
     if a.kind in ("name", "list", "text"):
@@ -557,4 +582,6 @@ def same_value(a: Value, b: Value) -> bool:
         return False
     if a.kind == "amount":
         return {a.unit, b.unit} <= _YUAN and bool({a.unit, b.unit} & {"元", ""})
+    if a.kind == "percentage":  # 25分 of a 100-point score is 25 %; a text saying both does not disagree
+        return "points" in (a.unit, b.unit)
     return a.kind == "duration"

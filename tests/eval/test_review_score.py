@@ -94,6 +94,10 @@ def test_counts_by_hand() -> None:
     assert (s.not_stated, s.not_stated_right) == (3, 2)
     assert s.not_stated_accuracy == pytest.approx(2 / 3)
     assert (s.conflicts, s.conflicts_found) == (1, 1)
+    assert s.false_conflicts == ()
+    assert score([*ROWS[:-1], row("budget", "amount", "5万元", verdict="conflicting")], GOLD).false_conflicts == (
+        "budget",
+    )
     assert s.answered_wrong == ("contract_term", "max_price")
     assert s.missed == ("evaluators",)
     assert s.no_row == ("copies",)
@@ -327,7 +331,8 @@ def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_p
     record = records[0]
     assert (record["benchmark"], record["dataset"], record["mode"], record["n"]) == ("review", "zh_tender", "naive", 11)
     assert record["metrics"] == {
-        "item_accuracy": 0.625, "not_stated_accuracy": 0.6667, "conflicts_found": 1.0, "wall_s": 600.0,
+        "item_accuracy": 0.625, "not_stated_accuracy": 0.6667, "conflicts_found": 1.0, "false_conflicts": 0.0,
+        "wall_s": 600.0,
     }  # fmt: skip
     assert bench.main(argv) == 0  # a second run replaces the section and the record
     assert out.read_text(encoding="utf-8").count("<!-- review_test:begin -->") == 1

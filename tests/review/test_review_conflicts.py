@@ -37,10 +37,60 @@ def test_a_table_row_is_a_sentence_of_its_own() -> None:
     assert [s.sentence for s in found] == ["| Renewal term | 12 months |"]
 
 
-def test_a_value_of_another_kind_first_after_the_term_is_not_the_terms() -> None:
+def test_a_comma_or_an_and_turns_the_sentence_to_another_subject() -> None:
     text = "投标保证金应于2025年10月25日前提交，金额为5万元。"
     assert statements(corpus(text), item("amount", "投标保证金")) == []
     assert [s.value.normal for s in statements(corpus(text), item("date", "投标保证金"))] == ["2025-10-25"]
+    validity = item("duration", "投标有效期")
+    assert statements(corpus("双方应在投标有效期内并在自中标通知书发出之日起30 天内订立合同。"), validity) == []
+    assert [s.value.normal for s in statements(corpus("3.3.1 投标有效期 自投标截止时间起 90 日内有效"), validity)] == [
+        "90 days"
+    ]
+    warranty = "If a Defect appears during the Warranty Period, the Supplier must repair it within 10 working days."
+    assert statements(corpus(warranty), item("duration", "warranty period")) == []
+
+
+def test_an_example_states_nothing() -> None:
+    deadline = item("date", "投标截止日")
+    text = "如投标截止日在6月30日以后，则上一年度数据是指上个年度数据，"
+    text += "例如投标截止日为2014年7月1日，上一年度数据是2013年度的数据。"
+    assert statements(corpus(text), deadline) == []
+    text = "The bid closes at noon; for example, if the closing date is 3 May 2027, bids are opened the next day."
+    assert statements(corpus(text), item("date", "closing date")) == []
+    assert [s.value.normal for s in statements(corpus("投标截止日为2026年12月20日。"), deadline)] == ["2026-12-20"]
+
+
+def test_a_date_is_read_past_a_duration_before_it() -> None:
+    text = "This Agreement continues for an initial term of 36 months ending on 28 February 2030."
+    assert [s.value.normal for s in statements(corpus(text), item("date", "initial term"))] == ["2030-02-28"]
+    assert [s.value.normal for s in statements(corpus(text), item("duration", "initial term"))] == ["36 months"]
+
+
+def weight(label: str, *hints: str) -> ChecklistItem:
+    return ChecklistItem("w", label, "percentage", {"hans": "？"}, hints)
+
+
+def test_points_state_a_weight_and_are_preferred_to_percentages_for_it() -> None:
+    text = "评审时给予价格分5%的扣除。\n2.2.1 分值构成 (总分101.25分)\n"
+    text += "（1）投标报价： 26.25 分；\n（1） 投标报价 （0～25分）\n"
+    found = statements(corpus(text), weight("价格分权重", "价格分", "投标报价"))
+    assert [s.value.normal for s in found] == ["26.25 points", "25 points"]
+
+
+def test_points_do_not_state_an_item_that_is_no_weight() -> None:
+    text = "按下列标准累计评分（最高得 14分）。违约金累计不超过合同总价的10%。"
+    found = statements(corpus(text), weight("违约金上限", "累计", "不超过"))
+    assert [s.value.normal for s in found] == ["10%"]
+
+
+def test_counts_of_different_things_do_not_disagree() -> None:
+    found = statements(
+        corpus("评标委员会构成： 5 人。", "评标委员会成员的综合评分中去掉一个最高分。", "评标委员会由7人组成。"),
+        item("count", "评标委员会"),
+    )
+    answer = normalise("5人", "count")
+    assert answer is not None
+    assert [s.value.normal for s in disagreeing(answer, found)] == ["7"]
 
 
 def test_only_values_that_differ_from_the_answer_are_reported_once_each() -> None:

@@ -163,4 +163,8 @@ def test_sample_tender(tmp_path: Path) -> None:
     assert rows[("amount", "50000 CNY")] == (19, "第十条 投标保证金")
     assert rows[("percentage", "10%")] == (25, "第十一条 履约保证金")
     assert rows[("date", "2026-12-20")] == (29, "第十二条 投标截止时间")
-    assert len(figures) == 9  # 240天 5年 日期 伍万元 ¥50,000 5日 10% 28日 日期
+    # Line 35 scores in points: 总分100分，其中：投标报价40分，施工组织设计30分，项目管理机构15分，业绩与信誉15分.
+    assert [f.value.normal for f in figures if f.where.line_start == 35] == [
+        "100 points", "40 points", "30 points", "15 points", "15 points",
+    ]  # fmt: skip
+    assert len(figures) == 14  # 240天 5年 日期 伍万元 ¥50,000 5日 10% 28日 日期, and the five weights

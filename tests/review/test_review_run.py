@@ -79,6 +79,31 @@ def test_a_rerun_asks_nothing_and_a_changed_kb_asks_again(kb: tuple[Path, Path],
     assert changed.asked == 3 and len(llm.calls) > calls
 
 
+def test_an_edited_item_is_asked_again_and_the_others_are_kept(kb: tuple[Path, Path], settings: Settings) -> None:
+    path, checklist = kb
+    llm = FakeLLM({"answer-quote": quote_first})
+    run(path, settings, checklist, llm)
+    edited = checklist.read_text(encoding="utf-8").replace("履约保证金是多少？", "履约保证金的金额是多少？")
+    checklist.write_text(edited, encoding="utf-8")
+    again = run(path, settings, checklist, llm)
+    assert again.asked == 1 and again.kept == 2
+    assert {r.item_id: r.question for r in again.rows}["performance"] == "履约保证金的金额是多少？"
+
+
+def test_when_the_model_finds_nothing_statements_that_disagree_make_the_row_a_conflict(
+    kb: tuple[Path, Path], settings: Settings
+) -> None:
+    path, checklist = kb
+    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: "原文：无\n答案：文档中没有说明"}))
+    rows = {r.item_id: r for r in report.rows}
+    deadline, performance = rows["deadline"], rows["performance"]
+    assert deadline.verdict == "conflicting" and deadline.extra.get("read") == "statements"
+    assert [v.normal for v in deadline.values] == ["2025-10-25", "2025-10-28"]
+    assert {q.where.title for q in deadline.quotes} == {"招标公告", "评标办法"}
+    assert "2025年10月25日" in deadline.answer and "2025年10月28日" in deadline.answer
+    assert performance.verdict == "not_stated"  # no statement at all: the model's word stands
+
+
 def test_a_cancelled_run_keeps_the_finished_items_and_resumes_with_the_rest(
     kb: tuple[Path, Path], settings: Settings
 ) -> None:
@@ -162,3 +187,19 @@ def test_a_run_killed_outright_resumes_without_asking_a_finished_item_again(
     assert (resumed.asked, resumed.kept) == (3 - stored, stored)
     assert len(llm.calls_for("answer-quote")) == resumed.asked  # one call per item not stored, none for the rest
     assert [r.item_id for r in resumed.rows] == ["deadline", "bond", "performance"]
+
+
+def test_a_date_the_form_left_blank_is_not_stated(tmp_path: Path, settings: Settings) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "form.md").write_text("# 投标须知前附表\n\n4.2.1 投标截止时间 2025 年 10 月 日 时 分\n", encoding="utf-8")
+    path = tmp_path / "t.kb"
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        assert not knowledge_base.add([docs]).ingest.failed
+    checklist = tmp_path / "mini.toml"
+    checklist.write_text(CHECKLIST, encoding="utf-8")
+    reply = "原文：4.2.1 投标截止时间 2025 年 10 月 日 时 分\n答案：2025年10月日"
+    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
+    deadline = {r.item_id: r for r in report.rows}["deadline"]
+    assert deadline.verdict == "not_stated" and deadline.values == ()
+    assert deadline.answer == "2025年10月日"  # the model's words are kept for the reviewer to see

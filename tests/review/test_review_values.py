@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.review import Value, ValueKind
-from pikelocal.review.values import normalise, parse_number, same_value, values_in
+from pikelocal.review.values import is_blank_date, normalise, parse_number, same_value, values_in
 
 ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
 
@@ -119,6 +119,17 @@ def test_dates(text: str, expected: str) -> None:
     assert normal(text, "date") == expected
 
 
+@pytest.mark.parametrize("text", ["2025年月日", "2025 年 10 月 日 时 分", "____年__月__日", "于 年 月 日前提交"])
+def test_a_form_date_left_blank_is_no_date(text: str) -> None:
+    assert found(text, ("date",)) == []
+    assert is_blank_date(text)
+
+
+def test_a_filled_date_or_a_month_is_not_blank() -> None:
+    assert not is_blank_date("2025年10月25日") and not is_blank_date("2025年10月底") and not is_blank_date("按月支付")
+    assert found("2025年10月底", ("date",)) == [("date", "2025-10", "2025年10月")]
+
+
 def test_roc_year_in_a_taiwanese_text() -> None:
     assert found("投標截止日期為114年12月15日下午5時。", ("date",)) == [("date", "2025-12-15", "114年12月15日")]
     assert normal("本標案於99年1月5日開標", "date") == "2010-01-05"  # two digits: ROC only in a traditional text
@@ -154,6 +165,20 @@ def test_percentages(text: str, expected: str) -> None:
 
 def test_percentage_is_not_also_an_amount() -> None:
     assert found("金额为中标合同金额的10%。") == [("percentage", "10%", "10%")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("（1）投标报价： 26.25 分；", "26.25 points"), ("投标报价 （0～25分）", "25 points"),
+     ("scored out of 30 points", "30 points"), ("２０分", "20 points")],
+)  # fmt: skip
+def test_a_weight_in_points_is_a_percentage_whose_unit_is_points(text: str, expected: str) -> None:
+    assert normal(text, "percentage") == expected
+
+
+@pytest.mark.parametrize("text", ["十分重要", "三分之一", "3分期付款", "答辩时间30分钟", "第2分包"])
+def test_no_points_in(text: str) -> None:
+    assert not [n for _k, n, _t in found(text) if n.endswith("points")]
 
 
 # --- durations ----------------------------------------------------------------------------------------------------
@@ -281,3 +306,5 @@ def test_same_value() -> None:
     assert not same_value(value("3个月", "duration"), value("90天", "duration"))  # a month is no fixed number of days
     assert same_value(value("ACME Ltd", "name"), value("Acme  LTD", "name"))
     assert not same_value(value("10%", "percentage"), value("10", "count"))
+    assert same_value(value("25分", "percentage"), value("25%", "percentage"))  # 25 of 100 points
+    assert not same_value(value("26.25分", "percentage"), value("25分", "percentage"))
