@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "builtin_checklists", "claim_lines", "demo",
+    "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "best_excerpt", "builtin_checklists",
+    "claim_lines", "demo",
     "doctor",
     "escape_hidden_json", "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb",
     "printable", "shown_name", "summary_line", "trace_lines",
@@ -70,6 +71,14 @@ def builtin_checklists() -> list[str]:
     from pikelocal.review.checklist import builtin_checklists as names
 
     return names()
+
+
+def best_excerpt(text: str, question: str, width: int = 240) -> str:
+    """The part of ``text`` a reader should see first for ``question``: from its sentence holding the most of the
+    question's terms (``query/snippet.py``), whitespace collapsed."""
+    from pikelocal.query.snippet import make_snippet
+
+    return make_snippet(text, question, width=width).text
 
 
 def kb_problem(kb_path: Path) -> str | None:

@@ -64,18 +64,64 @@ def find_marks(text: str, terms: list[str]) -> list[tuple[int, int]]:
     return merged
 
 
+# A sentence ends at 。！？；!? or a full stop before a space; a snippet starts at the sentence that matches best.
+_SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?=\s)")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each sentence of ``text`` (an end mark stays with its sentence; blank ones dropped)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        spans.append((start, m.end()))
+        start = m.end()
+    spans.append((start, len(text)))
+    return [(a + len(text[a:b]) - len(text[a:b].lstrip()), b) for a, b in spans if text[a:b].strip()]
+
+
+def best_sentence(text: str, terms: list[str], marks: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The sentence of ``text`` holding the most distinct ``terms`` (then the most marked characters of
+    ``marks``, then the first); None when no term is marked anywhere."""
+    low = _fold(text)
+    best: tuple[int, int] | None = None
+    best_key = (0, 0)
+    for a, b in sentence_spans(text):
+        marked = sum(min(e, b) - max(s, a) for s, e in marks if s < b and e > a)
+        if not marked:
+            continue
+        sentence = low[a:b]
+        key = (sum(term in sentence for term in terms), marked)
+        if key > best_key:
+            best, best_key = (a, b), key
+    return best
+
+
 def make_snippet(text: str, query: str, *, width: int = 240) -> Snippet:
-    """The ``width``-character window of ``text`` holding the most matched terms (whitespace collapsed)."""
+    """``width`` characters of ``text`` (whitespace collapsed) from the sentence that best matches ``query``: the
+    one holding the most distinct query terms, so a line-clipped display shows it first. A best sentence longer
+    than ``width`` shows the window of it holding the most matches; no match shows the start."""
     flat = re.sub(r"\s+", " ", text).strip()
-    marks = find_marks(flat, query_terms(query))
-    if len(flat) <= width:
-        return Snippet(flat, tuple(marks), False, False)
+    terms = query_terms(query)
+    marks = find_marks(flat, terms)
+    best = best_sentence(flat, terms, marks)
+    if best is None:
+        start = 0
+    elif best[1] - best[0] <= width:
+        start = best[0]
+    else:
+        start = _densest_window(flat, [m for m in marks if m[0] >= best[0] and m[1] <= best[1]], width)
+    end = min(len(flat), start + width)
+    inside = tuple((a - start, b - start) for a, b in marks if a >= start and b <= end)
+    return Snippet(flat[start:end], inside, start > 0, end < len(flat))
+
+
+def _densest_window(flat: str, marks: list[tuple[int, int]], width: int) -> int:
+    """The start of the ``width``-character window holding the most of ``marks`` (a quarter of it before the
+    first)."""
     best_start, best_count = 0, -1
-    for s, _ in marks or [(0, 0)]:
+    for s, _ in marks:
         start = max(0, min(s - width // 4, len(flat) - width))
         count = sum(1 for a, b in marks if a >= start and b <= start + width)
         if count > best_count:
             best_start, best_count = start, count
-    end = best_start + width
-    inside = tuple((a - best_start, b - best_start) for a, b in marks if a >= best_start and b <= end)
-    return Snippet(flat[best_start:end], inside, best_start > 0, end < len(flat))
+    return best_start

@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.content import Content
 
+from pikelocal.api import best_excerpt
 from pikelocal.domain.answers import Answer, QueryTrace, Round, Source
 from pikelocal.domain.documents import PageRecord, TableRecord
 from pikelocal.domain.events import ReasoningStep
@@ -96,14 +97,18 @@ def evidence_text(answer: Answer, number: int) -> str:
     return ""
 
 
-def source_prompt(source: Source, width: int = 76, cited: bool = True, answer: str = "", evidence: str = "") -> Text:
+def source_prompt(
+    source: Source, width: int = 76, cited: bool = True, answer: str = "", evidence: str = "", question: str = ""
+) -> Text:
     """Two lines for the sources list: ``[n] file, p. 3, lines 2–9  title`` and the cited text (``evidence``
-    when claim checking found it, else the sentence matching the answer best)."""
+    when claim checking found it, else the sentence matching the answer best); an uncited source shows its
+    sentence matching ``question`` best (its start without one)."""
     head = Text(clip(f"[{source.number}] {source.location()}", width), style="bold" if cited else "dim")
     room = width - head.cell_len - 2
     if source.title and room >= 6:
         head.append(f"  {clip(source.title, room)}", style="dim")
-    shown = (evidence or cited_excerpt(source, answer)) if cited else source.text
+    uncited = best_excerpt(source.text, question, width=max(width * 2, 80)) if question else source.text
+    shown = (evidence or cited_excerpt(source, answer)) if cited else uncited
     body = Text("    " + clip(shown, width - 4), style="dim italic")
     return Text("\n").join([head, body])
 

@@ -167,3 +167,19 @@ def test_render_with_custom_markers_keeps_the_text() -> None:
 
 def test_full_width_text_is_marked() -> None:
     assert marked("ＰＤＦ 文件", "PDF") == ["ＰＤＦ"]
+
+
+def test_the_snippet_starts_at_the_sentence_holding_the_most_distinct_terms() -> None:
+    # A chunk opening with another clause (the demo's first hit for this question opened at 第二条): a display
+    # that shows the snippet's first line must show 第十条's sentence.
+    text = (
+        "第二条 投标人资格要求 投标人须具有独立法人资格，近五年内无重大违法记录。"
+        "第十条 投标保证金 投标人应于2026年12月15日前提交投标保证金人民币伍万元整。逾期不予受理。"
+    )
+    snippet = make_snippet(text, "投标保证金是多少？什么时候提交？")
+    assert snippet.text.startswith("第十条 投标保证金 投标人应于2026年12月15日前提交投标保证金")
+    assert snippet.clipped_start and not snippet.clipped_end
+    assert snippet.marked().startswith("…第十条 [投标保证金]")
+    assert_marks_valid(snippet)
+    english = make_snippet("Scope of works. The bid bond is AUD 5,000 and is due with the bid.", "bid bond due")
+    assert english.text == "The bid bond is AUD 5,000 and is due with the bid."

@@ -359,6 +359,14 @@ def test_source_prompt_head_is_bold_when_cited_and_dim_when_not() -> None:
         assert any(span.start == 0 and str(span.style) == style for span in prompt.spans), prompt.spans
 
 
+def test_an_uncited_source_shows_its_sentence_closest_to_the_question() -> None:
+    text = "第二条 投标人资格要求。投标人须具有独立法人资格。第十条 投标保证金为人民币伍万元整，于开标前提交。"
+    source = make_source(2, text=text)
+    shown = source_prompt(source, 60, cited=False, question="投标保证金是多少？").plain.split("\n")[1].strip()
+    assert shown.startswith("第十条 投标保证金为人民币伍万元整")
+    assert source_prompt(source, 60, cited=False).plain.split("\n")[1].strip().startswith("第二条")  # no question
+
+
 def test_cited_excerpt_is_the_source_sentence_closest_to_the_citing_answer_sentence() -> None:
     from pikelocal.tui.render import cited_excerpt
 

@@ -164,7 +164,9 @@ class AskScreen(Screen[None]):
         width = max(40, self.size.width - 8)
         sources.add_options(
             Option(
-                source_prompt(s, width, s.number in answer.cited, answer.text, evidence_text(answer, s.number)),
+                source_prompt(
+                    s, width, s.number in answer.cited, answer.text, evidence_text(answer, s.number), trace.question
+                ),
                 id=str(s.number),
             )
             for s in answer.sources
