@@ -228,13 +228,23 @@ def _pdf_title(reader: PdfReader) -> str | None:
 _HEX_TITLE = re.compile(r"^<([0-9A-Fa-f\s]+)>$")
 _EDITOR_PREFIX = re.compile(r"^(?:Microsoft (?:Word|PowerPoint|Excel) - |Word - )", re.IGNORECASE)
 _OFFICE_SUFFIX = re.compile(r"\.(?:docx?|xlsx?|pptx?|wps|rtf|pdf)$", re.IGNORECASE)
+# Titles an editor or a template leaves behind: a document listed by one of these is listed by its text or file
+# name instead ("範本檔" is "template file": the review guidelines of a Taiwanese tender carry it).
+_PLACEHOLDER = re.compile(
+    r"(?:untitled|no title|title|document\s*\d*|doc\d*|template|slide\s*\d*|presentation\d*|powerpoint presentation"
+    r"|new microsoft (?:word|excel|powerpoint) document|(?:新建\s*)?microsoft\s*(?:word|excel|powerpoint)\s*文[档檔件]"
+    r"|文[档檔]\s*\d*|无标题|無標題|未命名|标题|標題|范本|範本|范本档|範本檔|模板|模版|样本|樣本|空白文[档檔件]|[范範]例|示例文件"
+    r"|sample|test|draft|temp|tmp|new document|[a-z]:\\.*)",
+    re.IGNORECASE,
+)
 
 
 def clean_pdf_title(raw: str) -> str | None:
     """A usable title from PDF metadata, or None for junk.
 
     Some producers store the title as an undecoded hex string (``<4D6963…>``, often GBK bytes) or as
-    "Microsoft Word - file.doc"; control characters and replacement characters mean it is not worth showing.
+    "Microsoft Word - file.doc"; control characters and replacement characters mean it is not worth showing, and a
+    placeholder ("Untitled", "範本檔", "Document1") says nothing of the document.
     """
     title = raw.strip().strip("\x00").strip()
     hex_match = _HEX_TITLE.match(title)
@@ -245,7 +255,7 @@ def clean_pdf_title(raw: str) -> str | None:
         except (UnicodeDecodeError, ValueError):  # odd digit count, or bytes in no known encoding
             return None
     title = _OFFICE_SUFFIX.sub("", _EDITOR_PREFIX.sub("", title.strip())).strip()
-    if len(title) < 2 or not any(ch.isalnum() for ch in title) or title.lower() == "untitled":
+    if len(title) < 2 or not any(ch.isalnum() for ch in title) or _PLACEHOLDER.fullmatch(title):
         return None
     if any(ch == "\ufffd" or ord(ch) < 32 for ch in title):
         return None

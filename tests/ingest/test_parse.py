@@ -170,8 +170,12 @@ CIVIL_CODE_HEX_TITLE = "<4D6963726F736F667420576F7264202D20D6D0BBAAC8CBC3F1B9B2B
         ("bad\ufffdtitle", None),
         ("<ABC>", None),  # odd number of hex digits
         ("<>", None),
+        # placeholders an editor or template leaves: the document is listed by its file name instead
+        ("範本檔", None), ("Microsoft Word - Document1", None), ("文档1", None), ("新建 Microsoft Word 文档", None),
+        ("Slide 1", None), ("Title", None), ("C:\\Users\\clerk\\rfp.doc", None),
+        ("Test Plan 2025", "Test Plan 2025"), ("招标文件", "招标文件"),
     ],
-)
+)  # fmt: skip
 def test_pdf_metadata_titles_are_cleaned(raw: str, expected: str | None) -> None:
     assert clean_pdf_title(raw) == expected
 
@@ -179,3 +183,17 @@ def test_pdf_metadata_titles_are_cleaned(raw: str, expected: str | None) -> None
 def test_the_civil_code_pdf_gets_its_real_title(shared_data: Path) -> None:
     doc = parse_document(shared_data / "pdfs" / "zh_law" / "中华人民共和国民法典.pdf")
     assert doc.title == "中华人民共和国民法典"
+
+
+def test_a_docx_whose_title_is_a_placeholder_is_listed_by_its_file_name(tmp_path: Path) -> None:
+    import docx  # python-docx writes the core properties a Word user's template leaves behind
+
+    document = docx.Document()
+    document.core_properties.title = "範本檔"
+    document.add_paragraph("評選須知：評選委員會由委員7人組成。")
+    path = tmp_path / "評選須知.docx"
+    document.save(str(path))
+    assert parse_document(path).title == "評選須知"
+    document.core_properties.title = "採購評選須知"
+    document.save(str(path))
+    assert parse_document(path).title == "採購評選須知"
