@@ -64,8 +64,9 @@ def find_marks(text: str, terms: list[str]) -> list[tuple[int, int]]:
     return merged
 
 
-# A sentence ends at 。！？；!? or a full stop before a space; a snippet starts at the sentence that matches best.
-_SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?=\s)")
+# A sentence ends at 。！？；!? or a full stop before a space, and before a Markdown heading (whitespace is
+# collapsed, so "## 第二章 … ### 第十条 …" is one line); a snippet starts at the sentence that matches best.
+_SENTENCE_END = re.compile(r"[。！？；!?;]|\.(?=\s)|\s(?=#{1,6} )")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

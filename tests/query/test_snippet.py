@@ -183,3 +183,9 @@ def test_the_snippet_starts_at_the_sentence_holding_the_most_distinct_terms() ->
     assert_marks_valid(snippet)
     english = make_snippet("Scope of works. The bid bond is AUD 5,000 and is due with the bid.", "bid bond due")
     assert english.text == "The bid bond is AUD 5,000 and is due with the bid."
+
+
+def test_a_markdown_heading_starts_a_sentence() -> None:
+    text = "## 第二章 投标人须知\n\n### 第十条 投标保证金\n\n投标人应于2026年12月15日前提交投标保证金。"
+    snippet = make_snippet("# 第一章 招标公告\n\n本项目已具备招标条件。\n\n" + text, "投标保证金是多少？")
+    assert snippet.text.startswith("### 第十条 投标保证金 投标人应于")
