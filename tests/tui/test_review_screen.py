@@ -255,3 +255,28 @@ def test_review_screen_snapshot(
         await open_review(pilot, Path(checklist.name))
 
     assert snap_compare(make_app(path, reviewer()), terminal_size=(80, 24), run_before=run_before)  # type: ignore[operator]
+
+
+def test_d_limits_the_run_to_chosen_documents_and_t_picks_the_questions_script(kb: tuple[Path, Path]) -> None:
+    path, checklist = kb
+
+    async def scenario() -> None:
+        app = make_app(path, reviewer())
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = await open_review(pilot, checklist)
+            await pilot.press("d")
+            await wait_until(pilot, lambda: not isinstance(app.screen, ReviewScreen))
+            app.screen.query_one("#scope").value = "rfp.pdf"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            assert screen.docs == ("rfp.pdf",)
+            for _ in range(3):
+                await pilot.press("t")
+            assert screen.script == "en"
+            assert "d: rfp.pdf · t: en script" in text_of(app, "#review-progress-label")
+            await pilot.press("s")
+            await wait_until(pilot, lambda: not app.job_running("review") and len(screen.rows) == 3)
+            bond = cells(screen, "bond")
+            assert bond[2:4] == ["50000 USD", "✓ found"]  # the rules' other bid bond is not reviewed: no conflict
+
+    run(scenario())

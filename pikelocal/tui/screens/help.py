@@ -27,6 +27,7 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("Enter", "history", "reopen the question with its answer and trace"),
     ("s f", "review", "run the checklist in the background, answered items kept / ask every item again"),
     ("o", "review", "a checklist file (.toml) of your own; the list above the rows picks a built-in one"),
+    ("d t", "review", "the documents a run reviews (ids or file names; empty: all) / the questions' script"),
     ("Enter 1 … 9", "review", "open the row's quote in the viewer (its n-th quote: a conflict has two)"),
     ("a w c x", "review", "mark the row accepted / wrong / to check / clear the mark (kept with the time)"),
     ("n", "review", "the row's note"),

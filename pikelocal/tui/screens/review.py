@@ -23,7 +23,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar
 from pikelocal.api import builtin_checklists, printable
 from pikelocal.domain.errors import PikeError
 from pikelocal.domain.events import Notice, StageAdvanced, StageFinished, StageStarted
-from pikelocal.domain.review import Checklist, ReviewReport, ReviewRequest, ReviewRow
+from pikelocal.domain.review import Checklist, ChecklistScript, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
 from pikelocal.tui.render import clip
 from pikelocal.tui.review_render import (
@@ -63,6 +63,29 @@ class NoteDialog(ModalScreen[str | None]):
         self.dismiss(event.value.strip())
 
 
+class ScopeDialog(ModalScreen[tuple[str, ...] | None]):
+    """Which documents a run reviews: ids, file names or paths, separated by commas (empty: every document)."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, docs: tuple[str, ...]) -> None:
+        super().__init__()
+        self.docs = docs
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label("Review only these documents (ids, file names or paths, comma-separated):")
+            yield Input(", ".join(self.docs), placeholder="empty: every document", id="scope")
+            yield Label("Enter keeps it · Esc cancels · the Library (F3) lists the documents", classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(tuple(d.strip() for d in event.value.split(",") if d.strip()))
+
+
+# The questions' script, in the order t cycles through it (None: the documents' own).
+SCRIPTS: tuple[ChecklistScript | None, ...] = (None, "hans", "hant", "en")
+
+
 class ReviewScreen(Screen[None]):
     DEFAULT_CSS = """
     #review-bar { height: 1; margin: 0 1; }
@@ -84,6 +107,8 @@ class ReviewScreen(Screen[None]):
         Binding("x", "mark('')", "Clear mark", show=False),
         Binding("n", "note", "Note"),
         Binding("o", "open_file", "Checklist file", show=False),
+        Binding("d", "scope", "Documents", show=False),
+        Binding("t", "script", "Script", show=False),
         Binding("f", "start_fresh", "Ask again", show=False),
         Binding("r", "refresh", "Refresh", show=False),
         Binding("escape", "cancel", "Cancel"),
@@ -100,6 +125,8 @@ class ReviewScreen(Screen[None]):
         self.rows: dict[str, ReviewRow] = {}  # answered items by id
         self._paths: dict[int, str] = {}  # doc id → path, for the viewer's heading
         self.files: list[str] = []  # the users' checklist files picked with o, offered after the built-ins
+        self.docs: tuple[str, ...] = ()  # the documents a run reviews (d; empty: all)
+        self.script: ChecklistScript | None = None  # the questions' script (t; None: the documents' own)
 
     def compose(self) -> ComposeResult:
         names = builtin_checklists()
@@ -112,7 +139,7 @@ class ReviewScreen(Screen[None]):
         with VerticalScroll(id="review-detail-box"):
             yield Static("", id="review-detail")
         with Horizontal(id="review-progress-row"):
-            yield Label("Idle. s starts the checklist (finished items are kept).", id="review-progress-label")
+            yield Label(self._idle_text(), id="review-progress-label")
             yield ProgressBar(id="review-progress", show_eta=True)
         yield Footer()
 
@@ -225,13 +252,32 @@ class ReviewScreen(Screen[None]):
         if not kb.exists():
             self.notify("This knowledge base holds no documents yet: add some in the Library (F3).", severity="error")
             return
-        request = ReviewRequest(self.ref, fresh=fresh)
+        request = ReviewRequest(self.ref, docs=self.docs, script=self.script, fresh=fresh)
         if self.app.start_job(JOB, self, lambda sink: kb.review(request, sink)):
             self.running_ref = self.ref
             self._progress(f"Starting {self.ref}… (the model loads on first use; Esc cancels)", None)
 
     def action_cancel(self) -> None:
         self.app.cancel_job(JOB)
+
+    def _idle_text(self) -> str:
+        docs = ", ".join(self.docs) if self.docs else "every document"
+        return f"Idle. s starts the checklist (finished items are kept) · d: {docs} · t: {self.script or 'auto'} script"
+
+    def action_scope(self) -> None:
+        def chosen(docs: tuple[str, ...] | None) -> None:
+            if docs is not None and not self.app.job_running(JOB):
+                self.docs = docs
+                self._progress(self._idle_text(), None, running=False)
+
+        self.app.push_screen(ScopeDialog(self.docs), chosen)
+
+    def action_script(self) -> None:
+        """The next script for the questions: auto (the documents' own), hans, hant, en."""
+        if self.app.job_running(JOB):
+            return
+        self.script = SCRIPTS[(SCRIPTS.index(self.script) + 1) % len(SCRIPTS)]
+        self._progress(self._idle_text(), None, running=False)
 
     def _progress(self, text: str, total: float | None, done: float = 0, *, running: bool = True) -> None:
         self.query_one("#review-progress-label", Label).update(Text(text))
