@@ -175,6 +175,12 @@ class IngestSettings:
         docs="OCR of scanned pages",
     )
     ocr_dpi: int = setting(200, "OCR's page rendering resolution", ge=72, le=600, docs="OCR of scanned pages")
+    ocr_max_side: int = setting(
+        2400,
+        "OCR: a rendered page's longer side in pixels at most, whatever its size (a big drawing is scaled down)",
+        ge=500,
+        le=8000,
+    )
     ocr_threads: int = setting(0, "onnxruntime threads for OCR (0: the machine's cores, at most 2)", ge=0)
     ocr_page_timeout_s: float = setting(60.0, "added to pdf_timeout_s for each page OCR'd", gt=0, unit="seconds")
     ocr_memory_mb: int = setting(
