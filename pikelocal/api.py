@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING
 
 from pikelocal import domain
 from pikelocal.assets import ArtifactStatus, Manifest, check_artifact, load_manifest
-from pikelocal.config import Settings, load_settings
+from pikelocal.config import (
+    CONFIG_FILE_HELP,
+    SCHEMA,
+    Declared,
+    Effective,
+    Origin,
+    Settings,
+    load_settings,
+    resolve_settings,
+)
 from pikelocal.doctor import Section, run_doctor
 from pikelocal.domain import *  # noqa: F403  (the records, kinds, events and errors are part of this surface)
 from pikelocal.domain.events import EventSink, ignore
@@ -30,8 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArtifactStatus", "KnowledgeBase", "Manifest", "Section", "Settings", "best_excerpt", "builtin_checklists",
-    "claim_lines", "demo",
-    "doctor",
+    "claim_lines", "demo", "doctor", "CONFIG_FILE_HELP", "SCHEMA", "Declared", "Effective", "Origin",
+    "resolve_settings",
     "escape_hidden_json", "eval_qa", "eval_retrieval", "kb_problem", "load_settings", "model_statuses", "open_kb",
     "printable", "shown_name", "summary_line", "trace_lines",
 ]  # fmt: skip

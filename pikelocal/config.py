@@ -1,9 +1,14 @@
 """Settings: defaults < the config file < PIKELOCAL_* environment < command-line flags.
 
+Every setting is declared once, below, with :func:`setting`: its default (whose type is the setting's type), one
+line of help, its bounds or choices, and the docs/BENCHMARKS.md section that justifies its default. Parsing, the
+checks, the environment names, ``pikelocal config`` and README.md's settings table (build/settings_table.py) all
+read that declaration.
+
 The config file is ``--config FILE`` (or ``$PIKELOCAL_CONFIG``) when given, else the user's own
-``$XDG_CONFIG_HOME/pikelocal/pikelocal.toml`` (``~/.config/pikelocal/pikelocal.toml``). A ``pikelocal.toml`` in the
-current folder is never read unless named: a file someone left in a shared folder must not redirect the LLM (and
-the documents' text) to a server of their choosing.
+``$XDG_CONFIG_HOME/pikelocal/pikelocal.toml`` (``~/.config/pikelocal/pikelocal.toml``) when it exists. A
+``pikelocal.toml`` in the current folder is never read unless named: a file someone left in a shared folder must
+not redirect the LLM (and the documents' text) to a server of their choosing.
 
 Unknown keys are rejected with a suggestion, so a typo never silently falls back to a default.
 Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_URL``) or
@@ -45,132 +50,201 @@ from pikelocal.domain.kinds import (
 log = logging.getLogger(__name__)
 
 CONFIG_FILE = "pikelocal.toml"
+CONFIG_FILE_HELP = (
+    "Settings file. Else $PIKELOCAL_CONFIG, else $XDG_CONFIG_HOME/pikelocal/pikelocal.toml"
+    " (~/.config/pikelocal/pikelocal.toml) if it exists; a ./pikelocal.toml is read only when named here or in"
+    " $PIKELOCAL_CONFIG."
+)
 ENV_PREFIX = "PIKELOCAL_"
 ENV_NOT_SETTINGS = {"PIKELOCAL_CONFIG", "PIKELOCAL_DEBUG", "PIKELOCAL_KEY"}  # the KB key: never a setting
+BENCHMARKS = "docs/BENCHMARKS.md"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a setting's declaration says besides its default (:func:`setting`)."""
+
+    help: str  # one line: what it does
+    ge: float | None = None  # least value
+    le: float | None = None  # greatest value
+    gt: float | None = None  # the value must be above this
+    choices: tuple[str, ...] = ()  # the only values allowed
+    meaning: str = ""  # what a value bounded on both sides is ("a cosine"), for the error
+    unit: str = ""  # of the bounds ("seconds"), for the error
+    docs: str = ""  # the docs/BENCHMARKS.md section that justifies the default
+    secret: bool = False  # never shown (`pikelocal config` says whether it is set)
+
+
+def setting(
+    default: Any,
+    help: str,
+    *,
+    ge: float | None = None,
+    le: float | None = None,
+    gt: float | None = None,
+    choices: tuple[str, ...] = (),
+    meaning: str = "",
+    unit: str = "",
+    docs: str = "",
+    secret: bool = False,
+) -> Any:
+    """A setting's one declaration: a dataclass field with ``default`` and its :class:`Spec` in the metadata."""
+    spec = Spec(help, ge, le, gt, choices, meaning, unit, docs, secret)
+    return field(default=default, metadata={"setting": spec})
 
 
 @dataclass(frozen=True)
 class LLMSettings:
-    backend: str = "llama_cpp"  # "llama_cpp" (in-process) or "openai" (OpenAI-compatible HTTP server)
-    model: str = "default"  # llama_cpp: default | fast | tiny | artifact id | path.gguf; openai: server model
-    n_ctx: int = 8192
-    threads: int = 0  # 0: all cores; the most llama.cpp uses (fewer while other processes keep cores busy)
-    adapt_threads: bool = True  # follow the machine's load between tokens (pikelocal/llm/threads.py)
-    flash_attn: bool = True  # llama.cpp's flash attention: prompt 25 % faster on a 2-core AVX2 CPU
-    gpu_layers: int = 0  # llama.cpp layers to offload; -1 = all (needs a GPU build, see README)
-    base_url: str = ""  # e.g. http://127.0.0.1:8080/v1
-    allow_remote: bool = False  # a base_url off this machine receives the documents' text: only when set
-    api_key: str = ""
-    timeout_s: float = 120.0
-    parallel: int = 4  # concurrent requests to an HTTP server
-    # In-process: calls decoded together in one llama.cpp context (pikelocal/llm/llama_batch.py). 0: the width
-    # `pikelocal calibrate` measured for this model on this machine (pikelocal/llm/batch_width.py), 1 until then.
-    batch: int = 0
+    backend: str = setting(
+        "llama_cpp",
+        "where the LLM runs: in-process (llama_cpp) or an OpenAI-compatible HTTP server (openai)",
+        choices=("llama_cpp", "openai"),
+    )
+    model: str = setting(
+        "default", "llama_cpp: default | fast | tiny | an artifact id | a .gguf; openai: the server's model"
+    )
+    n_ctx: int = setting(8192, "the LLM's context window in tokens", ge=256)
+    threads: int = setting(0, "CPU threads llama.cpp uses at most (0: every core the process may use)", ge=0)
+    adapt_threads: bool = setting(
+        True,
+        "follow the machine's load between tokens: fewer threads while other processes keep cores busy",
+        docs="The LLM ceiling on this machine",
+    )
+    flash_attn: bool = setting(True, "llama.cpp's flash attention (a faster prompt)", docs="Batched in-process calls")
+    gpu_layers: int = setting(0, "LLM layers offloaded to the GPU (-1: all; needs a GPU build of llama.cpp)")
+    base_url: str = setting("", "openai: the server's URL, e.g. http://127.0.0.1:8080/v1")
+    allow_remote: bool = setting(False, "let a base_url off this machine receive the documents' text")
+    api_key: str = setting("", "openai: the server's API key", secret=True)
+    timeout_s: float = setting(120.0, "how long one request to the server may take", gt=0, unit="seconds")
+    parallel: int = setting(4, "concurrent requests to an HTTP server", ge=1)
+    # In-process (pikelocal/llm/llama_batch.py); 0 reads the width pikelocal/llm/batch_width.py kept for the model.
+    batch: int = setting(
+        0,
+        "in-process calls decoded together (0: the width `pikelocal calibrate` measured; 1 until it has run)",
+        ge=0,
+        docs="Batched in-process calls",
+    )
 
 
 @dataclass(frozen=True)
 class EncoderSettings:
-    model: str = "default"  # default (EmbeddingGemma) | minilm | artifact id | folder with encoder.json
-    threads: int = 0
-    batch_size: int = 8
-    # Late-chunking window in tokens (0: the model's own, 2,048 for EmbeddingGemma). 1,024 gives each chunk
-    # ~500 tokens of context on each side at 1.6x the speed of 2,048 on 2 cores (docs/BENCHMARKS.md).
-    late_window: int = 1024
-    # Open a KB even when this encoder's probe vectors disagree with the ones it recorded (kb_meta.encoder_probes):
-    # same model id, other numbers (another quantization or CPU kernel), so search quality may drop.
-    force: bool = False
+    model: str = setting("default", "default (EmbeddingGemma) | minilm | an artifact id | a folder with encoder.json")
+    threads: int = setting(0, "CPU threads of the encoder (0: every core the process may use)", ge=0)
+    batch_size: int = setting(8, "texts per encoder call", ge=1)
+    # 0 or at least 32 (_broken_rule): each chunk's context on either side is about half the window.
+    late_window: int = setting(
+        1024, "late-chunking window in tokens (0: the model's own)", ge=0, docs="Ingestion and search"
+    )
+    # The probe vectors are kb_meta.encoder_probes: same model id, other numbers (another quantization or kernel).
+    force: bool = setting(False, "open a KB whose recorded probe vectors this encoder does not reproduce (--force)")
 
 
 @dataclass(frozen=True)
 class IngestSettings:
-    chunk_tokens: int = 400  # target chunk size in encoder tokens (structure-aware splitter)
-    min_tokens: int = 100  # a chunk may end early at a heading once it holds this many
-    max_tokens: int = 600  # hard cap, unless one unbreakable piece is longer
-    # Also compute late-chunked vectors. Off by default since 2026-11-26 (issue 19): they cost 1.6-1.8x more ingest
-    # time (the tender: 30 s → 83 s for the whole add, build/bench_ingest_cost.py), and at the default fusion they
-    # buy nothing that counts: hybrid nDCG@10 without → with them (mixed, weight 0.1) LawBench 0.885 → 0.877,
-    # the tender 0.711 → 0.709 (R@5 +1 question of 30), the four 50-question pools +0.001 to +0.006
-    # (build/bench_late_mix.py), and enrich's tuning set their weight to 0 on LawBench and the tender.
-    late: bool = False
-    # How a late vector keeps its document's identity (issue 19): "off"; the title › section path where each window
-    # starts, read first and left out of the chunks' means ("prefix") or counted in them ("pooled"); or "mix", the
-    # late vector mixed with the early vector of the chunk's title › section path (β 0.35). A KB keeps the one its
-    # late vectors were made with (kb_meta.late_context) until `pikelocal reembed`. "mix" is the variant that beats
-    # plain late on every set measured (LawBench nDCG@10 0.267 → 0.586, the tender 0.680 → 0.712, 2Wiki-50 and
-    # HotpotQA-50 +0.005 / +0.010); "prefix" falls to 0.503 on 2Wiki, "pooled" to 0.568 on the tender.
-    late_context: LateContext = "mix"
-    splitter: Splitter = "structure"  # or "semantic" (encoder-distance breaks), "llm" (PIKE-RAG's LLM splitter)
-    max_file_mb: int = 200  # a bigger file is refused without being read (MB = 2**20 bytes)
-    # Reading one PDF (in a child process, pikelocal/ingest/pdf_worker.py): past the time or memory limit it is
-    # stopped and fails with the reason; more pages fail it unread; more text is cut, with a warning.
-    pdf_timeout_s: float = 300.0  # 3,000 pages at pypdf's slowest measured pace (0.1 s a page)
-    pdf_memory_mb: int = 1536  # the reading process's address space (real PDFs peak under 50 MB)
-    pdf_max_pages: int = 5000
-    pdf_max_chars: int = 20_000_000  # about 5,000 dense pages
-    # OCR of scanned PDF pages, in the reading process (pikelocal/ingest/ocr.py): auto = the pages with no text layer
-    # or a garbled one (a text PDF is neither slower nor loads the engine); always = every page; never = none.
-    ocr: OcrMode = "auto"
-    ocr_dpi: int = 200  # rendering resolution (docs/BENCHMARKS.md, "OCR": CER and speed at 150 and 300 dpi)
-    ocr_threads: int = 0  # onnxruntime's; 0: the machine's cores, at most 2
-    ocr_page_timeout_s: float = 60.0  # added to pdf_timeout_s (wall and CPU time) for each page OCR'd
-    # The reading process's address space once OCR is loaded (RLIMIT_AS; pdf_memory_mb before): the engine with
-    # an A4 page at 200 dpi peaked at 1.6 GB of address space (0.9 GB resident; docs/BENCHMARKS.md, "OCR").
-    ocr_memory_mb: int = 3072
+    chunk_tokens: int = setting(400, "target chunk size in encoder tokens (structure-aware splitter)")
+    min_tokens: int = setting(100, "a chunk may end early at a heading once it holds this many tokens", ge=1)
+    max_tokens: int = setting(600, "a chunk's hard cap in tokens, unless one unbreakable piece is longer")
+    late: bool = setting(
+        False,
+        "also compute late-chunked vectors (slower ingest)",
+        docs="Late vectors in hybrid: what they buy, and what they cost",
+    )
+    # A KB keeps the variant its late vectors were made with (kb_meta.late_context) until `pikelocal reembed`.
+    late_context: LateContext = setting(
+        "mix",
+        "how a late vector keeps its document's identity (a KB keeps its own until `pikelocal reembed`)",
+        choices=LATE_CONTEXTS,
+        docs="Late vectors mixed with their header's",
+    )
+    splitter: Splitter = setting(
+        "structure",
+        "how documents are cut: by their structure, at encoder-distance breaks, or by the LLM (PIKE-RAG)",
+        choices=SPLITTERS,
+        docs="Semantic chunking against the structure splitter",
+    )
+    max_file_mb: int = setting(200, "a bigger file is refused unread (MB = 2**20 bytes)", ge=1)
+    # One PDF is read in a child process (pikelocal/ingest/pdf_worker.py), stopped past its time or memory limit.
+    pdf_timeout_s: float = setting(300.0, "how long reading one PDF may take", gt=0, unit="seconds")
+    pdf_memory_mb: int = setting(1536, "address space of the process that reads a PDF", ge=256)
+    pdf_max_pages: int = setting(5000, "a PDF with more pages fails unread", ge=1)
+    pdf_max_chars: int = setting(20_000_000, "a PDF's text beyond this is cut, with a warning", ge=1000)
+    ocr: OcrMode = setting(
+        "auto",
+        "which PDF pages are OCR'd (auto: those with no text layer or a garbled one)",
+        choices=OCR_MODES,
+        docs="OCR of scanned pages",
+    )
+    ocr_dpi: int = setting(200, "OCR's page rendering resolution", ge=72, le=600, docs="OCR of scanned pages")
+    ocr_max_side: int = setting(
+        2400,
+        "OCR: a rendered page's longer side in pixels at most, whatever its size (a big drawing is scaled down)",
+        ge=500,
+        le=8000,
+    )
+    ocr_threads: int = setting(0, "onnxruntime threads for OCR (0: the machine's cores, at most 2)", ge=0)
+    ocr_page_timeout_s: float = setting(60.0, "added to pdf_timeout_s for each page OCR'd", gt=0, unit="seconds")
+    ocr_memory_mb: int = setting(
+        3072,
+        "address space of the reading process once OCR is loaded (pdf_memory_mb before)",
+        ge=1024,
+        docs="OCR of scanned pages",
+    )
 
 
 @dataclass(frozen=True)
 class EnrichSettings:
-    questions: int = 4  # atomic questions asked for per chunk (at most; issue 15 measured 4 against 5)
-    summaries: bool = True  # document summaries (and titles for documents without one) in the chunk headers
-    # Contextual retrieval (Anthropic): the questions' call also writes a sentence or two that situate each chunk in
-    # its document, put into the chunk's header (BM25 and its early vector). Costs ~40-60 more output tokens per
-    # chunk; turning it on later re-asks the chunks already atomized. Off until measured (docs/BENCHMARKS.md).
-    context: bool = False
-    # The entity graph (HippoRAG-style OpenIE): the questions' call also lists the chunk's entity names (at most 8)
-    # and [subject, relation, object] triples (at most 5), stored as a graph for `search --mode graph` and the
-    # fact hops of hybrid search (search.hops). Costs 2x the seconds per chunk on a CPU (179 more output tokens;
-    # docs/BENCHMARKS.md); turning it on later re-asks the chunks already atomized. Off by default for that cost:
-    # the hops it buys pay on multi-hop questions (2Wiki-50 hybrid R@5 0.755 -> 0.905), not measured on legal sets.
-    entities: bool = False
-    # Summary trees (RAPTOR and the section hierarchy): after the chunks, one LLM call per node summarises a
-    # section (or a cluster of chunks, or of documents) from its parts, for "summarise / what are all the …"
-    # questions. About one call per 3-6 chunks; `pikelocal enrich --trees` builds them for one run.
-    trees: bool = False
+    questions: int = setting(4, "atomic questions asked for per chunk, at most", ge=1, docs="Every LLM token must pay")
+    summaries: bool = setting(True, "document summaries (and titles where missing) in the chunk headers")
+    # Turning context or entities on later re-asks the chunks already atomized.
+    context: bool = setting(
+        False,
+        "contextual retrieval: the questions' call also situates each chunk in its document",
+        docs="Contextual retrieval: chunk contexts from the enrichment call",
+    )
+    entities: bool = setting(
+        False,
+        "the entity graph: the questions' call also lists each chunk's entities and triples",
+        docs="Entity graph on the pooled 2Wiki-50 set",
+    )
+    trees: bool = setting(False, "summary trees of sections and clusters, one LLM call per node (enrich --trees)")
 
 
 @dataclass(frozen=True)
 class SearchSettings:
-    k: int = 10
-    # Fusion weights of the hybrid mode, with `fusion` below. Chosen by build/tune_fusion.py over the tender,
-    # LawBench 1-1, 2Wiki-500, HotpotQA-500 and Vaswani (docs/BENCHMARKS.md): z-score fusion at 0.5 / 1 / 0.1 is
-    # at or above the old RRF 0.3 / 1 / 0.3 in nDCG@10 on all five, and within 0.018 of the best single ranking
-    # on every held-out half (RRF 0.3 / 1 / 0.3 fell 0.19 below dense on LawBench, pulled down by late).
-    bm25_weight: float = 0.5
-    dense_weight: float = 1.0
-    late_weight: float = 0.1
-    # The atomic-question path (chunks ranked by their best-matching question). On the fully enriched HotpotQA 50
-    # every weight above 0 ranked below the chunks alone (nDCG@10 0.779 at 1.0, 0.891 at 0.1, chunks 0.895):
-    # 0.1 keeps it as a tie-breaker (docs/BENCHMARKS.md). Decompose and hier use it on their own anyway.
-    questions_weight: float = 0.1
-    # The entity graph's ranking (personalized PageRank, query/graph.py) in hybrid: 0 = left out (and computed
-    # only for `--mode graph`) until it is measured on enriched multi-hop sets.
-    graph_weight: float = 0.0
-    candidates: int = 50  # hits taken from each ranking before fusion
-    # Fact hops (query/hops.py; a KB enriched with enrich.entities): after hybrid's first 2 hits, up to this many
-    # chunks reached through the facts nearest the question (the passage about an end of a triple that the question
-    # does not name: "the director of film X" -> X's director). 0 = off. On the pooled 2Wiki-50 set hybrid R@5
-    # went from 0.755 to 0.905 with 2 (0.715 -> 0.910 on a held-out pool), HotpotQA-50 0.890 -> 0.900
-    # (docs/BENCHMARKS.md, "Fact hops").
-    hops: int = 2
-    hop_similarity: float = 0.5  # least cosine between an end's name and its chunk (EmbeddingGemma's scale)
-    # How hybrid fuses: rrf (weighted reciprocal ranks), minmax or zscore (weighted sum of each ranking's scores,
-    # normalised over its list). Chosen by build/tune_fusion.py (docs/BENCHMARKS.md).
-    fusion: FusionMethod = "zscore"
-    # Per-KB fusion: `enrich` asks up to 1,000 of the KB's own atomic questions (each one's own chunk is the right
-    # answer), scores BM25 weights 0-3 and late weights 0-0.3 on them, and stores the simplest weights within 2
-    # standard errors of the best (query/fusion_tuning.py; docs/BENCHMARKS.md, "Fusion tuned per KB"). On: hybrid
-    # uses them instead of bm25_weight and late_weight. A KB with fewer than 60 questions keeps the weights above.
-    tuned: bool = True
+    k: int = setting(10, "results of `pikelocal search`", ge=1)
+    # The weights of hybrid's fusion, with `fusion`: chosen by build/tune_fusion.py on five sets.
+    bm25_weight: float = setting(0.5, "hybrid's weight of BM25 (0: left out)", ge=0, docs="Fusion that never loses")
+    dense_weight: float = setting(1.0, "hybrid's weight of the dense vectors", ge=0, docs="Fusion that never loses")
+    late_weight: float = setting(0.1, "hybrid's weight of the late vectors", ge=0, docs="Fusion that never loses")
+    questions_weight: float = setting(
+        0.1,
+        "hybrid's weight of the atomic questions (a tie-breaker)",
+        ge=0,
+        docs="Retrieval gain from atomic questions",
+    )
+    graph_weight: float = setting(0.0, "hybrid's weight of the entity graph's PageRank (0: off until measured)", ge=0)
+    candidates: int = setting(50, "hits taken from each ranking before fusion", ge=1)
+    hops: int = setting(
+        2,
+        "fact hops: chunks reached through the facts nearest the question (enrich.entities; 0: off)",
+        ge=0,
+        docs="Fact hops: the second hop through the entity graph's facts",
+    )
+    hop_similarity: float = setting(
+        0.5, "least cosine between a fact's end and the chunk it leads to", ge=-1, le=1, meaning="a cosine"
+    )
+    fusion: FusionMethod = setting(
+        "zscore",
+        "how hybrid fuses its rankings: weighted reciprocal ranks, or weighted normalised scores",
+        choices=FUSION_METHODS,
+        docs="Fusion that never loses",
+    )
+    # A KB with fewer than 60 atomic questions keeps the weights above (query/fusion_tuning.py).
+    tuned: bool = setting(
+        True,
+        "use the BM25 and late weights `enrich` tuned on the KB's own atomic questions",
+        docs="Fusion tuned per KB on its own atomic questions",
+    )
 
     def weights(self) -> dict[str, float]:
         """Fusion weight per ranking, keyed as the search code names them."""
@@ -185,61 +259,81 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class AnswerSettings:
-    # naive | hier | decompose (PIKE-RAG Algorithm 1). Naive by default: decompose tied or lost to it on four of five
-    # sets at 3-4 times its calls and about 1.5 times its prompt (docs/BENCHMARKS.md, "Answering quality and cost
-    # per mode"); it won on LawBench 1-1 only. Quote-then-answer applies to naive and hier.
-    mode: AnswerMode = "naive"
-    rounds: int = 5  # decomposition rounds at most
-    proposals: int = 3  # sub-questions the LLM may propose per round
-    atoms_k: int = 4  # atomic questions retrieved per sub-question
-    threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
-    # The entity graph in decompose (enrich.entities): each of the best candidates also brings the chunks one hop
-    # away through a shared entity (up to this many per candidate; 0 = off). Off until measured with answers.
-    graph_hops: int = 0
-    k: int = 6  # chunks retrieved by naive and hier (each path)
-    # How the sources are chosen (pikelocal/query/expand.py): "segments" = relevant segment extraction after dsRAG
-    # (runs of consecutive chunks valued by their rank and score in the search's ranking, a chunk not found costing
-    # something; pikelocal/query/segments.py); "neighbours" = the gathered chunks, then `neighbours` on each side.
-    # Neighbours stays the default: on the tender's 30 page questions the gold page was in the context 22 times
-    # with neighbours and 17-19 with segments, at the same budget (build/bench_context.py, docs/BENCHMARKS.md).
-    context: AnswerContext = "neighbours"
-    segments: SegmentPreset = "balanced"  # RSE's parameters: balanced | precision (fewer, shorter) | find_all
-    neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered chunk, budget permitting
-    context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
-    # Contextual compression (pikelocal/query/compress.py): when above 0, naive and hier send only the sources'
-    # sentences closest to the question by the encoder, at most this many tokens (each source keeps its best one);
-    # decompose appends its sources whole while they fit this many, then cuts each batch. 0 = off. On by default:
-    # docs/BENCHMARKS.md, "Answers with each context assembly"; 1000 rather than 450: "The answer's source budget"
-    # (450 loses on HotpotQA-50).
-    compress_tokens: int = 1000
-    # Reranking (pikelocal/query/rerank.py): the local LLM reorders the search's top this-many hits (listwise, one
-    # call) before the context is built; 0 = off. No cross-encoder can be installed; off because it did not pay on
-    # the tender's 30 questions (nDCG@10 0.681 → 0.678 for 36 s a question; build/bench_rerank.py).
-    rerank: int = 0
-    # Legal cross-references (pikelocal/legal_refs.py): naive and hier add the article chunks their sources cite
-    # (resolved citations, in the sources' order), at most this many, within the budget; decompose adds those its
-    # first sources cite. 0 = off. A question that itself cites an article gets that article's chunk first.
-    follow_refs: int = 2
-    # Summary trees (enrich.trees): naive and hier answer a question that asks for an overview ("summarise …",
-    # "what are all the …", "有哪些…") from this many summary nodes first, then the passages. 0 = off.
-    tree_nodes: int = 2
-    max_tokens: int = 512  # of the answer
-    check: bool = True  # check every claim against the sources; drop what no source sentence supports
-    check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
-    cite_grammar: bool = False  # a GBNF grammar forces [n] after every sentence (measured: docs/BENCHMARKS.md)
-    # Quote, then answer (pikelocal/query/quoted.py): naive and hier ask the model to copy the sentence that answers
-    # before the shortest answer, find the quote in the sources and cite where it stands; the answer must stand in
-    # its quote. Decompose keeps the cited-prose prompt. Needs `check`. docs/BENCHMARKS.md, "Quote, then answer".
-    quote: bool = True
-    # A system-driven second hop (pikelocal/query/second_hop.py): with `quote`, naive answers an English comparison
-    # ("Which film came out first, X or Y?") or composition ("Where was the director of film X born?") one hop at a
-    # time, each its own search and quote, the values compared by the system. docs/BENCHMARKS.md, "Second hop".
-    hop: bool = True
+    mode: AnswerMode = setting(
+        "naive",
+        "answering method: naive, hier (with atomic questions) or decompose (PIKE-RAG's Algorithm 1)",
+        choices=ANSWER_MODES,
+        docs="Answering quality and cost per mode",
+    )
+    rounds: int = setting(5, "decomposition rounds at most", ge=1)
+    proposals: int = setting(3, "sub-questions the LLM may propose per round", ge=1)
+    atoms_k: int = setting(4, "atomic questions retrieved per sub-question", ge=1)
+    threshold: float = setting(
+        0.5, "cosine an atomic question needs to become a candidate", ge=-1, le=1, meaning="a cosine"
+    )
+    graph_hops: int = setting(0, "decompose: chunks one shared entity away added per candidate (0: off)", ge=0)
+    k: int = setting(6, "chunks retrieved by naive and hier (each path)", ge=1)
+    # pikelocal/query/expand.py; segments = relevant segment extraction after dsRAG (pikelocal/query/segments.py).
+    context: AnswerContext = setting(
+        "neighbours",
+        "how the sources are chosen: gathered chunks with their neighbours, or relevant segments",
+        choices=ANSWER_CONTEXTS,
+        docs="Answers with each context assembly",
+    )
+    segments: SegmentPreset = setting(
+        "balanced", "relevant segment extraction's parameters (context = segments)", choices=SEGMENT_PRESETS
+    )
+    neighbours: int = setting(1, "context neighbours: chunks added on each side of a gathered chunk", ge=0)
+    context_tokens: int = setting(2000, "token budget of the sources", ge=256)
+    # pikelocal/query/compress.py: decompose appends its sources whole while they fit, then cuts each batch.
+    compress_tokens: int = setting(
+        1000,
+        "send only the source sentences nearest the question, this many tokens (0: off)",
+        ge=0,
+        docs="The answer's source budget",
+    )
+    rerank: int = setting(
+        0,
+        "the LLM reorders the search's top this-many hits first (0: off)",
+        ge=0,
+        docs="Reranking the fused top hits with the local LLM",
+    )
+    follow_refs: int = setting(
+        2,
+        "article chunks the sources cite, added to the context (0: off)",
+        ge=0,
+        docs="LawBench 1-1 with legal cross-references on and off",
+    )
+    tree_nodes: int = setting(2, "summary-tree nodes an overview question reads first (enrich.trees; 0: off)", ge=0)
+    max_tokens: int = setting(512, "tokens of the answer at most", ge=16)
+    check: bool = setting(
+        True,
+        "check every claim against the sources; drop what no source sentence supports",
+        docs="Answers a reviewer can trust: the honesty benchmark",
+    )
+    check_encoder: bool = setting(True, "let the encoder accept a paraphrased claim the word checks missed")
+    cite_grammar: bool = setting(
+        False,
+        "a GBNF grammar forces [n] after every sentence",
+        docs="Forcing [n] after every sentence with a grammar",
+    )
+    # pikelocal/query/quoted.py; needs `check`. Decompose keeps the cited-prose prompt.
+    quote: bool = setting(
+        True,
+        "naive and hier: copy the answering sentence, then answer; the quote is found and cited",
+        docs="Quote, then answer",
+    )
+    # pikelocal/query/second_hop.py; with `quote`.
+    hop: bool = setting(
+        True,
+        "naive: English comparisons and compositions answered one hop at a time",
+        docs="Second hop: English comparisons and compositions answered hop by hop",
+    )
 
 
 @dataclass(frozen=True)
 class Settings:
-    models_dir: str = ""  # empty: $PIKELOCAL_MODELS_DIR or the checkout's models/
+    models_dir: str = setting("", "the models' folder (empty: the checkout's models/)")
     llm: LLMSettings = field(default_factory=LLMSettings)
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
     ingest: IngestSettings = field(default_factory=IngestSettings)
@@ -259,6 +353,20 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+@dataclass(frozen=True)
+class Declared:
+    """One setting as :func:`setting` declared it."""
+
+    key: str  # dotted: llm.model, or models_dir at the top level
+    default: Any
+    kind: str  # int | float | bool | str
+    spec: Spec
+
+    @property
+    def env(self) -> str:
+        return ENV_PREFIX + self.key.replace(".", "_").upper()
+
+
 SECTIONS: dict[str, type] = {
     "llm": LLMSettings,
     "encoder": EncoderSettings,
@@ -267,25 +375,62 @@ SECTIONS: dict[str, type] = {
     "search": SearchSettings,
     "answer": AnswerSettings,
 }
-_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 TOP_LEVEL = {f.name for f in fields(Settings)} - set(SECTIONS)
+SCHEMA: tuple[Declared, ...] = tuple(
+    Declared(f"{prefix}{f.name}", f.default, type(f.default).__name__, f.metadata["setting"])
+    for prefix, cls in [("", Settings), *((f"{name}.", cls) for name, cls in SECTIONS.items())]
+    for f in fields(cls)
+    if "setting" in f.metadata
+)
+DECLARED = {d.key: d for d in SCHEMA}
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
 
 
-def _known_keys() -> list[str]:
-    keys = sorted(TOP_LEVEL)
-    for name, cls in SECTIONS.items():
-        keys += [f"{name}.{f.name}" for f in fields(cls)]
-    return keys
+@dataclass(frozen=True)
+class Origin:
+    """Where a setting's value came from."""
+
+    source: str = "default"  # default | file | environment | flag
+    where: str = ""  # the file's path, the variable's name or the flag ("": a default, or a flag not named)
+
+    def describe(self) -> str:
+        if self.source == "file":
+            return f"file {self.where}"
+        if self.source == "environment":
+            return f"environment variable {self.where}"
+        if self.source == "flag":
+            return f"flag {self.where}" if self.where else "the command line"
+        return "default"
+
+
+@dataclass(frozen=True)
+class Effective:
+    """The settings of one invocation, with where each value came from and which config file was read."""
+
+    settings: Settings
+    origins: Mapping[str, Origin]  # dotted key -> its origin; a key not here has its default
+    config_file: Path | None  # the file read, if any
+    config_chosen_by: str  # "--config", "$PIKELOCAL_CONFIG", "the user's config file" or "" (none read)
+
+    def value(self, key: str) -> Any:
+        return value_of(self.settings, key)
+
+    def origin(self, key: str) -> Origin:
+        return self.origins.get(key, Origin())
+
+
+def value_of(settings: Settings, key: str) -> Any:
+    section, _, name = key.partition(".")
+    return getattr(getattr(settings, section), name) if name else getattr(settings, section)
 
 
 def _unknown(key: str, where: str) -> ConfigError:
-    close = difflib.get_close_matches(key, _known_keys(), n=1)
+    close = difflib.get_close_matches(key, list(DECLARED), n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return ConfigError(f"{where}: unknown setting '{key}'{hint}")
 
 
-def _coerce(value: Any, target: type | str, key: str, where: str) -> Any:
-    kind = target if isinstance(target, str) else target.__name__
+def _coerce(value: Any, kind: str, key: str, where: str) -> Any:
     try:
         if kind == "int":
             if isinstance(value, bool | float) or (isinstance(value, str) and not value.strip().lstrip("+-").isdigit()):
@@ -310,15 +455,15 @@ def apply(settings: Settings, values: Mapping[str, Any], where: str) -> Settings
     top: dict[str, Any] = {}
     sections: dict[str, dict[str, Any]] = {}
     for key, value in values.items():
-        section, _, name = key.partition(".")
-        if not name and section in TOP_LEVEL:
-            top[section] = _coerce(value, "str", key, where)
-            continue
-        cls = SECTIONS.get(section)
-        types = {f.name: f.type for f in fields(cls)} if cls else {}
-        if name not in types:
+        declared = DECLARED.get(key)
+        if declared is None:
             raise _unknown(key, where)
-        sections.setdefault(section, {})[name] = _coerce(value, types[name], key, where)
+        section, _, name = key.partition(".")
+        coerced = _coerce(value, declared.kind, key, where)
+        if name:
+            sections.setdefault(section, {})[name] = coerced
+        else:
+            top[section] = coerced
     updated = {name: replace(getattr(settings, name), **vals) for name, vals in sections.items()}
     return replace(settings, **top, **updated)
 
@@ -359,35 +504,61 @@ def user_config_file(env: Mapping[str, str]) -> Path | None:
     return None
 
 
+def _config_file(config_file: Path | None, env: Mapping[str, str]) -> tuple[Path | None, str]:
+    """The config file to read and what chose it (:data:`CONFIG_FILE_HELP`)."""
+    if config_file is not None:
+        return config_file, "--config"
+    if env.get("PIKELOCAL_CONFIG"):
+        return Path(env["PIKELOCAL_CONFIG"]), "$PIKELOCAL_CONFIG"
+    user_file = user_config_file(env)
+    path = user_file if user_file is not None and user_file.is_file() else None
+    if Path(CONFIG_FILE).is_file() and (path is None or Path(CONFIG_FILE).resolve() != path.resolve()):
+        log.warning("./%s is not read; pass --config %s to use it", CONFIG_FILE, CONFIG_FILE)
+    return path, "the user's config file" if path is not None else ""
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+
+
+def resolve_settings(
+    config_file: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+    flags: Mapping[str, str] | None = None,
+) -> Effective:
+    """Build settings from every layer, noting where each value came from. ``config_file`` defaults to
+    ``$PIKELOCAL_CONFIG``, else the user's config file when it exists (:func:`user_config_file`); ``flags`` names
+    the command-line flag of each key in ``overrides`` (None values in it mean "flag not given")."""
+    env = os.environ if environ is None else environ
+    settings, origins = Settings(), dict[str, Origin]()
+    path, chosen_by = _config_file(config_file, env)
+    if path is not None:
+        values = _flatten(_read_toml(path), str(path))
+        settings = apply(settings, values, str(path))
+        origins.update((key, Origin("file", str(path))) for key in values)
+    for name, (key, value) in from_env(env).items():
+        settings = apply(settings, {key: value}, f"environment variable {name}")
+        origins[key] = Origin("environment", name)
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    settings = apply(settings, given, "command line")
+    origins.update((key, Origin("flag", (flags or {}).get(key, ""))) for key in given)
+    _validate(settings, origins)
+    return Effective(settings, origins, path, chosen_by)
+
+
 def load_settings(
     config_file: Path | None = None,
     overrides: Mapping[str, Any] | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> Settings:
-    """Build settings from every layer. ``config_file`` defaults to ``$PIKELOCAL_CONFIG``, else the user's config
-    file when it exists (:func:`user_config_file`)."""
-    env = os.environ if environ is None else environ
-    settings = Settings()
-    path = config_file or (Path(env["PIKELOCAL_CONFIG"]) if env.get("PIKELOCAL_CONFIG") else None)
-    if path is None:
-        user_file = user_config_file(env)
-        path = user_file if user_file is not None and user_file.is_file() else None
-        if Path(CONFIG_FILE).is_file() and (path is None or Path(CONFIG_FILE).resolve() != path.resolve()):
-            log.warning("./%s is not read; pass --config %s to use it", CONFIG_FILE, CONFIG_FILE)
-    if path is not None:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ConfigError(f"{path}: config file not found") from None
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc}") from None
-        settings = apply(settings, _flatten(data, str(path)), str(path))
-    for name, (key, value) in from_env(env).items():
-        settings = apply(settings, {key: value}, f"environment variable {name}")
-    if overrides:
-        settings = apply(settings, {k: v for k, v in overrides.items() if v is not None}, "command line")
-    _validate(settings)
-    return settings
+    """The settings of every layer (:func:`resolve_settings`)."""
+    return resolve_settings(config_file, overrides, environ).settings
 
 
 def is_loopback_url(url: str) -> bool:
@@ -403,94 +574,81 @@ def is_loopback_url(url: str) -> bool:
         return False
 
 
-def _validate(s: Settings) -> None:
-    if s.llm.backend not in ("llama_cpp", "openai"):
-        raise ConfigError(f"llm.backend = '{s.llm.backend}': must be 'llama_cpp' or 'openai'")
-    if s.llm.backend == "openai" and not s.llm.base_url:
-        raise ConfigError("llm.backend = 'openai' needs llm.base_url (e.g. http://127.0.0.1:8080/v1)")
-    if s.llm.backend == "openai" and not s.llm.allow_remote and not is_loopback_url(s.llm.base_url):
-        raise ConfigError(
-            f"llm.base_url = '{s.llm.base_url}' is not on this machine, and the documents' text would be sent there;"
+def _validate(s: Settings, origins: Mapping[str, Origin]) -> None:
+    """Every declared bound and choice, then the rules between settings; the error names the value's origin."""
+    for d in SCHEMA:
+        value = value_of(s, d.key)
+        reason = _out_of_bounds(value, d)
+        if reason:
+            shown = f"'{value}'" if isinstance(value, str) else value
+            raise ConfigError(f"{d.key} = {shown}: {reason}{_set_in(origins, d.key)}")
+    broken = _broken_rule(s)
+    if broken is not None:
+        message, keys = broken
+        raise ConfigError(message + _set_in(origins, *keys))
+
+
+def _out_of_bounds(value: Any, d: Declared) -> str:
+    """Why ``value`` breaks ``d``'s declared choices or bounds ("" when it does not)."""
+    spec = d.spec
+    if spec.choices:
+        return "" if value in spec.choices else f"must be {_one_of(spec.choices)}"
+    if d.kind not in ("int", "float"):
+        return ""
+    finite = math.isfinite(value)
+    ge, le = _number(spec.ge), _number(spec.le)
+    if spec.gt is not None and not (finite and value > spec.gt):
+        return f"must be more than {_number(spec.gt)}" + (f" {spec.unit}" if spec.unit else "")
+    if (
+        d.kind == "float"
+        and spec.ge is not None
+        and spec.le is not None
+        and not (finite and spec.ge <= value <= spec.le)
+    ):
+        return f"must be {spec.meaning + ', ' if spec.meaning else ''}from {ge} to {le}"
+    if spec.ge is not None and not (finite and value >= spec.ge):
+        return f"must be at least {ge}" if d.kind == "int" else f"must be a finite number >= {ge}"
+    if spec.le is not None and value > spec.le:
+        return f"at most {le}"
+    return "" if finite else "must be a finite number"
+
+
+def _broken_rule(s: Settings) -> tuple[str, tuple[str, ...]] | None:
+    """The first rule between settings that ``s`` breaks: its message and the keys it involves."""
+    llm, ingest, weights = s.llm, s.ingest, s.search.weights()
+    if llm.backend == "openai" and not llm.base_url:
+        return "llm.backend = 'openai' needs llm.base_url (e.g. http://127.0.0.1:8080/v1)", ("llm.backend",)
+    if llm.backend == "openai" and not llm.allow_remote and not is_loopback_url(llm.base_url):
+        return (
+            f"llm.base_url = '{llm.base_url}' is not on this machine, and the documents' text would be sent there;"
             " set llm.allow_remote = true (PIKELOCAL_LLM_ALLOW_REMOTE=true) to allow it"
-        )
-    checks = [
-        ("llm.parallel", s.llm.parallel, 1),
-        ("llm.batch", s.llm.batch, 0),
-        ("llm.n_ctx", s.llm.n_ctx, 256),
-        ("llm.threads", s.llm.threads, 0),
-        ("encoder.threads", s.encoder.threads, 0),
-        ("encoder.batch_size", s.encoder.batch_size, 1),
-        ("encoder.late_window", s.encoder.late_window, 0),
-        ("ingest.min_tokens", s.ingest.min_tokens, 1),
-        ("ingest.max_file_mb", s.ingest.max_file_mb, 1),
-        ("ingest.pdf_memory_mb", s.ingest.pdf_memory_mb, 256),
-        ("ingest.pdf_max_pages", s.ingest.pdf_max_pages, 1),
-        ("ingest.pdf_max_chars", s.ingest.pdf_max_chars, 1000),
-        ("ingest.ocr_dpi", s.ingest.ocr_dpi, 72),
-        ("answer.compress_tokens", s.answer.compress_tokens, 0),
-        ("answer.rerank", s.answer.rerank, 0),
-        ("answer.follow_refs", s.answer.follow_refs, 0),
-        ("answer.tree_nodes", s.answer.tree_nodes, 0),
-        ("ingest.ocr_threads", s.ingest.ocr_threads, 0),
-        ("ingest.ocr_memory_mb", s.ingest.ocr_memory_mb, 1024),
-        ("enrich.questions", s.enrich.questions, 1),
-        ("search.k", s.search.k, 1),
-        ("search.candidates", s.search.candidates, 1),
-        ("search.hops", s.search.hops, 0),
-        ("answer.rounds", s.answer.rounds, 1),
-        ("answer.proposals", s.answer.proposals, 1),
-        ("answer.atoms_k", s.answer.atoms_k, 1),
-        ("answer.graph_hops", s.answer.graph_hops, 0),
-        ("answer.k", s.answer.k, 1),
-        ("answer.neighbours", s.answer.neighbours, 0),
-        ("answer.context_tokens", s.answer.context_tokens, 256),
-        ("answer.max_tokens", s.answer.max_tokens, 16),
-    ]
-    for key, value, low in checks:
-        if value < low:
-            raise ConfigError(f"{key} = {value}: must be at least {low}")
+        ), ("llm.base_url",)
     if 0 < s.encoder.late_window < 32:
-        raise ConfigError(f"encoder.late_window = {s.encoder.late_window}: use 0 (the model's own) or at least 32")
-    if not s.ingest.min_tokens <= s.ingest.chunk_tokens <= s.ingest.max_tokens:
-        raise ConfigError(
-            f"ingest: need min_tokens <= chunk_tokens <= max_tokens, got {s.ingest.min_tokens},"
-            f" {s.ingest.chunk_tokens}, {s.ingest.max_tokens}"
+        return f"encoder.late_window = {s.encoder.late_window}: use 0 (the model's own) or at least 32", (
+            "encoder.late_window",
         )
-    weights = tuple(s.search.weights().values())
-    names = ("bm25_weight", "dense_weight", "late_weight", "questions_weight", "graph_weight")
-    for name, w in zip(names, weights, strict=True):
-        if not math.isfinite(w) or w < 0:
-            raise ConfigError(f"search.{name} = {w}: must be a finite number >= 0")
-    if max(weights) == 0:
-        raise ConfigError(
-            "search: bm25_weight, dense_weight, late_weight, questions_weight and graph_weight cannot all be 0"
+    if not ingest.min_tokens <= ingest.chunk_tokens <= ingest.max_tokens:
+        return (
+            "ingest: need min_tokens <= chunk_tokens <= max_tokens, got"
+            f" {ingest.min_tokens}, {ingest.chunk_tokens}, {ingest.max_tokens}"
+        ), ("ingest.min_tokens", "ingest.chunk_tokens", "ingest.max_tokens")
+    if max(weights.values()) == 0:
+        names = [f"search.{name}_weight" for name in weights]
+        return (
+            "search: bm25_weight, dense_weight, late_weight, questions_weight and graph_weight cannot all be 0",
+            tuple(names),
         )
-    if not -1.0 <= s.search.hop_similarity <= 1.0:
-        raise ConfigError(f"search.hop_similarity = {s.search.hop_similarity}: must be a cosine, from -1 to 1")
-    if s.search.fusion not in FUSION_METHODS:
-        raise ConfigError(f"search.fusion = '{s.search.fusion}': must be {_one_of(FUSION_METHODS)}")
-    if s.ingest.splitter not in SPLITTERS:
-        raise ConfigError(f"ingest.splitter = '{s.ingest.splitter}': must be {_one_of(SPLITTERS)}")
-    if s.ingest.late_context not in LATE_CONTEXTS:
-        raise ConfigError(f"ingest.late_context = '{s.ingest.late_context}': must be {_one_of(LATE_CONTEXTS)}")
-    if s.ingest.ocr not in OCR_MODES:
-        raise ConfigError(f"ingest.ocr = '{s.ingest.ocr}': must be {_one_of(OCR_MODES)}")
-    if s.ingest.ocr_dpi > 600:
-        raise ConfigError(f"ingest.ocr_dpi = {s.ingest.ocr_dpi}: at most 600 (pages are capped in pixels anyway)")
-    if not (math.isfinite(s.ingest.ocr_page_timeout_s) and s.ingest.ocr_page_timeout_s > 0):
-        raise ConfigError(f"ingest.ocr_page_timeout_s = {s.ingest.ocr_page_timeout_s}: must be more than 0 seconds")
-    if s.answer.mode not in ANSWER_MODES:
-        raise ConfigError(f"answer.mode = '{s.answer.mode}': must be {_one_of(ANSWER_MODES)}")
-    if s.answer.context not in ANSWER_CONTEXTS:
-        raise ConfigError(f"answer.context = '{s.answer.context}': must be {_one_of(ANSWER_CONTEXTS)}")
-    if s.answer.segments not in SEGMENT_PRESETS:
-        raise ConfigError(f"answer.segments = '{s.answer.segments}': must be {_one_of(SEGMENT_PRESETS)}")
-    if not -1.0 <= s.answer.threshold <= 1.0:
-        raise ConfigError(f"answer.threshold = {s.answer.threshold}: a cosine similarity, from -1 to 1")
-    if s.llm.timeout_s <= 0:
-        raise ConfigError(f"llm.timeout_s = {s.llm.timeout_s}: must be more than 0 seconds")
-    if not (math.isfinite(s.ingest.pdf_timeout_s) and s.ingest.pdf_timeout_s > 0):
-        raise ConfigError(f"ingest.pdf_timeout_s = {s.ingest.pdf_timeout_s}: must be more than 0 seconds")
+    return None
+
+
+def _set_in(origins: Mapping[str, Origin], *keys: str) -> str:
+    """`` (from FILE)``: where the values of ``keys`` that are not defaults came from."""
+    places = dict.fromkeys(origins[k].describe() for k in keys if k in origins)
+    return f" (from {', '.join(places)})" if places else ""
+
+
+def _number(bound: float | None) -> str:
+    return "" if bound is None else str(int(bound)) if float(bound).is_integer() else str(bound)
 
 
 def _one_of(values: tuple[str, ...]) -> str:

@@ -236,6 +236,19 @@ def test_the_ocr_settings_and_a_request_reach_the_ingest_options(tmp_path: Path)
     assert ingest_options(settings, ocr="never").ocr.mode == "never"  # --ocr never over the setting
 
 
+def test_the_ocr_pixel_cap_is_a_setting_whose_default_is_the_old_constant(tmp_path: Path) -> None:
+    from pikelocal.ingest.ocr import OcrOptions
+    from pikelocal.kb.options import ingest_options
+
+    assert ingest_options(load_settings(config(tmp_path, ""), environ={})).ocr.max_side == OcrOptions().max_side
+    settings = load_settings(config(tmp_path, ""), environ={"PIKELOCAL_INGEST_OCR_MAX_SIDE": "4000"})
+    assert ingest_options(settings).ocr.max_side == 4000
+    message = error_of(tmp_path, environ={"PIKELOCAL_INGEST_OCR_MAX_SIDE": "9000"})
+    assert (
+        message == "ingest.ocr_max_side = 9000: at most 8000 (from environment variable PIKELOCAL_INGEST_OCR_MAX_SIDE)"
+    )
+
+
 def test_late_context_semantic_splitter_and_compression_settings_reach_the_options(tmp_path: Path) -> None:
     from pikelocal.kb.options import ask_options, ingest_options
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import echo_json, err, llm_settings, settings_of
+from pikelocal.cli.common import err, llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.cli.output import HISTORY_ENTRY, TRACE, echo_records, json_option, trace_record
 
 
 @click.command()
@@ -17,7 +18,7 @@ from pikelocal.cli.keys import key_file_option, open_kb
 @click.argument("question")
 @click.option("--mode", type=click.Choice(api.ANSWER_MODES), help="Answering method (default: answer.mode = naive).")
 @click.option("--rounds", type=click.IntRange(1, 20), help="Decomposition rounds at most (default: answer.rounds = 5).")
-@click.option("--json", "as_json", is_flag=True, help="Print the whole trace as JSON at the end (no streaming).")
+@json_option(TRACE)  # at the end: nothing streams
 @click.option("--quiet", "-q", is_flag=True, help="Do not show the reasoning steps on stderr.")
 @key_file_option
 @click.pass_context
@@ -40,7 +41,7 @@ def ask(ctx: click.Context, kb: Path, question: str, mode: api.AnswerMode | None
     with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
         trace = knowledge_base.ask(question, api.AskRequest(mode=mode, rounds=rounds), sink)
     if as_json:
-        echo_json({"id": trace.id, **trace.to_dict()})
+        echo_records(TRACE, trace_record(trace))
         return
     click.echo("")
     if trace.answer.matched:
@@ -70,7 +71,7 @@ def _print_sources(trace: api.QueryTrace) -> None:
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("trace_id", required=False, type=int)
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option(TRACE)
 @key_file_option
 @click.pass_context
 def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> None:
@@ -78,7 +79,7 @@ def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> 
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         t = knowledge_base.trace(trace_id)
     if as_json:
-        echo_json({"id": t.id, "created_at": t.created_at, **t.to_dict()})
+        echo_records(TRACE, trace_record(t))
         return
     for line in api.trace_lines(t):
         click.echo(line)
@@ -87,7 +88,7 @@ def trace(ctx: click.Context, kb: Path, trace_id: int | None, as_json: bool) -> 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--limit", type=click.IntRange(1), default=api.HISTORY_LIMIT, show_default=True)
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option(HISTORY_ENTRY)
 @key_file_option
 @click.pass_context
 def history(ctx: click.Context, kb: Path, limit: int, as_json: bool) -> None:
@@ -95,7 +96,7 @@ def history(ctx: click.Context, kb: Path, limit: int, as_json: bool) -> None:
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         rows = knowledge_base.history(limit)
     if as_json:
-        echo_json([r.__dict__ for r in rows])
+        echo_records(HISTORY_ENTRY, rows)
         return
     if not rows:
         click.echo("No questions asked yet.")

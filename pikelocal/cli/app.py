@@ -14,8 +14,19 @@ from pathlib import Path
 import click
 
 from pikelocal import __version__, api
-from pikelocal.cli import answering, evaluation, keys, library, models, refs, review, search
+from pikelocal.cli import answering, evaluation, keys, library, models, refs, review, search, settings
 from pikelocal.cli import tui as tui_command
+
+GLOBAL_FLAGS = {  # the settings the global flags set, for `pikelocal config` and the errors
+    "llm.backend": "--llm-backend",
+    "llm.model": "--llm-model",
+    "llm.base_url": "--llm-url",
+    "encoder.model": "--encoder",
+    "llm.threads": "--threads",
+    "encoder.threads": "--threads",
+    "llm.gpu_layers": "--gpu-layers",
+    "encoder.force": "--force",
+}
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,8 +34,7 @@ from pikelocal.cli import tui as tui_command
 @click.option(
     "--config",
     type=click.Path(path_type=Path),
-    help="Settings file (else $PIKELOCAL_CONFIG, else ~/.config/pikelocal/pikelocal.toml if it exists; a"
-    " ./pikelocal.toml is read only when named here).",
+    help=api.CONFIG_FILE_HELP,
 )
 @click.option("--llm-backend", type=click.Choice(["llama_cpp", "openai"]), help="In-process or HTTP server.")
 @click.option("--llm-model", help="default | fast | tiny | path.gguf | the server's model name.")
@@ -69,7 +79,7 @@ def cli(
         "llm.gpu_layers": gpu_layers,
         "encoder.force": True if force else None,
     }
-    ctx.ensure_object(dict).update(config=config, overrides=overrides, debug=debug)
+    ctx.ensure_object(dict).update(config=config, overrides=overrides, flags=GLOBAL_FLAGS, debug=debug)
     if key_file is not None:
         ctx.obj["key_file"] = key_file
 
@@ -82,6 +92,7 @@ for command in (
     answering.ask, answering.trace, answering.history,
     review.review, review.mark, review.figures,
     tui_command.tui,
+    settings.config,
     evaluation.eval_group,
 ):  # fmt: skip
     cli.add_command(command)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -19,11 +18,18 @@ def settings_of(ctx: click.Context, overrides: Mapping[str, Any] | None = None) 
     obj: dict[str, Any] = ctx.ensure_object(dict)
     extra = {k: v for k, v in (overrides or {}).items() if v is not None}
     if extra:
-        return api.load_settings(obj.get("config"), {**(obj.get("overrides") or {}), **extra})
+        return effective_settings(ctx, extra).settings
     if "settings" not in obj:
-        obj["settings"] = api.load_settings(obj.get("config"), obj.get("overrides"))
+        obj["settings"] = effective_settings(ctx).settings
     settings: api.Settings = obj["settings"]
     return settings
+
+
+def effective_settings(ctx: click.Context, overrides: Mapping[str, Any] | None = None) -> api.Effective:
+    """:func:`settings_of` with where each value came from (the global flags named as typed)."""
+    obj: dict[str, Any] = ctx.ensure_object(dict)
+    layered = {**(obj.get("overrides") or {}), **(overrides or {})}
+    return api.resolve_settings(obj.get("config"), layered, flags=obj.get("flags"))
 
 
 def llm_settings(ctx: click.Context, overrides: Mapping[str, Any] | None = None) -> api.Settings:
@@ -35,12 +41,6 @@ def llm_settings(ctx: click.Context, overrides: Mapping[str, Any] | None = None)
         obj["endpoint_named"] = True
         err(f"LLM server: {settings.llm.base_url} (the text of the documents and questions is sent there)")
     return settings
-
-
-def echo_json(data: Any) -> None:
-    """``data`` as indented JSON on stdout, non-ASCII text as itself but C1 controls and bidi marks escaped
-    (a document's or file's name must not drive the terminal or reorder what is shown)."""
-    click.echo(api.escape_hidden_json(json.dumps(data, ensure_ascii=False, indent=2)))
 
 
 def err(text: str, *, dim: bool = False) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import echo_json, llm_settings, settings_of
+from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.cli.output import LIBRARY, STATS, echo_records, json_option
 from pikelocal.cli.progress import ProgressPrinter
 from pikelocal.domain.search import FusionTuning
 
@@ -164,7 +165,7 @@ def reembed(ctx: click.Context, kb: Path) -> None:
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option(LIBRARY)
 @key_file_option
 @click.pass_context
 def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
@@ -176,7 +177,7 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
             "documents": [dataclasses.asdict(d.record) | {"chunks": d.chunks, "paged": d.paged} for d in lib.documents],
             "failures": [dataclasses.asdict(f) for f in lib.failures],
         }
-        echo_json(data)
+        echo_records(LIBRARY, data)
         return
     if not lib.documents and not lib.failures:
         click.echo(f"{kb} holds no documents yet: pikelocal ingest {kb} FILES…")
@@ -195,7 +196,7 @@ def docs(ctx: click.Context, kb: Path, as_json: bool) -> None:
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option(STATS)
 @key_file_option
 @click.pass_context
 def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
@@ -204,7 +205,7 @@ def stats(ctx: click.Context, kb: Path, as_json: bool) -> None:
         st = knowledge_base.stats()
     if as_json:
         data = dataclasses.asdict(st) | {"path": str(st.path), "seconds_per_chunk": st.seconds_per_chunk()}
-        echo_json(data)
+        echo_records(STATS, data)
         return
     c = st.counts
     click.echo(f"KB: {kb}")

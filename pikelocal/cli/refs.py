@@ -7,15 +7,16 @@ from pathlib import Path
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import echo_json, settings_of
+from pikelocal.cli.common import settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.cli.output import CITATION, echo_records, json_option
 
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.argument("doc", required=False)
 @click.option("--unresolved", is_flag=True, help="Only the citations whose law or article is not in the KB.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option(CITATION)
 @key_file_option
 @click.pass_context
 def refs(ctx: click.Context, kb: Path, doc: str | None, unresolved: bool, as_json: bool) -> None:
@@ -25,12 +26,13 @@ def refs(ctx: click.Context, kb: Path, doc: str | None, unresolved: bool, as_jso
     64 of that law when the KB holds it."""
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         found, counts = knowledge_base.references(doc)
-        names = {d.record.id: Path(d.record.path).name for d in knowledge_base.documents().documents}
+        paths = {d.record.id: d.record.path for d in knowledge_base.documents().documents}
+    names = {doc_id: Path(path).name for doc_id, path in paths.items()}
     shown = [r for r in found if not (unresolved and r.resolved)]
     if as_json:
         rows = [
             {
-                "document": names.get(r.doc_id, str(r.doc_id)),
+                "document": paths.get(r.doc_id, str(r.doc_id)),
                 "page": r.page,
                 "text": r.text,
                 "law": r.ref.law,
@@ -43,7 +45,7 @@ def refs(ctx: click.Context, kb: Path, doc: str | None, unresolved: bool, as_jso
             }
             for r in shown
         ]
-        echo_json(rows)
+        echo_records(CITATION, rows)
         return
     for r in shown:
         where = names.get(r.doc_id, str(r.doc_id)) + (f", p. {r.page}" if r.page is not None else "")

@@ -3,14 +3,14 @@ reviewer's mark and note on a row) and `figures` (the key-figures sheet, without
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import echo_json, llm_settings, settings_of
+from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.cli.output import KEY_FIGURE, REVIEW_ROW, echo_records, json_option
 from pikelocal.cli.progress import ProgressPrinter
 
 VERDICT = {"found": "found", "not_stated": "not stated", "conflicting": "CONFLICT"}
@@ -31,7 +31,7 @@ VERDICT = {"found": "found", "not_stated": "not stated", "conflicting": "CONFLIC
     help="Write the stored rows to a report (.md, .csv, .html or .docx) instead of running; no model is loaded.",
 )
 @click.option("--list", "list_only", is_flag=True, help="List the built-in checklists and stop.")
-@click.option("--json", "as_json", is_flag=True, help="The rows as JSON.")
+@json_option(REVIEW_ROW)
 @key_file_option
 @click.pass_context
 def review(
@@ -65,7 +65,7 @@ def review(
     with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
         report = knowledge_base.review(request, ProgressPrinter())
     if as_json:
-        echo_json([dataclasses.asdict(r) for r in report.rows])
+        echo_records(REVIEW_ROW, report.rows)
         return
     for row in report.rows:
         _print_row(row)
@@ -102,7 +102,7 @@ def mark(ctx: click.Context, kb: Path, checklist: str, item: str, value: str, no
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
 @click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
-@click.option("--json", "as_json", is_flag=True, help="The figures as JSON.")
+@json_option(KEY_FIGURE)
 @key_file_option
 @click.pass_context
 def figures(ctx: click.Context, kb: Path, docs: tuple[str, ...], as_json: bool) -> None:
@@ -112,7 +112,7 @@ def figures(ctx: click.Context, kb: Path, docs: tuple[str, ...], as_json: bool) 
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         found = knowledge_base.key_figures(docs)
     if as_json:
-        echo_json([dataclasses.asdict(f) for f in found])
+        echo_records(KEY_FIGURE, found)
         return
     heading = None
     for f in found:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import echo_json, settings_of
+from pikelocal.cli.common import settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
+from pikelocal.cli.output import HIT, SEGMENT, SUMMARY_NODE, echo_records, json_option
 from pikelocal.domain.answers import location
 
 
@@ -36,7 +38,7 @@ from pikelocal.domain.answers import location
     is_flag=True,
     help="Summary-tree nodes instead of chunks: sections and clusters summarised by `pikelocal enrich --trees`.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@json_option(HIT, SEGMENT, SUMMARY_NODE)
 @key_file_option
 @click.pass_context
 def search(
@@ -52,40 +54,41 @@ def search(
 ) -> None:
     """Search KB: ranked chunks with document, page and a snippet with the matched terms marked."""
     request = api.SearchRequest(mode=mode, k=k, preset=preset)
-    if summaries:
-        with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
-            show_summaries(knowledge_base.summaries(query, k), kb, as_json=as_json)
-        return
-    if segments:
-        with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
-            found = knowledge_base.segments(query, request)
-        show_segments(found, as_json=as_json)
-        return
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
-        hits = knowledge_base.search(query, request)
+        if summaries:
+            show_summaries(knowledge_base.summaries(query, k), kb, as_json=as_json)
+        elif segments:
+            show_segments(knowledge_base.segments(query, request), as_json=as_json)
+        else:
+            show_hits(knowledge_base.search(query, request), kb, mode, as_json=as_json)
+
+
+def hit_row(rank: int, h: api.Hit) -> dict[str, Any]:
+    """A ranked chunk as a ``hit`` record (:data:`HIT`)."""
+    return {
+        "rank": rank,
+        "score": h.score,
+        "ranks": dict(h.ranks),
+        "chunk_id": h.chunk.id,
+        "document": h.document.path,
+        "title": h.document.title,
+        "pages": [h.chunk.page_start, h.chunk.page_end],
+        "lines": [h.chunk.line_start, h.chunk.line_end],
+        "section": list(h.chunk.section_path),
+        "snippet": h.snippet.text,
+        "via": h.via,
+        "marks": [list(m) for m in h.snippet.marks],
+        "cites": [
+            {"text": r.text, "resolved": r.resolved, "target_chunk": r.target_chunk, "to": r.destination()}
+            for r in h.cites
+        ],
+    }
+
+
+def show_hits(hits: list[api.Hit], kb: Path, mode: api.SearchMode, *, as_json: bool) -> None:
+    """Each hit: file, pages, lines and score; its section; the snippet with the matched terms marked."""
     if as_json:
-        rows = [
-            {
-                "rank": i,
-                "score": h.score,
-                "ranks": dict(h.ranks),
-                "chunk_id": h.chunk.id,
-                "document": h.document.path,
-                "title": h.document.title,
-                "pages": [h.chunk.page_start, h.chunk.page_end],
-                "lines": [h.chunk.line_start, h.chunk.line_end],
-                "section": list(h.chunk.section_path),
-                "snippet": h.snippet.text,
-                "via": h.via,
-                "marks": [list(m) for m in h.snippet.marks],
-                "cites": [
-                    {"text": r.text, "resolved": r.resolved, "target_chunk": r.target_chunk, "to": r.destination()}
-                    for r in h.cites
-                ],
-            }
-            for i, h in enumerate(hits, start=1)
-        ]
-        echo_json(rows)
+        echo_records(HIT, [hit_row(i, h) for i, h in enumerate(hits, start=1)])
         return
     if not hits:
         hint = {
@@ -135,7 +138,7 @@ def show_summaries(found: list[api.SummaryHit], kb: Path, *, as_json: bool) -> N
             }
             for i, h in enumerate(found, start=1)
         ]
-        echo_json(rows)
+        echo_records(SUMMARY_NODE, rows)
         return
     if not found:
         click.echo(f"No summary nodes. (Summary trees are built by `pikelocal enrich {kb} --trees`.)")
@@ -169,7 +172,7 @@ def show_segments(found: list[api.Segment], *, as_json: bool) -> None:
             }
             for i, s in enumerate(found, start=1)
         ]
-        echo_json(rows)
+        echo_records(SEGMENT, rows)
         return
     if not found:
         click.echo("No results.")

@@ -48,6 +48,7 @@ def ingest_options(
         ocr=OcrOptions(
             mode=ocr or s.ocr,
             dpi=s.ocr_dpi,
+            max_side=s.ocr_max_side,
             threads=s.ocr_threads,
             page_timeout_s=s.ocr_page_timeout_s,
             memory_mb=s.ocr_memory_mb,
