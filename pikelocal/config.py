@@ -101,14 +101,14 @@ class IngestSettings:
     late_context: LateContext = "mix"
     splitter: Splitter = "structure"  # or "semantic" (encoder-distance breaks), "llm" (PIKE-RAG's LLM splitter)
     max_file_mb: int = 200  # a bigger file is refused without being read (MB = 2**20 bytes)
-    # Reading one PDF (in a child process, pikelocal/ingest/pdf_worker.py): past the time or memory limit it is
+    # Reading one PDF (in a child process, pikelocal/ingest/read/pdf_worker.py): past the time or memory limit it is
     # stopped and fails with the reason; more pages fail it unread; more text is cut, with a warning.
     pdf_timeout_s: float = 300.0  # 3,000 pages at pypdf's slowest measured pace (0.1 s a page)
     pdf_memory_mb: int = 1536  # the reading process's address space (real PDFs peak under 50 MB)
     pdf_max_pages: int = 5000
     pdf_max_chars: int = 20_000_000  # about 5,000 dense pages
-    # OCR of scanned PDF pages, in the reading process (pikelocal/ingest/ocr.py): auto = the pages with no text layer
-    # or a garbled one (a text PDF is neither slower nor loads the engine); always = every page; never = none.
+    # OCR of scanned PDF pages, in the reading process (pikelocal/ingest/read/ocr.py): auto = the pages with no text
+    # layer or a garbled one (a text PDF is neither slower nor loads the engine); always = every page; never = none.
     ocr: OcrMode = "auto"
     ocr_dpi: int = 200  # rendering resolution (docs/BENCHMARKS.md, "OCR": CER and speed at 150 and 300 dpi)
     ocr_threads: int = 0  # onnxruntime's; 0: the machine's cores, at most 2
@@ -152,12 +152,12 @@ class SearchSettings:
     # every weight above 0 ranked below the chunks alone (nDCG@10 0.779 at 1.0, 0.891 at 0.1, chunks 0.895):
     # 0.1 keeps it as a tie-breaker (docs/BENCHMARKS.md). Decompose and hier use it on their own anyway.
     questions_weight: float = 0.1
-    # The entity graph's ranking (personalized PageRank, query/graph.py) in hybrid: 0 = left out (and computed
+    # The entity graph's ranking (personalized PageRank, query/retrieve/graph.py) in hybrid: 0 = left out (and computed
     # only for `--mode graph`) until it is measured on enriched multi-hop sets.
     graph_weight: float = 0.0
     candidates: int = 50  # hits taken from each ranking before fusion
-    # Fact hops (query/hops.py; a KB enriched with enrich.entities): after hybrid's first 2 hits, up to this many
-    # chunks reached through the facts nearest the question (the passage about an end of a triple that the question
+    # Fact hops (query/retrieve/hops.py; a KB enriched with enrich.entities): after hybrid's first 2 hits, up to this
+    # many chunks reached through the facts nearest the question (the passage about an end of a triple that the question
     # does not name: "the director of film X" -> X's director). 0 = off. On the pooled 2Wiki-50 set hybrid R@5
     # went from 0.755 to 0.905 with 2 (0.715 -> 0.910 on a held-out pool), HotpotQA-50 0.890 -> 0.900
     # (docs/BENCHMARKS.md, "Fact hops").
@@ -168,8 +168,9 @@ class SearchSettings:
     fusion: FusionMethod = "zscore"
     # Per-KB fusion: `enrich` asks up to 1,000 of the KB's own atomic questions (each one's own chunk is the right
     # answer), scores BM25 weights 0-3 and late weights 0-0.3 on them, and stores the simplest weights within 2
-    # standard errors of the best (query/fusion_tuning.py; docs/BENCHMARKS.md, "Fusion tuned per KB"). On: hybrid
-    # uses them instead of bm25_weight and late_weight. A KB with fewer than 60 questions keeps the weights above.
+    # standard errors of the best (query/retrieve/fusion_tuning.py; docs/BENCHMARKS.md, "Fusion tuned per KB"). On:
+    # hybrid uses them instead of bm25_weight and late_weight. A KB with fewer than 60 questions keeps the weights
+    # above.
     tuned: bool = True
 
     def weights(self) -> dict[str, float]:
@@ -197,23 +198,23 @@ class AnswerSettings:
     # away through a shared entity (up to this many per candidate; 0 = off). Off until measured with answers.
     graph_hops: int = 0
     k: int = 6  # chunks retrieved by naive and hier (each path)
-    # How the sources are chosen (pikelocal/query/expand.py): "segments" = relevant segment extraction after dsRAG
-    # (runs of consecutive chunks valued by their rank and score in the search's ranking, a chunk not found costing
-    # something; pikelocal/query/segments.py); "neighbours" = the gathered chunks, then `neighbours` on each side.
-    # Neighbours stays the default: on the tender's 30 page questions the gold page was in the context 22 times
-    # with neighbours and 17-19 with segments, at the same budget (build/bench_context.py, docs/BENCHMARKS.md).
+    # How the sources are chosen (pikelocal/query/context/expand.py): "segments" = relevant segment extraction after
+    # dsRAG (runs of consecutive chunks valued by their rank and score in the search's ranking, a chunk not found
+    # costing something; pikelocal/query/context/segments.py); "neighbours" = the gathered chunks, then `neighbours` on
+    # each side. Neighbours stays the default: on the tender's 30 page questions the gold page was in the context 22
+    # times with neighbours and 17-19 with segments, at the same budget (build/bench_context.py, docs/BENCHMARKS.md).
     context: AnswerContext = "neighbours"
     segments: SegmentPreset = "balanced"  # RSE's parameters: balanced | precision (fewer, shorter) | find_all
     neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered chunk, budget permitting
     context_tokens: int = 2000  # for the sources (at ~66 prompt tokens/s on 2 cores: ~30 s to read)
-    # Contextual compression (pikelocal/query/compress.py): when above 0, naive and hier send only the sources'
+    # Contextual compression (pikelocal/query/context/compress.py): when above 0, naive and hier send only the sources'
     # sentences closest to the question by the encoder, at most this many tokens (each source keeps its best one);
     # decompose appends its sources whole while they fit this many, then cuts each batch. 0 = off. On by default:
     # docs/BENCHMARKS.md, "Answers with each context assembly"; 1000 rather than 450: "The answer's source budget"
     # (450 loses on HotpotQA-50).
     compress_tokens: int = 1000
-    # Reranking (pikelocal/query/rerank.py): the local LLM reorders the search's top this-many hits (listwise, one
-    # call) before the context is built; 0 = off. No cross-encoder can be installed; off because it did not pay on
+    # Reranking (pikelocal/query/retrieve/rerank.py): the local LLM reorders the search's top this-many hits (listwise,
+    # one call) before the context is built; 0 = off. No cross-encoder can be installed; off because it did not pay on
     # the tender's 30 questions (nDCG@10 0.681 → 0.678 for 36 s a question; build/bench_rerank.py).
     rerank: int = 0
     # Legal cross-references (pikelocal/legal_refs.py): naive and hier add the article chunks their sources cite
@@ -227,13 +228,13 @@ class AnswerSettings:
     check: bool = True  # check every claim against the sources; drop what no source sentence supports
     check_encoder: bool = True  # let the encoder accept a paraphrased claim the word checks missed
     cite_grammar: bool = False  # a GBNF grammar forces [n] after every sentence (measured: docs/BENCHMARKS.md)
-    # Quote, then answer (pikelocal/query/quoted.py): naive and hier ask the model to copy the sentence that answers
-    # before the shortest answer, find the quote in the sources and cite where it stands; the answer must stand in
-    # its quote. Decompose keeps the cited-prose prompt. Needs `check`. docs/BENCHMARKS.md, "Quote, then answer".
+    # Quote, then answer (pikelocal/query/answer/quoted.py): naive and hier ask the model to copy the sentence that
+    # answers before the shortest answer, find the quote in the sources and cite where it stands; the answer must stand
+    # in its quote. Decompose keeps the cited-prose prompt. Needs `check`. docs/BENCHMARKS.md, "Quote, then answer".
     quote: bool = True
-    # A system-driven second hop (pikelocal/query/second_hop.py): with `quote`, naive answers an English comparison
-    # ("Which film came out first, X or Y?") or composition ("Where was the director of film X born?") one hop at a
-    # time, each its own search and quote, the values compared by the system. docs/BENCHMARKS.md, "Second hop".
+    # A system-driven second hop (pikelocal/query/answer/second_hop.py): with `quote`, naive answers an English
+    # comparison ("Which film came out first, X or Y?") or composition ("Where was the director of film X born?") one
+    # hop at a time, each its own search and quote, the values compared by the system. docs/BENCHMARKS.md, "Second hop".
     hop: bool = True
 
 
