@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from pikelocal.domain.answers import QueryTrace, Source
+from pikelocal.domain.answers import Answer, QueryTrace, Source
 from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
 from pikelocal.domain.kinds import AnswerContext, AnswerMode, AnswerStyle, FusionMethod, StepKind
 from pikelocal.domain.search import Hit
@@ -24,10 +24,10 @@ from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
 from pikelocal.prompts.lang import Lang, detect_lang
-from pikelocal.prompts.script import detect_script
+from pikelocal.prompts.script import Script, detect_script
 from pikelocal.query.answer.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.answer.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
-from pikelocal.query.answer.hop_plan import hop_plan
+from pikelocal.query.answer.hop_plan import Plan, hop_plan
 from pikelocal.query.answer.provision import asked_article
 from pikelocal.query.answer.second_hop import HopOptions, hop_answer
 from pikelocal.query.context.compress import compress_sources
@@ -124,108 +124,210 @@ def ask(
     *,
     save: bool = True,
 ) -> QueryTrace:
-    """Answer ``question`` from the KB; stream deltas and reasoning steps to ``sink``; store the trace."""
+    """Answer ``question`` from the KB; stream deltas and reasoning steps to ``sink``; store the trace.
+
+    Stages: the question read (its language, script and the search's weights), the mode's sources gathered and
+    answered (one function per mode, each returning what it read and answered), the trace built and stored."""
     question = " ".join(question.split())
-    start = time.perf_counter()
+    stream = _Stream(time.perf_counter(), sink)
     log = CallLog()
-    model = RecordingLLM(llm, log)
-    lang = detect_lang(question)
-    decomposition = Decomposition((), (), ())
-    weights = {**(options.weights or {}), **CHUNKS_ONLY}
-    fill: list[int] = []
-    script = detect_script(question)
-    messages: list[Message] | None = None
-    read: list[Source] = []
-    # a review item (search terms, some documents) keeps the one search its options describe
-    hopping = options.hop and options.quote and options.mode == "naive" and not options.search_terms
-    plan = hop_plan(question) if hopping and options.doc_ids is None else None
+    run = _Run.start(store, encoder, llm, RecordingLLM(llm, log), question, options)
+    plan = _hop_plan(question, options)
     if options.mode == "decompose":
-        step: Callable[[int, StepKind, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
-        # The question's own top chunks are read first (so a loop that stops early, as a small model often does,
-        # still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
-        # reads the same growing prefix (query.context.workspace).
-        hits = _search(store, encoder, question, options, weights)
-        ranking: Ranking = _ranked(model, question, hits, options.rerank, lang)
-        fill = [cid for cid, _ in ranking[: options.k]]
-        fill += store.refs.cited_by(fill, options.follow_refs)
-        rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=script)
-        system = shared_system(answer_system(lang), rules, lang)
-        squeeze = _compressor(encoder, options)
-        workspace = Workspace.start(
-            store, lang, system, context_budget(options, llm), fill, ranking,
-            compress=squeeze, question=question, whole_tokens=options.compress_tokens,
-        )  # fmt: skip
-        decomposition = decompose(question, lang, store, encoder, model, options.decompose, step, workspace=workspace)
-        priority = list(decomposition.chunk_ids)
-        if not priority:
-            note = "no chunk was picked: answered from the top search results"
-            decomposition = replace(decomposition, notes=(*decomposition.notes, note))
-        sources = list(workspace.sources)
-        messages = workspace.messages(question, answer_task(lang))
-    elif plan is not None:  # each hop searches for itself (query/answer/second_hop.py)
-        sources, priority = [], []
+        answered = _decompose_mode(run, stream)
+    elif plan is not None:
+        answered = _hop_mode(run, plan, stream)
+    elif options.mode == "hier":
+        answered = _hier_mode(run, stream)
     else:
-        hits = _search(store, encoder, question, options, weights)
-        ranking = _ranked(model, question, hits, options.rerank, lang)
-        priority = [cid for cid, _ in ranking[: options.k]]
-        if options.mode == "hier":
-            via = search(store, encoder, question, mode="questions", k=options.k)
-            priority = _interleave(priority, [h.chunk.id for h in via])
-            # two rankings' scores do not compare: the interleaved order, then the rest of the search's, by rank
-            ranking = [(cid, None) for cid in dict.fromkeys([*priority, *(h.chunk.id for h in hits)])]
-        cited = store.refs.cited_by(priority, options.follow_refs)
-        if cited:  # the articles the sources cite, read after them (segments: ranked right after the gathered ones)
-            rest = [(cid, s) for cid, s in ranking if cid not in cited]
-            ranking = [*rest[: len(priority)], *((cid, None) for cid in cited), *rest[len(priority) :]]
-            priority += cited
-        budget = context_budget(options, llm)
-        if options.tree_nodes > 0 and is_overview(question):
-            read = summary_sources(store, search_summaries(store, encoder, question, options.tree_nodes), lang)
-            budget = replace(budget, tokens=max(256, budget.tokens - sum(estimate_tokens(s.text) for s in read)))
-        sources = assemble(store, priority, budget, fill, ranking=ranking)
-        if options.compress_tokens > 0:
-            sources = compress_sources(sources, encoder, [question], options.compress_tokens)
-        if read:  # the tree's nodes first: the overview, then the passages that bear it out
-            overview = [replace(s, number=n) for n, s in enumerate(read, 1)]
-            sources = overview + [replace(s, number=len(read) + s.number) for s in sources]
-    first_token: list[float] = []
-
-    def on_delta(text: str) -> None:
-        if not first_token:
-            first_token.append(time.perf_counter() - start)
-        sink(AnswerDelta(text))
-
-    # only a question asking for an article's words needs its law resolved (query/answer/provision.py)
-    resolved = store.refs.resolve_text(question) if asked_article(question) is not None else []
-    law_docs = tuple(dict.fromkeys(doc for ref, doc, _ in resolved if ref.law and doc))
-    request = AnswerRequest(
-        question, lang, options.mode, options.style, options.instruction, options.max_tokens,
-        script, options.check, options.cite_grammar, options.quote and options.mode != "decompose", law_docs,
-    )  # fmt: skip
-    checking = Checking(store_locator(store), encoder if options.check_encoder else None)
-    if plan is not None:
-        hop = HopOptions(weights=weights, fusion=options.fusion)
-        answer = hop_answer(store, encoder, model, question, plan, on_delta, options=hop, locator=checking.locate)
-        priority = list(dict.fromkeys(c for s in answer.sources for c in s.chunk_ids))
-    else:
-        answer = generate_answer(model, request, sources, on_delta, checking, messages=messages)
-    trace = QueryTrace(
-        question=question,
-        mode=options.mode,
-        rounds=decomposition.rounds,
-        answer=answer,
-        calls=tuple(log.calls),
-        first_token_s=first_token[0] if first_token else None,
-        total_s=time.perf_counter() - start,
-        model_id=llm.model_id,
-        notes=decomposition.notes,
-        context_chunks=tuple(dict.fromkeys([*priority, *fill])),
-        summary_nodes=tuple((s.summary_node, " › ".join(s.section)) for s in read if s.summary_node is not None),
-    )
+        answered = _naive_mode(run, stream)
+    trace = _trace(run, answered, log, stream)
     if save and not store.readonly:
         trace_id = store.traces.save_trace(question, json.dumps(trace.to_dict(), ensure_ascii=False))
         trace = replace(trace, id=trace_id)
     return trace
+
+
+@dataclass(frozen=True)
+class _Run:
+    """One question being answered: the KB, the models, the options and what every stage reads of the question."""
+
+    store: Store
+    encoder: Encoder
+    llm: LLM  # the model itself: its context window and id
+    model: RecordingLLM  # the same model, each call recorded for the trace
+    options: AskOptions
+    question: str
+    lang: Lang
+    script: Script
+    weights: dict[str, float]  # hybrid's weights over the chunks themselves
+
+    @classmethod
+    def start(
+        cls, store: Store, encoder: Encoder, llm: LLM, model: RecordingLLM, question: str, options: AskOptions
+    ) -> _Run:
+        weights = {**(options.weights or {}), **CHUNKS_ONLY}
+        return cls(
+            store, encoder, llm, model, options, question, detect_lang(question), detect_script(question), weights
+        )
+
+    def ranking(self) -> tuple[list[Hit], Ranking]:
+        """The question's search and its ranking (the first ``rerank`` hits reordered by the LLM)."""
+        hits = _search(self.store, self.encoder, self.question, self.options, self.weights)
+        return hits, _ranked(self.model, self.question, hits, self.options.rerank, self.lang)
+
+
+@dataclass
+class _Stream:
+    """The answer's deltas on their way to the sink, and when the first one came."""
+
+    start: float
+    sink: EventSink
+    first_token_s: float | None = None
+
+    def on_delta(self, text: str) -> None:
+        if self.first_token_s is None:
+            self.first_token_s = time.perf_counter() - self.start
+        self.sink(AnswerDelta(text))
+
+
+@dataclass(frozen=True)
+class Answered:
+    """What one mode read and answered: the trace is made of it."""
+
+    answer: Answer
+    priority: list[int]  # the chunks gathered, the most useful first
+    fill: list[int] = field(default_factory=list)  # decompose: the question's own top chunks, read first
+    read: list[Source] = field(default_factory=list)  # summary-tree nodes read first (an overview question)
+    decomposition: Decomposition = field(default_factory=lambda: Decomposition((), (), ()))
+
+
+def _hop_plan(question: str, options: AskOptions) -> Plan | None:
+    """Naive's system-driven second hop, with quote; a review item (search terms, some documents) keeps the one
+    search its options describe."""
+    hopping = options.hop and options.quote and options.mode == "naive" and not options.search_terms
+    return hop_plan(question) if hopping and options.doc_ids is None else None
+
+
+def _decompose_mode(run: _Run, stream: _Stream) -> Answered:
+    """Algorithm 1. The question's own top chunks are read first (so a loop that stops early, as a small model often
+    does, still answers from at least what naive retrieval finds); the rounds append what they pick. Every call
+    reads the same growing prefix (query.context.workspace)."""
+    options, lang, sink = run.options, run.lang, stream.sink
+    step: Callable[[int, StepKind, str], None] = lambda r, kind, text: sink(ReasoningStep(r, kind, text))  # noqa: E731
+    _hits, ranking = run.ranking()
+    fill = [cid for cid, _ in ranking[: options.k]]
+    fill += run.store.refs.cited_by(fill, options.follow_refs)
+    rules = answer_rules(lang, style=options.style, instruction=options.instruction, script=run.script)
+    system = shared_system(answer_system(lang), rules, lang)
+    workspace = Workspace.start(
+        run.store, lang, system, context_budget(options, run.llm), fill, ranking,
+        compress=_compressor(run.encoder, options), question=run.question, whole_tokens=options.compress_tokens,
+    )  # fmt: skip
+    decomposition = decompose(
+        run.question, lang, run.store, run.encoder, run.model, options.decompose, step, workspace=workspace
+    )
+    priority = list(decomposition.chunk_ids)
+    if not priority:
+        note = "no chunk was picked: answered from the top search results"
+        decomposition = replace(decomposition, notes=(*decomposition.notes, note))
+    sources = list(workspace.sources)
+    messages = workspace.messages(run.question, answer_task(lang))
+    answer = _generate(run, sources, stream, messages=messages)
+    return Answered(answer, priority, fill=fill, decomposition=decomposition)
+
+
+def _hop_mode(run: _Run, plan: Plan, stream: _Stream) -> Answered:
+    """A comparison or composition answered hop by hop, each hop searching for itself (query/answer/second_hop.py);
+    the chunks gathered are those its sources came from."""
+    checking = _checking(run)
+    hop = HopOptions(weights=run.weights, fusion=run.options.fusion)
+    answer = hop_answer(
+        run.store, run.encoder, run.model, run.question, plan, stream.on_delta, options=hop, locator=checking.locate
+    )
+    return Answered(answer, list(dict.fromkeys(c for s in answer.sources for c in s.chunk_ids)))
+
+
+def _naive_mode(run: _Run, stream: _Stream) -> Answered:
+    """The search's first ``k`` chunks (and what the ranking values, for segments)."""
+    _hits, ranking = run.ranking()
+    return _read_and_answer(run, [cid for cid, _ in ranking[: run.options.k]], ranking, stream)
+
+
+def _hier_mode(run: _Run, stream: _Stream) -> Answered:
+    """The search's first ``k`` chunks interleaved with the chunks the nearest atomic questions lead to."""
+    hits, ranking = run.ranking()
+    direct = [cid for cid, _ in ranking[: run.options.k]]
+    via = search(run.store, run.encoder, run.question, mode="questions", k=run.options.k)
+    priority = _interleave(direct, [h.chunk.id for h in via])
+    # two rankings' scores do not compare: the interleaved order, then the rest of the search's, by rank
+    ranking = [(cid, None) for cid in dict.fromkeys([*priority, *(h.chunk.id for h in hits)])]
+    return _read_and_answer(run, priority, ranking, stream)
+
+
+def _read_and_answer(run: _Run, priority: list[int], ranking: Ranking, stream: _Stream) -> Answered:
+    """Naive's and hier's sources within the budget: the gathered chunks, the articles they cite, an overview
+    question's summary-tree nodes first; compressed to ``compress_tokens``; then the answer."""
+    options = run.options
+    priority, ranking = _with_cited(run.store, priority, ranking, options.follow_refs)
+    budget = context_budget(options, run.llm)
+    read: list[Source] = []
+    if options.tree_nodes > 0 and is_overview(run.question):
+        read = summary_sources(
+            run.store, search_summaries(run.store, run.encoder, run.question, options.tree_nodes), run.lang
+        )
+        budget = replace(budget, tokens=max(256, budget.tokens - sum(estimate_tokens(s.text) for s in read)))
+    sources = assemble(run.store, priority, budget, [], ranking=ranking)
+    if options.compress_tokens > 0:
+        sources = compress_sources(sources, run.encoder, [run.question], options.compress_tokens)
+    if read:  # the tree's nodes first: the overview, then the passages that bear it out
+        overview = [replace(s, number=n) for n, s in enumerate(read, 1)]
+        sources = overview + [replace(s, number=len(read) + s.number) for s in sources]
+    return Answered(_generate(run, sources, stream), priority, read=read)
+
+
+def _with_cited(store: Store, priority: list[int], ranking: Ranking, follow: int) -> tuple[list[int], Ranking]:
+    """The articles the gathered chunks cite, read after them (segments: ranked right after the gathered ones)."""
+    cited = store.refs.cited_by(priority, follow)
+    if not cited:
+        return priority, ranking
+    rest = [(cid, s) for cid, s in ranking if cid not in cited]
+    ranking = [*rest[: len(priority)], *((cid, None) for cid in cited), *rest[len(priority) :]]
+    return [*priority, *cited], ranking
+
+
+def _checking(run: _Run) -> Checking:
+    return Checking(store_locator(run.store), run.encoder if run.options.check_encoder else None)
+
+
+def _generate(run: _Run, sources: list[Source], stream: _Stream, *, messages: list[Message] | None = None) -> Answer:
+    """The cited answer over ``sources`` (or decompose's own ``messages``), streamed and checked."""
+    options, question = run.options, run.question
+    # only a question asking for an article's words needs its law resolved (query/answer/provision.py)
+    resolved = run.store.refs.resolve_text(question) if asked_article(question) is not None else []
+    law_docs = tuple(dict.fromkeys(doc for ref, doc, _ in resolved if ref.law and doc))
+    request = AnswerRequest(
+        question, run.lang, options.mode, options.style, options.instruction, options.max_tokens,
+        run.script, options.check, options.cite_grammar, options.quote and options.mode != "decompose", law_docs,
+    )  # fmt: skip
+    return generate_answer(run.model, request, sources, stream.on_delta, _checking(run), messages=messages)
+
+
+def _trace(run: _Run, answered: Answered, log: CallLog, stream: _Stream) -> QueryTrace:
+    read, decomposition = answered.read, answered.decomposition
+    return QueryTrace(
+        question=run.question,
+        mode=run.options.mode,
+        rounds=decomposition.rounds,
+        answer=answered.answer,
+        calls=tuple(log.calls),
+        first_token_s=stream.first_token_s,
+        total_s=time.perf_counter() - stream.start,
+        model_id=run.llm.model_id,
+        notes=decomposition.notes,
+        context_chunks=tuple(dict.fromkeys([*answered.priority, *answered.fill])),
+        summary_nodes=tuple((s.summary_node, " › ".join(s.section)) for s in read if s.summary_node is not None),
+    )
 
 
 def _compressor(encoder: Encoder, options: AskOptions) -> Compress | None:
