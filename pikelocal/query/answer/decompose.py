@@ -14,14 +14,14 @@ a full budget ends it, and a pick with a single candidate and no "none" to choos
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pikelocal.domain.answers import Candidate, Round, location
 from pikelocal.domain.kinds import StepKind
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import answer_rules, answer_system
-from pikelocal.prompts.base import run_prompt
+from pikelocal.prompts.base import Prompt, run_prompt
 from pikelocal.prompts.decompose import SELECT_NONE, numbered, propose_prompt, select_prompt, shared_system
 from pikelocal.prompts.lang import Lang
 from pikelocal.query.context.expand import Budget
@@ -76,61 +76,101 @@ def decompose(
     if workspace is None:
         system = shared_system(answer_system(lang), answer_rules(lang), lang)
         workspace = Workspace.start(store, lang, system, Budget(DEFAULT_BUDGET_TOKENS), ())
-    has_atoms = store.chunks.question_count() > 0
-    notes: list[str] = []
-    if not has_atoms:
-        notes.append("the KB has no atomic questions yet (run `pikelocal enrich`): sub-questions searched the chunks")
-    gathered: list[int] = []
-    asked: list[str] = []
-    rounds: list[Round] = []
+    loop = _Loop(question, lang, store, encoder, llm, options, step, workspace, store.chunks.question_count() > 0)
+    if not loop.has_atoms:
+        loop.notes.append(
+            "the KB has no atomic questions yet (run `pikelocal enrich`): sub-questions searched the chunks"
+        )
     propose = propose_prompt(options.max_proposals, workspace.system)
     for number in range(1, options.rounds + 1):
-        if workspace.full:
-            rounds.append(Round(number, (), (), None, None, stop=STOP_BUDGET))
-            step(number, "stop", STOP_BUDGET)
+        if not loop.round(number, propose):
             break
+    return Decomposition(tuple(loop.rounds), tuple(loop.gathered), tuple(loop.notes))
+
+
+@dataclass
+class _Loop:
+    """The rounds' shared state: the question, the KB, the workspace, and what was asked, gathered and noted."""
+
+    question: str
+    lang: Lang
+    store: Store
+    encoder: Encoder
+    llm: LLM
+    options: DecomposeOptions
+    step: StepSink
+    workspace: Workspace
+    has_atoms: bool
+    notes: list[str] = field(default_factory=list)
+    gathered: list[int] = field(default_factory=list)
+    asked: list[str] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+
+    def round(self, number: int, propose: Prompt[tuple[str, ...]]) -> bool:
+        """One round: propose sub-questions, find candidates, pick one and add its chunk. False: the loop stops."""
+        if self.workspace.full:
+            return self._stop(Round(number, (), (), None, None, stop=STOP_BUDGET))
+        proposals = self._propose(number, propose)
+        if not proposals:
+            return self._stop(Round(number, (), (), None, None, stop=STOP_ENOUGH))
+        self.asked.extend(p for p in proposals if p != self.question)
+        self.step(number, "propose", " | ".join(proposals))
+        exclude = self.workspace.chunk_ids
+        candidates, backup = _candidates(
+            self.store, self.encoder, self.question, proposals, self.has_atoms, exclude, self.options
+        )
+        if backup:
+            self.step(number, "backup", backup)
+        if not candidates:
+            return self._stop(Round(number, proposals, (), None, None, stop=STOP_NO_CANDIDATE, backup=backup))
+        pick = _select(
+            self.llm, self.lang, self.question, self.workspace, candidates, self.notes, number,
+            allow_none=bool(self.gathered),
+        )  # fmt: skip
+        if pick is None:
+            stopped = Round(number, proposals, tuple(candidates), None, None, stop=STOP_NONE_PICKED, backup=backup)
+            return self._stop(stopped)
+        self._add(number, proposals, candidates, pick, backup)
+        return True
+
+    def _propose(self, number: int, propose: Prompt[tuple[str, ...]]) -> tuple[str, ...]:
+        """The model's sub-questions over the sources so far; the question itself while there is nothing to read."""
+        asked = self.asked
         fields = {
-            "sources": workspace.block(),
-            "question": question,
-            "asked": numbered(asked, lang),
+            "sources": self.workspace.block(),
+            "question": self.question,
+            "asked": numbered(asked, self.lang),
             "asked_list": tuple(asked),
-            "max_q": options.max_proposals,
+            "max_q": self.options.max_proposals,
         }
-        proposed = run_prompt(llm, propose, lang, fields)
+        proposed = run_prompt(self.llm, propose, self.lang, fields)
         proposals = proposed.value or ()
         if proposed.error:
-            notes.append(f"round {number}: the sub-question reply was unusable ({proposed.error})")
-        if not proposals and not workspace.sources:
-            proposals = (question,)  # nothing to read yet: search for the question itself
-        if not proposals:
-            rounds.append(Round(number, (), (), None, None, stop=STOP_ENOUGH))
-            step(number, "stop", STOP_ENOUGH)
-            break
-        asked.extend(p for p in proposals if p != question)
-        step(number, "propose", " | ".join(proposals))
-        exclude = workspace.chunk_ids
-        candidates, backup = _candidates(store, encoder, question, proposals, has_atoms, exclude, options)
-        if backup:
-            step(number, "backup", backup)
-        if not candidates:
-            rounds.append(Round(number, proposals, (), None, None, stop=STOP_NO_CANDIDATE, backup=backup))
-            step(number, "stop", STOP_NO_CANDIDATE)
-            break
-        pick = _select(llm, lang, question, workspace, candidates, notes, number, allow_none=bool(gathered))
-        if pick is None:
-            rounds.append(Round(number, proposals, tuple(candidates), None, None, stop=STOP_NONE_PICKED, backup=backup))
-            step(number, "stop", STOP_NONE_PICKED)
-            break
+            self.notes.append(f"round {number}: the sub-question reply was unusable ({proposed.error})")
+        if not proposals and not self.workspace.sources:
+            proposals = (self.question,)  # nothing to read yet: search for the question itself
+        return proposals
+
+    def _add(
+        self, number: int, proposals: tuple[str, ...], candidates: list[Candidate], pick: int, backup: str | None
+    ) -> None:
+        """The picked candidate's chunk joins the workspace (unless it is there already); the round recorded."""
         chosen = candidates[pick]
-        added = workspace.add(chosen.chunk_id, [(c.chunk_id, c.score) for c in candidates], [*proposals, chosen.text])
-        where = _where(store, chosen.chunk_id) if added else None
+        added = self.workspace.add(
+            chosen.chunk_id, [(c.chunk_id, c.score) for c in candidates], [*proposals, chosen.text]
+        )
+        where = _where(self.store, chosen.chunk_id) if added else None
         if added:
-            gathered.append(chosen.chunk_id)
-        stop = STOP_ROUNDS if number == options.rounds else None
+            self.gathered.append(chosen.chunk_id)
+        stop = STOP_ROUNDS if number == self.options.rounds else None
         chunk_added = chosen.chunk_id if added else None
-        rounds.append(Round(number, proposals, tuple(candidates), pick, chunk_added, stop, backup, where))
-        step(number, "pick", f"{chosen.text} → {where}" if where else chosen.text)
-    return Decomposition(tuple(rounds), tuple(gathered), tuple(notes))
+        self.rounds.append(Round(number, proposals, tuple(candidates), pick, chunk_added, stop, backup, where))
+        self.step(number, "pick", f"{chosen.text} → {where}" if where else chosen.text)
+
+    def _stop(self, stopped: Round) -> bool:
+        self.rounds.append(stopped)
+        self.step(stopped.number, "stop", stopped.stop or "")
+        return False
 
 
 def _where(store: Store, chunk_id: int) -> str | None:

@@ -126,6 +126,18 @@ def generate_answer(
         )
     if request.check:
         return _checked_answer(llm, request, sources, messages, on_delta, checking or Checking())
+    return _unchecked_answer(llm, request, sources, messages, on_delta)
+
+
+def _unchecked_answer(
+    llm: LLM,
+    request: AnswerRequest,
+    sources: Sequence[Source],
+    messages: Sequence[Message],
+    on_delta: Callable[[str], None],
+) -> Answer:
+    """The model's text as it came, with the [n] that name no source removed and, where it cited nothing, the
+    citations found by matching its sentences to the sources."""
     checker = CitationFilter(len(sources))
     shown: list[str] = []
     params = answer_params(request.max_tokens, len(sources), cite_grammar=request.cite_grammar)

@@ -16,11 +16,11 @@ from pikelocal.domain.answers import Answer, ClaimCheck, Source
 from pikelocal.domain.kinds import Verdict
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import not_stated, says_not_stated
-from pikelocal.prompts.question_kind import question_kind
+from pikelocal.prompts.question_kind import QuestionKind, question_kind
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_messages, quote_params
 from pikelocal.prompts.script import Script, convert
 from pikelocal.query.answer.provision import ArticleSpan, article_span, asked_article
-from pikelocal.query.answer.quote_check import check_reply
+from pikelocal.query.answer.quote_check import QuotedVerdict, check_reply
 from pikelocal.query.verify.support import Locator, evidence, span_unit
 
 
@@ -47,30 +47,14 @@ def quoted_answer(
     if span is not None:
         return _article_answer(question, lang, script, sources, span, on_delta, locator)
     kind = question_kind(question, instruction)
-    blocks = [(s.number, s.heading(), s.text) for s in sources]
-    messages: list[Message] = quote_messages(question, "en" if lang == "en" else "zh", script, blocks,
-                                             instruction=instruction, kind=kind)  # fmt: skip
-    parts: list[str] = []
-    for delta in llm.stream(messages, quote_params(max_tokens, script)):
-        if not parts:
-            on_delta("")  # the model is writing (the answer is shown once checked)
-        parts.append(delta)
-    draft = "".join(parts)
+    draft = _draft(llm, question, lang, script, sources, on_delta, max_tokens=max_tokens, instruction=instruction,
+                   kind=kind)  # fmt: skip
     start = time.perf_counter()
     reply = parse_quoted(draft)
     verdict = check_reply(reply, question, sources, locator, kind)
-    keep = [s.text for s in sources]
     said = verdict.answer or reply.answer  # the system's choice or true/false where it decided (quote_check.decide)
     unchecked = not check and bool(said) and not says_not_stated(said)
-    if verdict.checks:
-        cited = tuple(dict.fromkeys(c.evidence.source for c in verdict.checks if c.evidence is not None))
-        shown = convert(said, script, keep=keep) + "".join(f" [{n}]" for n in cited)
-    elif unchecked:  # checking off (a benchmark's option letters): the model's answer as it came
-        cited = ()
-        shown = convert(said, script, keep=keep)
-    else:
-        cited = ()
-        shown = not_stated(script)
+    shown, cited = _shown(said, verdict, script, sources, unchecked=unchecked)
     on_delta(shown)
     answer = Answer(
         question=question,
@@ -87,6 +71,44 @@ def quoted_answer(
         check_s=time.perf_counter() - start,
     )
     return answer
+
+
+def _draft(
+    llm: LLM,
+    question: str,
+    lang: str,
+    script: Script,
+    sources: Sequence[Source],
+    on_delta: Callable[[str], None],
+    *,
+    max_tokens: int,
+    instruction: str,
+    kind: QuestionKind,
+) -> str:
+    """The model's reply (quotes, then the answer) as it came; ``on_delta`` hears only that it is writing."""
+    blocks = [(s.number, s.heading(), s.text) for s in sources]
+    messages: list[Message] = quote_messages(question, "en" if lang == "en" else "zh", script, blocks,
+                                             instruction=instruction, kind=kind)  # fmt: skip
+    parts: list[str] = []
+    for delta in llm.stream(messages, quote_params(max_tokens, script)):
+        if not parts:
+            on_delta("")  # the model is writing (the answer is shown once checked)
+        parts.append(delta)
+    return "".join(parts)
+
+
+def _shown(
+    said: str, verdict: QuotedVerdict, script: Script, sources: Sequence[Source], *, unchecked: bool
+) -> tuple[str, tuple[int, ...]]:
+    """The answer shown and the sources it cites: the checked answer with its quotes' sources, the model's answer as
+    it came where checking is off, else "not stated"."""
+    keep = [s.text for s in sources]
+    if verdict.checks:
+        cited = tuple(dict.fromkeys(c.evidence.source for c in verdict.checks if c.evidence is not None))
+        return convert(said, script, keep=keep) + "".join(f" [{n}]" for n in cited), cited
+    if unchecked:  # checking off (a benchmark's option letters): the model's answer as it came
+        return convert(said, script, keep=keep), ()
+    return not_stated(script), ()
 
 
 def _article_answer(
