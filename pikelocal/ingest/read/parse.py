@@ -116,29 +116,62 @@ def parse_document(
     data = read_file(path, max_bytes=max_bytes) if data is None else data
     if not data:
         raise DocumentError(path, "empty", "the file is empty (0 bytes)")
-    warnings: list[str] = []
-    paged = True
+    read = _read_pages(path, kind, data, password, pdf_worker, progress)
+    pages, warnings = read.pages, list(read.warnings)
+    if not any(page.text.strip() for page in pages):
+        raise _no_text(path, kind, pages, warnings)
+    pages, garble_warning = _garble_check(path, kind, pages)
+    if garble_warning:
+        warnings.append(garble_warning)
+    title = _title(path, kind, read.meta_title, pages)
+    return ParsedDocument(path, kind, title, pages, read.encoding, tuple(warnings), paged=read.paged)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A file's pages as its reader gave them, before the checks."""
+
+    pages: tuple[ParsedPage, ...]
+    meta_title: str | None
+    encoding: str | None
+    paged: bool
+    warnings: tuple[str, ...]
+
+
+def _read_pages(
+    path: Path,
+    kind: str,
+    data: bytes,
+    password: str | None,
+    pdf_worker: PdfWorker | None,
+    progress: PageProgress | None,
+) -> _Read:
+    """The file's pages by its kind's reader: PDF, Word and Excel (in ``pdf_worker`` when given), else text."""
     if kind == "pdf":
         texts, meta_title, pdf_warnings = read_pdf(path, data, password, pdf_worker, progress)
         pages = tuple(ParsedPage(number, text, line_offsets(text)) for number, text in enumerate(texts, 1))
-        encoding = None
-        warnings += pdf_warnings
-    elif kind in ("docx", "xlsx"):
+        return _Read(pages, meta_title, None, True, tuple(pdf_warnings))
+    if kind in ("docx", "xlsx"):
         office = _read_office(path, data, kind, pdf_worker, progress)
-        pages, meta_title, encoding, paged = _officepage_list(office), _office_title(office), None, office.paged
-        warnings += office.warnings
-    else:
-        text, encoding = _decode(path, data)
-        pages, meta_title = (ParsedPage(1, text, line_offsets(text)),), None
-    if not any(page.text.strip() for page in pages):
-        if kind == "pdf":
-            raise DocumentError(
-                path,
-                "image-only",
-                f"no text in its {len(pages)} page(s): an image-only scan?",  # (parse_pdf.read_pdf says what OCR did)
-            )
-        cut = [w.removeprefix(f"{path}: ") for w in warnings if "limit" in w]  # a workbook's text past its limits
-        raise DocumentError(path, "empty", "the file holds no text" + (f"; {cut[0]}" if cut else ""))
+        return _Read(_officepage_list(office), _office_title(office), None, office.paged, tuple(office.warnings))
+    text, encoding = _decode(path, data)
+    return _Read((ParsedPage(1, text, line_offsets(text)),), None, encoding, True, ())
+
+
+def _no_text(path: Path, kind: str, pages: tuple[ParsedPage, ...], warnings: list[str]) -> DocumentError:
+    """The failure of a file whose pages hold no text."""
+    if kind == "pdf":
+        return DocumentError(
+            path,
+            "image-only",
+            f"no text in its {len(pages)} page(s): an image-only scan?",  # (parse_pdf.read_pdf says what OCR did)
+        )
+    cut = [w.removeprefix(f"{path}: ") for w in warnings if "limit" in w]  # a workbook's text past its limits
+    return DocumentError(path, "empty", "the file holds no text" + (f"; {cut[0]}" if cut else ""))
+
+
+def _garble_check(path: Path, kind: str, pages: tuple[ParsedPage, ...]) -> tuple[tuple[ParsedPage, ...], str | None]:
+    """The pages (a PDF's garbled lines blanked where they repeat over pages) and the warning, when any."""
     garbled = [page.page_no for page in pages if garbled_share(page.text) > GARBLED_WARNING_SHARE]
     # A broken font in a stamp or running header garbles one line per page: too little to flag the page.
     # One such line on a page or two is a formula in a symbol font: not worth a warning.
@@ -148,19 +181,18 @@ def parse_document(
     blanked = 0
     if with_lines and kind == "pdf":  # a stamp's noise in every chunk only misleads search: its lines are blanked
         pages, blanked = _blank_garbled_lines(pages, set(with_lines))
-    if garbled or with_lines:
-        parts = []
-        if garbled:
-            parts.append(f"on {len(garbled)} of {len(pages)} page(s) ({page_list(garbled)})")
-        if with_lines:
-            parts.append(f"in some lines of {len(with_lines)} more page(s) ({page_list(with_lines)})")
-        left_out = f"; those {blanked} line(s) are left blank" if blanked else ""
-        warnings.append(
-            f"{path}: extracted text looks garbled {' and '.join(parts)}: control, private-use or replacement "
-            f"characters; the PDF's font map may be broken{left_out}"
-        )
-    title = _title(path, kind, meta_title, pages)
-    return ParsedDocument(path, kind, title, pages, encoding, tuple(warnings), paged=paged)
+    if not garbled and not with_lines:
+        return pages, None
+    parts = []
+    if garbled:
+        parts.append(f"on {len(garbled)} of {len(pages)} page(s) ({page_list(garbled)})")
+    if with_lines:
+        parts.append(f"in some lines of {len(with_lines)} more page(s) ({page_list(with_lines)})")
+    left_out = f"; those {blanked} line(s) are left blank" if blanked else ""
+    return pages, (
+        f"{path}: extracted text looks garbled {' and '.join(parts)}: control, private-use or replacement "
+        f"characters; the PDF's font map may be broken{left_out}"
+    )
 
 
 def _read_office(

@@ -155,6 +155,14 @@ def _stored_rows(ws: Any) -> Iterator[tuple[int, list[dict[str, Any]]]]:
 
 def _sheet(ws: Any, merges: list[Range], budget: _Budget, percent: dict[object, bool]) -> tuple[str, str | None]:
     """One sheet's title lines and table, and a note when a limit cut it."""
+    grid, note = _grid(ws, budget, percent)
+    _fill(grid, merges, budget)
+    return _sheet_text(grid, merges), note
+
+
+def _grid(ws: Any, budget: _Budget, percent: dict[object, bool]) -> tuple[dict[int, list[str]], str | None]:
+    """The sheet's rows that hold a value (row number → its cells' texts) within the budget's limits, and a note
+    when a limit cut them."""
     from openpyxl.cell.read_only import ReadOnlyCell
 
     grid: dict[int, list[str]] = {}
@@ -198,8 +206,12 @@ def _sheet(ws: Any, merges: list[Range], budget: _Budget, percent: dict[object, 
             grid[index] = values
         budget.chars = max(budget.chars, cost(values_len, width, kept))
     cuts = ([f"at column {MAX_COLUMNS}"] if wide else []) + ([stop] if stop else [])
-    note = f"sheet '{ws.title}' cut " + " and ".join(cuts) if cuts else None
-    _fill(grid, merges, budget)
+    return grid, f"sheet '{ws.title}' cut " + " and ".join(cuts) if cuts else None
+
+
+def _sheet_text(grid: dict[int, list[str]], merges: list[Range]) -> str:
+    """The rows as a Markdown table under the title lines above it (rows with one value across a wide sheet), the
+    columns that hold nothing left out."""
     rows = [grid[i] for i in sorted(grid)]
     used = sorted({c for row in rows for c, text in enumerate(row) if cell_text(text)})
     rows = [[row[c] if c < len(row) else "" for c in used] for row in rows]
@@ -212,7 +224,7 @@ def _sheet(ws: Any, merges: list[Range], budget: _Budget, percent: dict[object, 
     if rows:
         head = 2 if len(rows) > 2 and _merged_across(keys[0], merges) else 1
         parts.append(markdown_table(rows, header_rows=head))
-    return "\n\n".join(parts), note
+    return "\n\n".join(parts)
 
 
 def _merged_across(row: int, merges: list[Range]) -> bool:

@@ -20,14 +20,14 @@ import logging
 import time
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.ingest.split.split_struct import ChunkSpan, CountTokens, marker, split_structured
 from pikelocal.llm.base import LLM
-from pikelocal.prompts.base import run_prompt
+from pikelocal.prompts.base import PromptResult, run_prompt
 from pikelocal.prompts.lang import Lang, detect_lang
-from pikelocal.prompts.split import NO_PREVIOUS, split_prompt
+from pikelocal.prompts.split import NO_PREVIOUS, SplitReply, split_prompt
 
 log = logging.getLogger(__name__)
 
@@ -194,46 +194,12 @@ class LLMSplitter:
         budget = self.budget(options)
         left = sum(p.tokens for p in pieces)
         chunks: list[LLMChunk] = []
-        errors: list[str] = []
-        windows = calls = cached = prompt_tokens = completion_tokens = 0
-        previous = ""  # the running summary
+        tally = _Tally()
         i = 0
         while i < len(pieces):
-            if left <= options.target:  # the rest is the last chunk; ask only for its summary
-                j = len(pieces)
-                allowed: tuple[int, ...] = (j - i,)
-            else:
-                j, total = i, 0
-                while j < len(pieces) and (j == i or total + pieces[j].tokens <= budget):
-                    total += pieces[j].tokens
-                    j += 1
-                allowed = allowed_ends(pieces[i:j], options)
-            window = pieces[i:j]
-            summary: str | None = None
-            if not text[window[0].start : window[-1].end].strip():
-                k = len(window)  # nothing to read
-            else:
-                windows += 1
-                fields = {
-                    "title": title.strip() or "-",
-                    "previous": previous or NO_PREVIOUS[lang],
-                    "first_line": allowed[0],
-                    "last_line": allowed[-1],
-                    "lines": _numbered(text, window),
-                    "previous_summary": chunks[-1].summary if chunks else None,  # for the parser only
-                }
-                result = run_prompt(self.llm, split_prompt(allowed), lang, fields)
-                calls += len(result.completions)
-                cached += sum(1 for c in result.completions if c.cached)
-                prompt_tokens += result.prompt_tokens
-                completion_tokens += result.completion_tokens
-                if result.value is not None:
-                    k, summary = result.value.end_line, result.value.summary
-                    previous = result.value.forward_summary or previous
-                else:
-                    k = min(max(_structure_end(text, window, count, options), allowed[0]), allowed[-1])
-                    errors.append(result.error or "")
-                    log.debug("split window at %d: falling back to structure: %s", window[0].start, result.error)
+            window, allowed = _window(pieces, i, left, budget, options)
+            ask = _WindowAsk(text, window, allowed, lang, title, chunks[-1].summary if chunks else None)
+            k, summary = self._cut(ask, count, options, tally)
             start, end = pieces[i].start, pieces[i + k - 1].end
             tokens = sum(p.tokens for p in pieces[i : i + k])
             chunks.append(LLMChunk(ChunkSpan(start, end, sections.at(start, end), tokens), summary))
@@ -241,15 +207,89 @@ class LLMSplitter:
             i += k
             if self.progress is not None:
                 self.progress(end, len(text))
+        return tally.result(tuple(chunks), lang, time.perf_counter() - t0)
+
+    def _cut(self, ask: _WindowAsk, count: CountTokens, options: SplitOptions, tally: _Tally) -> tuple[int, str | None]:
+        """How many of the window's pieces its first chunk takes, and that chunk's summary: the LLM's choice, or the
+        structure splitter's where its replies are unusable; a window of whitespace is one chunk, asked nothing."""
+        text, window, allowed, lang = ask.text, ask.window, ask.allowed, ask.lang
+        if not text[window[0].start : window[-1].end].strip():
+            return len(window), None  # nothing to read
+        tally.windows += 1
+        fields = {
+            "title": ask.title.strip() or "-",
+            "previous": tally.previous or NO_PREVIOUS[lang],
+            "first_line": allowed[0],
+            "last_line": allowed[-1],
+            "lines": _numbered(text, window),
+            "previous_summary": ask.previous_summary,  # for the parser only
+        }
+        result = run_prompt(self.llm, split_prompt(allowed), lang, fields)
+        tally.count(result)
+        if result.value is not None:
+            tally.previous = result.value.forward_summary or tally.previous
+            return result.value.end_line, result.value.summary
+        k = min(max(_structure_end(text, window, count, options), allowed[0]), allowed[-1])
+        tally.errors.append(result.error or "")
+        log.debug("split window at %d: falling back to structure: %s", window[0].start, result.error)
+        return k, None
+
+
+@dataclass(frozen=True)
+class _WindowAsk:
+    """One window of pieces put to the model: its lines, where its first chunk may end, and what came before."""
+
+    text: str
+    window: Sequence[Piece]
+    allowed: tuple[int, ...]
+    lang: Lang
+    title: str
+    previous_summary: str | None  # the last chunk's summary
+
+
+@dataclass
+class _Tally:
+    """What the windows' calls add up to, and the running summary handed from one window to the next."""
+
+    windows: int = 0
+    calls: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    errors: list[str] = field(default_factory=list)
+    previous: str = ""  # the running summary
+
+    def count(self, result: PromptResult[SplitReply]) -> None:
+        self.calls += len(result.completions)
+        self.cached += sum(1 for c in result.completions if c.cached)
+        self.prompt_tokens += result.prompt_tokens
+        self.completion_tokens += result.completion_tokens
+
+    def result(self, chunks: tuple[LLMChunk, ...], lang: Lang, seconds: float) -> LLMSplit:
         return LLMSplit(
-            chunks=tuple(chunks),
+            chunks=chunks,
             lang=lang,
-            windows=windows,
-            calls=calls,
-            cached=cached,
-            fallbacks=len(errors),
-            errors=tuple(errors),
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            seconds=time.perf_counter() - t0,
+            windows=self.windows,
+            calls=self.calls,
+            cached=self.cached,
+            fallbacks=len(self.errors),
+            errors=tuple(self.errors),
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            seconds=seconds,
         )
+
+
+def _window(
+    pieces: Sequence[Piece], i: int, left: int, budget: int, options: SplitOptions
+) -> tuple[Sequence[Piece], tuple[int, ...]]:
+    """The pieces from ``i`` that fit ``budget`` and the lines the first chunk may end at; the rest whole, as the
+    last chunk, once it is within the target."""
+    if left <= options.target:  # the rest is the last chunk; ask only for its summary
+        j = len(pieces)
+        return pieces[i:j], (j - i,)
+    j, total = i, 0
+    while j < len(pieces) and (j == i or total + pieces[j].tokens <= budget):
+        total += pieces[j].tokens
+        j += 1
+    return pieces[i:j], allowed_ends(pieces[i:j], options)
