@@ -20,7 +20,7 @@ sys.path.insert(0, str(ROOT))
 from pikelocal.assets import resolve_gguf  # noqa: E402
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
-from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.llm.base import Completion  # noqa: E402
 from pikelocal.llm.llama_cpp import LlamaCppLLM  # noqa: E402
 from pikelocal.llm.parallel import complete_many  # noqa: E402

@@ -80,7 +80,7 @@ def encoded(cache: Path) -> tuple[np.ndarray, np.ndarray, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--k", type=int, default=5, help="the seeds' k (query/graph: 5 names, 5 facts)")
+    ap.add_argument("--k", type=int, default=5, help="the seeds' k (query/retrieve/graph: 5 names, 5 facts)")
     ap.add_argument("--oversample", default="2,4,8,16")
     ap.add_argument("--cache", type=Path, default=ROOT / "build" / "cache")
     ap.add_argument("--out", type=Path)

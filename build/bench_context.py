@@ -3,7 +3,7 @@
     .venv/bin/python build/bench_context.py [--kb KB] [--out docs/BENCHMARKS.md]
 
 For each of the tender's 30 page questions (``tests/data/tender_retrieval_qa.jsonl``) the sources naive answering
-would send are assembled as ``query.modes.ask`` does (hybrid search, the first ``answer.k`` chunks gathered, the
+would send are assembled as ``query.answer.modes.ask`` does (hybrid search, the first ``answer.k`` chunks gathered, the
 context budget of the default LLM), once per ``answer.context`` and segment preset. Measured: the context's
 tokens (the tokenizer-free estimate the budget uses), the number of sources, and whether a gold page lies inside
 a source (context recall: the model can only cite what it is given). The KB is the one ``build/tune_fusion.py``
@@ -38,12 +38,12 @@ from pikelocal.domain.kinds import SEGMENT_PRESETS  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
 from pikelocal.kb.options import ask_options  # noqa: E402
-from pikelocal.query.compress import compress_sources  # noqa: E402
-from pikelocal.query.expand import Budget, Ranking, assemble, estimate_tokens  # noqa: E402
-from pikelocal.query.locate import store_locator  # noqa: E402
-from pikelocal.query.modes import ranking_depth  # noqa: E402
-from pikelocal.query.search import search  # noqa: E402
-from pikelocal.query.segments import PRESETS  # noqa: E402
+from pikelocal.query.answer.modes import ranking_depth  # noqa: E402
+from pikelocal.query.context.compress import compress_sources  # noqa: E402
+from pikelocal.query.context.expand import Budget, Ranking, assemble, estimate_tokens  # noqa: E402
+from pikelocal.query.context.locate import store_locator  # noqa: E402
+from pikelocal.query.context.segments import PRESETS  # noqa: E402
+from pikelocal.query.retrieve.search import search  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_context:begin -->", "<!-- bench_context:end -->"

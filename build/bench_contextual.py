@@ -53,12 +53,12 @@ from pikelocal.eval.datasets.lawbench import LawArticle  # noqa: E402
 from pikelocal.eval.datasets.tender import load_tender_questions  # noqa: E402
 from pikelocal.eval.retrieval import chunk_page_keys, law_relevance, score_ranking  # noqa: E402
 from pikelocal.eval.runner import LAW_ARTICLES  # noqa: E402
-from pikelocal.ingest.context import chunk_header, with_header  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
-from pikelocal.ingest.tables import table_header_lines  # noqa: E402
+from pikelocal.ingest.read.tables import table_header_lines  # noqa: E402
+from pikelocal.ingest.split.context import chunk_header, with_header  # noqa: E402
 from pikelocal.kb.options import ingest_options  # noqa: E402
-from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion  # noqa: E402
-from pikelocal.query.search import rankings  # noqa: E402
+from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion, score_fusion  # noqa: E402
+from pikelocal.query.retrieve.search import rankings  # noqa: E402
 from pikelocal.store import db  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 

@@ -33,7 +33,7 @@ from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.eval.atoms import check_atoms  # noqa: E402
-from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.kb.options import ingest_options  # noqa: E402
 from pikelocal.kb.session import kb_session  # noqa: E402
@@ -192,7 +192,7 @@ def main() -> int:
         report = Enricher(store, enc, llm, options).run()  # type: ignore[arg-type]
         tree = None
         if args.tree_nodes:
-            from pikelocal.ingest.trees import TreeBuilder
+            from pikelocal.ingest.enrich.trees import TreeBuilder
 
             tree = TreeBuilder(store, enc, llm, budget=args.tree_nodes).run().cost  # type: ignore[arg-type]
         model_id = llm.model_id

@@ -1,5 +1,5 @@
-"""Fact hops (issue 20, ``query.hops``): what they add to hybrid search on an enriched pooled multi-hop KB, for each
-number of hops and least similarity, and what they cost; or, with ``--scale``, their cost on a 100k-chunk KB.
+"""Fact hops (issue 20, ``query.retrieve.hops``): what they add to hybrid search on an enriched pooled multi-hop KB, for
+each number of hops and least similarity, and what they cost; or, with ``--scale``, their cost on a 100k-chunk KB.
 
     .venv/bin/python build/bench_fact_hops.py --kb KB --set 2wiki [--limit 50] [--seed 0] [--out FILE]
     .venv/bin/python build/bench_fact_hops.py --scale ~/.cache/pikelocal-eval/graph100k-768.kb [--queries 20]
@@ -43,7 +43,7 @@ from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.eval.metrics import mean  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, ranked_by_mode, score_ranking  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
-from pikelocal.query.hops import HOP_AFTER, HOP_FACTS, add_hops, fact_hops  # noqa: E402
+from pikelocal.query.retrieve.hops import HOP_AFTER, HOP_FACTS, add_hops, fact_hops  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 MARKER = "<!-- bench_fact_hops:{}:{} -->"

@@ -13,7 +13,7 @@ Per set:
    writes the questions of ``--chunks`` of its chunks, drawn at random (seed 0). Summaries, chunk contexts and
    entities stay off, so no chunk's text or vectors change and the cached rankings stay the copy's. Resumable: a
    chunk asked once is not asked again. An enriched pooled KB is used as it is.
-3. **The product's tuning** (``pikelocal.query.fusion_tuning.tune_fusion``, as ``enrich`` runs it) on that KB.
+3. **The product's tuning** (``pikelocal.query.retrieve.fusion_tuning.tune_fusion``, as ``enrich`` runs it) on that KB.
 4. **The real questions**, none of which the tuning saw, scored at each single ranking, at the configured fixed
    weights and at the tuned ones. Margin = the fusion's nDCG@10 and R@5, each less the best single ranking's; the
    smaller of the two. "Never loses" is a margin >= 0.
@@ -49,11 +49,11 @@ from pikelocal.domain.search import FusionTuning  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, score_ranking  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
-from pikelocal.ingest.enrich import Enricher  # noqa: E402
+from pikelocal.ingest.enrich.enrich import Enricher  # noqa: E402
 from pikelocal.kb.options import enrich_options  # noqa: E402
 from pikelocal.llm.factory import open_llm  # noqa: E402
-from pikelocal.query.fusion_tuning import STANDARD_ERRORS, grid_scores, tuned_weights, tuning_from  # noqa: E402
-from pikelocal.query.search import fuse, rankings  # noqa: E402
+from pikelocal.query.retrieve.fusion_tuning import STANDARD_ERRORS, grid_scores, tuned_weights, tuning_from  # noqa: E402
+from pikelocal.query.retrieve.search import fuse, rankings  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_fusion_tuning:begin -->", "<!-- bench_fusion_tuning:end -->"

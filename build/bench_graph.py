@@ -7,8 +7,8 @@ vocabulary of 1.5 × chunks names with a Zipf-like skew (a few names in many chu
 chunk between its entities, and a synonym edge for 2 % of the entities. It measures, with the product's code:
 reading the edges from SQLite and building the sparse matrix (what the first graph query of a process pays, cached
 after that), and then each query: seeds from 3 entities named in the question plus 10 dense passage seeds, the
-personalized PageRank and the top 50 chunks (``query.graph.graph_ranking`` without the encoder). With ``--dim`` (768
-is EmbeddingGemma's), every entity and triple also gets a random unit vector of that size, and each query a random
+personalized PageRank and the top 50 chunks (``query.retrieve.graph.graph_ranking`` without the encoder). With ``--dim``
+(768 is EmbeddingGemma's), every entity and triple also gets a random unit vector of that size, and each query a random
 question vector: the query then pays what a real one pays for its vector seeds, the KNN over the entity names and
 over the triples (fact seeds), both exact float32 scans in sqlite-vec.
 
@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "build"))
 from sections import write_section  # noqa: E402
 
 from pikelocal.cpu import cpu_summary  # noqa: E402
-from pikelocal.query import graph as graph_module  # noqa: E402
+from pikelocal.query.retrieve import graph as graph_module  # noqa: E402
 from pikelocal.store.index import BIT_OVERSAMPLE, BIT_SCAN_MIN_ROWS  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 

@@ -31,8 +31,8 @@ from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
-from pikelocal.query.candidates import atom_candidates, with_graph_hops  # noqa: E402
-from pikelocal.query.decompose import DecomposeOptions  # noqa: E402
+from pikelocal.query.answer.decompose import DecomposeOptions  # noqa: E402
+from pikelocal.query.retrieve.candidates import atom_candidates, with_graph_hops  # noqa: E402
 
 BEGIN, END = "<!-- bench_graph_candidates:begin -->", "<!-- bench_graph_candidates:end -->"
 

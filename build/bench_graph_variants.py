@@ -36,15 +36,15 @@ from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.eval.metrics import mean  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, score_ranking  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
-from pikelocal.query.graph import (  # noqa: E402
+from pikelocal.query.retrieve.graph import (  # noqa: E402
     FACT_SEEDS,
     PASSAGE_SEED_WEIGHT,
     PASSAGE_SEEDS,
     SPECIFICITY,
     graph_ranking,
 )
-from pikelocal.query.ppr import DAMPING  # noqa: E402
-from pikelocal.query.search import fuse  # noqa: E402
+from pikelocal.query.retrieve.ppr import DAMPING  # noqa: E402
+from pikelocal.query.retrieve.search import fuse  # noqa: E402
 
 MARKER = "<!-- bench_graph_variants:{}-{}:{} -->"  # one section per set and question count
 KS = (2, 5, 10)

@@ -25,10 +25,10 @@ from sections import write_section  # noqa: E402
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.domain.documents import NewChunk, NewPage  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
-from pikelocal.ingest.embed import early_text  # noqa: E402
+from pikelocal.ingest.enrich.embed import early_text  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.kb.options import ingest_options  # noqa: E402
-from pikelocal.query.search import search  # noqa: E402
+from pikelocal.query.retrieve.search import search  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_ingest:begin -->", "<!-- bench_ingest:end -->"

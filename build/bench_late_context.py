@@ -40,7 +40,7 @@ from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.base import Encoder  # noqa: E402
 from pikelocal.embed.late import pool_span  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, score_ranking  # noqa: E402
-from pikelocal.ingest.embed import document_text, early_text, header_at, plan_late_groups  # noqa: E402
+from pikelocal.ingest.enrich.embed import document_text, early_text, header_at, plan_late_groups  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_late_context:begin -->", "<!-- bench_late_context:end -->"

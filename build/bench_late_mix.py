@@ -4,7 +4,7 @@
         [--pool-dir DIR] [--out docs/BENCHMARKS.md]
 
 ``ingest.late_context = "mix"`` stores v = (1 − β)·late + β·early(title › section path), normalised
-(``pikelocal/ingest/embed.py:mixed_with_headers``). This script takes KBs whose late vectors are plain (made with
+(``pikelocal/ingest/enrich/embed.py:mixed_with_headers``). This script takes KBs whose late vectors are plain (made with
 ``late_context = "off"``), mixes them in memory at each β of ``BETAS`` (``build/tune_fusion.py:late_header_mixes``,
 the same formula; it reads a chunk's whole header, so the KB must be as ingested, where a header is one line:
 title › section path) and ranks every question by brute-force cosine:
@@ -42,8 +42,8 @@ from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys, score_ranking  # noqa: E402
 from pikelocal.eval.runner import OpenedSet, opened_set  # noqa: E402
-from pikelocal.ingest.embed import HEADER_MIX  # noqa: E402
-from pikelocal.query.search import fuse, rankings  # noqa: E402
+from pikelocal.ingest.enrich.embed import HEADER_MIX  # noqa: E402
+from pikelocal.query.retrieve.search import fuse, rankings  # noqa: E402
 
 BEGIN, END = "<!-- bench_late_mix:begin -->", "<!-- bench_late_mix:end -->"
 BETAS = (0.2, 0.35, 0.5)

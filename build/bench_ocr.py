@@ -39,9 +39,9 @@ from pikelocal import api  # noqa: E402
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
-from pikelocal.ingest.ocr import OcrOptions, PdfOcr, threads_of  # noqa: E402
-from pikelocal.ingest.ocr_engine import engine  # noqa: E402
-from pikelocal.ingest.textcheck import garbled_share  # noqa: E402
+from pikelocal.ingest.read.ocr import OcrOptions, PdfOcr, threads_of  # noqa: E402
+from pikelocal.ingest.read.ocr_engine import engine  # noqa: E402
+from pikelocal.ingest.read.textcheck import garbled_share  # noqa: E402
 
 BEGIN, END = "<!-- bench_ocr:begin -->", "<!-- bench_ocr:end -->"
 PDFS = ROOT.parent / "shared" / "data" / "pdfs"

@@ -34,7 +34,7 @@ from pikelocal.eval.honesty import gold_sent, load_honesty  # noqa: E402
 from pikelocal.eval.results_file import record_result  # noqa: E402
 from pikelocal.kb.knowledge_base import open_kb  # noqa: E402
 from pikelocal.llm.fake import FakeLLM  # noqa: E402
-from pikelocal.query.expand import estimate_tokens  # noqa: E402
+from pikelocal.query.context.expand import estimate_tokens  # noqa: E402
 
 BEGIN, END = "<!-- bench_quote_budget:begin -->", "<!-- bench_quote_budget:end -->"
 NOT_STATED = "原文：无\n答案：文档中没有说明"

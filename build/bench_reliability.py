@@ -435,7 +435,7 @@ def case_links_named(tmp: Path, timeout: float) -> Outcome:
 def _swap_when_reading_starts(tmp: Path, doc: Path, target: Path, done: list[str]) -> None:
     """Swap ``doc`` for a link to ``target`` once this case's reading process is up: discovery is over then,
     and the big PDF before ``doc`` is being read. The process is told apart by a variable only this case sets
-    and by its module (``pikelocal.ingest.pdf_child``)."""
+    and by its module (``pikelocal.ingest.read.pdf_child``)."""
     marker = f"BENCH_RELIABILITY_SWAP={tmp}".encode()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

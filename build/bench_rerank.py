@@ -3,8 +3,8 @@
     .venv/bin/python build/bench_rerank.py [--kb KB] [--top 10] [--out docs/BENCHMARKS.md]
 
 For every question, the default hybrid search (atomic questions left out) ranks the tender KB of
-``build/tune_fusion.py``; the first ``--top`` hits are reordered by the default LLM (``query.rerank``, one call),
-and both rankings are scored by page (a chunk counts for every page it spans): nDCG@10, R@1, R@5. The LLM's
+``build/tune_fusion.py``; the first ``--top`` hits are reordered by the default LLM (``query.retrieve.rerank``, one
+call), and both rankings are scored by page (a chunk counts for every page it spans): nDCG@10, R@1, R@5. The LLM's
 seconds, prompt tokens and output tokens per question are the price. The replies are cached in a file beside the
 KB (``<kb>.rerank-cache.kb``), so a killed run goes on where it stopped. Section written between markers.
 """
@@ -32,8 +32,8 @@ from pikelocal.eval.retrieval import chunk_page_keys, score_ranking  # noqa: E40
 from pikelocal.llm.base import LLM, Completion, GenParams, Message  # noqa: E402
 from pikelocal.llm.cached import CachedLLM  # noqa: E402
 from pikelocal.llm.factory import open_llm  # noqa: E402
-from pikelocal.query.rerank import rerank  # noqa: E402
-from pikelocal.query.search import search  # noqa: E402
+from pikelocal.query.retrieve.rerank import rerank  # noqa: E402
+from pikelocal.query.retrieve.search import search  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_rerank:begin -->", "<!-- bench_rerank:end -->"

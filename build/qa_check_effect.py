@@ -21,7 +21,7 @@ from pikelocal import api  # noqa: E402
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.eval.qa import QARun, check_effect, load_results  # noqa: E402
 from pikelocal.eval.qa_metrics import score_item  # noqa: E402
-from pikelocal.query.citations import strip_citations  # noqa: E402
+from pikelocal.query.verify.citations import strip_citations  # noqa: E402
 
 
 def main() -> int:

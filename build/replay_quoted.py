@@ -1,5 +1,5 @@
 """Re-check a finished quote-then-answer run offline: each answer's stored sources and the model's cached reply,
-through today's checks (``query/quoted.py``), scored as the honesty benchmark scores it. No model runs.
+through today's checks (``query/answer/quoted.py``), scored as the honesty benchmark scores it. No model runs.
 
     .venv/bin/python build/replay_quoted.py --kb KB --results ANSWERS.jsonl [--data tests/data/honesty_qa.jsonl]
         [--split zh_tender]
@@ -29,8 +29,8 @@ from pikelocal.llm.fake import FakeLLM  # noqa: E402
 from pikelocal.prompts.lang import detect_lang  # noqa: E402
 from pikelocal.prompts.quote import quote_messages, quote_params  # noqa: E402
 from pikelocal.prompts.script import detect_script  # noqa: E402
-from pikelocal.query.locate import store_locator  # noqa: E402
-from pikelocal.query.quoted import quoted_answer  # noqa: E402
+from pikelocal.query.answer.quoted import quoted_answer  # noqa: E402
+from pikelocal.query.context.locate import store_locator  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 

@@ -51,8 +51,8 @@ from pikelocal.eval.retrieval import chunk_doc_keys, chunk_page_keys, score_rank
 from pikelocal.eval.runner import OpenedSet, opened_set  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.kb.options import ingest_options  # noqa: E402
-from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion  # noqa: E402
-from pikelocal.query.search import rankings  # noqa: E402
+from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion, score_fusion  # noqa: E402
+from pikelocal.query.retrieve.search import rankings  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- tune_fusion:begin -->", "<!-- tune_fusion:end -->"

@@ -84,8 +84,8 @@ def builtin_checklists() -> list[str]:
 
 def best_excerpt(text: str, question: str, width: int = 240) -> str:
     """The part of ``text`` a reader should see first for ``question``: from its sentence holding the most of the
-    question's terms (``query/snippet.py``), whitespace collapsed."""
-    from pikelocal.query.snippet import make_snippet
+    question's terms (``query/retrieve/snippet.py``), whitespace collapsed."""
+    from pikelocal.query.retrieve.snippet import make_snippet
 
     return make_snippet(text, question, width=width).text
 

@@ -163,7 +163,7 @@ class IngestSettings:
         docs="Semantic chunking against the structure splitter",
     )
     max_file_mb: int = setting(200, "a bigger file is refused unread (MB = 2**20 bytes)", ge=1)
-    # One PDF is read in a child process (pikelocal/ingest/pdf_worker.py), stopped past its time or memory limit.
+    # One PDF is read in a child process (pikelocal/ingest/read/pdf_worker.py), stopped past its time or memory limit.
     pdf_timeout_s: float = setting(300.0, "how long reading one PDF may take", gt=0, unit="seconds")
     pdf_memory_mb: int = setting(1536, "address space of the process that reads a PDF", ge=256)
     pdf_max_pages: int = setting(5000, "a PDF with more pages fails unread", ge=1)
@@ -239,7 +239,7 @@ class SearchSettings:
         choices=FUSION_METHODS,
         docs="Fusion that never loses",
     )
-    # A KB with fewer than 60 atomic questions keeps the weights above (query/fusion_tuning.py).
+    # A KB with fewer than 60 atomic questions keeps the weights above (query/retrieve/fusion_tuning.py).
     tuned: bool = setting(
         True,
         "use the BM25 and late weights `enrich` tuned on the KB's own atomic questions",
@@ -273,7 +273,8 @@ class AnswerSettings:
     )
     graph_hops: int = setting(0, "decompose: chunks one shared entity away added per candidate (0: off)", ge=0)
     k: int = setting(6, "chunks retrieved by naive and hier (each path)", ge=1)
-    # pikelocal/query/expand.py; segments = relevant segment extraction after dsRAG (pikelocal/query/segments.py).
+    # pikelocal/query/context/expand.py; segments = relevant segment extraction after dsRAG
+    # (pikelocal/query/context/segments.py).
     context: AnswerContext = setting(
         "neighbours",
         "how the sources are chosen: gathered chunks with their neighbours, or relevant segments",
@@ -285,7 +286,7 @@ class AnswerSettings:
     )
     neighbours: int = setting(1, "context neighbours: chunks added on each side of a gathered chunk", ge=0)
     context_tokens: int = setting(2000, "token budget of the sources", ge=256)
-    # pikelocal/query/compress.py: decompose appends its sources whole while they fit, then cuts each batch.
+    # pikelocal/query/context/compress.py: decompose appends its sources whole while they fit, then cuts each batch.
     compress_tokens: int = setting(
         1000,
         "send only the source sentences nearest the question, this many tokens (0: off)",
@@ -317,13 +318,13 @@ class AnswerSettings:
         "a GBNF grammar forces [n] after every sentence",
         docs="Forcing [n] after every sentence with a grammar",
     )
-    # pikelocal/query/quoted.py; needs `check`. Decompose keeps the cited-prose prompt.
+    # pikelocal/query/answer/quoted.py; needs `check`. Decompose keeps the cited-prose prompt.
     quote: bool = setting(
         True,
         "naive and hier: copy the answering sentence, then answer; the quote is found and cited",
         docs="Quote, then answer",
     )
-    # pikelocal/query/second_hop.py; with `quote`.
+    # pikelocal/query/answer/second_hop.py; with `quote`.
     hop: bool = setting(
         True,
         "naive: English comparisons and compositions answered one hop at a time",

@@ -27,7 +27,7 @@ from pikelocal.kb.options import ingest_options
 from pikelocal.llm.base import LLM, GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.factory import open_llm
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.store import Store
 

@@ -9,7 +9,7 @@ from pikelocal.domain import CachedCompletion
 from pikelocal.domain.search import FusionTuning
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
-from pikelocal.query.fusion_tuning import save_tuning
+from pikelocal.query.retrieve.fusion_tuning import save_tuning
 from pikelocal.store.store import Store
 from tests.support.cli import assert_one_line_error, run_cli
 

@@ -10,7 +10,7 @@ import pytest
 from pikelocal.config import load_settings
 from pikelocal.domain.errors import ConfigError
 from pikelocal.kb.options import ask_options
-from pikelocal.query.segments import PRESETS
+from pikelocal.query.context.segments import PRESETS
 
 
 def test_defaults_without_any_layer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -49,7 +49,7 @@ class Source:
     line_end: int | None
     section: tuple[str, ...]
     text: str
-    # A compressed source (query/compress.py) keeps some sentences of its chunks' text: one (start in ``text``,
+    # A compressed source (query/context/compress.py) keeps some sentences of its chunks' text: one (start in ``text``,
     # start in the whole text, length) per kept piece, the pieces joined by " … " or "\n…\n". Empty: the text is whole.
     pieces: tuple[tuple[int, int, int], ...] = ()
     summary_node: int | None = None  # a summary-tree node read as a source (its text is the summary; no chunk)

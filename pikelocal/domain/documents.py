@@ -109,7 +109,7 @@ class PageRecord:
 
 @dataclass(frozen=True)
 class SummaryPlan:
-    """A summary tree's node as the tree builder plans it, before it is stored (``ingest/trees.py``)."""
+    """A summary tree's node as the tree builder plans it, before it is stored (``ingest/enrich/trees.py``)."""
 
     key: str  # what it summarises (a section path, or its members), unique in the KB: a rebuild keeps a done node
     kind: SummaryNodeKind

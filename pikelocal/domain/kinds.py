@@ -25,7 +25,9 @@ LATE_CONTEXTS: tuple[LateContext, ...] = get_args(LateContext)
 
 AnswerContext = Literal["segments", "neighbours"]  # sources: relevant segments (RSE) or gathered chunks ± neighbours
 ANSWER_CONTEXTS: tuple[AnswerContext, ...] = get_args(AnswerContext)
-SegmentPreset = Literal["balanced", "precision", "find_all"]  # RSE's parameter sets (query/segments.py, after dsRAG)
+SegmentPreset = Literal[
+    "balanced", "precision", "find_all"
+]  # RSE's parameter sets (query/context/segments.py, after dsRAG)
 SEGMENT_PRESETS: tuple[SegmentPreset, ...] = get_args(SegmentPreset)
 
 # structure: fast, rule-based; semantic: the same units cut where the encoder sees the topic turn; llm: PIKE-RAG's

@@ -55,8 +55,8 @@ class Fact:
 
 @dataclass(frozen=True)
 class FactHop:
-    """A chunk reached from the question through a fact (``query.hops``): the passage nearest the name of an end of
-    a triple near the question, one the question does not name."""
+    """A chunk reached from the question through a fact (``query.retrieve.hops``): the passage nearest the name of an
+    end of a triple near the question, one the question does not name."""
 
     chunk_id: int
     entity: str  # the end's name, searched for
@@ -66,7 +66,7 @@ class FactHop:
 
 @dataclass(frozen=True)
 class SegmentCell:
-    """One chunk as relevant segment extraction sees it (``query.segments``): where it is, what it is worth, and
+    """One chunk as relevant segment extraction sees it (``query.context.segments``): where it is, what it is worth, and
     what it costs. Chunks of a document with consecutive ``ord`` are contiguous."""
 
     doc_id: int
@@ -77,7 +77,7 @@ class SegmentCell:
 
 @dataclass(frozen=True)
 class SegmentSpan:
-    """A run of consecutive chunks of one document chosen by ``query.segments.best_segments``."""
+    """A run of consecutive chunks of one document chosen by ``query.context.segments.best_segments``."""
 
     doc_id: int
     first_ord: int
@@ -122,7 +122,7 @@ class SummaryHit:
 
 @dataclass(frozen=True)
 class FusionTuning:
-    """Hybrid's BM25 and late weights as a KB chose them on its own atomic questions (``query.fusion_tuning``):
+    """Hybrid's BM25 and late weights as a KB chose them on its own atomic questions (``query.retrieve.fusion_tuning``):
     each question is a query whose right answer is known, its own chunk. Stored in the KB by ``enrich``."""
 
     bm25_weight: float

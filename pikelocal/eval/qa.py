@@ -29,7 +29,7 @@ from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb.knowledge_base import KnowledgeBase, open_kb
 from pikelocal.kb.options import ingest_options
 from pikelocal.llm.base import LLM
-from pikelocal.query.citations import strip_citations
+from pikelocal.query.verify.citations import strip_citations
 from pikelocal.store.store import Store
 
 # Tasks answered by an option letter or True/False: no source sentence holds "B", so claim checking (which

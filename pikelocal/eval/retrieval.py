@@ -19,8 +19,8 @@ from pikelocal.embed.base import Encoder
 from pikelocal.eval.datasets import EvalQuery, EvalSet, LawArticle
 from pikelocal.eval.metrics import dedupe, mean, mrr_at_k, ndcg_at_k, recall_at_k
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
-from pikelocal.query.hops import HOP_MIN_SIMILARITY, add_hops
-from pikelocal.query.search import cited_first, fuse, hybrid_sources, rankings
+from pikelocal.query.retrieve.hops import HOP_MIN_SIMILARITY, add_hops
+from pikelocal.query.retrieve.search import cited_first, fuse, hybrid_sources, rankings
 from pikelocal.store.store import Store
 
 EVAL_KEY = "eval:"  # path prefix of corpus documents in an evaluation KB

@@ -1,2 +1,3 @@
-"""Ingestion: parse files with page and line positions, split, add chunk headers, embed (early and late vectors,
-FTS5), and enrich (document summaries, atomic questions) — each stage resumable."""
+"""Ingestion: ``read`` files with page and line positions, ``split`` them into chunks with contextual headers,
+``enrich`` the chunks (early and late vectors, document summaries, atomic questions, summary trees); ``pipeline``
+runs the ingest stages (FTS5 rows included), each resumable."""

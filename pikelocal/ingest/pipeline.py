@@ -31,14 +31,14 @@ from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinis
 from pikelocal.domain.kinds import LATE_CONTEXTS, DocumentStage, FileStatus, IngestStage, LateContext, Splitter
 from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
-from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.discover import Found, discover, failure_key, read_found
-from pikelocal.ingest.embed import document_text, early_text, header_at, late_vectors, plan_late_groups
-from pikelocal.ingest.ocr import OcrOptions
-from pikelocal.ingest.parse import MIB, ParsedDocument, ParsedPage, parse_document
-from pikelocal.ingest.pdf_worker import PageProgress, PdfLimits, PdfWorker
-from pikelocal.ingest.split_llm import LLMSplitter
-from pikelocal.ingest.textcheck import line_offsets
+from pikelocal.ingest.enrich.embed import document_text, early_text, header_at, late_vectors, plan_late_groups
+from pikelocal.ingest.read.discover import Found, discover, failure_key, read_found
+from pikelocal.ingest.read.ocr import OcrOptions
+from pikelocal.ingest.read.parse import MIB, ParsedDocument, ParsedPage, parse_document
+from pikelocal.ingest.read.pdf_worker import PageProgress, PdfLimits, PdfWorker
+from pikelocal.ingest.read.textcheck import line_offsets
+from pikelocal.ingest.split.chunking import SplitOptions, chunk_document
+from pikelocal.ingest.split.split_llm import LLMSplitter
 from pikelocal.llm.base import LLM
 from pikelocal.store.store import Store
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from pikelocal.domain.documents import DocumentRecord, FailureRecord
 from pikelocal.domain.errors import InputError, PikeError
 from pikelocal.domain.reports import DocumentStatus, KBStats, Library
-from pikelocal.query.fusion_tuning import stored_tuning
+from pikelocal.query.retrieve.fusion_tuning import stored_tuning
 from pikelocal.store import keys
 from pikelocal.store.store import Store
 

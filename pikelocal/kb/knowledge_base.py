@@ -42,10 +42,10 @@ from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
-from pikelocal.query.expand import find_segments
-from pikelocal.query.fusion_tuning import needs_tuning, save_tuning, stored_tuning, tune_fusion
-from pikelocal.query.search import search
-from pikelocal.query.segments import PRESETS
+from pikelocal.query.context.expand import find_segments
+from pikelocal.query.context.segments import PRESETS
+from pikelocal.query.retrieve.fusion_tuning import needs_tuning, save_tuning, stored_tuning, tune_fusion
+from pikelocal.query.retrieve.search import search
 from pikelocal.store import keys
 from pikelocal.store.keys import FileKind
 from pikelocal.store.probe_check import check_probes
@@ -268,7 +268,7 @@ class KnowledgeBase:
     def enrich(self, request: EnrichRequest = EnrichRequest(), sink: EventSink = ignore) -> EnrichReport:
         """Run the LLM over what is not yet enriched: document summaries, each chunk's atomic questions, then (with
         enrich.trees) the summary trees."""
-        from pikelocal.ingest.enrich import Enricher
+        from pikelocal.ingest.enrich.enrich import Enricher
 
         enrich_options(self.settings, None, request.limit)  # a bad limit fails before any model loads
         with (
@@ -336,7 +336,7 @@ class KnowledgeBase:
 
     def summaries(self, query: str, k: int | None = None) -> list[SummaryHit]:
         """Summary-tree nodes for ``query``, best first (dense + BM25 over their summaries); empty without trees."""
-        from pikelocal.query.summaries import search_summaries
+        from pikelocal.query.retrieve.summaries import search_summaries
 
         with Store.open_existing(self.path) as store:
             return search_summaries(store, self.encoder(), query, k or self.settings.search.k)
@@ -350,8 +350,8 @@ class KnowledgeBase:
 
     def segments(self, query: str, request: SearchRequest = SearchRequest()) -> list[Segment]:
         """Relevant segments for ``query``, best first: runs of consecutive chunks valued from the search's ranking
-        (``query.segments``, after dsRAG), within ``answer.context_tokens``, as answering reads them. The ranking
-        holds ``request.k`` chunks (default ``search.candidates``); the preset is ``request.preset`` (default
+        (``query.context.segments``, after dsRAG), within ``answer.context_tokens``, as answering reads them. The
+        ranking holds ``request.k`` chunks (default ``search.candidates``); the preset is ``request.preset`` (default
         ``answer.segments``); the top chunk is always in the first segment."""
         with Store.open_existing(self.path) as store, store.snapshot():
             hits = self._search(store, query, request.mode, request.k or self.settings.search.candidates)
@@ -411,7 +411,7 @@ class KnowledgeBase:
         The answer text arrives through ``sink`` as :class:`~pikelocal.domain.events.AnswerDelta` events while it is
         generated, the decomposition rounds as :class:`~pikelocal.domain.events.ReasoningStep` events.
         """
-        from pikelocal.query.modes import ask
+        from pikelocal.query.answer.modes import ask
 
         if not question.strip():
             raise InputError("the question is empty")

@@ -9,16 +9,16 @@ from pikelocal.config import Settings
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.kinds import OcrMode, answer_mode
 from pikelocal.domain.requests import AskRequest
-from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.enrich import EnrichOptions
-from pikelocal.ingest.ocr import OcrOptions
-from pikelocal.ingest.pdf_worker import PdfLimits
+from pikelocal.ingest.enrich.enrich import EnrichOptions
 from pikelocal.ingest.pipeline import IngestOptions
+from pikelocal.ingest.read.ocr import OcrOptions
+from pikelocal.ingest.read.pdf_worker import PdfLimits
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.llm.base import LLM
-from pikelocal.query.decompose import DecomposeOptions
-from pikelocal.query.fusion_tuning import stored_tuning, tuned_weights
-from pikelocal.query.modes import AskOptions
-from pikelocal.query.segments import PRESETS
+from pikelocal.query.answer.decompose import DecomposeOptions
+from pikelocal.query.answer.modes import AskOptions
+from pikelocal.query.context.segments import PRESETS
+from pikelocal.query.retrieve.fusion_tuning import stored_tuning, tuned_weights
 from pikelocal.store.store import Store
 
 
@@ -119,7 +119,7 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
 
 def search_weights(settings: Settings, store: Store, encoder_id: str) -> dict[str, float]:
     """Hybrid's fusion weights for this KB: the configured ones, with the BM25 and late weights ``enrich`` tuned
-    on its atomic questions in while search.tuned is on (:mod:`pikelocal.query.fusion_tuning`)."""
+    on its atomic questions in while search.tuned is on (:mod:`pikelocal.query.retrieve.fusion_tuning`)."""
     s = settings.search
     if not s.tuned:
         return s.weights()

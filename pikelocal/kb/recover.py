@@ -22,7 +22,7 @@ from pikelocal.domain.errors import InputError, StoreError
 from pikelocal.domain.events import EventSink, Notice
 from pikelocal.domain.reports import RecoverReport
 from pikelocal.embed.base import Encoder
-from pikelocal.ingest.enrich import embed_facts
+from pikelocal.ingest.enrich.enrich import embed_facts
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb.lease import LEASE_KEY
 from pikelocal.kb.options import ingest_options

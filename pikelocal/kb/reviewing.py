@@ -32,7 +32,7 @@ from pikelocal.kb.options import ask_options, search_weights
 from pikelocal.kb.session import kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.script import detect_script
-from pikelocal.query.modes import ask
+from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures

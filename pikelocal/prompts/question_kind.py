@@ -2,9 +2,9 @@
 true/false) question, a multiple choice, a list, or a factoid (an amount, date, count, duration or name).
 
 The kind sets one rule of the quote-first prompt (``prompts/quote.py``) and how the answer is checked
-(``query/quoted.py``: a yes/no answer is checked on its quote being about the question, not on its words). Patterns
-cover simplified and traditional Chinese and English; a benchmark's own instruction ("Answer True or False") counts
-as part of the question.
+(``query/answer/quoted.py``: a yes/no answer is checked on its quote being about the question, not on its words).
+Patterns cover simplified and traditional Chinese and English; a benchmark's own instruction ("Answer True or False")
+counts as part of the question.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ answer (issue 43).
 
 A small reader that is asked to answer often says "not stated" about a fact that stands in front of it; asked to
 copy the sentence that answers first, it finds it. The system then finds each quote in the sources
-(``query/quotes.py``), cites where it stands and checks the answer against it (``query/quote_check.py``).
+(``query/verify/quotes.py``), cites where it stands and checks the answer against it (``query/answer/quote_check.py``).
 
 The reply is free text in two labelled parts, held to that form by a grammar (one to three quote lines):
 

@@ -81,7 +81,7 @@ def parse_node_summary(data: Any, lang: Lang, fields: Mapping[str, Any]) -> str:
     return summary
 
 
-# A node of a summary tree (ingest/trees.py): a section from its subsections' summaries and its own chunks, or a
+# A node of a summary tree (ingest/enrich/trees.py): a section from its subsections' summaries and its own chunks, or a
 # cluster of chunks or of summaries. It is what a "summarise / what are all the …" question is answered from, so it
 # keeps the parts' names, parties, figures and dates rather than describing the text.
 SUMMARIZE_NODE: Prompt[str] = Prompt(

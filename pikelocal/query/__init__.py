@@ -1,2 +1,3 @@
-"""Query side: search and fusion, answering a question in a mode (``modes``), Algorithm 1 (``decompose``), the
-cited answer (``generate``) and checking its claims against the sources."""
+"""Query side, in four sub-packages: ``retrieve`` (search and fusion), ``verify`` (claims checked against the
+sources), ``context`` (the sources within a budget) and ``answer`` (a question answered in a mode, Algorithm 1,
+the cited answer)."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, ValueKind
-from pikelocal.query.support import position_in_pages
+from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.values import same_value, values_in
 from pikelocal.store.store import Store
 

@@ -3,7 +3,7 @@ sentence that holds it, its page and lines, and the nearest heading above it. Ma
 with no model, so it is ready the moment a document is ingested.
 
 Lines are numbered as citations number them: 1-based on the page, from ``PageRecord.line_offsets``
-(``ingest/positions.py``, ``query/support.position_in_pages``). Each page is read on its own, because a
+(``ingest/read/positions.py``, ``query/verify/support.position_in_pages``). Each page is read on its own, because a
 ``Located`` names one page: a sentence that runs over a page break is cut there.
 
 The heading is the nearest one above the value. A chunk's ``section_path`` is the path where the chunk *starts*,
@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from pikelocal.domain.documents import ChunkRecord, PageRecord
 from pikelocal.domain.review import KeyFigure, Located
-from pikelocal.ingest.split_struct import marker
+from pikelocal.ingest.split.split_struct import marker
 from pikelocal.review.values import FIGURE_KINDS, is_traditional, values_in
 
 # A sentence ends at these marks (with any closing quote or bracket after them) …
@@ -188,7 +188,7 @@ def _line_no(page: PageRecord, offset: int) -> int:
 
 class _HeadingMarks:
     """Where headings begin in the document's text, from two sources: heading lines (the splitter's own grammar,
-    ``ingest.split_struct.marker``: Markdown ``#`` lines, 第N章/节/条, short numbered headings) and chunk starts
+    ``ingest.split.split_struct.marker``: Markdown ``#`` lines, 第N章/节/条, short numbered headings) and chunk starts
     (their section path's last name, for headings no line shows). The heading at an offset is that of the last
     heading line at or before it, unless a chunk starting after that line names a section the line does not."""
 

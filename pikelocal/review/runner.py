@@ -27,7 +27,7 @@ from pikelocal.domain.review import (
     ReviewRow,
     Value,
 )  # fmt: skip
-from pikelocal.query.claims import strip_markers
+from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
 from pikelocal.review.stored import row_json, stored_rows

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pikelocal.domain.review import ChecklistItem, Located
-from pikelocal.query.support import position_in_pages
+from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import Corpus
 
 TICKED = "☑☒■✔"

@@ -168,7 +168,7 @@ def _v3(conn: Connection, dim: int) -> None:
 
 
 def _v4(conn: Connection, dim: int) -> None:
-    # The tables of each document (Markdown in its text, see ingest/tables.py), so that a viewer can render them.
+    # The tables of each document (Markdown in its text, see ingest/read/tables.py), so that a viewer can render them.
     conn.execute(
         """
         CREATE TABLE doc_tables (
@@ -303,8 +303,8 @@ def _v8(conn: Connection, dim: int) -> None:
 
 
 def _v9(conn: Connection, dim: int) -> None:
-    # HippoRAG 2's fact seeds (query/graph.py): a vector per triple, of its text "subject relation object", so the
-    # triples nearest a question seed the walk at their ends. Written after the enrichment call, by the graph's
+    # HippoRAG 2's fact seeds (query/retrieve/graph.py): a vector per triple, of its text "subject relation object", so
+    # the triples nearest a question seed the walk at their ends. Written after the enrichment call, by the graph's
     # loose-ends step (store.graph.triples_without_vectors), so a KB enriched before this version gets them too.
     conn.execute(
         f"""
@@ -322,8 +322,8 @@ def has_bit_tables(dim: int) -> bool:
 
 
 def _v10(conn: Connection, dim: int) -> None:
-    # The hamming pre-filter of the graph's seeds (query/graph.py): an exact float scan of 500,000 triple vectors
-    # takes ~0.8 s; over their sign bits it is a fraction of that (docs/BENCHMARKS.md, "Graph retrieval speed").
+    # The hamming pre-filter of the graph's seeds (query/retrieve/graph.py): an exact float scan of 500,000 triple
+    # vectors takes ~0.8 s; over their sign bits it is a fraction of that (docs/BENCHMARKS.md, "Graph retrieval speed").
     # Filled from the float tables, so a KB enriched before this version gets them at once.
     if not has_bit_tables(dim):
         return

@@ -1,7 +1,7 @@
 """The store's side of the summary trees (issue 20): summary nodes, the chunks below each, their vectors and FTS rows.
 
-A part of :class:`~pikelocal.store.store.Store` (``store.summaries``). The tree builder (``ingest/trees.py``) plans
-the nodes a KB should have, each with a ``key`` naming what it summarises; :meth:`Summaries.sync` makes the table
+A part of :class:`~pikelocal.store.store.Store` (``store.summaries``). The tree builder (``ingest/enrich/trees.py``)
+plans the nodes a KB should have, each with a ``key`` naming what it summarises; :meth:`Summaries.sync` makes the table
 match the plan, keeping nodes whose key is unchanged (their summary stays) and dropping the rest, so a rebuilt or
 resumed tree repeats nothing. Each summary is then saved on its own (:meth:`Summaries.save`), with its vector and
 FTS row, so a killed build resumes at the next node. Removing a document removes its nodes (``ON DELETE CASCADE``)

@@ -205,7 +205,7 @@ _RULE_CELL = re.compile(r"^\s*:?-{3,}:?\s*$")
 
 def _row_cells(line: str) -> list[str] | None:
     """The cells of a Markdown table row (``\\|`` unescaped), or None when ``line`` is no row (as the parsers
-    write them, see ``ingest/tables.py``; the front end may not import it)."""
+    write them, see ``ingest/read/tables.py``; the front end may not import it)."""
     stripped = line.strip()
     if len(stripped) < 2 or not (stripped.startswith("|") and stripped.endswith("|")):
         return None

@@ -14,8 +14,8 @@ from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import AnswerDelta, Event, ReasoningStep
 from pikelocal.domain.kinds import answer_mode
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.decompose import DecomposeOptions
-from pikelocal.query.modes import AskOptions, ask
+from pikelocal.query.answer.decompose import DecomposeOptions
+from pikelocal.query.answer.modes import AskOptions, ask
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 from tests.support.answer_scripts import cite_source_with

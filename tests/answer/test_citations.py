@@ -6,8 +6,8 @@ import pytest
 
 from pikelocal.domain.answers import Source
 from pikelocal.prompts.answer import says_not_stated
-from pikelocal.query.attribute import add_missing_citations
-from pikelocal.query.citations import CitationFilter, clean_citations, strip_citations
+from pikelocal.query.verify.attribute import add_missing_citations
+from pikelocal.query.verify.citations import CitationFilter, clean_citations, strip_citations
 
 
 def test_invalid_numbers_are_removed_and_counted() -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pikelocal.domain.answers import Source
-from pikelocal.query.compress import compress_sources, rebuild, select_units, unit_spans
-from pikelocal.query.expand import Budget, assemble, estimate_tokens
-from pikelocal.query.locate import store_locator
+from pikelocal.query.context.compress import compress_sources, rebuild, select_units, unit_spans
+from pikelocal.query.context.expand import Budget, assemble, estimate_tokens
+from pikelocal.query.context.locate import store_locator
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 
@@ -60,7 +60,7 @@ def test_a_markdown_row_keeps_its_tables_header() -> None:
     )
     src = source(text)
     row = next((a, b) for a, b in unit_spans(src) if text[a:b].startswith("| price"))
-    from pikelocal.query.compress import _table_header
+    from pikelocal.query.context.compress import _table_header
 
     header = _table_header(text, row)
     assert header is not None and text[header[0] : header[1]] == "| item | points |"
@@ -126,7 +126,7 @@ def test_a_compressed_source_survives_the_trace_round_trip() -> None:
 def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Path) -> None:
     from pikelocal.llm.base import GenParams, Message
     from pikelocal.llm.fake import FakeLLM
-    from pikelocal.query.modes import AskOptions, ask
+    from pikelocal.query.answer.modes import AskOptions, ask
     from tests.support.answer_scripts import cite_source_with
 
     prompts: list[str] = []
@@ -157,8 +157,8 @@ def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Pa
 
 def test_decompose_appends_sources_whole_within_the_budget_then_compresses_each(kb: Path) -> None:
     from pikelocal.llm.fake import FakeLLM
-    from pikelocal.query.decompose import DecomposeOptions
-    from pikelocal.query.modes import AskOptions, ask
+    from pikelocal.query.answer.decompose import DecomposeOptions
+    from pikelocal.query.answer.modes import AskOptions, ask
 
     def run(compress_tokens: int) -> tuple[list[str], list[Source]]:
         proposals = iter(['{"sub_questions": ["Which events include flood, fire, war and strikes?"]}'])

@@ -10,7 +10,7 @@ import pytest
 
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.decompose import (
+from pikelocal.query.answer.decompose import (
     STOP_ENOUGH,
     STOP_NO_CANDIDATE,
     STOP_NONE_PICKED,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.domain.documents import ChunkRecord
-from pikelocal.query.expand import Budget, assemble, estimate_tokens
+from pikelocal.query.context.expand import Budget, assemble, estimate_tokens
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 
@@ -74,7 +74,7 @@ def test_a_pdf_source_keeps_its_pages_and_lines(store: Store) -> None:
 
 def test_a_passage_that_starts_inside_a_table_names_the_columns_first() -> None:
     from pikelocal.domain.documents import DocumentRecord
-    from pikelocal.query.expand import build_sources
+    from pikelocal.query.context.expand import build_sources
 
     doc = DocumentRecord(7, "/kb/boq.xlsx", "0" * 64, "Bill of quantities", None, "xlsx", None, "ready", None, "", "")
     head = "| Item | Unit | Quantity |\n|---|---|---|"

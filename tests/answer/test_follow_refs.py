@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.modes import AskOptions, ask
-from pikelocal.query.search import search
+from pikelocal.query.answer.modes import AskOptions, ask
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.refs_kb import REGULATION, TENDER_TEXT, ingest
 from tests.support.search_corpus import ENC

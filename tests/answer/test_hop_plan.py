@@ -1,12 +1,12 @@
-"""The second hop's plans (query/hop_plan.py) and values (query/hop_values.py): questions split by patterns, dates
-read and compared, countries named by their people's word. No model."""
+"""The second hop's plans (query/answer/hop_plan.py) and values (query/answer/hop_values.py): questions split by
+patterns, dates read and compared, countries named by their people's word. No model."""
 
 from __future__ import annotations
 
 import pytest
 
-from pikelocal.query.hop_plan import Comparison, Composition, Entity, entity, hop_plan
-from pikelocal.query.hop_values import Date, compare_dates, countries_in, dates_in, life_span, pick_date
+from pikelocal.query.answer.hop_plan import Comparison, Composition, Entity, entity, hop_plan
+from pikelocal.query.answer.hop_values import Date, compare_dates, countries_in, dates_in, life_span, pick_date
 
 # ---- comparisons -------------------------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """Multiple choice and true/false decided on the sources (issue 43): each option scored against the sources'
-sentences (``query/options_check.py``), a statement read term by term with its polarity (``query/polarity.py``),
-and both through quote-then-answer with a scripted model (``query/quoted.py``)."""
+sentences (``query/answer/options_check.py``), a statement read term by term with its polarity
+(``query/answer/polarity.py``), and both through quote-then-answer with a scripted model
+(``query/answer/quoted.py``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from pikelocal.domain.answers import Source
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.question_kind import question_kind
 from pikelocal.prompts.quote import Quote, QuotedReply
-from pikelocal.query.decide import decide
-from pikelocal.query.options_check import Choices, choose, parse_choices, score_options
-from pikelocal.query.polarity import Passages, read_statement, statement_of, terms
-from pikelocal.query.quote_check import check_reply
-from pikelocal.query.quoted import quoted_answer
+from pikelocal.query.answer.decide import decide
+from pikelocal.query.answer.options_check import Choices, choose, parse_choices, score_options
+from pikelocal.query.answer.polarity import Passages, read_statement, statement_of, terms
+from pikelocal.query.answer.quote_check import check_reply
+from pikelocal.query.answer.quoted import quoted_answer
 
 FEES = (
     "Penalty doctrine – Honour fee – Dishonour fee – Late payment fee – Non-payment fee – Over limit fee. "

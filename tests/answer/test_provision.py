@@ -11,8 +11,8 @@ import pytest
 from pikelocal.domain.answers import Source
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.modes import AskOptions, ask
-from pikelocal.query.provision import article_span, asked_article
+from pikelocal.query.answer.modes import AskOptions, ask
+from pikelocal.query.answer.provision import article_span, asked_article
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, OPTIONS
 

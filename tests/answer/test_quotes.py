@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pikelocal.domain.answers import Source
 from pikelocal.prompts.quote import Quote, QuotedReply, parse_quoted, quote_messages
-from pikelocal.query.quote_check import check_reply
-from pikelocal.query.quotes import fold, locate
+from pikelocal.query.answer.quote_check import check_reply
+from pikelocal.query.verify.quotes import fold, locate
 
 WRAPPED_CELL = "| 期別 | 提送期限 |\n| 第一期專案報告書 | 於 114 年 12 月 15\n日前提送至本會 |\n| 第二期 | 另定 |"
 RULES_OCR = "(三)、廠商參與簡報相關成員不得超遇【 4 】人。\n(四)、簡報時間不得超過【 15 】分鐘。"

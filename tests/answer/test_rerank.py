@@ -15,9 +15,9 @@ from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.base import ReplyError
 from pikelocal.prompts.rerank import parse_ranking, rerank_prompt
-from pikelocal.query.modes import AskOptions, ask
-from pikelocal.query.rerank import PASSAGE_CHARS, passage, reorder, rerank
-from pikelocal.query.search import search
+from pikelocal.query.answer.modes import AskOptions, ask
+from pikelocal.query.retrieve.rerank import PASSAGE_CHARS, passage, reorder, rerank
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build
 

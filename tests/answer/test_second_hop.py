@@ -1,5 +1,5 @@
-"""ask() with the system-driven second hop (answer.hop, query/second_hop.py) on a real KB of five short pages and a
-scripted model that answers each hop's sub-question: comparisons decided by the system, a bridge hop, a value
+"""ask() with the system-driven second hop (answer.hop, query/answer/second_hop.py) on a real KB of five short pages and
+a scripted model that answers each hop's sub-question: comparisons decided by the system, a bridge hop, a value
 that is missing, equal or invented → "not stated"."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import pytest
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, Event
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.modes import AskOptions, ask
-from pikelocal.query.second_hop import HOP_TAG
+from pikelocal.query.answer.modes import AskOptions, ask
+from pikelocal.query.answer.second_hop import HOP_TAG
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()

@@ -13,10 +13,10 @@ from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.answer import answer_rules, answer_system
 from pikelocal.prompts.decompose import shared_system
-from pikelocal.query.decompose import STOP_BUDGET, STOP_ENOUGH, DecomposeOptions, decompose
-from pikelocal.query.expand import Budget
-from pikelocal.query.modes import AskOptions, ask
-from pikelocal.query.workspace import Workspace
+from pikelocal.query.answer.decompose import STOP_BUDGET, STOP_ENOUGH, DecomposeOptions, decompose
+from pikelocal.query.answer.modes import AskOptions, ask
+from pikelocal.query.context.expand import Budget
+from pikelocal.query.context.workspace import Workspace
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 

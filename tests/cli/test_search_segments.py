@@ -11,7 +11,7 @@ import pytest
 from pikelocal.cli.app import main
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.kb import knowledge_base
-from pikelocal.query.expand import estimate_tokens
+from pikelocal.query.context.expand import estimate_tokens
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
-from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.llm.base import Completion, GenParams, Message  # noqa: E402
 from pikelocal.llm.cached import CachedLLM, cache_key  # noqa: E402
 from pikelocal.llm.llama_cpp import LlamaCppLLM  # noqa: E402

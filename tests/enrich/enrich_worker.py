@@ -17,7 +17,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
-from pikelocal.ingest.enrich import Enricher, EnrichOptions  # noqa: E402
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.llm.cached import CachedLLM  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 from tests.support.enrich_llm import checked_llm  # noqa: E402

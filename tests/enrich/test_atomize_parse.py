@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.ingest.pipeline import Ingestor, SourceText
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.atomize import atomize_prompt, parse_atoms, question_key, vague_reference

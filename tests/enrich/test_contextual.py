@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.context import chunk_header, with_header
-from pikelocal.ingest.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.split.context import chunk_header, with_header
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.atomize import CONTEXT_MAX_CHARS, atomize_prompt, parse_atoms

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.llm.cached import CachedLLM, cache_key
 from pikelocal.store import db
 from pikelocal.store.store import Store

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import SUMMARY_WORD_EN, build_kb, write_corpus
 

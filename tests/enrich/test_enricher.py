@@ -16,13 +16,13 @@ import pytest
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.domain.reports import EnrichFailure
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.context import chunk_header, with_header
-from pikelocal.ingest.enrich import Enricher, EnrichOptions, EnrichReport
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions, EnrichReport
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
+from pikelocal.ingest.split.context import chunk_header, with_header
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.lang import detect_lang
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import (
     BAD_JSON,

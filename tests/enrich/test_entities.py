@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.atomize import ENTITY_MAX_CHARS, MAX_ENTITIES, MAX_TRIPLES, atomize_prompt, parse_atoms
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.graph import entity_key
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import (
@@ -220,8 +220,8 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
 
 
 def test_the_triples_nearest_the_question_seed_the_walk_at_their_ends(store: Store) -> None:
-    from pikelocal.ingest.enrich import embed_facts
-    from pikelocal.query.graph import graph_ranking
+    from pikelocal.ingest.enrich.enrich import embed_facts
+    from pikelocal.query.retrieve.graph import graph_ranking
 
     c = [ch.id for d in store.docs.documents() for ch in store.chunks.chunks_of(d.id)][:3]
     with store.transaction():  # no name vectors: only the names in the question and the facts can seed
@@ -302,7 +302,7 @@ def test_one_hop_neighbours_share_an_entity_rarest_first_and_hubs_link_nothing(s
 
 def test_decompose_candidates_gain_the_chunks_one_hop_away(store: Store) -> None:
     from pikelocal.domain.answers import Candidate
-    from pikelocal.query.candidates import with_graph_hops
+    from pikelocal.query.retrieve.candidates import with_graph_hops
 
     c = [ch.id for d in store.docs.documents() for ch in store.chunks.chunks_of(d.id)][:4]
     with store.transaction():

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.llm.openai_compat import OpenAICompatLLM
 from pikelocal.prompts.atomize import atomize_prompt, parse_atoms
 from pikelocal.prompts.base import ReplyError

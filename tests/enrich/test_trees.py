@@ -14,13 +14,13 @@ import pytest
 
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.clusters import group
-from pikelocal.ingest.enrich import Enricher, EnrichOptions
-from pikelocal.ingest.tree_plans import CLUSTER_SIZE, MAX_PARTS, section_plans
-from pikelocal.ingest.trees import TreeBuilder
+from pikelocal.ingest.enrich.clusters import group
+from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
+from pikelocal.ingest.enrich.tree_plans import CLUSTER_SIZE, MAX_PARTS, section_plans
+from pikelocal.ingest.enrich.trees import TreeBuilder
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.summaries import is_overview, search_summaries
+from pikelocal.query.retrieve.summaries import is_overview, search_summaries
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import EN_STEM, SCRIPT, ZH_TITLE, build_kb, open_kb, write_corpus
 
@@ -257,7 +257,7 @@ def test_tree_builder_alone_reports_its_cost(store: Store) -> None:
 def test_an_overview_question_is_answered_from_the_tree_first_and_its_trace_names_the_nodes(
     store: Store, tree_nodes: int
 ) -> None:
-    from pikelocal.query.modes import AskOptions, ask
+    from pikelocal.query.answer.modes import AskOptions, ask
     from tests.support.answer_scripts import cite_source_with
 
     Enricher(store, ENC, llm(), EnrichOptions(trees=True)).run()

@@ -37,7 +37,7 @@ def test_the_benchmark_has_the_questions_the_issue_asks_for() -> None:
 
 @pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="../shared/data is not beside the checkout")
 def test_every_gold_fact_stands_on_its_gold_page() -> None:
-    from pikelocal.ingest.parse import parse_document
+    from pikelocal.ingest.read.parse import parse_document
 
     pages: dict[str, dict[int, str]] = {}
     for item in load_honesty(DATA):

@@ -24,9 +24,9 @@ from pikelocal.eval.retrieval import (
     law_relevance,
     ranked_by_mode,
 )
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
-from pikelocal.query.search import search
+from pikelocal.ingest.split.chunking import SplitOptions
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()

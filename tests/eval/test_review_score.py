@@ -274,7 +274,7 @@ def test_contract_gold_covers_enough_items_and_its_quotes_stand_on_their_lines()
 
 
 def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: Path) -> None:
-    from pikelocal.ingest.parse import parse_document
+    from pikelocal.ingest.read.parse import parse_document
 
     pdf = shared_data / TENDER
     if not pdf.is_file():

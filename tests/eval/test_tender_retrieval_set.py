@@ -16,7 +16,7 @@ import pytest
 
 from pikelocal.domain.errors import InputError
 from pikelocal.eval.datasets.tender import TenderQuestion, load_tender_questions, page_key
-from pikelocal.ingest.parse import parse_document
+from pikelocal.ingest.read.parse import parse_document
 
 DATA = Path(__file__).parents[1] / "data" / "tender_retrieval_qa.jsonl"
 TENDER = Path("pdfs") / "zh_tender" / "黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"

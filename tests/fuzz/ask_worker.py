@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from pikelocal.llm.cached import CachedLLM  # noqa: E402
 from pikelocal.llm.fake import FakeLLM  # noqa: E402
-from pikelocal.query.decompose import DecomposeOptions  # noqa: E402
-from pikelocal.query.modes import AskOptions, ask  # noqa: E402
+from pikelocal.query.answer.decompose import DecomposeOptions  # noqa: E402
+from pikelocal.query.answer.modes import AskOptions, ask  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 from tests.support.answer_kb import ENC  # noqa: E402
 from tests.support.answer_scripts import cite_source_with  # noqa: E402

@@ -1,6 +1,6 @@
 """Contextual chunk headers."""
 
-from pikelocal.ingest.context import chunk_header, with_header
+from pikelocal.ingest.split.context import chunk_header, with_header
 
 
 def test_header_joins_title_and_path_without_repeating_the_title() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 
 SCORING = """# 第三章 评标办法

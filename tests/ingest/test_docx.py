@@ -15,12 +15,12 @@ from docx.oxml.ns import nsdecls
 
 from pikelocal.domain.errors import DocumentError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest import ooxml
-from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.docx_styles import chinese_number, format_number
-from pikelocal.ingest.parse import ParsedDocument, parse_document
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
-from pikelocal.ingest.tables import find_tables
+from pikelocal.ingest.read import ooxml
+from pikelocal.ingest.read.docx_styles import chinese_number, format_number
+from pikelocal.ingest.read.parse import ParsedDocument, parse_document
+from pikelocal.ingest.read.tables import find_tables
+from pikelocal.ingest.split.chunking import SplitOptions, chunk_document
 from pikelocal.store.store import Store
 from tests.support import office
 

@@ -10,7 +10,7 @@ import pytest
 from pikelocal import api
 from pikelocal.eval.atoms import check_atoms, shared_terms
 from pikelocal.prompts.lang import is_chinese
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.paths import installed_model
 

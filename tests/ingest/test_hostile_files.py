@@ -22,10 +22,10 @@ from pikelocal.domain.errors import ConfigError
 from pikelocal.domain.events import Event, Notice
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest import pipeline
-from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.discover import Found
-from pikelocal.ingest.parse import ParsedDocument
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
+from pikelocal.ingest.read.discover import Found
+from pikelocal.ingest.read.parse import ParsedDocument
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)

@@ -14,9 +14,9 @@ from pikelocal.domain.events import Event, Notice
 from pikelocal.embed.base import EncodeRole
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import token_span
-from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.embed import HEADER_MIX, document_text, header_at, mixed_with_headers
+from pikelocal.ingest.enrich.embed import HEADER_MIX, document_text, header_at, mixed_with_headers
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)

@@ -19,8 +19,8 @@ from pikelocal.config import Settings
 from pikelocal.domain.events import Event, StageStarted
 from pikelocal.domain.requests import AddRequest
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 from tests.support.cli import run_cli
 from tests.support.paths import installed_model

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.ingest import split_struct
-from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.parse import ParsedDocument, ParsedPage
-from pikelocal.ingest.split_struct import ChunkSpan, split_structured
-from pikelocal.ingest.textcheck import garbled_share, line_offsets
+from pikelocal.ingest.read.parse import ParsedDocument, ParsedPage
+from pikelocal.ingest.read.textcheck import garbled_share, line_offsets
+from pikelocal.ingest.split import split_struct
+from pikelocal.ingest.split.chunking import SplitOptions, chunk_document
+from pikelocal.ingest.split.split_struct import ChunkSpan, split_structured
 
 SENTENCE = "投标人应当按照招标文件的要求编制投标文件并在截止时间前提交"  # 29 characters, no punctuation
 WINDOW_BOUND = 64_000  # characters: the most any one count may see (the splitter's window is far below it)

@@ -1,4 +1,4 @@
-"""OCR of scanned PDF pages (pikelocal/ingest/ocr.py) through the reading process, the pipeline and the CLI.
+"""OCR of scanned PDF pages (pikelocal/ingest/read/ocr.py) through the reading process, the pipeline and the CLI.
 
 The scans are made here from a real text-layer PDF: one page rendered by PDFium and written into a new PDF as an
 image (Pillow), so that PDF has no text layer and its ground truth is the original page's text layer. Tests marked
@@ -17,9 +17,9 @@ import pytest
 from pikelocal import api
 from pikelocal.config import load_settings
 from pikelocal.domain.errors import DocumentError
-from pikelocal.ingest.ocr import OcrOptions, OcrPageError, OcrReport
-from pikelocal.ingest.parse import parse_document
-from pikelocal.ingest.pdf_worker import PdfWorker
+from pikelocal.ingest.read.ocr import OcrOptions, OcrPageError, OcrReport
+from pikelocal.ingest.read.parse import parse_document
+from pikelocal.ingest.read.pdf_worker import PdfWorker
 from tests.support.cli import run_cli
 from tests.support.pdfs import text_page_writer
 
@@ -193,7 +193,7 @@ def test_a_scanned_page_is_ocrd_into_a_real_kb_through_the_cli(tmp_path: Path, s
 
 @pytest.mark.slow
 def test_vertical_traditional_chinese_is_read_column_by_column_right_to_left() -> None:
-    from pikelocal.ingest.ocr import PdfOcr
+    from pikelocal.ingest.read.ocr import PdfOcr
 
     truth = (REPO / "tests" / "data" / "tender_rfp_zh_hant.txt").read_text(encoding="utf-8")
     scan = REPO / "tests" / "data" / "ocr" / "zh_hant_tender_vertical.pdf"  # columns of 60 characters at most
@@ -219,12 +219,12 @@ def test_rapidocr_logs_to_the_pdf_log_and_never_to_stdout_or_stderr(
     import numpy as np
 
     from pikelocal.assets import resolve_ocr_models
-    from pikelocal.ingest.ocr_engine import Engine
+    from pikelocal.ingest.read.ocr_engine import Engine
 
-    caplog.set_level(logging.DEBUG, logger="pikelocal.ingest.pdflog")
+    caplog.set_level(logging.DEBUG, logger="pikelocal.ingest.read.pdflog")
     engine = Engine(resolve_ocr_models(), threads=2)  # rapidocr logs the engine and each model it loads
     assert engine.read(np.full((400, 300, 3), 255, np.uint8)) == ""  # nothing to detect
     out, err = capfd.readouterr()
     assert out == "" and err == ""
-    said = [r.getMessage() for r in caplog.records if r.name == "pikelocal.ingest.pdflog"]
+    said = [r.getMessage() for r in caplog.records if r.name == "pikelocal.ingest.read.pdflog"]
     assert any(line.startswith("rapidocr info: Using") for line in said), said

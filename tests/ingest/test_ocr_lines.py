@@ -1,8 +1,8 @@
-"""OCR boxes to page lines (pikelocal/ingest/ocr_lines.py) with synthetic boxes: order, joins, orientation."""
+"""OCR boxes to page lines (pikelocal/ingest/read/ocr_lines.py) with synthetic boxes: order, joins, orientation."""
 
 from __future__ import annotations
 
-from pikelocal.ingest.ocr_lines import TextBox, join_pieces, orientation, page_text
+from pikelocal.ingest.read.ocr_lines import TextBox, join_pieces, orientation, page_text
 
 W, H = 1000, 1400  # a portrait page in pixels
 

@@ -18,10 +18,10 @@ import pytest
 
 from pikelocal.domain.errors import DocumentError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest import ooxml, parse_xlsx
-from pikelocal.ingest.parse import parse_document
-from pikelocal.ingest.parse_docx import read_docx
-from pikelocal.ingest.pdf_worker import PdfLimits, PdfWorker
+from pikelocal.ingest.read import ooxml, parse_xlsx
+from pikelocal.ingest.read.parse import parse_document
+from pikelocal.ingest.read.parse_docx import read_docx
+from pikelocal.ingest.read.pdf_worker import PdfLimits, PdfWorker
 from pikelocal.store.store import Store
 from tests.support import hostile_office as hostile
 from tests.support import office

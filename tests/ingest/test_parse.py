@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from pikelocal.domain.errors import DocumentError
-from pikelocal.ingest.ocr import OcrOptions
-from pikelocal.ingest.parse import ParsedDocument, clean_pdf_title, parse_document
-from pikelocal.ingest.pdf_worker import PdfWorker
-from pikelocal.ingest.textcheck import decode_text, garbled_share, line_offsets
+from pikelocal.ingest.read.ocr import OcrOptions
+from pikelocal.ingest.read.parse import ParsedDocument, clean_pdf_title, parse_document
+from pikelocal.ingest.read.pdf_worker import PdfWorker
+from pikelocal.ingest.read.textcheck import decode_text, garbled_share, line_offsets
 
 TENDER = "zh_tender/黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
 ENCRYPTED = "edge_cases/libreoffice-writer-password.pdf"
@@ -144,7 +144,7 @@ def test_textcheck_helpers() -> None:
 
 
 def test_a_garbled_line_is_a_broken_fonts_noise_not_a_symbol_bullet() -> None:
-    from pikelocal.ingest.parse import _garbled_line
+    from pikelocal.ingest.read.parse import _garbled_line
 
     stamp = ("5KIPGF\x03D[\x03#WUV.++", "8GTKH[\x03XGTUKQP")  # ANZ's "Signed by AustLII", "Verify version"
     assert all(_garbled_line(line) for line in stamp)

@@ -20,9 +20,9 @@ from pikelocal.config import load_settings
 from pikelocal.domain.errors import Cancelled, ConfigError, DocumentError
 from pikelocal.domain.events import Event, Notice, StageAdvanced, cancellable
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.parse import parse_document
-from pikelocal.ingest.parse_pdf import PdfPages
-from pikelocal.ingest.pdf_worker import PdfLimits, PdfWorker
+from pikelocal.ingest.read.parse import parse_document
+from pikelocal.ingest.read.parse_pdf import PdfPages
+from pikelocal.ingest.read.pdf_worker import PdfLimits, PdfWorker
 from pikelocal.store.store import Store
 from tests.support.children import (
     ingest,

@@ -11,8 +11,8 @@ import pytest
 
 from pikelocal.domain.events import Event, Notice, StageAdvanced, ignore
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 from tests.support.encoders import CountingEncoder
 

@@ -8,8 +8,8 @@ import pytest
 
 from pikelocal.domain.errors import ConfigError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.store.store import Store

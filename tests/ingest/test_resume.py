@@ -20,7 +20,7 @@ import pytest
 from pikelocal.domain.errors import StoreError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.db import SQLError
 from pikelocal.store.store import Store
 from tests.support.crash_ingest import OPTIONS as WORKER_OPTIONS

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pikelocal import api
-from pikelocal.ingest.embed import HEADER_MIX, document_text
+from pikelocal.ingest.enrich.embed import HEADER_MIX, document_text
 from pikelocal.store.store import Store
 from tests.support.paths import installed_model
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from pikelocal.domain import CachedCompletion
-from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.parse import ParsedDocument, ParsedPage
-from pikelocal.ingest.split_llm import LLMSplit, LLMSplitter, end_range, is_heading, line_pieces
-from pikelocal.ingest.textcheck import line_offsets
+from pikelocal.ingest.read.parse import ParsedDocument, ParsedPage
+from pikelocal.ingest.read.textcheck import line_offsets
+from pikelocal.ingest.split.chunking import SplitOptions, chunk_document
+from pikelocal.ingest.split.split_llm import LLMSplit, LLMSplitter, end_range, is_heading, line_pieces
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.fake import FakeLLM, word_count

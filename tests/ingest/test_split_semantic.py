@@ -10,11 +10,11 @@ import pytest
 from numpy.typing import NDArray
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
-from pikelocal.ingest.embed import document_text
+from pikelocal.ingest.enrich.embed import document_text
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
-from pikelocal.ingest.split_semantic import breakpoints, split_semantic
-from pikelocal.ingest.split_struct import sentence_units
+from pikelocal.ingest.split.chunking import SplitOptions
+from pikelocal.ingest.split.split_semantic import breakpoints, split_semantic
+from pikelocal.ingest.split.split_struct import sentence_units
 from pikelocal.store.store import Store
 
 E1, E2 = np.eye(2, dtype=np.float32)
@@ -70,7 +70,7 @@ def test_semantic_chunks_tile_the_text_and_cut_where_the_topic_turns() -> None:
     loose = split_semantic(TEXT, words, topic, target=20, min_tokens=10, max_tokens=200, percentile=80)
     assert [s.start for s in loose] == [0, TEXT.index(" Young pike"), TEXT.index(" The bid")]
     # the structure splitter, by size alone, cuts inside the pike sentences instead
-    from pikelocal.ingest.split_struct import split_structured
+    from pikelocal.ingest.split.split_struct import split_structured
 
     by_size = split_structured(TEXT, words, target=20, min_tokens=10, max_tokens=200)
     assert len(by_size) == 1 or by_size[1].start != TEXT.index(" The tenderer")

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.ingest.parse import ParsedPage, parse_document
-from pikelocal.ingest.positions import DocumentText, Position
-from pikelocal.ingest.split_struct import ChunkSpan, marker, split_structured
-from pikelocal.ingest.textcheck import line_offsets
+from pikelocal.ingest.read.parse import ParsedPage, parse_document
+from pikelocal.ingest.read.positions import DocumentText, Position
+from pikelocal.ingest.read.textcheck import line_offsets
+from pikelocal.ingest.split.split_struct import ChunkSpan, marker, split_structured
 
 
 def count(text: str) -> int:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.parse import ParsedDocument, ParsedPage
-from pikelocal.ingest.split_struct import ChunkSpan, split_structured
-from pikelocal.ingest.tables import find_tables, is_row, markdown_table, split_cells, table_header_lines
-from pikelocal.ingest.textcheck import line_offsets
+from pikelocal.ingest.read.parse import ParsedDocument, ParsedPage
+from pikelocal.ingest.read.tables import find_tables, is_row, markdown_table, split_cells, table_header_lines
+from pikelocal.ingest.read.textcheck import line_offsets
+from pikelocal.ingest.split.chunking import SplitOptions, chunk_document
+from pikelocal.ingest.split.split_struct import ChunkSpan, split_structured
 
 
 def count(text: str) -> int:

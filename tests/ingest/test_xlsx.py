@@ -14,10 +14,10 @@ import pytest
 
 from pikelocal.domain.errors import DocumentError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest import parse_xlsx
-from pikelocal.ingest.chunking import SplitOptions, chunk_document
-from pikelocal.ingest.parse import ParsedDocument, parse_document
-from pikelocal.ingest.tables import find_tables
+from pikelocal.ingest.read import parse_xlsx
+from pikelocal.ingest.read.parse import ParsedDocument, parse_document
+from pikelocal.ingest.read.tables import find_tables
+from pikelocal.ingest.split.chunking import SplitOptions, chunk_document
 from tests.support import office
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)

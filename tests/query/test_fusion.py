@@ -2,7 +2,7 @@
 
 import pytest
 
-from pikelocal.query.fusion import reciprocal_rank_fusion, score_fusion
+from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion, score_fusion
 
 
 def test_scores_are_the_sum_of_weighted_reciprocal_ranks() -> None:

@@ -1,4 +1,4 @@
-"""Hybrid's weights tuned per KB on its own atomic questions (``query.fusion_tuning``): the one-standard-error
+"""Hybrid's weights tuned per KB on its own atomic questions (``query.retrieve.fusion_tuning``): the one-standard-error
 choice, and whole tunings on a real SQLite KB where one ranking is known to be right and the other wrong."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pikelocal.domain.search import FusionTuning
 from pikelocal.embed.base import EncodeRole
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.kb.options import search_weights
-from pikelocal.query.fusion_tuning import (
+from pikelocal.query.retrieve.fusion_tuning import (
     META_KEY,
     MIN_QUERIES,
     Grid,

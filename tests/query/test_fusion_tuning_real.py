@@ -15,7 +15,7 @@ from pikelocal.config import load_settings
 from pikelocal.domain.requests import AddRequest
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.fusion_tuning import BM25_GRID, LATE_GRID, MIN_QUERIES, stored_tuning
+from pikelocal.query.retrieve.fusion_tuning import BM25_GRID, LATE_GRID, MIN_QUERIES, stored_tuning
 from pikelocal.store.store import Store
 from tests.support.cli import run_cli
 from tests.support.embed_models import GEMMA_DIR, load_encoder

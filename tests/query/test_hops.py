@@ -1,4 +1,4 @@
-"""Fact hops (``query.hops``): the passage about an end of a fact near the question, one the question does not
+"""Fact hops (``query.retrieve.hops``): the passage about an end of a fact near the question, one the question does not
 name, placed after the search's first hits; with the hashing encoder, on a real SQLite KB."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from pikelocal.config import ConfigError, load_settings
 from pikelocal.domain.search import Fact, FactHop
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.enrich import embed_facts
-from pikelocal.query.hops import fact_hops, with_hops
-from pikelocal.query.search import search
+from pikelocal.ingest.enrich.enrich import embed_facts
+from pikelocal.query.retrieve.hops import fact_hops, with_hops
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import build_kb, open_kb, write_corpus
 from tests.support.hop_corpus import CORPUS, DIRECTOR, FILM, QUESTION, put_facts
@@ -73,7 +73,7 @@ def test_an_enriched_kb_hops_on_its_stored_name_vectors_without_encoding(store: 
 def test_an_end_reaches_a_passage_that_spells_its_name_otherwise(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     """The director's own page names "William Clemens (director)", another node: a synonym edge, or else the
     lookup of names near the end's, leads there; with neither, nothing that names him is close enough."""
-    import pikelocal.query.hops as hops_module
+    import pikelocal.query.retrieve.hops as hops_module
     from tests.support.hop_corpus import chunk_of
 
     ids = {name: chunk_of(store, name) for name in CORPUS}

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from pikelocal.config import load_settings
-from pikelocal.ingest.enrich import embed_facts
+from pikelocal.ingest.enrich.enrich import embed_facts
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.query.search import search
+from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 from tests.support.cli import run_cli
 from tests.support.embed_models import GEMMA_DIR, load_encoder

@@ -1,4 +1,4 @@
-"""Personalized PageRank (query/ppr.py) on hand-made graphs with ranks computed by hand."""
+"""Personalized PageRank (query/retrieve/ppr.py) on hand-made graphs with ranks computed by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from pikelocal.query.ppr import personalized_pagerank
+from pikelocal.query.retrieve.ppr import personalized_pagerank
 
 
 def undirected(n: int, edges: list[tuple[int, int, float]]) -> sparse.csr_matrix:

@@ -13,9 +13,9 @@ from pikelocal.domain.errors import InputError
 from pikelocal.domain.kinds import FUSED_SOURCES, SEARCH_MODES
 from pikelocal.domain.search import Hit
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.query import search as search_module
-from pikelocal.query.fusion import RRF_K, reciprocal_rank_fusion
-from pikelocal.query.search import rankings, search
+from pikelocal.query.retrieve import search as search_module
+from pikelocal.query.retrieve.fusion import RRF_K, reciprocal_rank_fusion
+from pikelocal.query.retrieve.search import rankings, search
 from pikelocal.store.store import Store
 from tests.support.search_corpus import (
     DOCS,

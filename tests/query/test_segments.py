@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from pikelocal.domain.search import SegmentCell, SegmentSpan
-from pikelocal.query.segments import (
+from pikelocal.query.context.segments import (
     PRESETS,
     SegmentParams,
     best_segments,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.search import Snippet
-from pikelocal.query.snippet import find_marks, make_snippet, query_terms
+from pikelocal.query.retrieve.snippet import find_marks, make_snippet, query_terms
 
 
 def marked(text: str, query: str) -> list[str]:

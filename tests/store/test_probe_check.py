@@ -22,7 +22,7 @@ from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.embed.late import normalise
 from pikelocal.embed.probes import MIN_PROBE_COSINE, probe_vectors, rowwise_cosine
-from pikelocal.ingest.embed import early_text
+from pikelocal.ingest.enrich.embed import early_text
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.kb import knowledge_base as kb_module
 from pikelocal.store import probe_check

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 from tests.support.search_corpus import DOCS, PDF_PAGES, add_stand_in_questions, make_pdf
 

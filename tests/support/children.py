@@ -13,15 +13,15 @@ import pytest
 
 from pikelocal.domain.events import Event
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 
 SMALL = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 
 
 def reading_children() -> list[int]:
-    """Our reading processes (``pikelocal.ingest.pdf_child``), zombies included."""
+    """Our reading processes (``pikelocal.ingest.read.pdf_child``), zombies included."""
     mine = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -32,7 +32,7 @@ def reading_children() -> list[int]:
         except OSError:
             continue
         parent = re.search(r"^PPid:\s*(\d+)", status, re.MULTILINE)
-        if parent and int(parent.group(1)) == os.getpid() and b"pikelocal.ingest.pdf_child" in cmdline:
+        if parent and int(parent.group(1)) == os.getpid() and b"pikelocal.ingest.read.pdf_child" in cmdline:
             mine.append(int(entry.name))
     return mine
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions
+from pikelocal.ingest.split.chunking import SplitOptions
 
 SPLIT = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 OPTIONS = IngestOptions(split=SPLIT, embed_batch=2, late=True, late_context="off")  # as tests/ingest/test_resume.py

@@ -1,5 +1,5 @@
-"""A small multi-hop corpus for fact hops (``query.hops``): a film's page names its director, whose own page the
-question never names, among other directors' pages that share the question's words."""
+"""A small multi-hop corpus for fact hops (``query.retrieve.hops``): a film's page names its director, whose own page
+the question never names, among other directors' pages that share the question's words."""
 
 from __future__ import annotations
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.chunking import SplitOptions
 from pikelocal.ingest.pipeline import IngestOptions
+from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()

@@ -1,0 +1,86 @@
+"""The summary trees as retrievable units (issue 20): summary nodes by dense and BM25 rank, and when a question
+asks for an overview ("summarise …", "what are all the …", "有哪些…") so that ``ask`` reads the tree first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pikelocal.domain.answers import Source
+from pikelocal.domain.search import SummaryHit
+from pikelocal.embed.base import Encoder
+from pikelocal.prompts.lang import Lang
+from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion
+from pikelocal.store.store import Store
+
+# Words of a question that wants the whole of something rather than one fact.
+_OVERVIEW = re.compile(
+    r"总结|概括|概述|归纳|综述|梳理|摘要|大意|要点|有哪些|哪些方面|都有什么|都包括|包括哪些|"
+    r"(?:主要|全部|所有|各项)(?:的)?(?:内容|规定|条款|义务|要求|责任|风险|期限|事项|条件)|"
+    r"\bsummar|\boverview\b|\boutline\b|\bmain (?:points|themes|obligations|terms|issues|requirements)\b|"
+    r"\bkey (?:points|themes|obligations|terms|issues|requirements)\b|\bwhat are (?:all )?the\b|\blist (?:all|the)\b|"
+    r"\ball (?:the )?(?:obligations|requirements|conditions|deadlines|parties)\b",
+    re.IGNORECASE,
+)
+
+
+def is_overview(question: str) -> bool:
+    """Whether ``question`` asks for a summary or for all of something (not one fact)."""
+    return bool(_OVERVIEW.search(question))
+
+
+def search_summaries(store: Store, encoder: Encoder, query: str, k: int) -> list[SummaryHit]:
+    """The ``k`` summary nodes nearest ``query``: reciprocal-rank fusion of their vectors' and BM25 ranks."""
+    if k <= 0:
+        return []
+    depth = 3 * k
+    vector = encoder.encode([query], role="query")[0]
+    dense = [nid for nid, _ in store.index.knn("summary", vector, depth)]
+    bm25 = [nid for nid, _ in store.index.fts_search("summary", query, depth)]
+    fused = reciprocal_rank_fusion({"dense": dense, "bm25": bm25}, weights={"dense": 1.0, "bm25": 0.5})[:k]
+    nodes = {n.id: n for n in store.summaries.get([nid for nid, _ in fused])}
+    hits = []
+    for nid, score in fused:
+        node = nodes.get(nid)
+        if node is None or node.summary is None:
+            continue
+        chunk_ids = tuple(store.summaries.chunk_ids(nid))
+        chunks = store.chunks.get_chunks(list(chunk_ids[:1]) + list(chunk_ids[-1:]))
+        document = store.docs.get_document(node.doc_id) if node.doc_id is not None else None
+        pages = (chunks[0].page_start, chunks[-1].page_end) if chunks and node.doc_id is not None else (None, None)
+        hits.append(SummaryHit(node, score, document, chunk_ids, pages))
+    return hits
+
+
+def summary_sources(store: Store, hits: Sequence[SummaryHit], lang: Lang) -> list[Source]:
+    """Summary nodes as sources the answer may cite (numbered from 1; the caller renumbers): the summary's text under
+    its document's title (or "several documents") and label, cited by the pages of the chunks below it."""
+    sources: list[Source] = []
+    for hit in hits:
+        document = hit.document
+        if document is None:  # across documents: cited to the first document below it
+            first = store.chunks.get_chunks(list(hit.chunk_ids[:1]))
+            document = store.docs.get_document(first[0].doc_id) if first else None
+            if document is None:
+                continue
+            docs = {c.doc_id for c in store.chunks.get_chunks(list(hit.chunk_ids))}
+            title = f"{len(docs)} 个文档" if lang == "zh" else f"{len(docs)} documents"
+        else:
+            title = document.title or ""
+        sources.append(
+            Source(
+                number=len(sources) + 1,
+                doc_id=document.id,
+                path=document.path,
+                title=title,
+                chunk_ids=(),
+                page_start=hit.pages[0],
+                page_end=hit.pages[1],
+                line_start=None,
+                line_end=None,
+                section=("摘要" if lang == "zh" else "Summary", hit.node.label),
+                text=hit.node.summary or "",
+                summary_node=hit.node.id,
+            )
+        )
+    return sources
