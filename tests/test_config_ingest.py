@@ -237,7 +237,7 @@ def test_the_ocr_settings_and_a_request_reach_the_ingest_options(tmp_path: Path)
 
 
 def test_the_ocr_pixel_cap_is_a_setting_whose_default_is_the_old_constant(tmp_path: Path) -> None:
-    from pikelocal.ingest.ocr import OcrOptions
+    from pikelocal.ingest.read.ocr import OcrOptions
     from pikelocal.kb.options import ingest_options
 
     assert ingest_options(load_settings(config(tmp_path, ""), environ={})).ocr.max_side == OcrOptions().max_side
