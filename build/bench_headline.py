@@ -172,7 +172,7 @@ def _cell(text: Any) -> str:
 def _machine(r: Mapping[str, Any]) -> str:
     """The machine, shortened to its CPU's name and what follows the flag list (cores, GPU)."""
     parts = [p.strip() for p in str(r.get("machine", "")).split(",")]
-    kept = [p for p in parts if p and not re.fullmatch(r"[a-z0-9_ ]+", p)]  # drop the CPU flag lists
+    kept = [p for p in parts if p and (re.search(r"\d (cores?|threads?)$", p) or not re.fullmatch(r"[a-z0-9_ ]+", p))]
     return ", ".join(kept) or "–"
 
 
@@ -234,7 +234,7 @@ def render(records: Sequence[Mapping[str, Any]], markdown: str) -> str:
         (r for r in cpu if r["benchmark"] in order),
         key=lambda r: (order[r["benchmark"]], not r.get("shipped"), str(r["dataset"]), str(r["mode"])),
     )
-    machines = sorted({_machine(r) for r in accuracy})
+    machines = sorted({re.sub(r", \d+ (cores?|threads?)$", "", _machine(r)) for r in accuracy})
     head = [
         "| data set | benchmark | n | mode | accuracy | not stated | answer time, 2 CPU cores | answer time, GPU"
         " | date |",
@@ -264,9 +264,9 @@ def render(records: Sequence[Mapping[str, Any]], markdown: str) -> str:
         ' *Not stated*: on the QA sets, whose questions all have an answer, the share answered "not stated"'
         " (lower is better); on the honesty set and in a review, the share of unanswerable questions or items"
         " rightly left not stated (higher is better). Answer time: the median per question, with the prompt tokens"
-        " the model read (a review: the whole checklist's wall time), on "
+        " the model read (a review: the whole checklist's wall time), on 2 cores of "
         + "; ".join(machines)
-        + ' (2 cores, often shared with other runs: upper bounds). "Not recorded": the run replayed cached'
+        + ' (often shared with other runs: upper bounds). "Not recorded": the run replayed cached'
         " replies; its section gives the first run's costs.",
         "",
         *head,
