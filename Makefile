@@ -46,7 +46,10 @@ lint: deps
 	$(VENV)/bin/mypy pikelocal
 	$(VENV)/bin/lint-imports
 
+# The plots need matplotlib, the `bench` extra: installed here once, not by set-up (the product never imports it).
+# The headline table and plots (build/bench_headline.py) come last, from docs/results.json.
 bench: setup
+	@$(PY) -c "import matplotlib" 2>/dev/null || $(PY) -m pip install -q --disable-pip-version-check -e ".[dev,bench]"
 	$(PY) build/bench.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_llm_ceiling.py --out docs/BENCHMARKS.md --json build/cache/ceiling.json
 	$(PY) build/bench_llm_ceiling.py --batched-contention-only --out docs/BENCHMARKS.md
@@ -60,6 +63,7 @@ bench: setup
 	$(PY) build/bench_graph.py --out docs/BENCHMARKS.md
 	$(PY) build/bench_graph.py --dim 768 --out docs/BENCHMARKS.md
 	$(PY) build/bench_bit_recall.py --out docs/BENCHMARKS.md
+	$(PY) build/bench_headline.py --json docs/results.json --out docs/BENCHMARKS.md --plots docs/plots
 
 clean:
 	rm -rf $(VENV) build/.venv-export build/cache

@@ -14,7 +14,9 @@ extracted from its PDF, written as
 
 Scanned pages are measured by ``build/bench_ocr.py`` (the OCR is the cost there). The encoder is the hashing one
 (no model: the embed stage is not what is measured), and late vectors are off. Each file is ingested ``--repeat``
-times into a fresh KB; the table shows the fastest run. Section written between markers in docs/BENCHMARKS.md.
+times into a fresh KB; the table shows the fastest run. Section written between markers in docs/BENCHMARKS.md;
+one record per file and format in docs/results.json (benchmark "ingest_format", the file's name as data set,
+the format's label as mode; issue 46).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from pikelocal import api  # noqa: E402
 from pikelocal.config import load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
+from pikelocal.eval.results_file import record_result  # noqa: E402
 
 BEGIN, END = "<!-- bench_formats:begin -->", "<!-- bench_formats:end -->"
 CIVIL_CODE = ROOT.parent / "shared" / "data" / "pdfs" / "zh_law" / "中华人民共和国民法典.pdf"
@@ -107,12 +110,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
+    ap.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
     args = ap.parse_args(argv)
     load_before = load()
     rows = [
         "| file | format | pages | characters | parse stage, s | pages/s | characters/s |",
         "|---|---|---|---|---|---|---|",
     ]
+    measured: list[tuple[str, str, int, int, float]] = []  # file, format, pages, characters, parse seconds
     with tempfile.TemporaryDirectory(prefix="bench-formats-") as tmp:
         folder = Path(tmp)
         pages = civil_code_pages()
@@ -140,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                 f" {chars / seconds:,.0f} |"
             )
             print(rows[-1], f"(runs: {', '.join(f'{r[0]:.2f}' for r in runs)} s)", flush=True)
+            measured.append((path.name, label, n_pages, chars, seconds))
     machine = f"{platform.machine()}, {cpu_summary()}, {os.cpu_count()} CPU threads, Python {platform.python_version()}"
     section = "\n".join(
         [
@@ -159,6 +165,23 @@ def main(argv: list[str] | None = None) -> int:
         ]
     )
     write_section(args.out, BEGIN, END, section)
+    for name, label, n_pages, chars, seconds in measured:
+        record_result(
+            args.json,
+            benchmark="ingest_format",
+            dataset=name,
+            mode=label,
+            n=n_pages,
+            metrics={
+                "pages": n_pages,
+                "characters": chars,
+                "parse_s": seconds,
+                "chars_per_s": chars / seconds,
+                **({"pages_per_s": n_pages / seconds} if n_pages > 1 else {}),
+            },
+            command=f".venv/bin/python build/bench_formats.py --repeat {args.repeat}",
+            machine=machine,
+        )
     print(section)
     return 0
 

@@ -1,6 +1,7 @@
 """Ingestion and search benchmark (issue 3): the 民法典 PDF through every stage, search latency at its size and at 100k.
 
-Writes its section into docs/BENCHMARKS.md between markers, leaving the rest of the file alone.
+Writes its section into docs/BENCHMARKS.md between markers, leaving the rest of the file alone, and its headline
+figures (pages a second, seconds, peak RSS) into docs/results.json (benchmark "ingest"; issue 46).
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ sys.path.insert(0, str(ROOT))
 from sections import write_section  # noqa: E402
 
 from pikelocal.config import load_settings  # noqa: E402
+from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.domain.documents import NewChunk, NewPage  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
+from pikelocal.eval.results_file import record_result  # noqa: E402
 from pikelocal.ingest.enrich.embed import early_text  # noqa: E402
 from pikelocal.ingest.pipeline import Ingestor  # noqa: E402
 from pikelocal.kb.options import ingest_options  # noqa: E402
@@ -91,6 +94,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     parser.add_argument("--work", type=Path, default=ROOT / "build" / "bench-work")
     parser.add_argument("--big", type=int, default=100_000)
+    parser.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     settings = load_settings()
@@ -119,8 +123,14 @@ def main() -> int:
             f" {doc_tokens / sec['parse']:,.0f} |",
             f"| embed (early vectors, header + text) | {sec['embed']:.1f} | {pages / sec['embed']:.2f} |"
             f" {early_tokens / sec['embed']:,.0f} |",
-            f"| late (late-chunked vectors) | {sec['late']:.1f} | {pages / sec['late']:.2f} |"
-            f" {doc_tokens / sec['late']:,.0f} |",
+            *(
+                [
+                    f"| late (late-chunked vectors) | {sec['late']:.1f} | {pages / sec['late']:.2f} |"
+                    f" {doc_tokens / sec['late']:,.0f} |"
+                ]
+                if sec.get("late")
+                else []
+            ),
             f"| total | {sum(sec.values()):.1f} | {pages / sum(sec.values()):.2f} | |",
             "",
             f"Embed stage against raw tokenizers + onnxruntime on the same {len(texts)} texts: {sec['embed']:.1f} s vs"
@@ -159,6 +169,24 @@ def main() -> int:
     ]
     section = "\n".join(head + lines + notes + [END])
     write_section(args.out, BEGIN, END, section)
+    record_result(
+        args.json,
+        benchmark="ingest",
+        dataset=f"{PDF.name} ({pages} pages)",
+        mode="bench_ingest.py, " + ("with late vectors" if sec.get("late") else "no late vectors (the default)"),
+        n=pages,
+        metrics={
+            "pages": pages,
+            "chunks": len(chunks),
+            "total_s": sum(sec.values()),
+            "pages_per_s": pages / sum(sec.values()),
+            **{f"{stage}_s": seconds for stage, seconds in sec.items()},
+            "peak_rss_mb": rss_mb,
+            "embed_overhead_ratio": sec["embed"] / raw,
+        },
+        command="python build/bench_ingest.py",
+        machine=f"{cpu_summary()}, {len(os.sched_getaffinity(0))} cores",
+    )
     print(section)
     return 0
 

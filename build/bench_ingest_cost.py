@@ -1,6 +1,7 @@
 """Ingest cost per 1,000 tokens of each chunking and late-vector variant (issue 19: "the ingest cost per 1k tokens").
 
     .venv/bin/python build/bench_ingest_cost.py [--corpora tender,law] [--repeat 2] [--out docs/BENCHMARKS.md]
+        [--json docs/results.json]
 
 Each corpus is ingested into a fresh KB once per variant, with the default encoder, through the product's own
 pipeline (``KnowledgeBase.add``). A stage's seconds are those of its ``StageFinished`` event; each variant keeps
@@ -9,7 +10,8 @@ in the first variant's KB, so every variant is divided by the same count. Run it
 inflates every figure. The semantic splitter embeds every sentence inside the parse stage, so its extra cost shows
 there.
 
-Section written between markers in the output file.
+Section written between markers in the output file; the default variant's figures of each corpus also go to
+docs/results.json (benchmark "ingest", the corpus's title as data set; issue 46).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from pikelocal import api  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.domain.events import Event, StageFinished  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
+from pikelocal.eval.results_file import record_result  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
 BEGIN, END = "<!-- bench_ingest_cost:begin -->", "<!-- bench_ingest_cost:end -->"
@@ -91,7 +94,8 @@ def corpus_tokens(kb: Path) -> int:
         return sum(encoder.count_tokens(c.text) for d in store.docs.documents() for c in store.chunks.chunks_of(d.id))
 
 
-def run_corpus(name: str, repeat: int, scratch: Path) -> str:
+def run_corpus(name: str, repeat: int, scratch: Path) -> tuple[str, dict[str, float]]:
+    """The corpus's table, and the default variant's figures for docs/results.json."""
     title, path = CORPORA[name]
     best: dict[str, Run] = {}
     tokens = 0
@@ -118,7 +122,15 @@ def run_corpus(name: str, repeat: int, scratch: Path) -> str:
             f"| {variant} | {run.chunks:,} | " + " | ".join(cells) + f" | {sum(run.stages.values()) * per_k:.2f} |"
             f" {run.total:.1f} | {run.total / base:.2f} |"
         )
-    return "\n".join(lines)
+    default = best[next(iter(VARIANTS))]
+    figures = {
+        "tokens": tokens,
+        "chunks": default.chunks,
+        **{f"{s}_s": default.stages[s] for s in STAGES if s in default.stages},
+        "stage_s_per_1k_tokens": sum(default.stages.values()) * per_k,
+        "whole_add_s": default.total,
+    }
+    return "\n".join(lines), figures
 
 
 def main() -> None:
@@ -126,6 +138,7 @@ def main() -> None:
     ap.add_argument("--corpora", default="tender,law", help=f"comma-separated, of {', '.join(CORPORA)}")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
+    ap.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
     args = ap.parse_args()
     names = [n for n in args.corpora.split(",") if n]
     unknown = [n for n in names if n not in CORPORA]
@@ -133,7 +146,8 @@ def main() -> None:
         raise SystemExit(f"bench_ingest_cost: unknown corpora {unknown} or --repeat {args.repeat} < 1")
     started = dt.datetime.now()
     with tempfile.TemporaryDirectory(prefix="ingest-cost-") as scratch:
-        parts = [run_corpus(n, args.repeat, Path(scratch)) for n in names]
+        runs = {n: run_corpus(n, args.repeat, Path(scratch)) for n in names}
+    parts = [table for table, _ in runs.values()]
     section = "\n".join(
         [
             "## Ingest cost per 1k tokens, per chunking and late-vector variant (issue 19)",
@@ -148,7 +162,17 @@ def main() -> None:
         ]
     )
     write_section(args.out, BEGIN, END, BEGIN + "\n" + section + END)
-    print(f"[ingest_cost] section written to {args.out}")
+    for name, (_, figures) in runs.items():  # the default variant's figures (issue 46)
+        record_result(
+            args.json,
+            benchmark="ingest",
+            dataset=CORPORA[name][0],
+            mode=next(iter(VARIANTS)),
+            n=int(figures["chunks"]),
+            metrics=figures,
+            command=f".venv/bin/python build/bench_ingest_cost.py --corpora {args.corpora} --repeat {args.repeat}",
+        )
+    print(f"[ingest_cost] section written to {args.out}; the default's figures to {args.json}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set-up for `make setup` / `make demo` / `make test`: one line per stage on the terminal, everything in a log.
 
-    python3 build/setup.py [--gpu cuda] [--only packages|models] [--log build/setup.log]
+    python3 build/setup.py [--gpu cuda] [--only packages|models] [--log build/setup.log] [--json docs/results.json]
 
 Stages: the virtual environment (.venv), the Python packages (llama.cpp compiles here), then each model
 (build/models.py; EmbeddingGemma's export reports its own sub-stages), then the LLM's batch width on this machine
@@ -12,12 +12,17 @@ and the log's path, and set-up stops with exit 1. Finished stages are skipped ne
 when .venv/.deps-installed is newer than pyproject.toml (and, on a CPU with AMX, records that llama.cpp was built
 without AMX: see NO_AMX_FLAGS), a model when it is installed and verified.
 
+With ``--json`` (for a fresh clone, where every stage runs) the whole set-up's time, its largest process and the
+disk it used are also recorded in that results file (benchmark "setup", issue 46), through the project's own
+helper in the environment just made.
+
 Runs with the system Python (standard library only): the project's environment does not exist yet.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -207,12 +212,48 @@ def batch_width(setup: Setup) -> None:
         print(f"[setup] LLM batch width not measured, calls go one at a time ({failed})", flush=True)
 
 
+SETUP_DATASET = "make setup from a fresh clone"
+_RECORD = (
+    "import json, sys; from pathlib import Path; from pikelocal.eval.results_file import record_result; "
+    "record_result(Path(sys.argv[1]), **json.loads(sys.argv[2]))"
+)
+
+
+def cpu_name(cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    try:
+        lines = cpuinfo.read_text().splitlines()
+    except OSError:
+        return "unknown CPU"
+    return next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("model name")), "unknown CPU")
+
+
+def setup_record(
+    seconds: float, rows: list[tuple[str, float, int | None, str]], disk: tuple[int, int], gpu: str, command: str
+) -> dict[str, object]:
+    """The results.json record of a whole set-up: minutes, the largest process (GB), the disk at peak and after."""
+    peak_mb = max((r[2] or 0 for r in rows), default=0)
+    return {
+        "benchmark": "setup",
+        "dataset": SETUP_DATASET,
+        "mode": f"{'CUDA' if gpu else 'CPU'} build on {cpu_name()}, {os.cpu_count()} cores",
+        "n": 1,
+        "metrics": {
+            "setup_min": seconds / 60,
+            "peak_rss_gb": peak_mb / 1000,
+            "disk_peak_gb": disk[0] / 1e9,
+            "disk_left_gb": disk[1] / 1e9,
+        },
+        "command": command,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gpu", default="", choices=["", "cuda"], help="build llama.cpp with CUDA")
     ap.add_argument("--only", choices=["packages", "models"], help="run only this part")
     ap.add_argument("--log", type=Path, default=ROOT / "build" / "setup.log")
     ap.add_argument("--jobs", default=str(os.cpu_count() or 2), help="parallel compile jobs")
+    ap.add_argument("--json", type=Path, help="also record the whole set-up here (results.json; a fresh clone)")
     args = ap.parse_args(argv)
     setup = Setup(args.log)
     disk = DiskWatch(ROOT)
@@ -234,6 +275,11 @@ def main(argv: list[str] | None = None) -> int:
             + f"; disk used by this run {fmt_bytes(now)} (peak {fmt_bytes(peak)}); full log {args.log}",
             flush=True,
         )
+    if args.json is not None and setup.rows and args.only is None:
+        command = "python3 build/setup.py " + " ".join(sys.argv[1:] if argv is None else argv)
+        record = setup_record(time.monotonic() - started, setup.rows, (peak, now), args.gpu, command)
+        subprocess.run([str(PY), "-c", _RECORD, str(args.json.resolve()), json.dumps(record)], cwd=ROOT, check=True)
+        print(f"[setup] recorded in {args.json}", flush=True)
     return 0
 
 

@@ -21,6 +21,9 @@ from pikelocal.cpu import cpu_summary
 from pikelocal.domain.errors import InputError
 
 KEY = ("benchmark", "dataset", "mode")
+# What a reader added to a record by hand, kept when a rerun replaces it: the BENCHMARKS.md section it links to and
+# whether its mode is the shipped default (build/bench_headline.py reads both).
+KEPT_ON_RERUN = ("section", "shipped")
 
 
 def read_results(path: Path) -> list[dict[str, Any]]:
@@ -48,7 +51,8 @@ def record_result(
     machine: str | None = None,
     date: str | None = None,
 ) -> dict[str, Any]:
-    """Add one run's figures to ``path``, replacing the older record of the same benchmark, dataset and mode."""
+    """Add one run's figures to ``path``, replacing the older record of the same benchmark, dataset and mode (its
+    ``section`` and ``shipped`` keys carried over)."""
     record: dict[str, Any] = {
         "benchmark": benchmark,
         "dataset": dataset,
@@ -59,7 +63,11 @@ def record_result(
         "date": date or dt.date.today().isoformat(),
         "command": command,
     }
-    kept = [r for r in read_results(path) if tuple(r.get(k) for k in KEY) != tuple(record[k] for k in KEY)]
+    same = tuple(record[k] for k in KEY)
+    records = read_results(path)
+    for old in (r for r in records if tuple(r.get(k) for k in KEY) == same):
+        record.update({k: old[k] for k in KEPT_ON_RERUN if k in old})
+    kept = [r for r in records if tuple(r.get(k) for k in KEY) != same]
     kept.append(record)
     kept.sort(key=lambda r: tuple(str(r.get(k, "")) for k in KEY))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -24,6 +24,19 @@ def test_a_newer_run_replaces_the_older_record_of_the_same_benchmark_dataset_and
     assert set(naive) == {"benchmark", "dataset", "n", "mode", "metrics", "machine", "date", "command"}
 
 
+def test_a_rerun_keeps_the_section_and_shipped_mark_a_reader_gave_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    common = {"benchmark": "review", "dataset": "zh_tender", "mode": "naive", "command": "bench", "machine": "m"}
+    record_result(path, n=50, metrics={"item_accuracy": 0.4}, **common)
+    records = json.loads(path.read_text(encoding="utf-8"))
+    records[0] |= {"section": "bench_review_tender_zh", "shipped": True, "source": "backfilled"}
+    path.write_text(json.dumps(records), encoding="utf-8")
+    again = record_result(path, n=50, metrics={"item_accuracy": 0.43}, **common)
+    assert again["section"] == "bench_review_tender_zh" and again["shipped"] is True
+    assert "source" not in again  # a rerun is measured, not backfilled
+    assert json.loads(path.read_text(encoding="utf-8")) == [again]
+
+
 def test_a_file_that_is_not_a_list_of_records_is_refused_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "results.json"
     path.write_text('{"benchmark": "x"}', encoding="utf-8")
