@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import re
 import statistics
 import sys
 import tempfile
@@ -23,9 +22,14 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "build"))  # sections.py, also when a test loads this file by path
+
+from sections import write_section  # noqa: E402
 
 from pikelocal.assets import resolve_encoder_dir, resolve_gguf  # noqa: E402
 from pikelocal.doctor import hardware  # noqa: E402
+
+BEGIN, END = "<!-- bench_core:begin -->", "<!-- bench_core:end -->"
 
 TENDER_EN = (
     "Section 10. Bid security. Each bidder shall submit a bid security of CNY 50,000 by bank guarantee or "
@@ -258,8 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = "; ".join(f"{c.name}: {c.value}" for c in hw.checks)
     started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     out: list[str] = [
-        "# Benchmarks",
-        "",
+        BEGIN,
         f"Measured {started} by `{command}` on: {machine}; Python {platform.python_version()}.",
         "Figures are as measured; rerun `make bench` to refresh this file. Across machines compare the ratios "
         "(our layer against the raw library on the same machine), not absolute rates: on the 2-vCPU Intel Xeon "
@@ -287,15 +290,15 @@ def main(argv: list[str] | None = None) -> int:
     out += ["", "## Vector KNN in sqlite-vec", ""]
     print("[bench] KNN …", flush=True)
     out += bench_knn([int(s) for s in args.knn_sizes.split(",")], 768, args.queries)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    # Sections other scripts write between <!-- name:begin --> / <!-- name:end --> markers are kept.
-    old = args.out.read_text(encoding="utf-8") if args.out.exists() else ""
-    kept = re.findall(r"<!-- (\w+):begin -->.*?<!-- \1:end -->", old, flags=re.S)
-    blocks = [re.search(rf"<!-- {name}:begin -->.*?<!-- {name}:end -->", old, flags=re.S) for name in kept]
-    out += [""] + [b.group(0) + "\n" for b in blocks if b]
-    args.out.write_text("\n".join(out) + "\n", encoding="utf-8")
+    write_core(args.out, out)
     print("\n".join(out))
     return 0
+
+
+def write_core(path: Path, lines: list[str]) -> None:
+    """This script's section of ``path`` rewritten between its markers; every other section stays as it is."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_section(path, BEGIN, END, "\n".join([*lines, END]))
 
 
 if __name__ == "__main__":
