@@ -7,8 +7,8 @@ Seeds: the entities whose names occur in the question (1 each), the entities nea
 cosine, if at least ``ENTITY_MIN_SIMILARITY``), the subject and object of the ``FACT_SEEDS`` triples nearest the
 question's vector (their cosine; HippoRAG 2's fact retrieval), and, as HippoRAG 2 does, the question's dense chunk
 hits (``PASSAGE_SEED_WEIGHT`` × cosine), so a question naming no entity still has somewhere to start. HippoRAG 2
-weighs its passage seeds at 0.05; on our pooled 2Wiki-20 and HotpotQA-20 sets 1.0 ranked better on both (nDCG@10
-0.780 -> 0.809 and 0.756 -> 0.788 with fact seeds; docs/BENCHMARKS.md, "Graph retrieval's seeding, varied").
+weighs its passage seeds at 0.05; on our pooled 2Wiki-20 and HotpotQA-20 sets 1.0 ranked better on both
+(docs/BENCHMARKS.md, "Graph retrieval's seeding, varied").
 
 The matrix is built from the store's edge arrays once per graph version (``kb_meta.graph_version``) and kept in
 memory for the process (the TUI and evaluation ask many questions of one KB).

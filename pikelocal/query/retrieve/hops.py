@@ -18,9 +18,8 @@ No LLM call and, on an enriched KB, no encoder call: per end, nearest triple fir
 name vector as enrichment stored it (encoded as a query; encoded now where a KB lacks it), one lookup of near names
 and the vectors of their chunks. A KB without triple vectors (not enriched with ``enrich.entities``) has no hops.
 
-Measured on enriched pooled 2Wiki-50 and HotpotQA-50 KBs (docs/BENCHMARKS.md, "Fact hops"): hybrid R@5 0.755 ->
-0.905 on 2Wiki and 0.890 -> 0.900 on HotpotQA, where the values here were chosen; 0.715 -> 0.910 on a held-out
-2Wiki pool of 50 other questions.
+What they buy in hybrid's R@5, on the enriched pooled 2Wiki-50 and HotpotQA-50 KBs where the values here were
+chosen and on a held-out 2Wiki pool: docs/BENCHMARKS.md, "Fact hops".
 """
 
 from __future__ import annotations
