@@ -113,25 +113,14 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
 
     emit("2. Schema-constrained JSON answer from the clause:")
     emit("   " + CLAUSE.replace("\n", " "))
-    messages = [
-        Message("system", "You extract facts from tender documents. Reply with JSON only."),
-        Message("user", f"Text:\n{CLAUSE}\n\nQuestion: {QUESTION}"),
-    ]
-    params = GenParams(tag="demo.extract", max_tokens=200, json_schema=SCHEMA)
+    messages, params = _extract_call()
     first = cached.complete(messages, params)
     answer = first.json()
     for key, value in answer.items():
         emit(f"   {key:<17} {value}")
     emit(f"   {first.prompt_tokens} prompt + {first.completion_tokens} output tokens in {first.seconds:.1f} s")
 
-    emit("3. Loading the default encoder and embedding English and Chinese sentences …")
-    encoder = open_encoder(settings)
-    vectors = encoder.encode([s for _, s in SENTENCES], role="passage")
-    sims = vectors @ vectors.T
-    for i, (lang, text) in enumerate(SENTENCES):
-        emit(f"   [{i}] {lang} {text}")
-    emit(f"   cosine [0]~[1] (same meaning, EN~ZH) = {sims[0, 1]:.3f};  [0]~[2] (unrelated) = {sims[0, 2]:.3f}")
-
+    encoder, sims = _embed_sentences(settings, emit)
     check_probes(store, encoder)  # a new KB: records this encoder's probe vectors
     emit(f"4. Ingesting the bundled sample documents into {kb_path} …")
     report = Ingestor(store, encoder, ingest_options(settings), _notices(emit)).ingest_paths([SAMPLES])
@@ -145,14 +134,7 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
     with Store.open(kb_path, encoder_id=info.id, dim=info.dim, probe=encoder) as reread:
         counts = reread.counts()
         emit("   " + ", ".join(f"{k} {v}" for k, v in counts.items() if v))
-        top_hits = []
-        for query in SEARCHES:
-            hits = search(reread, encoder, query, mode="hybrid", k=1)
-            top_hits.append(hits[0])
-            c = hits[0].chunk
-            emit(f"   {query}")
-            emit(f"     → {Path(hits[0].document.path).name}, p. {c.page_start}, lines {c.line_start}–{c.line_end}")
-            emit(f"       {hits[0].snippet.marked()[:110]}")
+        top_hits = _search_samples(reread, encoder, emit)
         again = CachedLLM(llm, reread.cache).complete(messages, params)
         emit(
             f"   the same LLM call again: served from the KB's cache = {again.cached}, text identical = "
@@ -163,6 +145,40 @@ def _run(settings: Settings, kb_path: Path, emit: Emit, resources: ExitStack) ->
     emit(f"   files after close: {', '.join(files)}")
     emit(f"Done in {time.monotonic() - started:.0f} s.")
     return DemoResult(answer, sims, files, again.cached, tuple(top_hits), asked)
+
+
+def _extract_call() -> tuple[list[Message], GenParams]:
+    """Step 2's LLM call (and step 5's again, from the cache): the clause's facts as JSON of SCHEMA."""
+    messages = [
+        Message("system", "You extract facts from tender documents. Reply with JSON only."),
+        Message("user", f"Text:\n{CLAUSE}\n\nQuestion: {QUESTION}"),
+    ]
+    return messages, GenParams(tag="demo.extract", max_tokens=200, json_schema=SCHEMA)
+
+
+def _embed_sentences(settings: Settings, emit: Emit) -> tuple[Encoder, np.ndarray]:
+    """Step 3: the default encoder, and the cosine similarities of SENTENCES (rows and columns in their order)."""
+    emit("3. Loading the default encoder and embedding English and Chinese sentences …")
+    encoder = open_encoder(settings)
+    vectors = encoder.encode([s for _, s in SENTENCES], role="passage")
+    sims = vectors @ vectors.T
+    for i, (lang, text) in enumerate(SENTENCES):
+        emit(f"   [{i}] {lang} {text}")
+    emit(f"   cosine [0]~[1] (same meaning, EN~ZH) = {sims[0, 1]:.3f};  [0]~[2] (unrelated) = {sims[0, 2]:.3f}")
+    return encoder, sims
+
+
+def _search_samples(store: Store, encoder: Encoder, emit: Emit) -> list[Hit]:
+    """Step 5's searches: the top hit of each of SEARCHES, shown with where it is."""
+    top_hits = []
+    for query in SEARCHES:
+        hits = search(store, encoder, query, mode="hybrid", k=1)
+        top_hits.append(hits[0])
+        c = hits[0].chunk
+        emit(f"   {query}")
+        emit(f"     → {Path(hits[0].document.path).name}, p. {c.page_start}, lines {c.line_start}–{c.line_end}")
+        emit(f"       {hits[0].snippet.marked()[:110]}")
+    return top_hits
 
 
 def _ask(settings: Settings, kb_path: Path, encoder: Encoder, llm: LLM, emit: Emit) -> QueryTrace:

@@ -43,7 +43,7 @@ def test_refs_lists_citations_with_where_they_lead(tmp_path: Path) -> None:
 def test_refs_reads_a_kb_made_before_citations_existed(tmp_path: Path) -> None:
     kb = make_kb(tmp_path)
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store, store.transaction():
-        store._conn.execute("DELETE FROM law_refs; DELETE FROM law_articles; UPDATE chunks SET refs_read = NULL")
+        store.db.execute("DELETE FROM law_refs; DELETE FROM law_articles; UPDATE chunks SET refs_read = NULL")
     before = run_cli("stats", str(kb))
     assert before.returncode == 0, before.stderr
     assert "chunks not read yet" in before.stdout

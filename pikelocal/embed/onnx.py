@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -18,6 +18,9 @@ from pikelocal.cpu import cpu_summary
 from pikelocal.domain.errors import ModelError
 from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
 from pikelocal.embed.late import assign_tokens, normalise, plan_windows
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +109,19 @@ def _require_file(model_dir: Path, name: str, what: str) -> Path:
     return path
 
 
+def _load_tokenizer(tok_path: Path) -> Tokenizer:
+    """The tokenizer in ``tok_path``, with padding and truncation off."""
+    from tokenizers import Tokenizer  # lazy: importing pikelocal must stay light
+
+    try:
+        tokenizer = Tokenizer.from_file(str(tok_path))
+    except Exception as exc:  # tokenizers raises a bare Exception on bad JSON
+        raise ModelError(f"{tok_path} is not a valid tokenizer file: {exc}") from exc
+    tokenizer.no_padding()
+    tokenizer.no_truncation()
+    return tokenizer
+
+
 class OnnxEncoder:
     """An ONNX text encoder described by ``encoder.json`` in ``model_dir``.
 
@@ -125,6 +141,41 @@ class OnnxEncoder:
         model_dir = Path(model_dir)
         config = _read_config(model_dir)
         cfg_path = model_dir / CONFIG_FILE
+        self._set_sizes(config, cfg_path, window, late_window)
+        self.query_prompt = str(config.get("query_prompt") or "")
+        self.passage_prompt = str(config.get("passage_prompt") or "")
+        self.output_name = str(config.get("output") or "last_hidden_state")
+        self.batch_size = max(1, batch_size)
+        onnx_path = _require_file(model_dir, str(config["onnx"]), "ONNX model")
+        tok_path = _require_file(model_dir, str(config["tokenizer"]), "tokenizer")
+        proj_name = config.get("projection")
+        proj_path = _require_file(model_dir, str(proj_name), "projection") if proj_name else None
+
+        import onnxruntime as ort  # lazy: importing pikelocal must stay light
+
+        self.tokenizer = _load_tokenizer(tok_path)
+        self._prefix, self._suffix = self._special_tokens()
+
+        self.projection: NDArray[np.float32] | None = None
+        if proj_path is not None:
+            self.projection = self._load_projection(proj_path)
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads or available_cpus()
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own Fail/InvalidProtobuf/... types
+            raise ModelError(f"{onnx_path} is not a valid ONNX model (re-install it): {exc}") from exc
+        self.build = _build_description(model_dir, config, onnx_path, ort.__version__)
+        self._check_session(onnx_path, cfg_path)
+        self._overhead = len(self._prefix) + len(self._suffix)
+        log.info("loaded encoder %s from %s, %d threads", self.model_id, model_dir, opts.intra_op_num_threads)
+
+    # ----------------------------------------------------------------------------------------- loading
+    def _set_sizes(self, config: dict[str, Any], cfg_path: Path, window: int | None, late_window: int | None) -> None:
+        """``model_id``, ``dim``, ``max_tokens`` and the window sizes, from ``config`` and the settings."""
         try:
             self.model_id = str(config["id"])
             self.dim = int(config["dim"])
@@ -146,39 +197,10 @@ class OnnxEncoder:
         if late_window is not None and late_window < 32:
             raise ValueError(f"late_window must be at least 32 tokens, got {late_window}")
         self.late_window_tokens = min(late, late_window or late)
-        self.query_prompt = str(config.get("query_prompt") or "")
-        self.passage_prompt = str(config.get("passage_prompt") or "")
-        self.output_name = str(config.get("output") or "last_hidden_state")
-        self.batch_size = max(1, batch_size)
-        onnx_path = _require_file(model_dir, str(config["onnx"]), "ONNX model")
-        tok_path = _require_file(model_dir, str(config["tokenizer"]), "tokenizer")
-        proj_name = config.get("projection")
-        proj_path = _require_file(model_dir, str(proj_name), "projection") if proj_name else None
 
-        import onnxruntime as ort  # lazy: importing pikelocal must stay light
-        from tokenizers import Tokenizer
-
-        try:
-            self.tokenizer = Tokenizer.from_file(str(tok_path))
-        except Exception as exc:  # tokenizers raises a bare Exception on bad JSON
-            raise ModelError(f"{tok_path} is not a valid tokenizer file: {exc}") from exc
-        self.tokenizer.no_padding()
-        self.tokenizer.no_truncation()
-        self._prefix, self._suffix = self._special_tokens()
-
-        self.projection: NDArray[np.float32] | None = None
-        if proj_path is not None:
-            self.projection = self._load_projection(proj_path)
-
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads or available_cpus()
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own Fail/InvalidProtobuf/... types
-            raise ModelError(f"{onnx_path} is not a valid ONNX model (re-install it): {exc}") from exc
-        self.build = _build_description(model_dir, config, onnx_path, ort.__version__)
+    def _check_session(self, onnx_path: Path, cfg_path: Path) -> None:
+        """The session's input names and types; refuse a model without ``input_ids``, without the configured
+        output, or whose token states do not have the width the description implies."""
         self.input_names = [i.name for i in self.session.get_inputs()]
         self._input_types = {
             i.name: np.int32 if i.type == "tensor(int32)" else np.int64 for i in self.session.get_inputs()
@@ -192,10 +214,7 @@ class OnnxEncoder:
         expected = self.projection.shape[0] if self.projection is not None else self.dim
         if isinstance(hidden, int) and hidden != expected:
             raise ModelError(f"{onnx_path} gives {hidden}-d token states but {cfg_path} implies {expected}")
-        self._overhead = len(self._prefix) + len(self._suffix)
-        log.info("loaded encoder %s from %s, %d threads", self.model_id, model_dir, opts.intra_op_num_threads)
 
-    # ----------------------------------------------------------------------------------------- loading
     def _special_tokens(self) -> tuple[list[int], list[int]]:
         """Ids the tokenizer's post-processor puts before and after a text ([CLS]/[SEP], <bos>/<eos>)."""
         enc = self.tokenizer.encode("a", add_special_tokens=True)

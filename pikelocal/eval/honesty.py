@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pikelocal.config import Settings
-from pikelocal.domain.answers import Answer, Evidence, Source
+from pikelocal.domain.answers import Answer, Evidence, QueryTrace, Source
 from pikelocal.domain.documents import PageRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.kinds import answer_mode
@@ -230,6 +230,29 @@ def _rate(num: float, den: float) -> str:
     return f"{num / den:.1%} ({num:.0f}/{den:.0f})" if den else "-"
 
 
+def _subset_table(scored: Sequence[tuple[HonestyItem, HonestyScore]]) -> list[str]:
+    """The Markdown table of one mode's answers by subset (the source folder and script), checked vs the draft."""
+    lines = [
+        "| subset | answerable: checked / draft correct | unanswerable: checked / draft not stated |",
+        "|---|---|---|",
+    ]
+    groups: dict[str, list[tuple[HonestyItem, HonestyScore]]] = {}
+    for i, sc in scored:
+        groups.setdefault(f"{i.source_pdf.split('/')[1] if '/' in i.source_pdf else '?'} · {i.script}", []).append(
+            (i, sc)
+        )
+    for name, pairs in sorted(groups.items()):
+        a = [sc for i, sc in pairs if i.answerable]
+        u = [sc for i, sc in pairs if not i.answerable]
+        right, d_right = sum(x.correct for x in a), sum(x.draft_correct for x in a)
+        said, d_said = sum(x.not_stated for x in u), sum(x.draft_not_stated for x in u)
+        lines.append(
+            f"| {name} | {_rate(right, len(a))} / {_rate(d_right, len(a))}"
+            f" | {_rate(said, len(u))} / {_rate(d_said, len(u))} |"
+        )
+    return lines
+
+
 def format_honesty(title: str, rows: list[tuple[str, HonestyItem, HonestyScore, float, float]]) -> str:
     """rows: (mode, item, score, answer seconds, check seconds). One table per mode: checked vs the draft."""
     lines = [f"**{title}**", ""]
@@ -265,24 +288,7 @@ def format_honesty(title: str, rows: list[tuple[str, HonestyItem, HonestyScore, 
             f" the gold answer was sent for {_rate(len(sent), len(ans))}",
             "",
         ]
-        lines += [
-            "| subset | answerable: checked / draft correct | unanswerable: checked / draft not stated |",
-            "|---|---|---|",
-        ]
-        groups: dict[str, list[tuple[HonestyItem, HonestyScore]]] = {}
-        for _, i, sc, _, _ in mine:
-            groups.setdefault(f"{i.source_pdf.split('/')[1] if '/' in i.source_pdf else '?'} · {i.script}", []).append(
-                (i, sc)
-            )
-        for name, pairs in sorted(groups.items()):
-            a = [sc for i, sc in pairs if i.answerable]
-            u = [sc for i, sc in pairs if not i.answerable]
-            right, d_right = sum(x.correct for x in a), sum(x.draft_correct for x in a)
-            said, d_said = sum(x.not_stated for x in u), sum(x.draft_not_stated for x in u)
-            lines.append(
-                f"| {name} | {_rate(right, len(a))} / {_rate(d_right, len(a))}"
-                f" | {_rate(said, len(u))} / {_rate(d_said, len(u))} |"
-            )
+        lines += _subset_table([(i, sc) for _, i, sc, _, _ in mine])
         lines.append("")
         total = sum(r[3] for r in mine)
         checks = sum(r[4] for r in mine)
@@ -290,6 +296,25 @@ def format_honesty(title: str, rows: list[tuple[str, HonestyItem, HonestyScore, 
             lines.append(f"claim checking: {checks:.1f} s of {total:.1f} s answering ({checks / total:.1%})")
             lines.append("")
     return "\n".join(lines)
+
+
+def _answer_row(item_id: str, mode: str, trace: QueryTrace, score: HonestyScore) -> dict[str, Any]:
+    """One answer's line of the results file: what was answered, its timings and tokens, and its score."""
+    return {
+        "item_id": item_id,
+        "mode": mode,
+        "answer": trace.answer.text,
+        "draft": trace.answer.draft,
+        "total_s": trace.total_s,
+        "first_token_s": trace.first_token_s,
+        "prompt_tokens": trace.prompt_tokens,
+        "prompt_evaluated": trace.prompt_evaluated,
+        "model_s": sum(c.seconds for c in trace.calls),
+        "check_s": trace.answer.check_s,
+        "cached": bool(trace.calls) and all(c.cached for c in trace.calls),
+        "trace_id": trace.id,
+        **asdict(score),
+    }
 
 
 def run_honesty(
@@ -328,22 +353,7 @@ def run_honesty(
                     if (item.item_id, mode) in done:
                         continue
                     trace = knowledge_base.ask(item.question, AskRequest(answer_mode(mode)))
-                    score = score_answer(item, trace.answer, page_of)
-                    row = {
-                        "item_id": item.item_id,
-                        "mode": mode,
-                        "answer": trace.answer.text,
-                        "draft": trace.answer.draft,
-                        "total_s": trace.total_s,
-                        "first_token_s": trace.first_token_s,
-                        "prompt_tokens": trace.prompt_tokens,
-                        "prompt_evaluated": trace.prompt_evaluated,
-                        "model_s": sum(c.seconds for c in trace.calls),
-                        "check_s": trace.answer.check_s,
-                        "cached": bool(trace.calls) and all(c.cached for c in trace.calls),
-                        "trace_id": trace.id,
-                        **asdict(score),
-                    }
+                    row = _answer_row(item.item_id, mode, trace, score_answer(item, trace.answer, page_of))
                     out.write(json.dumps(row, ensure_ascii=False) + "\n")
                     out.flush()
                     done[(item.item_id, mode)] = row

@@ -154,6 +154,90 @@ def file_fingerprint(path: Path, edge_bytes: int = 1 << 20) -> str:
     return digest.hexdigest()[:12]
 
 
+def _open_model(
+    model_path: Path,
+    *,
+    n_ctx: int,
+    threads: int,
+    n_batch: int,
+    n_gpu_layers: int,
+    seed: int,
+    flash_attn: bool,
+    weight_repacking: bool | None,
+) -> tuple[Llama, int]:
+    """Load llama.cpp (heavy: its shared library) and the model; the model and the layers offloaded to a GPU (0 when
+    this build has no GPU support, with a warning)."""
+    llama_cpp = load_llama_cpp()
+    _route_native_logs(llama_cpp)
+    if n_gpu_layers != 0 and not gpu_offload_supported():
+        log.warning(
+            "n_gpu_layers=%d asked for, but this llama-cpp-python build has no GPU support; running on CPU",
+            n_gpu_layers,
+        )
+        n_gpu_layers = 0
+    if weight_repacking is None:
+        weight_repacking = _repacking_safe(llama_cpp, model_path)
+    start = time.perf_counter()
+    llama = _load(
+        llama_cpp,
+        model_path,
+        repack=weight_repacking,
+        n_ctx=n_ctx,
+        n_threads=threads,
+        n_threads_batch=threads,
+        n_batch=n_batch,
+        n_gpu_layers=n_gpu_layers,
+        seed=seed,
+        flash_attn=flash_attn,
+        verbose=False,
+    )
+    log.info("loaded %s in %.1f s (%d threads)", model_path.name, time.perf_counter() - start, threads)
+    return llama, n_gpu_layers
+
+
+def _batch_formatter(llama: Llama, batch_width: int, model_path: Path) -> Jinja2ChatFormatter | None:
+    """The chat formatter batched calls need (``batch_width`` above 1); None when not batching, or when the GGUF
+    has no chat template of its own (warned: its calls are not batched)."""
+    if batch_width <= 1:
+        return None
+    formatter = _chat_formatter(llama)
+    if formatter is None:
+        log.warning("%s has no chat template of its own: calls are not batched", model_path.name)
+    return formatter
+
+
+def _repacking_safe(llama_cpp: Any, model_path: Path) -> bool:
+    """Whether weight repacking is safe with this llama.cpp build: not when it has AMX kernels (warned once)."""
+    if not amx_kernels_built(llama_cpp.llama_print_system_info()):
+        return True
+    log.warning(
+        "this llama.cpp build has AMX kernels, which crash at the first decode (llama.cpp #20824): "
+        "loading %s without weight repacking (slower); `make setup` builds llama.cpp without them",
+        model_path.name,
+    )
+    return False
+
+
+def _load(llama_cpp: Any, model_path: Path, *, repack: bool, n_ctx: int, **params: Any) -> Llama:
+    """``llama_cpp.Llama`` of ``model_path`` with ``params`` (weight repacking off unless ``repack``); a one-line
+    ModelError when llama.cpp cannot load it."""
+    try:
+        with nullcontext() if repack else _without_weight_repacking(llama_cpp):
+            llama: Llama = llama_cpp.Llama(model_path=str(model_path), n_ctx=n_ctx, **params)
+    except (ValueError, RuntimeError, OSError) as exc:
+        # verbose=False hides llama.cpp's own log, so the exception is all we know.
+        log.debug("llama.cpp failed to load %s: %r", model_path, exc)
+        if "llama_context" in str(exc):
+            raise ModelError(
+                f"cannot allocate a {n_ctx}-token context for {model_path} (not enough memory? lower n_ctx)"
+            ) from None
+        raise ModelError(
+            f"{model_path} is not a valid GGUF file (truncated or corrupt, "
+            "or an architecture this llama.cpp build does not know)"
+        ) from None
+    return llama
+
+
 class LlamaCppLLM:
     """A GGUF model run in this process. The chat template comes from the GGUF's metadata."""
 
@@ -187,53 +271,18 @@ class LlamaCppLLM:
         if batch_width < 1:
             raise ConfigError(f"batch width for {model_path} must be at least 1, not {batch_width}")
         check_gguf(model_path)
-
-        llama_cpp = load_llama_cpp()  # heavy: loads the shared library
-
-        _route_native_logs(llama_cpp)
-        self.gpu_offload = n_gpu_layers != 0 and gpu_offload_supported()
-        if n_gpu_layers != 0 and not self.gpu_offload:
-            log.warning(
-                "n_gpu_layers=%d asked for, but this llama-cpp-python build has no GPU support; running on CPU",
-                n_gpu_layers,
-            )
-            n_gpu_layers = 0
         threads = n_threads or available_cpus()
-        if weight_repacking is None:
-            weight_repacking = not amx_kernels_built(llama_cpp.llama_print_system_info())
-            if not weight_repacking:
-                log.warning(
-                    "this llama.cpp build has AMX kernels, which crash at the first decode (llama.cpp #20824): "
-                    "loading %s without weight repacking (slower); `make setup` builds llama.cpp without them",
-                    model_path.name,
-                )
-        start = time.perf_counter()
-        try:
-            with nullcontext() if weight_repacking else _without_weight_repacking(llama_cpp):
-                llama = llama_cpp.Llama(
-                    model_path=str(model_path),
-                    n_ctx=n_ctx,
-                    n_threads=threads,
-                    n_threads_batch=threads,
-                    n_batch=n_batch,
-                    n_gpu_layers=n_gpu_layers,
-                    seed=seed,
-                    flash_attn=flash_attn,
-                    verbose=False,
-                )
-        except (ValueError, RuntimeError, OSError) as exc:
-            # verbose=False hides llama.cpp's own log, so the exception is all we know.
-            log.debug("llama.cpp failed to load %s: %r", model_path, exc)
-            if "llama_context" in str(exc):
-                raise ModelError(
-                    f"cannot allocate a {n_ctx}-token context for {model_path} (not enough memory? lower n_ctx)"
-                ) from None
-            raise ModelError(
-                f"{model_path} is not a valid GGUF file (truncated or corrupt, "
-                "or an architecture this llama.cpp build does not know)"
-            ) from None
-        log.info("loaded %s in %.1f s (%d threads)", model_path.name, time.perf_counter() - start, threads)
-
+        llama, n_gpu_layers = _open_model(
+            model_path,
+            n_ctx=n_ctx,
+            threads=threads,
+            n_batch=n_batch,
+            n_gpu_layers=n_gpu_layers,
+            seed=seed,
+            flash_attn=flash_attn,
+            weight_repacking=weight_repacking,
+        )
+        self.gpu_offload = n_gpu_layers != 0
         self.model_path = model_path
         self.model_id = model_id or f"{model_path.stem}@{file_fingerprint(model_path)}"
         self.context_tokens = n_ctx
@@ -245,10 +294,8 @@ class LlamaCppLLM:
         self.thread_changes = 0  # how often the governor changed the count (for tests and the log)
         self.grammar_first = grammar_first  # grammars checked token by token, not over the whole vocabulary
         self.n_batch, self.flash_attn = n_batch, flash_attn
-        self._formatter = _chat_formatter(llama) if batch_width > 1 else None
+        self._formatter = _batch_formatter(llama, batch_width, model_path)
         self.batch_width = batch_width if self._formatter is not None else 1
-        if batch_width > 1 and self._formatter is None:
-            log.warning("%s has no chat template of its own: calls are not batched", model_path.name)
         self.max_parallel = self.batch_width
         self._engine: BatchEngine | None = None
         self._engine_lock = threading.Lock()

@@ -13,19 +13,17 @@ from pikelocal.domain import CachedCompletion
 from pikelocal.domain.reports import LLMUsage
 
 if TYPE_CHECKING:
-    from pikelocal.store.store import Store
+    from pikelocal.store.handle import Db
 
 
 class LLMCache:
     """The stored completions of one open store, and what they cost."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._conn = store._conn  # written only inside the store's transaction (which holds its lock)
-        self._rows = store._rows
+    def __init__(self, db: Db) -> None:
+        self._db = db
 
     def get_cached_completion(self, key: str) -> CachedCompletion | None:
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT key, model_id, tag, text, prompt_tokens, completion_tokens, seconds FROM llm_cache WHERE key = ?",
             (key,),
         )
@@ -33,8 +31,8 @@ class LLMCache:
 
     def put_cached_completion(self, c: CachedCompletion) -> None:
         """Store (or replace) a completion; committed at once unless inside this thread's transaction."""
-        with self._store.transaction():
-            self._conn.execute(
+        with self._db.transaction():
+            self._db.execute(
                 "INSERT OR REPLACE INTO llm_cache(key, model_id, tag, text, prompt_tokens, completion_tokens,"
                 " seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (c.key, c.model_id, c.tag, c.text, c.prompt_tokens, c.completion_tokens, c.seconds),
@@ -42,7 +40,7 @@ class LLMCache:
 
     def llm_usage(self) -> list[LLMUsage]:
         """Per prompt: calls, tokens and seconds of every completion the KB has stored (its LLM cache)."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT tag, count(*), sum(prompt_tokens), sum(completion_tokens), sum(seconds) FROM llm_cache"
             " GROUP BY tag ORDER BY tag"
         )

@@ -17,7 +17,10 @@ from pikelocal.store import db, schema
 from pikelocal.store.index import VectorTable
 
 if TYPE_CHECKING:
-    from pikelocal.store.store import Store
+    from pikelocal.store.chunks import Chunks
+    from pikelocal.store.graph import Graph
+    from pikelocal.store.handle import Db
+    from pikelocal.store.summaries import Summaries
 
 _DOC_COLS = "id, path, sha256, title, summary, kind, n_pages, stage, error, added_at, updated_at"
 _CHUNKS_OF = "SELECT id FROM chunks WHERE doc_id = ?1"
@@ -34,10 +37,11 @@ _DELETE_INDEX_ROWS = (
 class Documents:
     """Documents, pages and ingestion failures of one open store."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._conn = store._conn  # written only inside the store's transaction (which holds its lock)
-        self._rows = store._rows
+    def __init__(self, db: Db, *, chunks: Chunks, summaries: Summaries, graph: Graph) -> None:
+        self._db = db
+        self._chunks = chunks  # a parsed document's chunks are added with it
+        self._summaries = summaries  # and a removed one takes the summaries and entities that speak of it along
+        self._graph = graph
 
     # --- documents -----------------------------------------------------------------------------------
 
@@ -51,30 +55,29 @@ class Documents:
         n_pages: int | None = None,
         stage: str = "added",
     ) -> int:
-        with self._store.transaction():
+        with self._db.transaction():
             try:
-                self._conn.execute(
+                return self._db.insert(
                     "INSERT INTO documents(path, sha256, title, kind, n_pages, stage) VALUES (?, ?, ?, ?, ?, ?)",
                     (path, sha256, title, kind, n_pages, stage),
                 )
             except db.ConstraintError as e:
                 raise InputError(f"{path} is already in the knowledge base (same sha256)") from e
-            return int(self._conn.last_insert_rowid())
 
     def get_document(self, doc_id: int) -> DocumentRecord | None:
-        rows = self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE id = ?", (doc_id,))
+        rows = self._db.rows(f"SELECT {_DOC_COLS} FROM documents WHERE id = ?", (doc_id,))
         return DocumentRecord(*rows[0]) if rows else None
 
     def document_by_sha256(self, sha256: str) -> DocumentRecord | None:
-        rows = self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE sha256 = ?", (sha256,))
+        rows = self._db.rows(f"SELECT {_DOC_COLS} FROM documents WHERE sha256 = ?", (sha256,))
         return DocumentRecord(*rows[0]) if rows else None
 
     def documents(self) -> list[DocumentRecord]:
-        return [DocumentRecord(*r) for r in self._rows(f"SELECT {_DOC_COLS} FROM documents ORDER BY id")]
+        return [DocumentRecord(*r) for r in self._db.rows(f"SELECT {_DOC_COLS} FROM documents ORDER BY id")]
 
     def set_document_stage(self, doc_id: int, stage: str, error: str | None = None) -> None:
-        with self._store.transaction():
-            self._conn.execute(
+        with self._db.transaction():
+            self._db.execute(
                 "UPDATE documents SET stage = ?, error = ?,"
                 " updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                 (stage, error, doc_id),
@@ -82,15 +85,15 @@ class Documents:
 
     def delete_other_versions(self, path: str, sha256: str) -> int:
         """Delete documents stored at ``path`` whose content is not ``sha256`` (the file has changed)."""
-        with self._store.transaction():
+        with self._db.transaction():
             old = [d.id for d in self.document_by_path(path) if d.sha256 != sha256]
             for doc_id in old:
                 self.delete_document(doc_id)
             return len(old)
 
     def set_document_path(self, doc_id: int, path: str) -> None:
-        with self._store.transaction():
-            self._conn.execute(
+        with self._db.transaction():
+            self._db.execute(
                 "UPDATE documents SET path = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
                 (path, doc_id),
             )
@@ -101,26 +104,25 @@ class Documents:
         The cascade and the schema's triggers would do it alone, but one index table after another is
         ~10x faster than the triggers' row-by-row interleaving across vec0 tables.
         """
-        with self._store.transaction():
-            self._store.summaries.drop_covering(doc_id)  # corpus-level summaries that speak of it
+        with self._db.transaction():
+            self._summaries.drop_covering(doc_id)  # corpus-level summaries that speak of it
             for sql in _DELETE_INDEX_ROWS:
-                self._conn.execute(sql, (doc_id,))
+                self._db.execute(sql, (doc_id,))
             in_graph = bool(
-                self._rows(f"SELECT 1 FROM chunk_entities WHERE chunk_id IN ({_CHUNKS_OF}) LIMIT 1", (doc_id,))
+                self._db.rows(f"SELECT 1 FROM chunk_entities WHERE chunk_id IN ({_CHUNKS_OF}) LIMIT 1", (doc_id,))
             )
-            self._conn.execute("DELETE FROM documents WHERE id = ?", (doc_id,))
-            removed = self._conn.changes() > 0
+            removed = self._db.execute("DELETE FROM documents WHERE id = ?", (doc_id,)) > 0
             if in_graph:  # its chunks' entity links went with them: drop entities nobody mentions, re-key the graph
-                self._store.graph.prune(changed=True)
+                self._graph.prune(changed=True)
             return removed
 
     def document_by_path(self, path: str) -> list[DocumentRecord]:
-        return [DocumentRecord(*r) for r in self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE path = ?", (path,))]
+        return [DocumentRecord(*r) for r in self._db.rows(f"SELECT {_DOC_COLS} FROM documents WHERE path = ?", (path,))]
 
     def documents_missing(self, table: VectorTable) -> list[DocumentRecord]:
         """Documents with at least one chunk that has no row in vector table ``table``."""
         name = schema.VECTOR_TABLES[table]
-        rows = self._rows(
+        rows = self._db.rows(
             f"SELECT {_DOC_COLS} FROM documents WHERE id IN (SELECT doc_id FROM chunks WHERE NOT EXISTS"
             f" (SELECT 1 FROM {name} v WHERE v.rowid = chunks.id)) ORDER BY id"
         )
@@ -128,7 +130,7 @@ class Documents:
 
     def documents_in_stage(self, *stages: str) -> list[DocumentRecord]:
         marks = ", ".join("?" * len(stages))
-        rows = self._rows(f"SELECT {_DOC_COLS} FROM documents WHERE stage IN ({marks}) ORDER BY id", stages)
+        rows = self._db.rows(f"SELECT {_DOC_COLS} FROM documents WHERE stage IN ({marks}) ORDER BY id", stages)
         return [DocumentRecord(*r) for r in rows]
 
     def add_parsed_document(
@@ -148,15 +150,15 @@ class Documents:
         Older versions of the same path (other content) are removed in the same transaction, and so is a
         recorded failure for the path: a crash leaves either the old state or the new one.
         """
-        with self._store.transaction():
+        with self._db.transaction():
             self.delete_other_versions(path, sha256)
-            self._conn.execute("DELETE FROM ingest_failures WHERE path = ?", (path,))
+            self._db.execute("DELETE FROM ingest_failures WHERE path = ?", (path,))
             doc_id = self.add_document(
                 path=path, sha256=sha256, title=title, kind=kind, n_pages=len(pages), stage=stage
             )
             self.add_pages(doc_id, pages)
-            ids = self._store.chunks.add_chunks(doc_id, chunks)
-            self._conn.executemany(
+            ids = self._chunks.add_chunks(doc_id, chunks)
+            self._db.executemany(
                 "INSERT INTO doc_tables(doc_id, char_start, char_end, page_start, page_end, n_rows, n_cols, header)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [(doc_id, t.char_start, t.char_end, t.page_start, t.page_end, t.n_rows, t.n_cols, t.header)
@@ -166,7 +168,7 @@ class Documents:
 
     def tables_of(self, doc_id: int) -> list[TableRecord]:
         """The document's tables in text order."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT char_start, char_end, page_start, page_end, n_rows, n_cols, header FROM doc_tables"
             " WHERE doc_id = ? ORDER BY char_start",
             (int(doc_id),),
@@ -176,35 +178,35 @@ class Documents:
     # --- failures ------------------------------------------------------------------------------------
 
     def record_failure(self, path: str, reason: str, message: str) -> None:
-        with self._store.transaction():
-            self._conn.execute(
+        with self._db.transaction():
+            self._db.execute(
                 "INSERT INTO ingest_failures(path, reason, message) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE"
                 " SET reason = excluded.reason, message = excluded.message, at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')",
                 (path, reason, message),
             )
 
     def clear_failure(self, path: str) -> bool:
-        with self._store.transaction():
-            self._conn.execute("DELETE FROM ingest_failures WHERE path = ?", (path,))
-            return self._conn.changes() > 0
+        with self._db.transaction():
+            return self._db.execute("DELETE FROM ingest_failures WHERE path = ?", (path,)) > 0
 
     def failures(self) -> list[FailureRecord]:
         return [
-            FailureRecord(*r) for r in self._rows("SELECT path, reason, message, at FROM ingest_failures ORDER BY path")
+            FailureRecord(*r)
+            for r in self._db.rows("SELECT path, reason, message, at FROM ingest_failures ORDER BY path")
         ]
 
     # --- pages ---------------------------------------------------------------------------------------
 
     def add_pages(self, doc_id: int, pages: Sequence[NewPage]) -> None:
-        with self._store.transaction():
-            self._conn.executemany(
+        with self._db.transaction():
+            self._db.executemany(
                 "INSERT INTO pages(doc_id, page_no, char_start, text, line_offsets) VALUES (?, ?, ?, ?, ?)",
                 [(doc_id, p.page_no, p.char_start, p.text, json.dumps(list(p.line_offsets))) for p in pages],
             )
 
     def page(self, doc_id: int, page_no: int) -> PageRecord | None:
         """One page's text with its line starts (for a document viewer)."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT text, line_offsets, char_start FROM pages WHERE doc_id = ? AND page_no = ?",
             (int(doc_id), int(page_no)),
         )
@@ -216,11 +218,13 @@ class Documents:
 
     def page_numbers(self, doc_id: int) -> list[int]:
         """The document's page numbers in order (pages with no text are still listed)."""
-        return [int(r[0]) for r in self._rows("SELECT page_no FROM pages WHERE doc_id = ? ORDER BY page_no", (doc_id,))]
+        return [
+            int(r[0]) for r in self._db.rows("SELECT page_no FROM pages WHERE doc_id = ? ORDER BY page_no", (doc_id,))
+        ]
 
     def page_starts(self, doc_id: int) -> list[tuple[int, int, tuple[int, ...]]]:
         """(page_no, offset of the page in the document's text, line starts within the page), in page order."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT page_no, char_start, line_offsets FROM pages WHERE doc_id = ? ORDER BY page_no", (int(doc_id),)
         )
         return [(int(p), int(s), tuple(int(o) for o in json.loads(offsets or "[]"))) for p, s, offsets in rows]

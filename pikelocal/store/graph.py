@@ -25,7 +25,8 @@ from pikelocal.domain.search import Fact
 from pikelocal.entity_names import entity_key, name_pieces
 
 if TYPE_CHECKING:
-    from pikelocal.store.store import Store
+    from pikelocal.store.handle import Db
+    from pikelocal.store.index import SearchIndex
 
 GRAPH_VERSION = "graph_version"
 # The longest key a name can have: the enrichment call's names are at most 40 characters (prompts/atomize.py), and
@@ -52,9 +53,9 @@ def fact_text(subject: str, relation: str, obj: str) -> str:
 
 
 class Graph:
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._rows = store._rows
+    def __init__(self, db: Db, index: SearchIndex) -> None:
+        self._db = db
+        self._index = index  # entity name vectors, and the nearest names for synonyms
 
     # --- writing (inside the caller's transaction) ----------------------------------------------------
 
@@ -67,38 +68,36 @@ class Graph:
     ) -> None:
         """Replace a chunk's entity links and triples. ``vectors`` (one row per name of ``entities``) give the name
         vectors of the entities new to the KB. Triples' subjects and objects must be among ``entities``."""
-        conn = self._store._conn
-        conn.execute("DELETE FROM chunk_entities WHERE chunk_id = ?", (chunk_id,))
-        conn.execute("DELETE FROM triples WHERE chunk_id = ?", (chunk_id,))
+        self._db.execute("DELETE FROM chunk_entities WHERE chunk_id = ?", (chunk_id,))
+        self._db.execute("DELETE FROM triples WHERE chunk_id = ?", (chunk_id,))
         ids: dict[str, int] = {}
         rows = np.asarray(vectors, dtype=np.float32) if vectors is not None else None
         for i, name in enumerate(entities):
             key = entity_key(name)
             if not key or key in ids:
                 continue
-            found = self._rows("SELECT id FROM entities WHERE key = ?", (key,))
+            found = self._db.rows("SELECT id FROM entities WHERE key = ?", (key,))
             if found:
                 ids[key] = int(found[0][0])
             else:
-                conn.execute("INSERT INTO entities(name, key) VALUES (?, ?)", (name, key))
-                ids[key] = int(conn.last_insert_rowid())
+                ids[key] = self._db.insert("INSERT INTO entities(name, key) VALUES (?, ?)", (name, key))
                 if rows is not None:
-                    self._store.index.put_vectors("entity", [ids[key]], rows[i : i + 1])
-            conn.execute(
+                    self._index.put_vectors("entity", [ids[key]], rows[i : i + 1])
+            self._db.execute(
                 "INSERT OR IGNORE INTO chunk_entities(chunk_id, entity_id) VALUES (?, ?)", (chunk_id, ids[key])
             )
         for subject, relation, obj in triples:
             s, o = ids.get(entity_key(subject)), ids.get(entity_key(obj))
             if s is not None and o is not None and s != o:
-                conn.execute(
+                self._db.execute(
                     "INSERT INTO triples(chunk_id, subject, relation, object) VALUES (?, ?, ?, ?)",
                     (chunk_id, s, relation, o),
                 )
-        conn.execute("UPDATE chunks SET entities_read = 1 WHERE id = ?", (chunk_id,))
+        self._db.execute("UPDATE chunks SET entities_read = 1 WHERE id = ?", (chunk_id,))
         self._bump()
 
     def _bump(self) -> None:
-        self._store._conn.execute(
+        self._db.execute(
             "INSERT INTO kb_meta(key, value) VALUES (?, '1')"
             " ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
             (GRAPH_VERSION,),
@@ -107,22 +106,21 @@ class Graph:
     def link_synonyms(self, threshold: float, k: int = 5) -> int:
         """Synonym edges for entities not linked yet: each to its ``k`` nearest names by vector with cosine ≥
         ``threshold``; the number of new edges."""
-        todo = [int(r[0]) for r in self._rows("SELECT id FROM entities WHERE linked IS NULL")]
+        todo = [int(r[0]) for r in self._db.rows("SELECT id FROM entities WHERE linked IS NULL")]
         added = 0
         for start in range(0, len(todo), 500):
             batch = todo[start : start + 500]
-            with self._store.transaction():
+            with self._db.transaction():
                 for eid in batch:
-                    vector = self._store.index.vector("entity", eid)
-                    near = self._store.index.knn("entity", vector, k + 1) if vector is not None else []
+                    vector = self._index.vector("entity", eid)
+                    near = self._index.knn("entity", vector, k + 1) if vector is not None else []
                     for other, distance in near:
                         if other != eid and 1.0 - distance >= threshold:
-                            self._store._conn.execute(
+                            added += self._db.execute(
                                 "INSERT OR IGNORE INTO entity_synonyms(a, b, similarity) VALUES (?, ?, ?)",
                                 (min(eid, other), max(eid, other), 1.0 - distance),
                             )
-                            added += self._store._conn.changes()
-                    self._store._conn.execute("UPDATE entities SET linked = 1 WHERE id = ?", (eid,))
+                    self._db.execute("UPDATE entities SET linked = 1 WHERE id = ?", (eid,))
                 if batch:
                     self._bump()
         return added
@@ -130,20 +128,20 @@ class Graph:
     def prune(self, *, changed: bool = False) -> int:
         """Drop entities no chunk mentions (their chunks were removed); the number dropped. ``changed``: the
         caller removed links, so the graph's version moves even when no entity goes."""
-        with self._store.transaction():
+        with self._db.transaction():
             gone = [
                 int(r[0])
-                for r in self._rows("SELECT id FROM entities WHERE id NOT IN (SELECT entity_id FROM chunk_entities)")
+                for r in self._db.rows("SELECT id FROM entities WHERE id NOT IN (SELECT entity_id FROM chunk_entities)")
             ]
             for eid in gone:
-                self._store._conn.execute("DELETE FROM entities WHERE id = ?", (eid,))
+                self._db.execute("DELETE FROM entities WHERE id = ?", (eid,))
             if gone or changed:
                 self._bump()
         return len(gone)
 
     def without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
         """(id, name) of entities that have no name vector (after ``reembed`` dropped them)."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT id, name FROM entities WHERE id NOT IN (SELECT rowid FROM entity_vectors) ORDER BY id LIMIT ?",
             (int(limit),),
         )
@@ -152,7 +150,7 @@ class Graph:
     def triples_without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
         """(id, text) of triples that have no vector yet: the enrichment's loose-ends step and ``reembed`` embed
         them. The text is the fact as one line, "subject relation object" (:func:`fact_text`)."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT t.id, s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
             " JOIN entities o ON o.id = t.object"
             " WHERE t.id NOT IN (SELECT rowid FROM triple_vectors) ORDER BY t.id LIMIT ?",
@@ -163,19 +161,19 @@ class Graph:
     # --- reading ----------------------------------------------------------------------------------
 
     def version(self) -> int:
-        found = self._rows("SELECT value FROM kb_meta WHERE key = ?", (GRAPH_VERSION,))
+        found = self._db.rows("SELECT value FROM kb_meta WHERE key = ?", (GRAPH_VERSION,))
         return int(found[0][0]) if found else 0
 
     def edges(self) -> GraphEdges:
         def ints(sql: str, width: int) -> NDArray[np.int64]:
-            rows = self._rows(sql)
+            rows = self._db.rows(sql)
             return np.asarray(rows, dtype=np.int64).reshape(-1, width)
 
         entity_ids = ints("SELECT id FROM entities ORDER BY id", 1).ravel()
         chunk_ids = ints("SELECT DISTINCT chunk_id FROM chunk_entities ORDER BY chunk_id", 1).ravel()
         mentions = ints("SELECT chunk_id, entity_id FROM chunk_entities", 2)
         relations = ints("SELECT subject, object FROM triples", 2)
-        synonyms = np.asarray(self._rows("SELECT a, b, similarity FROM entity_synonyms"), dtype=np.float64)
+        synonyms = np.asarray(self._db.rows("SELECT a, b, similarity FROM entity_synonyms"), dtype=np.float64)
         return GraphEdges(entity_ids, chunk_ids, mentions, relations, synonyms.reshape(-1, 3))
 
     def entities_named_in(self, text: str, min_chars: int = 2) -> list[int]:
@@ -186,7 +184,7 @@ class Graph:
         pieces = name_pieces(text, max(1, min_chars), MAX_KEY_CHARS)
         if not pieces:
             return []
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT id FROM entities WHERE key IN (SELECT value FROM json_each(?)) ORDER BY id",
             (json.dumps(sorted(pieces), ensure_ascii=False),),
         )
@@ -201,7 +199,7 @@ class Graph:
         link nothing."""
         if n <= 0:
             return []
-        rows = self._rows(
+        rows = self._db.rows(
             "WITH mine AS (SELECT entity_id FROM chunk_entities WHERE chunk_id = ?1),"
             " df AS (SELECT entity_id, count(*) AS n FROM chunk_entities"
             "        WHERE entity_id IN (SELECT entity_id FROM mine) GROUP BY entity_id HAVING count(*) <= ?2)"
@@ -218,7 +216,7 @@ class Graph:
 
     def synonyms_of(self, entity_id: int) -> list[int]:
         """The entities joined to ``entity_id`` by a synonym edge (:meth:`link_synonyms`), ascending."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT b FROM entity_synonyms WHERE a = ?1 UNION SELECT a FROM entity_synonyms WHERE b = ?1 ORDER BY 1",
             (entity_id,),
         )
@@ -229,7 +227,7 @@ class Graph:
         ``max_chunks`` chunks (hubs)."""
         if not entity_ids:
             return []
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT DISTINCT chunk_id FROM chunk_entities WHERE entity_id IN (SELECT entity_id FROM chunk_entities"
             f" WHERE entity_id IN ({','.join('?' * len(entity_ids))}) GROUP BY entity_id HAVING count(*) <= ?)"
             " ORDER BY chunk_id",
@@ -241,7 +239,7 @@ class Graph:
         """Triple id -> the triple with its ends' ids and names."""
         if not triple_ids:
             return {}
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT t.id, t.subject, s.name, t.relation, t.object, o.name FROM triples t"
             " JOIN entities s ON s.id = t.subject JOIN entities o ON o.id = t.object"
             f" WHERE t.id IN ({','.join('?' * len(triple_ids))})",
@@ -252,13 +250,13 @@ class Graph:
     def names(self, entity_ids: Sequence[int]) -> dict[int, str]:
         if not entity_ids:
             return {}
-        rows = self._rows(
+        rows = self._db.rows(
             f"SELECT id, name FROM entities WHERE id IN ({','.join('?' * len(entity_ids))})", list(entity_ids)
         )
         return {int(i): str(n) for i, n in rows}
 
     def chunk_entities(self, chunk_id: int) -> list[str]:
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT e.name FROM chunk_entities ce JOIN entities e ON e.id = ce.entity_id WHERE ce.chunk_id = ?"
             " ORDER BY e.id",
             (chunk_id,),
@@ -266,7 +264,7 @@ class Graph:
         return [str(r[0]) for r in rows]
 
     def triples_of(self, chunk_id: int) -> list[tuple[str, str, str]]:
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
             " JOIN entities o ON o.id = t.object WHERE t.chunk_id = ? ORDER BY t.id",
             (chunk_id,),
@@ -275,7 +273,7 @@ class Graph:
 
     def counts(self) -> dict[str, int]:
         def count(sql: str) -> int:
-            return int(self._rows(sql)[0][0])
+            return int(self._db.rows(sql)[0][0])
 
         return {
             "entities": count("SELECT count(*) FROM entities"),

@@ -19,7 +19,7 @@ from pikelocal.store import db, schema, vectors
 from pikelocal.store.fts import build_match_query, is_cjk_sentence
 
 if TYPE_CHECKING:
-    from pikelocal.store.store import Store
+    from pikelocal.store.handle import Db
 
 VectorTable = Literal["chunk", "late", "question", "entity", "summary", "triple"]
 _OWNER = {
@@ -45,11 +45,9 @@ _FTS_RANK = {  # a chunk's header counts half
 class SearchIndex:
     """Vectors and full-text search of one open store."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._conn = store._conn  # used only under the store's lock (its transaction holds it)
-        self._lock = store._lock
-        self._rows = store._rows
+    def __init__(self, db: Db, dim: int) -> None:
+        self._db = db
+        self._dim = dim  # the KB's encoder dimension (kb_meta.encoder_dim)
 
     # --- vectors -------------------------------------------------------------------------------------
 
@@ -62,42 +60,42 @@ class SearchIndex:
         have removed the document while its vectors were being computed).
         """
         name = schema.VECTOR_TABLES[table]
-        dim = self._store.dim
+        dim = self._dim
         mat = np.asarray(matrix, dtype=np.float32)
         if mat.ndim != 2 or mat.shape != (len(ids), dim):
             raise ValueError(f"expected a ({len(ids)}, {dim}) matrix for {name}, got {mat.shape}")
         owner = _OWNER[table]
-        with self._store.transaction():
-            missing = self._conn.execute(
+        with self._db.transaction():
+            missing = self._db.rows(
                 f"SELECT value FROM json_each(?) WHERE value NOT IN (SELECT id FROM {owner})",
                 (json.dumps([int(i) for i in ids]),),
-            ).fetchall()
+            )
             if missing and not skip_missing:
                 raise ValueError(f"no {owner} with ids {[m[0] for m in missing[:5]]}")
             gone = {db.int_of(m[0]) for m in missing}
             keep = [k for k, i in enumerate(ids) if int(i) not in gone]
             ids, mat = [ids[k] for k in keep], mat[keep]
             # vec0 has no upsert: delete first so re-embedding replaces.
-            self._conn.executemany(f"DELETE FROM {name} WHERE rowid = ?", [(int(i),) for i in ids])
-            self._conn.executemany(
+            self._db.executemany(f"DELETE FROM {name} WHERE rowid = ?", [(int(i),) for i in ids])
+            self._db.executemany(
                 f"INSERT INTO {name}(rowid, embedding) VALUES (?, ?)",
                 [(int(i), vectors.float32_blob(row)) for i, row in zip(ids, mat, strict=True)],
             )
             bits = self._bit_table(table)
             if bits is not None:
-                self._conn.executemany(f"DELETE FROM {bits} WHERE rowid = ?", [(int(i),) for i in ids])
-                self._conn.executemany(
+                self._db.executemany(f"DELETE FROM {bits} WHERE rowid = ?", [(int(i),) for i in ids])
+                self._db.executemany(
                     f"INSERT INTO {bits}(rowid, embedding) VALUES (?, vec_bit(?))",
                     [(int(i), vectors.bit_blob(row)) for i, row in zip(ids, mat, strict=True)],
                 )
 
     def _bit_table(self, table: VectorTable) -> str | None:
         """The sign-bit copy of ``table``, if it has one in this KB."""
-        return schema.BIT_TABLES.get(table) if schema.has_bit_tables(self._store.dim) else None
+        return schema.BIT_TABLES.get(table) if schema.has_bit_tables(self._dim) else None
 
     def vector(self, table: VectorTable, row_id: int) -> np.ndarray | None:
         """The stored vector of a chunk (chunk, late) or question, or None when it has none."""
-        rows = self._rows(f"SELECT embedding FROM {schema.VECTOR_TABLES[table]} WHERE rowid = ?", (row_id,))
+        rows = self._db.rows(f"SELECT embedding FROM {schema.VECTOR_TABLES[table]} WHERE rowid = ?", (row_id,))
         return np.frombuffer(rows[0][0], dtype=np.float32).copy() if rows else None
 
     def knn(self, table: VectorTable, query_vector: ArrayLike, k: int) -> list[tuple[int, float]]:
@@ -105,30 +103,31 @@ class SearchIndex:
 
         Exact, except on a large table with sign bits (more than :data:`BIT_SCAN_MIN_ROWS` rows): there the
         candidates come from the bits and only they are re-scored (see :func:`vectors.knn_binary_rescore`)."""
-        dim = self._store.dim
+        dim = self._dim
         q = np.asarray(query_vector, dtype=np.float32)
         if q.shape != (dim,):
             raise ValueError(f"expected a ({dim},) query vector, got {q.shape}")
         floats, bits = schema.VECTOR_TABLES[table], self._bit_table(table)
-        with self._lock:
+        with self._db.locked() as conn:
             if bits is not None and self._size_at_least(table, BIT_SCAN_MIN_ROWS):
                 return vectors.knn_binary_rescore(
-                    self._conn, bit_table=bits, float_table=floats, query=q, k=k, oversample=BIT_OVERSAMPLE
+                    conn, bit_table=bits, float_table=floats, query=q, k=k, oversample=BIT_OVERSAMPLE
                 )
-            return vectors.knn(self._conn, floats, q, k)
+            return vectors.knn(conn, floats, q, k)
 
     def has_vectors(self, table: VectorTable) -> bool:
         """Whether ``table`` holds any vector (a KB built with ``ingest.late = false`` has no late ones)."""
-        return bool(self._rows(f"SELECT 1 FROM {schema.VECTOR_TABLES[table]} LIMIT 1"))
+        return bool(self._db.rows(f"SELECT 1 FROM {schema.VECTOR_TABLES[table]} LIMIT 1"))
 
     def _size_at_least(self, table: VectorTable, rows: int) -> bool:
         """Whether the owner table of ``table`` has ids beyond ``rows`` (cheap: the primary key's last entry)."""
-        return db.one_int(self._conn, f"SELECT coalesce(max(id), 0) FROM {_OWNER[table]}") > rows
+        with self._db.locked() as conn:
+            return db.one_int(conn, f"SELECT coalesce(max(id), 0) FROM {_OWNER[table]}") > rows
 
     def chunk_ids_without(self, table: VectorTable, doc_id: int) -> list[int]:
         """Chunk ids of a document that have no row yet in vector table ``table`` (for resuming)."""
         name = schema.VECTOR_TABLES[table]
-        rows = self._rows(
+        rows = self._db.rows(
             f"SELECT id FROM chunks WHERE doc_id = ? AND NOT EXISTS (SELECT 1 FROM {name} v WHERE v.rowid = chunks.id)"
             " ORDER BY ord",
             (doc_id,),
@@ -137,7 +136,7 @@ class SearchIndex:
 
     def questions_without_vectors(self, limit: int = 256) -> list[tuple[int, str]]:
         """(id, text) of atomic questions that have no vector (after :meth:`reset_vectors`)."""
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT id, text FROM questions WHERE id NOT IN (SELECT rowid FROM question_vectors) ORDER BY id LIMIT ?",
             (int(limit),),
         )
@@ -149,18 +148,18 @@ class SearchIndex:
         """Drop every stored vector, mark every document 'parsed' and record the new encoder's ``probes``, in one
         transaction (``reembed``): the vectors are then computed again as a resumed ingestion computes them.
         ``kb_meta.reembed_pending`` stays true until :meth:`finish_reembed`, so a killed run is not reset twice."""
-        with self._store.transaction():
+        with self._db.transaction():
             for name in schema.VECTOR_TABLES.values():
-                self._conn.execute(f"DELETE FROM {name}")
-            if schema.has_bit_tables(self._store.dim):
+                self._db.execute(f"DELETE FROM {name}")
+            if schema.has_bit_tables(self._dim):
                 for bits in schema.BIT_TABLES.values():
-                    self._conn.execute(f"DELETE FROM {bits}")
-            self._conn.execute("UPDATE documents SET stage = 'parsed' WHERE stage IN ('embedded', 'ready')")
-            self._store.set_meta("encoder_probes", dict(probes))
-            self._store.set_meta("reembed_pending", True)
+                    self._db.execute(f"DELETE FROM {bits}")
+            self._db.execute("UPDATE documents SET stage = 'parsed' WHERE stage IN ('embedded', 'ready')")
+            self._db.set_meta("encoder_probes", dict(probes))
+            self._db.set_meta("reembed_pending", True)
 
     def finish_reembed(self) -> None:
-        self._store.set_meta("reembed_pending", False)
+        self._db.set_meta("reembed_pending", False)
 
     # --- full text -----------------------------------------------------------------------------------
 
@@ -184,5 +183,7 @@ class SearchIndex:
         if match is None or k <= 0:
             return []
         name, rank = schema.FTS_TABLES[table], _FTS_RANK[table]
-        rows = self._rows(f"SELECT rowid, {rank} AS r FROM {name} WHERE {name} MATCH ? ORDER BY r LIMIT ?", (match, k))
+        rows = self._db.rows(
+            f"SELECT rowid, {rank} AS r FROM {name} WHERE {name} MATCH ? ORDER BY r LIMIT ?", (match, k)
+        )
         return [(int(i), -float(r)) for i, r in rows]

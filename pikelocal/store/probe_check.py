@@ -11,7 +11,8 @@ from __future__ import annotations
 import base64
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,13 +20,24 @@ from numpy.typing import NDArray
 from pikelocal.domain.errors import EncoderNumericsError
 from pikelocal.embed.probes import MIN_PROBE_COSINE, PROBE_VERSION, ProbeEncoder, probe_agreement, probe_vectors
 
-if TYPE_CHECKING:
-    from pikelocal.store.store import Store
-
 log = logging.getLogger(__name__)
 
 META_KEY = "encoder_probes"
 _cache: weakref.WeakKeyDictionary[Any, NDArray[np.float32]] = weakref.WeakKeyDictionary()
+
+
+class MetaHolder(Protocol):
+    """What the check needs of an open KB: its ``kb_meta`` (a ``Store``, or the ``Db`` the Store opens with)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def readonly(self) -> bool: ...
+
+    def meta(self) -> dict[str, Any]: ...
+
+    def set_meta(self, key: str, value: Any) -> None: ...
 
 
 def encoder_build(encoder: ProbeEncoder) -> str:
@@ -68,12 +80,12 @@ def unpack(record: Any) -> NDArray[np.float32] | None:
         return None
 
 
-def record_probes(store: Store, encoder: ProbeEncoder) -> None:
+def record_probes(store: MetaHolder, encoder: ProbeEncoder) -> None:
     """Store the encoder's probe vectors as the KB's (a new KB, or after re-embedding every vector)."""
     store.set_meta(META_KEY, pack(current_probes(encoder), encoder_build(encoder)))
 
 
-def check_probes(store: Store, encoder: ProbeEncoder, *, force: bool = False) -> float | None:
+def check_probes(store: MetaHolder, encoder: ProbeEncoder, *, force: bool = False) -> float | None:
     """Compare the encoder's probe vectors with the KB's; returns their agreement (None when none were stored).
 
     A KB without probes (created before they existed) gets this encoder's, so later opens are checked.

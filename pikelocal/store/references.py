@@ -26,7 +26,7 @@ from pikelocal.domain.references import LegalRef, RefCounts, StoredRef
 from pikelocal.legal_refs import article_starts, find_refs, is_law_title, law_keys, name_candidates
 
 if TYPE_CHECKING:
-    from pikelocal.store.store import Store
+    from pikelocal.store.handle import Db
 
 _BATCH = 500  # chunks read per transaction
 
@@ -47,9 +47,8 @@ class _Laws:
 
 
 class References:
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._rows = store._rows
+    def __init__(self, db: Db) -> None:
+        self._db = db
 
     # --- reading chunks ---------------------------------------------------------------------------
 
@@ -59,12 +58,12 @@ class References:
         english = self._english_laws()
         done = 0
         while True:
-            rows = self._rows(
+            rows = self._db.rows(
                 "SELECT id, doc_id, text FROM chunks WHERE refs_read IS NULL ORDER BY doc_id, ord LIMIT ?", (_BATCH,)
             )
             if not rows:
                 return done
-            with self._store.transaction():
+            with self._db.transaction():
                 for cid, doc_id, text in rows:
                     self._read_chunk(int(cid), int(doc_id), str(text), english=int(doc_id) in english)
             done += len(rows)
@@ -72,23 +71,22 @@ class References:
                 progress(done, total)
 
     def _read_chunk(self, chunk_id: int, doc_id: int, text: str, *, english: bool) -> None:
-        conn = self._store._conn
         for r in find_refs(text):
-            conn.execute(
+            self._db.execute(
                 "INSERT INTO law_refs(chunk_id, char_start, char_end, law, article, detail) VALUES (?, ?, ?, ?, ?, ?)",
                 (chunk_id, r.start, r.end, r.law, r.article, r.detail),
             )
         for a in article_starts(text, english=english):
-            conn.execute(
+            self._db.execute(
                 "INSERT OR IGNORE INTO law_articles(doc_id, article, chunk_id) VALUES (?, ?, ?)",
                 (doc_id, a.article, chunk_id),
             )
-        conn.execute("UPDATE chunks SET refs_read = 1 WHERE id = ?", (chunk_id,))
+        self._db.execute("UPDATE chunks SET refs_read = 1 WHERE id = ?", (chunk_id,))
 
     def _english_laws(self) -> set[int]:
         """Documents that are English Acts (by title): their numbered section headings are article starts."""
         out = set()
-        for doc_id, title, path in self._rows("SELECT id, title, path FROM documents"):
+        for doc_id, title, path in self._db.rows("SELECT id, title, path FROM documents"):
             name = str(title or os.path.splitext(os.path.basename(str(path)))[0])
             if name.isascii() and any(k.endswith(("act", "code", "regulations", "rules")) for k in law_keys(name)):
                 out.add(int(doc_id))
@@ -99,7 +97,7 @@ class References:
     def _laws(self) -> _Laws:
         by_key: dict[str, list[int]] = {}
         titles: dict[int, str] = {}
-        for doc_id, title, path in self._rows("SELECT id, title, path FROM documents ORDER BY id DESC"):
+        for doc_id, title, path in self._db.rows("SELECT id, title, path FROM documents ORDER BY id DESC"):
             stem = os.path.splitext(os.path.basename(str(path)))[0]
             titles[int(doc_id)] = str(title or stem)
             for name in {str(title or ""), stem}:
@@ -110,7 +108,7 @@ class References:
                     if int(doc_id) not in docs:
                         docs.append(int(doc_id))
         articles = {
-            (int(d), str(a)): int(c) for d, a, c in self._rows("SELECT doc_id, article, chunk_id FROM law_articles")
+            (int(d), str(a)): int(c) for d, a, c in self._db.rows("SELECT doc_id, article, chunk_id FROM law_articles")
         }
         return _Laws(by_key, articles, titles)
 
@@ -137,7 +135,7 @@ class References:
     def resolve(self) -> int:
         """Point every citation at its law and article where the KB has them; the number resolved."""
         laws = self._laws()
-        rows = self._rows(
+        rows = self._db.rows(
             "SELECT r.id, r.law, r.article, c.doc_id, r.target_doc, r.target_chunk"
             " FROM law_refs r JOIN chunks c ON c.id = r.chunk_id"
         )
@@ -149,8 +147,8 @@ class References:
             if (doc, chunk) != (old_doc, old_chunk):
                 changes.append((doc, chunk, int(rid)))
         for i in range(0, len(changes), 1000):
-            with self._store.transaction():
-                self._store._conn.executemany(
+            with self._db.transaction():
+                self._db.executemany(
                     "UPDATE law_refs SET target_doc = ?, target_chunk = ? WHERE id = ?", changes[i : i + 1000]
                 )
         return resolved
@@ -184,7 +182,7 @@ class References:
             params += list(chunk_ids)
         sql += " ORDER BY c.doc_id, c.ord, r.char_start"
         out = []
-        for row in self._rows(sql, params):
+        for row in self._db.rows(sql, params):
             rid, cid, did, s, e, law, article, detail, tdoc, tchunk, title, path, text, page, tpage, page_end = row
             target_title = str(title or os.path.splitext(os.path.basename(str(path)))[0]) if tdoc is not None else None
             ref = LegalRef(int(s), int(e), law, article, str(detail))
@@ -200,7 +198,7 @@ class References:
         chunks, at most ``limit``."""
         if limit <= 0 or not chunk_ids:
             return []
-        rows = self._rows(
+        rows = self._db.rows(
             f"SELECT chunk_id, target_chunk FROM law_refs WHERE target_chunk IS NOT NULL"
             f" AND chunk_id IN ({','.join('?' * len(chunk_ids))}) ORDER BY char_start",
             list(chunk_ids),
@@ -223,4 +221,4 @@ class References:
         return RefCounts(refs, resolved, articles, unread)
 
     def _count(self, sql: str) -> int:
-        return int(self._rows(sql)[0][0])
+        return int(self._db.rows(sql)[0][0])

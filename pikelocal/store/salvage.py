@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -24,8 +24,8 @@ from pikelocal.store.fts import normalize_for_index
 from pikelocal.store.index import _OWNER as OWNERS  # the table each vector table's rowids are the ids of
 
 if TYPE_CHECKING:
-    from pikelocal.store.index import VectorTable
-    from pikelocal.store.store import Store
+    from pikelocal.store.handle import Db
+    from pikelocal.store.index import SearchIndex, VectorTable
 
 MIN_ROWID = -(2**63)
 MAX_ROWID = 2**63 - 1
@@ -34,6 +34,20 @@ UNIT_TOLERANCE = 1e-3  # |norm - 1| of a stored vector: float32 rounding is ~1e-
 # kb_meta rows that belong to the file rather than to its contents: the new file's own schema version
 SKIP_META = ("schema_version",)
 VECTOR_KINDS: tuple[VectorTable, ...] = ("chunk", "late", "question", "entity", "summary", "triple")
+
+
+class OpenKB(Protocol):
+    """What salvage needs of an open KB (a :class:`~pikelocal.store.store.Store`, which does not import this module):
+    its connection, encoder dimension and vector index."""
+
+    @property
+    def db(self) -> Db: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    @property
+    def index(self) -> SearchIndex: ...
 
 
 @dataclass
@@ -46,10 +60,10 @@ class Salvage:
     vectors_copied: int = 0
 
 
-def data_tables(store: Store) -> list[str]:
+def data_tables(store: OpenKB) -> list[str]:
     """The ordinary tables of ``store``'s schema that hold data (not SQLite's own, not the shadow tables of FTS5 and
     vec0, which are made again from the data)."""
-    rows = store._rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
+    rows = store.db.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'table' ORDER BY rowid")
     virtual = [str(n) for n, sql in rows if str(sql or "").upper().startswith("CREATE VIRTUAL TABLE")]
     out = []
     for (name,) in ((str(r[0]),) for r in rows):
@@ -59,19 +73,18 @@ def data_tables(store: Store) -> list[str]:
     return out
 
 
-def copy_rows(source: db.Connection, store: Store, *, skip_meta: Sequence[str] = ()) -> Salvage:
+def copy_rows(source: db.Connection, store: OpenKB, *, skip_meta: Sequence[str] = ()) -> Salvage:
     """Copy every data table of ``source`` (a damaged KB opened by :func:`db.open_damaged`) into the new, empty KB
     ``store`` (of the same encoder), drop what lost its owner, and index the texts again (vectors:
     :func:`copy_vectors`). ``kb_meta`` rows named in ``skip_meta`` stay out (a writer's lease on the old file)."""
     salvage = Salvage()
-    conn = store._conn
     skip = set(SKIP_META) | set(skip_meta)
     tables = data_tables(store)
-    with store._lock:
+    with store.db.locked() as conn:
         # Off while copying, so the tables may come in any order; the orphans are dropped afterwards, at once.
         conn.execute("PRAGMA foreign_keys=OFF")
         try:
-            with store.transaction():
+            with store.db.transaction():
                 conn.execute("DELETE FROM kb_meta WHERE key NOT IN (SELECT value FROM json_each(?))", (_json(skip),))
                 for table in tables:
                     salvage.rows[table] = _copy_table(source, conn, table, skip, salvage)
@@ -232,13 +245,13 @@ def _index_texts(conn: db.Connection) -> None:
         conn.executemany(insert, [(r[0], *(normalize_for_index(str(v or "")) for v in r[1:])) for r in rows])
 
 
-def copy_vectors(source: db.Connection, store: Store) -> int:
+def copy_vectors(source: db.Connection, store: OpenKB) -> int:
     """Copy every vector of the rows the new KB holds that reads back intact from ``source``; the number copied.
     Those that do not are left missing, for the encoder to make again (the sign bits come with each vector)."""
     copied = 0
     for table in VECTOR_KINDS:
         name, owner = schema.VECTOR_TABLES[table], OWNERS[table]
-        ids = [db.int_of(r[0]) for r in store._rows(f"SELECT id FROM {owner} ORDER BY id")]
+        ids = [db.int_of(r[0]) for r in store.db.rows(f"SELECT id FROM {owner} ORDER BY id")]
         for start in range(0, len(ids), BATCH):
             batch = ids[start : start + BATCH]
             kept: list[int] = []
@@ -269,18 +282,17 @@ def _intact(source: db.Connection, name: str, row_id: int, dim: int) -> np.ndarr
     return vec if norm == 0.0 or abs(norm - 1.0) <= UNIT_TOLERANCE else None
 
 
-def mark_unembedded(store: Store) -> int:
+def mark_unembedded(store: OpenKB) -> int:
     """Send the documents some of whose chunks have no early vector back to stage 'parsed', so that the ingest
     pipeline's resume (``Ingestor.finish_pending``) embeds those chunks; the number of such documents."""
-    with store.transaction():
-        store._conn.execute(
+    with store.db.transaction():
+        return store.db.execute(
             "UPDATE documents SET stage = 'parsed' WHERE stage IN ('embedded', 'ready') AND id IN"
             " (SELECT doc_id FROM chunks WHERE id NOT IN (SELECT rowid FROM chunk_vectors))"
         )
-        return int(store._conn.changes())
 
 
-def missing_vectors(store: Store, *, late: bool) -> int:
+def missing_vectors(store: OpenKB, *, late: bool) -> int:
     """Rows of the KB that should have a vector and have none (late vectors only with ``late``)."""
     n = 0
     for table, name in schema.VECTOR_TABLES.items():
@@ -288,5 +300,6 @@ def missing_vectors(store: Store, *, late: bool) -> int:
             continue
         where = " WHERE status = 'done'" if table == "summary" else ""
         rows = f"SELECT id FROM {OWNERS[table]}{where}"
-        n += db.one_int(store._conn, f"SELECT count(*) FROM ({rows}) WHERE id NOT IN (SELECT rowid FROM {name})")
+        with store.db.locked() as conn:
+            n += db.one_int(conn, f"SELECT count(*) FROM ({rows}) WHERE id NOT IN (SELECT rowid FROM {name})")
     return n

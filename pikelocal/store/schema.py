@@ -56,8 +56,17 @@ class NewKB:
 
 
 def _v1(conn: Connection, dim: int) -> None:
+    """The first schema, one group of tables after another."""
+    _v1_documents(conn)
+    _v1_chunks(conn)
+    _v1_cache_and_traces(conn)
+    _v1_index(conn, dim)
+
+
+def _v1_documents(conn: Connection) -> None:
+    """``kb_meta``, the documents and their pages."""
     conn.execute(
-        f"""
+        """
         CREATE TABLE kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;  -- value: JSON
         CREATE TABLE documents (
             id INTEGER PRIMARY KEY,
@@ -80,6 +89,14 @@ def _v1(conn: Connection, dim: int) -> None:
             line_offsets TEXT NOT NULL DEFAULT '[]',  -- JSON: char offset (in the page) of each line start
             PRIMARY KEY (doc_id, page_no)
         );
+        """
+    )
+
+
+def _v1_chunks(conn: Connection) -> None:
+    """The chunks and their atomic questions."""
+    conn.execute(
+        """
         CREATE TABLE chunks (
             id INTEGER PRIMARY KEY,
             doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
@@ -101,6 +118,14 @@ def _v1(conn: Connection, dim: int) -> None:
             lang TEXT
         );
         CREATE INDEX questions_chunk ON questions(chunk_id);
+        """
+    )
+
+
+def _v1_cache_and_traces(conn: Connection) -> None:
+    """The LLM completion cache and the stored query traces."""
+    conn.execute(
+        """
         CREATE TABLE llm_cache (
             key TEXT PRIMARY KEY,
             model_id TEXT NOT NULL,
@@ -117,6 +142,14 @@ def _v1(conn: Connection, dim: int) -> None:
             created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
             json TEXT NOT NULL
         );
+        """
+    )
+
+
+def _v1_index(conn: Connection, dim: int) -> None:
+    """The vectors and full-text rows of chunks and questions, dropped with them by triggers."""
+    conn.execute(
+        f"""
         CREATE VIRTUAL TABLE chunk_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
         CREATE VIRTUAL TABLE late_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
         CREATE VIRTUAL TABLE question_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);

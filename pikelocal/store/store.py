@@ -1,17 +1,21 @@
 """The knowledge base as one SQLite file: the one concrete ``Store`` class every layer above uses.
 
-``Store`` itself is about the file and its connection: opening, closing, transactions, snapshots, ``kb_meta``
-and health checks. What is kept in the file is reached through its parts, one concern each, made in
-``__init__`` and sharing the store's connection and lock (a part may call another through the store):
+``Store`` itself is about the file: opening, closing, transactions, snapshots, ``kb_meta`` and health checks.
+Its connection is a :class:`~pikelocal.store.handle.Db` (``store.db``: ``rows``, ``one``, ``execute``,
+``transaction``, …). What is kept in the file is reached through the Store's parts, one concern each, made in
+``__init__`` from that ``Db`` (never from the Store: no part imports this module, a contract in pyproject.toml
+says so), a part that calls another being handed it there:
 
 * ``store.docs`` (:class:`~pikelocal.store.documents.Documents`): documents, their pages, ingestion failures;
 * ``store.chunks`` (:class:`~pikelocal.store.chunks.Chunks`): chunks and their atomic questions;
 * ``store.index`` (:class:`~pikelocal.store.index.SearchIndex`): vectors, KNN and full-text search;
 * ``store.cache`` (:class:`~pikelocal.store.cache.LLMCache`): the LLM completion cache;
 * ``store.enrichment`` (:class:`~pikelocal.store.enrichment.Enrichment`): summaries and atomic questions to do;
-* ``store.traces`` (:class:`~pikelocal.store.traces.Traces`): the stored query traces.
+* ``store.traces`` (:class:`~pikelocal.store.traces.Traces`): the stored query traces;
+* ``store.refs``, ``store.graph``, ``store.summaries``, ``store.reviews``: legal cross-references, the entity graph,
+  summary trees, document reviews.
 
-One connection per Store, guarded by a re-entrant lock, so a Store may be shared between threads (LLM
+One connection per Store, guarded by the Db's re-entrant lock, so a Store may be shared between threads (LLM
 cache writes come from several). Write transactions are ``BEGIN IMMEDIATE`` (in WAL mode a deferred
 transaction that upgrades to a write can fail with SQLITE_BUSY without waiting). Callers must not run an
 LLM call inside :meth:`Store.transaction`: the lock would stall every other thread meanwhile.
@@ -22,16 +26,15 @@ from __future__ import annotations
 import json
 import logging
 import os
-import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from pikelocal import __version__
-from pikelocal.domain.errors import DiskFullError, EncoderMismatchError, StoreError
+from pikelocal.domain.errors import EncoderMismatchError, StoreError
 from pikelocal.embed.probes import ProbeEncoder
 from pikelocal.store import checks, damage, db, keys, schema
 from pikelocal.store.cache import LLMCache
@@ -40,6 +43,7 @@ from pikelocal.store.documents import Documents
 from pikelocal.store.enrichment import Enrichment
 from pikelocal.store.fts import FTS_NORMALIZER_VERSION
 from pikelocal.store.graph import Graph
+from pikelocal.store.handle import Db
 from pikelocal.store.index import SearchIndex
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.references import References
@@ -54,25 +58,26 @@ class Store:
     """An open KB file. Create with :meth:`open` or :meth:`open_existing`; use as a context manager."""
 
     def __init__(self, conn: db.Connection, path: Path, *, readonly: bool) -> None:
+        self.db = Db(conn, path, readonly=readonly)
+        # The raw connection and reads, kept for the build/ benchmarks that write a synthetic KB directly; the parts
+        # and the tests use ``self.db``.
         self._conn = conn
+        self._rows = self.db.rows
         self.path = path
         self.readonly = readonly
-        self._lock = threading.RLock()
-        self._depth = 0  # transaction nesting; > 1 uses savepoints
-        self._closed = False
-        self.docs = Documents(self)
-        self.chunks = Chunks(self)
-        self.index = SearchIndex(self)
-        self.cache = LLMCache(self)
-        self.enrichment = Enrichment(self)
-        self.traces = Traces(self)
-        self.refs = References(self)
-        self.graph = Graph(self)
-        self.summaries = Summaries(self)
-        self.reviews = Reviews(self)
         meta = self.meta()
         self.encoder_id: str = str(meta.get("encoder_id", ""))
         self.dim: int = int(meta.get("encoder_dim", 0))
+        self.chunks = Chunks(self.db)
+        self.index = SearchIndex(self.db, self.dim)
+        self.summaries = Summaries(self.db)
+        self.graph = Graph(self.db, self.index)
+        self.docs = Documents(self.db, chunks=self.chunks, summaries=self.summaries, graph=self.graph)
+        self.enrichment = Enrichment(self.db, docs=self.docs, chunks=self.chunks, index=self.index, graph=self.graph)
+        self.cache = LLMCache(self.db)
+        self.traces = Traces(self.db)
+        self.refs = References(self.db)
+        self.reviews = Reviews(self.db)
 
     @classmethod
     def open(
@@ -98,19 +103,8 @@ class Store:
         if not create and not path.exists():
             raise StoreError(f"{path} does not exist")
         conn = db.connect(path, key=key)
-        new_kb = schema.NewKB(
-            dim=dim,
-            meta={
-                "encoder_id": encoder_id,
-                "encoder_dim": dim,
-                "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
-                "pikelocal_version": __version__,
-                "fts_normalizer": FTS_NORMALIZER_VERSION,
-                "settings": dict(settings or {}),
-            },
-        )
         try:
-            schema.migrate(conn, path, new_kb=new_kb if create else None)
+            schema.migrate(conn, path, new_kb=_new_kb(encoder_id, dim, settings) if create else None)
             store = cls(conn, path, readonly=False)
         except db.DAMAGE_ERRORS as e:
             db.close(conn)
@@ -210,10 +204,7 @@ class Store:
             keys.remember(path, new_key)
 
     def close(self) -> None:
-        with self._lock:
-            if not self._closed:
-                self._closed = True
-                db.close(self._conn, readonly=self.readonly)
+        self.db.close()
 
     def __enter__(self) -> Store:
         return self
@@ -223,84 +214,47 @@ class Store:
         if isinstance(ev, db.DAMAGE_ERRORS):  # a damaged page met while reading: one line naming this file
             raise damage.corrupt(self.path, str(ev)) from ev
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction, committed on exit; nested calls become savepoints of the outer one."""
-        if self.readonly:
-            raise StoreError(f"{self.path} is open read-only")
-        with self._lock:
-            depth = self._depth
-            try:
-                self._conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT sp{depth}")
-            except db.BusyError as e:
-                raise StoreError(f"{self.path} is locked by another process; try again later") from e
-            self._depth += 1
-            try:
-                yield
-            except BaseException as exc:
-                self._depth -= 1
-                self._roll_back(depth)
-                if isinstance(exc, db.FullError):
-                    raise self._full(exc) from exc
-                raise
-            self._depth -= 1
-            try:
-                self._conn.execute("COMMIT" if depth == 0 else f"RELEASE sp{depth}")
-            except db.FullError as exc:
-                self._roll_back(depth)
-                raise self._full(exc) from exc
+    def transaction(self) -> AbstractContextManager[None]:
+        """One write transaction, committed on exit; nested calls become savepoints of the outer one
+        (:meth:`Db.transaction`)."""
+        return self.db.transaction()
 
-    def _roll_back(self, depth: int) -> None:
-        if depth == 0:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-        else:
-            self._conn.execute(f"ROLLBACK TO sp{depth}; RELEASE sp{depth}")
-
-    def _full(self, exc: Exception) -> DiskFullError:
-        return DiskFullError(
-            f"{self.path}: {exc}: free some space and run the same command again (finished work is kept)"
-        )
-
-    @contextmanager
-    def snapshot(self) -> Iterator[None]:
+    def snapshot(self) -> AbstractContextManager[None]:
         """Reads inside see one consistent state of the file, whatever another process commits meanwhile."""
-        with self._lock:
-            if self._conn.in_transaction:  # already inside a transaction: that is the snapshot
-                yield
-                return
-            self._conn.execute("BEGIN")
-            try:
-                yield
-            finally:
-                if self._conn.in_transaction:
-                    self._conn.execute("COMMIT")
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:  # fetch everything under the lock: apsw cursors are lazy
-            return self._conn.execute(sql, params).fetchall()
+        return self.db.snapshot()
 
     # --- kb_meta -------------------------------------------------------------------------------------
 
     def meta(self) -> dict[str, Any]:
-        return {k: json.loads(v) for k, v in self._rows("SELECT key, value FROM kb_meta ORDER BY key")}
+        return self.db.meta()
 
     def set_meta(self, key: str, value: Any) -> None:
-        with self.transaction():
-            self._conn.execute(
-                "INSERT INTO kb_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (key, json.dumps(value, ensure_ascii=False)),
-            )
+        self.db.set_meta(key, value)
 
     # --- health --------------------------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        with self._lock:
-            return checks.counts(self._conn)
+        with self.db.locked() as conn:
+            return checks.counts(conn)
 
     def integrity_check(self) -> list[str]:
-        with self._lock:
-            return checks.integrity_check(self._conn)
+        with self.db.locked() as conn:
+            return checks.integrity_check(conn)
+
+
+def _new_kb(encoder_id: str, dim: int, settings: Mapping[str, Any] | None) -> schema.NewKB:
+    """What a new KB is created with: the encoder, when, by which version, and the settings it was made with."""
+    return schema.NewKB(
+        dim=dim,
+        meta={
+            "encoder_id": encoder_id,
+            "encoder_dim": dim,
+            "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
+            "pikelocal_version": __version__,
+            "fts_normalizer": FTS_NORMALIZER_VERSION,
+            "settings": dict(settings or {}),
+        },
+    )
 
 
 def fsync_path(path: Path) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pikelocal.store.store import Store
+    from pikelocal.store.handle import Db
 
 
 @dataclass(frozen=True)
@@ -24,25 +24,22 @@ class TraceRow:
 class Traces:
     """The stored query traces of one open store."""
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._conn = store._conn  # written only inside the store's transaction (which holds its lock)
-        self._rows = store._rows
+    def __init__(self, db: Db) -> None:
+        self._db = db
 
     def save_trace(self, question: str, payload: str) -> int:
-        with self._store.transaction():
-            self._conn.execute("INSERT INTO traces(question, json) VALUES (?, ?)", (question, payload))
-            return int(self._conn.last_insert_rowid())
+        with self._db.transaction():
+            return self._db.insert("INSERT INTO traces(question, json) VALUES (?, ?)", (question, payload))
 
     def get_trace(self, trace_id: int | None = None) -> TraceRow | None:
         """One stored trace; the newest when ``trace_id`` is None."""
         if trace_id is None:
-            rows = self._rows("SELECT id, question, created_at, json FROM traces ORDER BY id DESC LIMIT 1")
+            rows = self._db.rows("SELECT id, question, created_at, json FROM traces ORDER BY id DESC LIMIT 1")
         else:
-            rows = self._rows("SELECT id, question, created_at, json FROM traces WHERE id = ?", (trace_id,))
+            rows = self._db.rows("SELECT id, question, created_at, json FROM traces WHERE id = ?", (trace_id,))
         return TraceRow(*rows[0]) if rows else None
 
     def trace_rows(self, limit: int) -> list[TraceRow]:
         """The newest ``limit`` stored traces, newest first."""
-        rows = self._rows("SELECT id, question, created_at, json FROM traces ORDER BY id DESC LIMIT ?", (limit,))
+        rows = self._db.rows("SELECT id, question, created_at, json FROM traces ORDER BY id DESC LIMIT ?", (limit,))
         return [TraceRow(*r) for r in rows]

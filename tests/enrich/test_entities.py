@@ -155,10 +155,10 @@ def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_name
     read = [c for c in every if store.graph.chunk_entities(c.id)]
     assert len(read) == report.atomized == len(every) - 1  # the corpus's one chunk that always fails
     shared = [
-        r for r in store._rows("SELECT id, name FROM entities WHERE key = ?", (entity_key(SHARED),))
+        r for r in store.db.rows("SELECT id, name FROM entities WHERE key = ?", (entity_key(SHARED),))
     ]  # both spellings are one node, named as first written
     assert len(shared) == 1
-    linked = store._rows("SELECT count(DISTINCT chunk_id) FROM chunk_entities WHERE entity_id = ?", (shared[0][0],))
+    linked = store.db.rows("SELECT count(DISTINCT chunk_id) FROM chunk_entities WHERE entity_id = ?", (shared[0][0],))
     naming = [c for c in read if entity_key(SHARED) in entity_key(c.text)]  # the passages that hold the name
     assert len(naming) >= len(read) / 2 and linked[0][0] == len(naming)
     for c in read:
@@ -168,18 +168,18 @@ def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_name
         assert [t[1] for t in triples] == (["is filed by"] if c in naming else [])
         assert not any(n.endswith("Archive") for n in store.graph.chunk_entities(c.id))
     counts = store.graph.counts()
-    assert counts["entities"] == len(store._rows("SELECT 1 FROM entity_vectors"))  # every name has a vector
+    assert counts["entities"] == len(store.db.rows("SELECT 1 FROM entity_vectors"))  # every name has a vector
     assert counts["chunks_with_entities"] == len(read)
     # synonym edges: each pair once, a < b, with its cosine, between names whose vectors are close
-    pairs = store._rows("SELECT a, b, similarity FROM entity_synonyms")
+    pairs = store.db.rows("SELECT a, b, similarity FROM entity_synonyms")
     assert pairs and all(a < b and 0.5 <= s <= 1.0 + 1e-6 for a, b, s in pairs)
-    assert store._rows("SELECT count(*) FROM entities WHERE linked IS NULL")[0][0] == 0
+    assert store.db.rows("SELECT count(*) FROM entities WHERE linked IS NULL")[0][0] == 0
     assert store.integrity_check() == []
 
 
 def test_every_triple_gets_a_fact_vector_that_goes_with_its_chunk(store: Store) -> None:
     Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
-    triples = store._rows(
+    triples = store.db.rows(
         "SELECT t.id, s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
         " JOIN entities o ON o.id = t.object"
     )
@@ -189,7 +189,7 @@ def test_every_triple_gets_a_fact_vector_that_goes_with_its_chunk(store: Store) 
     np.testing.assert_allclose(store.index.vector("triple", tid), expected, atol=1e-6)
     doc = next(d for d in store.docs.documents() if Path(d.path).stem == EN_STEM)
     assert store.docs.delete_document(doc.id)
-    left = store._rows("SELECT count(*) FROM triples")[0][0]
+    left = store.db.rows("SELECT count(*) FROM triples")[0][0]
     assert left < len(triples) and store.graph.counts()["triples_with_vectors"] == left  # the cascade took them
 
 
@@ -199,7 +199,7 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
     kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs", with_shared_name(CORPUS)))
     with open_kb(kb, create=False) as store:
         Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
-        n = store._rows("SELECT count(*) FROM triples")[0][0]
+        n = store.db.rows("SELECT count(*) FROM triples")[0][0]
     conn = db.connect(kb)  # the file as schema 8 left it: no triple vectors, no trigger, no sign bits (schema 10)
     conn.execute("DROP TRIGGER triples_ad")
     conn.execute("DROP TABLE triple_vectors")
@@ -253,7 +253,7 @@ def test_turning_entities_on_later_reasks_only_the_chunks_read_without_them(stor
 def test_removing_a_document_prunes_the_entities_only_it_named(store: Store) -> None:
     Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
     doc = next(d for d in store.docs.documents() if Path(d.path).stem == EN_STEM)
-    only_here = store._rows(
+    only_here = store.db.rows(
         "SELECT key FROM entities WHERE id NOT IN (SELECT entity_id FROM chunk_entities WHERE chunk_id IN"
         " (SELECT id FROM chunks WHERE doc_id != ?))",
         (doc.id,),
@@ -263,11 +263,11 @@ def test_removing_a_document_prunes_the_entities_only_it_named(store: Store) -> 
     assert store.docs.delete_document(doc.id)
     assert store.graph.version() > version  # a cached graph matrix is rebuilt
     assert store.graph.prune() == 0  # the delete pruned already
-    assert not store._rows(
+    assert not store.db.rows(
         f"SELECT 1 FROM entities WHERE key IN ({','.join('?' * len(only_here))})", [k for (k,) in only_here]
     )
-    assert store._rows("SELECT 1 FROM entities WHERE key = ?", (entity_key(SHARED),))  # other documents name it
-    assert len(store._rows("SELECT 1 FROM entity_vectors")) == store.graph.counts()["entities"]
+    assert store.db.rows("SELECT 1 FROM entities WHERE key = ?", (entity_key(SHARED),))  # other documents name it
+    assert len(store.db.rows("SELECT 1 FROM entity_vectors")) == store.graph.counts()["entities"]
 
 
 def test_graph_search_ranks_the_chunk_that_names_the_entity_first(store: Store) -> None:

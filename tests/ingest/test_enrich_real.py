@@ -150,7 +150,7 @@ def test_entities_from_the_real_model_build_a_graph_that_graph_search_walks(noti
         assert all(folded(n) in folded(notice.text) for n in names), names  # only names the passage holds
         for subject, _relation, obj in store.graph.triples_of(notice.id):
             assert subject in names and obj in names
-        assert store._rows("SELECT count(*) FROM entity_vectors")[0][0] == layers["entities"]
+        assert store.db.rows("SELECT count(*) FROM entity_vectors")[0][0] == layers["entities"]
         assert store.integrity_check() == []
     name = max(names, key=len)  # the most specific name
     with api.open_kb(kb, settings) as knowledge_base:

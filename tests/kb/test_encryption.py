@@ -93,7 +93,7 @@ def test_an_encrypted_kb_holds_no_clear_text_and_searches_and_answers_with_its_k
         knowledge_base.add([doc])
         with Store.open_existing(kb, readonly=False) as store:
             with store.transaction():  # the pages holding the secrets, into the WAL (a plain KB shows them there)
-                store._conn.execute("UPDATE chunks SET text = text || ' '")
+                store.db.execute("UPDATE chunks SET text = text || ' '")
             assert kb.with_name(kb.name + "-wal").stat().st_size > 0
             assert leaked(kb) == []
     assert leaked(kb) == [] and keys.file_kind(kb) == "encrypted"

@@ -29,14 +29,14 @@ def _graph(store: Store, vectors_of: np.ndarray) -> tuple[list[int], list[int]]:
     names = [f"name {i}" for i in range(len(vectors_of))]
     with store.transaction():
         store.graph.put_chunk(chunk, names, [(names[0], "knows", names[1])], vectors_of)
-    entity_ids = [int(r[0]) for r in store._rows("SELECT id FROM entities ORDER BY id")]
-    triple_ids = [int(r[0]) for r in store._rows("SELECT id FROM triples ORDER BY id")]
+    entity_ids = [int(r[0]) for r in store.db.rows("SELECT id FROM entities ORDER BY id")]
+    triple_ids = [int(r[0]) for r in store.db.rows("SELECT id FROM triples ORDER BY id")]
     store.index.put_vectors("triple", triple_ids, vectors_of[:1])
     return entity_ids, triple_ids
 
 
 def _bits(store: Store, table: str) -> dict[int, bytes]:
-    return {int(r): bytes(b) for r, b in store._rows(f"SELECT rowid, embedding FROM {table}")}
+    return {int(r): bytes(b) for r, b in store.db.rows(f"SELECT rowid, embedding FROM {table}")}
 
 
 def _unit_rows(rng: np.random.Generator, n: int, dim: int = DIM) -> np.ndarray:
@@ -56,8 +56,8 @@ def test_bits_follow_the_float_vectors(kb_path: Path) -> None:
         store.index.put_vectors("entity", [entity_ids[1]], flipped[None, :])
         assert _bits(store, "entity_bits")[entity_ids[1]] == vectors.bit_blob(flipped)
         with store.transaction():
-            store._conn.execute("DELETE FROM triples")
-            store._conn.execute("DELETE FROM entities WHERE id = ?", (entity_ids[2],))
+            store.db.execute("DELETE FROM triples")
+            store.db.execute("DELETE FROM entities WHERE id = ?", (entity_ids[2],))
         assert set(_bits(store, "entity_bits")) == set(entity_ids[:2]) and _bits(store, "triple_bits") == {}
         assert store.integrity_check() == []
         store.index.reset_vectors({})  # re-embedding drops the bits with the floats
@@ -101,7 +101,7 @@ def test_a_dimension_without_whole_bytes_keeps_the_exact_scan(kb_path: Path, mon
     with _open(kb_path, dim=12) as store:
         vecs = _unit_rows(rng, 5, 12)
         entity_ids, _ = _graph(store, vecs)
-        names = {r[0] for r in store._rows("SELECT name FROM sqlite_schema")}
+        names = {r[0] for r in store.db.rows("SELECT name FROM sqlite_schema")}
         assert "entity_bits" not in names and "triple_bits" not in names
         assert store.index.knn("entity", vecs[3], 1) == [(entity_ids[3], pytest.approx(0.0, abs=1e-5))]
         assert store.integrity_check() == []
@@ -121,8 +121,8 @@ def test_knn_goes_through_the_bits_only_on_a_large_table(kb_path: Path, monkeypa
         # Make the bits lie about the nearest name: a bit scan can no longer find it, an exact scan still does.
         nearest = exact[0][0]
         with store.transaction():
-            store._conn.execute("DELETE FROM entity_bits WHERE rowid = ?", (nearest,))
-            store._conn.execute(
+            store.db.execute("DELETE FROM entity_bits WHERE rowid = ?", (nearest,))
+            store.db.execute(
                 "INSERT INTO entity_bits(rowid, embedding) VALUES (?, vec_bit(?))",
                 (nearest, vectors.bit_blob(-vecs[entity_ids.index(nearest)])),
             )

@@ -131,7 +131,7 @@ def test_reembed_recomputes_every_vector_and_adopts_the_new_numbers(tmp_path: Pa
         store.index.put_vectors("question", [qid], HashEncoder().encode(["投标保证金是多少？"], role="query"))
         with store.transaction():  # a triple of the entity graph, with its fact vector
             store.graph.put_chunk(chunks[0].id, ["投标人", "投标保证金"], [("投标人", "提交", "投标保证金")])
-        (tid,) = [int(r[0]) for r in store._rows("SELECT id FROM triples")]
+        (tid,) = [int(r[0]) for r in store.db.rows("SELECT id FROM triples")]
         store.index.put_vectors("triple", [tid], HashEncoder().encode(["投标人 提交 投标保证金"], role="passage"))
     new = Perturbed(0.2)
     settings = load_settings(environ={}, overrides={"ingest.late": True})

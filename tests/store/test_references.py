@@ -105,7 +105,7 @@ def test_a_kb_made_before_references_is_read_on_the_next_ingest(store: Store) ->
     ingest(store, REGULATION, TENDER_TEXT)
     before = [(r.text, r.target_chunk) for r in store.refs.refs()]
     with store.transaction():  # what a KB of schema version 5 looks like once migrated: nothing read
-        store._conn.execute("DELETE FROM law_refs; DELETE FROM law_articles; UPDATE chunks SET refs_read = NULL")
+        store.db.execute("DELETE FROM law_refs; DELETE FROM law_articles; UPDATE chunks SET refs_read = NULL")
     assert store.refs.counts().unread > 0 and store.refs.refs() == []
     Ingestor(store, ENC, OPTIONS).finish_pending()
     assert [(r.text, r.target_chunk) for r in store.refs.refs()] == before
