@@ -114,7 +114,7 @@ def scale(args: argparse.Namespace) -> list[str]:
     s = load_settings().search
     rng = np.random.default_rng(1)
     with Store.open_existing(args.scale, readonly=False) as store:
-        n_chunks = int(store._rows("SELECT count(*) FROM chunks")[0][0])
+        n_chunks = int(store.db.rows("SELECT count(*) FROM chunks")[0][0])
         if store.index.vector("chunk", 1) is None:
             t0 = time.perf_counter()
             for start in range(1, n_chunks + 1, 20_000):

@@ -59,7 +59,7 @@ def make_kb(path: Path, n_chunks: int, rng: np.random.Generator, dim: int) -> tu
     """The synthetic KB; (entities, mentions, triples)."""
     n_entities = int(1.5 * n_chunks)
     with Store.open(path, encoder_id="synthetic", dim=dim) as store, store.transaction():
-        conn = store._conn
+        conn = store.db
         per_doc = n_chunks // 100
         for d in range(100):
             conn.execute(
@@ -114,7 +114,7 @@ def main() -> None:
             with Store.open_existing(kb) as store:
                 counts = store.graph.counts()
                 n_entities, n_triples = counts["entities"], counts["triples"]
-                n_mentions = int(store._rows("SELECT count(*) FROM chunk_entities")[0][0])
+                n_mentions = int(store.db.rows("SELECT count(*) FROM chunk_entities")[0][0])
             rng.random(1)  # (the queries below draw from the same generator either way)
         else:
             t0 = time.perf_counter()

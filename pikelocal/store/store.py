@@ -59,10 +59,6 @@ class Store:
 
     def __init__(self, conn: db.Connection, path: Path, *, readonly: bool) -> None:
         self.db = Db(conn, path, readonly=readonly)
-        # The raw connection and reads, kept for the build/ benchmarks that write a synthetic KB directly; the parts
-        # and the tests use ``self.db``.
-        self._conn = conn
-        self._rows = self.db.rows
         self.path = path
         self.readonly = readonly
         meta = self.meta()
