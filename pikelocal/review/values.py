@@ -91,8 +91,8 @@ _PERCENT = re.compile(
     rf"|(?P<n>{_NUM}|{_EN_NUM})[ \t]*(?P<u>%|‰|(?i:per[ \t]?cent|pct)\b)"
 )
 # A weight written in points, as scoring tables do ("投标报价：26.25分", "（0～25分）", "30 points"): Arabic digits only
-# (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期 or 分包.
-_POINTS = re.compile(rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批])|(?i:points?|marks?)\b)")
+# (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期, 分包, 分公司, 分册, 分行 and the like.
+_POINTS = re.compile(rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店])|(?i:points?|marks?)\b)")
 
 _CURRENCY = {
     **dict.fromkeys(("人民币", "RMB", "CNY", "¥", "yuan"), "CNY"),

@@ -176,7 +176,9 @@ def test_a_weight_in_points_is_a_percentage_whose_unit_is_points(text: str, expe
     assert normal(text, "percentage") == expected
 
 
-@pytest.mark.parametrize("text", ["十分重要", "三分之一", "3分期付款", "答辩时间30分钟", "第2分包"])
+@pytest.mark.parametrize(
+    "text", ["十分重要", "三分之一", "3分期付款", "答辩时间30分钟", "第2分包", "第3分册", "下设5分公司"]
+)
 def test_no_points_in(text: str) -> None:
     assert not [n for _k, n, _t in found(text) if n.endswith("points")]
 
