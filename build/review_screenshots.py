@@ -64,8 +64,8 @@ def shoot_tui(kb: Path, checklist: str, row: str, out: Path, size: tuple[int, in
     if shutil.which("tmux") is None:
         raise SystemExit("tmux is not installed (apt-get install tmux)")
     with api.open_kb(kb, load_settings()) as knowledge_base:
-        items, _rows = knowledge_base.review_rows(checklist)
-    index = next((n for n, item in enumerate(items.items) if item.id == row), None)
+        listed, _rows = knowledge_base.review_rows(checklist)
+    index = next((n for n, item in enumerate(listed.items) if item.id == row), None)
     if index is None:
         raise SystemExit(f"{checklist} has no item {row!r}")
     command = f"{sys.executable} -m pikelocal tui {kb}"

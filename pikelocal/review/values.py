@@ -549,8 +549,7 @@ _BLANK_DATE = re.compile(r"年[ \t_＿]*月|月[ \t_＿]*[日号]")
 
 def is_blank_date(text: str) -> bool:
     """A date field of a form that was never filled in, as a template's "2025年月日": no date, whatever its year."""
-    prepared = prepare(text)
-    return bool(_BLANK_DATE.search(prepared)) and not values_in(prepared, _DATE_ONLY)
+    return bool(_BLANK_DATE.search(prepare(text))) and not values_in(text, _DATE_ONLY)
 
 
 def _yesno(text: str) -> Value | None:
