@@ -280,3 +280,24 @@ def test_d_limits_the_run_to_chosen_documents_and_t_picks_the_questions_script(k
             assert bond[2:4] == ["50000 USD", "✓ found"]  # the rules' other bid bond is not reviewed: no conflict
 
     run(scenario())
+
+
+def test_a_document_the_kb_does_not_hold_stops_the_run_with_its_name_and_asks_nothing(kb: tuple[Path, Path]) -> None:
+    path, checklist = kb
+    llm = reviewer()
+
+    async def scenario() -> None:
+        app = make_app(path, llm)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = await open_review(pilot, checklist)
+            await pilot.press("d")
+            await wait_until(pilot, lambda: not isinstance(app.screen, ReviewScreen))
+            app.screen.query_one("#scope").value = "tender.pdf"
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            await pilot.press("s")
+            await wait_until(pilot, lambda: "Stopped" in text_of(app, "#review-progress-label"))
+            assert "no document 'tender.pdf'" in text_of(app, "#review-progress-label")
+            assert screen.rows == {} and llm.calls == []
+
+    run(scenario())
