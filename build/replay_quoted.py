@@ -26,12 +26,12 @@ from pikelocal.domain.answers import QueryTrace  # noqa: E402
 from pikelocal.eval.honesty import load_honesty, read_answers, score_answer  # noqa: E402
 from pikelocal.llm.cached import cache_key  # noqa: E402
 from pikelocal.llm.fake import FakeLLM  # noqa: E402
-from pikelocal.prompts.lang import detect_lang  # noqa: E402
 from pikelocal.prompts.quote import quote_messages, quote_params  # noqa: E402
-from pikelocal.prompts.script import detect_script  # noqa: E402
 from pikelocal.query.answer.quoted import quoted_answer  # noqa: E402
 from pikelocal.query.context.locate import store_locator  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
+from pikelocal.text.lang import detect_lang  # noqa: E402
+from pikelocal.text.script import detect_script  # noqa: E402
 
 
 def main() -> None:

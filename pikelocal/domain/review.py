@@ -2,7 +2,7 @@
 the stored result of each item with the reviewer's mark.
 
 A checklist is a TOML file (``review/checklist.py`` reads it); each item is asked through the answering engine and
-its result stored in the KB (``store/reviews.py``). Values are compared by their normal form (``review/values.py``),
+its result stored in the KB (``store/reviews.py``). Values are compared by their normal form (``text/values.py``),
 so "新臺幣35萬900元" and "350,900元" are one value and a deadline written twice with two dates is a conflict.
 """
 
@@ -28,7 +28,7 @@ REVIEW_VERDICTS: tuple[ReviewVerdict, ...] = ("found", "not_stated", "conflictin
 ReviewMark = Literal["", "accepted", "wrong", "to_check"]
 REVIEW_MARKS: tuple[ReviewMark, ...] = ("", "accepted", "wrong", "to_check")
 
-# The scripts an item's question is written in (prompts/script.py's names).
+# The scripts an item's question is written in (text/script.py's names).
 ChecklistScript = Literal["hans", "hant", "en"]
 CHECKLIST_SCRIPTS: tuple[ChecklistScript, ...] = ("hans", "hant", "en")
 

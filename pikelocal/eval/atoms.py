@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pikelocal.prompts.lang import is_chinese
 from pikelocal.store.store import Store
+from pikelocal.text.lang import is_chinese
 
 # Question words and fillers: a question sharing only these with its chunk shares nothing that matters.
 _ZH_FUNCTION_CHARS = frozenset("的是了在和与及或有为中对等多少什么哪吗呢何否怎样谁几")

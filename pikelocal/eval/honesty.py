@@ -32,9 +32,9 @@ from pikelocal.eval.qa_metrics import score_text
 from pikelocal.kb.knowledge_base import open_kb
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import says_not_stated
-from pikelocal.prompts.script import Script, in_script, to_simplified
 from pikelocal.query.verify.claims import facts_in, numbers_in, split_claims, strip_markers
 from pikelocal.query.verify.quotes import fold
+from pikelocal.text.script import Script, in_script, to_simplified
 
 TEXT_F1_CORRECT = 0.6
 

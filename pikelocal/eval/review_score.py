@@ -11,7 +11,7 @@ A gold fact sheet is a JSONL file, one object per checklist item judged (``tests
 Fields:
 
 - ``item`` (required): the checklist item's id.
-- ``value`` (required): how the item is matched (below) — a normal form as ``review/values.py`` writes it
+- ``value`` (required): how the item is matched (below) — a normal form as ``text/values.py`` writes it
   ("350900 CNY", "2025-12-15", "30%", "90 days", "4", "yes"), or one key phrase or a list of key phrases; ``null``
   when the document does not state the fact.
 - ``also``: other accepted answers, each a normal form or key phrase, or a list of key phrases. For a ``null`` item
@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.review import ReviewRow, ReviewVerdict, Value, ValueKind
-from pikelocal.review.values import normalise, prepare, same_value
+from pikelocal.text.values import normalise, prepare, same_value
 
 MatchMode = Literal["value", "contains"]
 Outcome = Literal["right", "wrong", "missed", "not_stated", "invented", "no_row"]

@@ -31,7 +31,6 @@ from pikelocal.kb import catalog
 from pikelocal.kb.options import ask_options, search_weights
 from pikelocal.kb.session import kb_session
 from pikelocal.llm.base import LLM
-from pikelocal.prompts.script import detect_script
 from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
 from pikelocal.review.export import Report, write_report
@@ -39,6 +38,7 @@ from pikelocal.review.figures import key_figures
 from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
 from pikelocal.store.store import Store
+from pikelocal.text.script import detect_script
 
 SCRIPT_SAMPLE_CHUNKS = 40  # chunks read to tell the documents' script
 

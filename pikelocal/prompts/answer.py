@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 
 from pikelocal.domain.kinds import AnswerStyle
 from pikelocal.llm.base import GenParams, Message
-from pikelocal.prompts.lang import Lang
-from pikelocal.prompts.script import Script, to_simplified
+from pikelocal.text.lang import Lang
+from pikelocal.text.script import Script, to_simplified
 
 ANSWER_TAG = "answer"
 

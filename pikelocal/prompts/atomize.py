@@ -22,7 +22,7 @@ from typing import Any
 
 from pikelocal.entity_names import occurs, unit_string
 from pikelocal.prompts.base import Prompt, ReplyError, clean_line
-from pikelocal.prompts.lang import Lang, detect_lang
+from pikelocal.text.lang import Lang, detect_lang
 
 QUESTION_MAX_CHARS = 120
 CONTEXT_MAX_CHARS = 160  # contextual retrieval: one or two sentences that situate the chunk (about 60-100 tokens)

@@ -15,7 +15,7 @@ from typing import Any, Generic, TypeVar
 from pikelocal.domain.reports import StageCost
 from pikelocal.llm.base import LLM, Completion, GenParams, Message
 from pikelocal.llm.parallel import parallel_map
-from pikelocal.prompts.lang import Lang
+from pikelocal.text.lang import Lang
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)  # a result of a narrower value type is a result of a wider one

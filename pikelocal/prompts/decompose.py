@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pikelocal.prompts.base import Prompt, ReplyError, clean_line
-from pikelocal.prompts.lang import Lang
+from pikelocal.text.lang import Lang
 
 SUB_QUESTION_MAX_CHARS = 150
 NO_EVIDENCE: Mapping[Lang, str] = {"zh": "（还没有）", "en": "(none yet)"}

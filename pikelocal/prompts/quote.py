@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.prompts.answer import answer_system
-from pikelocal.prompts.lang import Lang
 from pikelocal.prompts.question_kind import QuestionKind
-from pikelocal.prompts.script import Script, to_traditional
+from pikelocal.text.lang import Lang
+from pikelocal.text.script import Script, to_traditional
 
 QUOTE_TAG = "answer-quote"
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pikelocal.prompts.base import Prompt, ReplyError
-from pikelocal.prompts.lang import Lang
+from pikelocal.text.lang import Lang
 
 RERANK_MAX_PASSAGES = 20
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from pikelocal.prompts.atomize import question_key
 from pikelocal.prompts.base import Prompt, ReplyError, clean_line
-from pikelocal.prompts.lang import Lang, detect_lang
+from pikelocal.text.lang import Lang, detect_lang
 
 CHUNK_SUMMARY_MAX_CHARS = 150
 FORWARD_SUMMARY_MAX_CHARS = 300

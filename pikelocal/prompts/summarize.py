@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pikelocal.prompts.base import Prompt, ReplyError, clean_line
-from pikelocal.prompts.lang import Lang, detect_lang
+from pikelocal.text.lang import Lang, detect_lang
 
 TITLE_MAX_CHARS = 80
 DOC_SUMMARY_MAX_CHARS = 300

@@ -46,7 +46,7 @@ from pikelocal.domain.review import (
     ChecklistScript,
     ValueKind,
 )
-from pikelocal.prompts.script import to_simplified, to_traditional
+from pikelocal.text.script import to_simplified, to_traditional
 
 _TOP_KEYS = ("name", "title", "description", "items")
 _ITEM_KEYS = ("id", "label", "section", "kind", "question", "hints")

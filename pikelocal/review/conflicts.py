@@ -5,7 +5,7 @@ The answer call reads a few sources and quotes one sentence; a deadline written 
 weight in a scoring table and again in the text, is never in front of it. So the system reads the whole text for
 each item: a statement is a sentence holding one of the item's hint terms (both vocabularies: 押標金 and 投标保证金)
 with a value of the item's kind soon after it, in the same sentence. Two statements disagree when their normal forms
-differ (``review/values.py``: 35萬900元 and 350,900元 agree).
+differ (``text/values.py``: 35萬900元 and 350,900元 agree).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, ValueKind
 from pikelocal.query.verify.support import position_in_pages
-from pikelocal.review.values import same_value, values_in
+from pikelocal.text.values import same_value, values_in
 from pikelocal.store.store import Store
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.

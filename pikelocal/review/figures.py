@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pikelocal.domain.documents import ChunkRecord, PageRecord
 from pikelocal.domain.review import KeyFigure, Located
 from pikelocal.ingest.split.split_struct import marker
-from pikelocal.review.values import FIGURE_KINDS, is_traditional, values_in
+from pikelocal.text.values import FIGURE_KINDS, is_traditional, values_in
 
 # A sentence ends at these marks (with any closing quote or bracket after them) …
 _STOP = re.compile(r"[。！？；!?;]+[」』”’\"')）]*")

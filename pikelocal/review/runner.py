@@ -32,7 +32,7 @@ from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
 from pikelocal.review.stored import row_json, stored_rows
 from pikelocal.review.ticks import as_yes_no, ticked_option
-from pikelocal.review.values import is_blank_date, normalise, values_in
+from pikelocal.text.values import is_blank_date, normalise, values_in
 from pikelocal.store.store import Store
 
 STAGE = "review"

@@ -13,7 +13,7 @@ import pytest
 
 from pikelocal import api
 from pikelocal.domain.answers import QueryTrace
-from pikelocal.prompts.script import in_script
+from pikelocal.text.script import in_script
 from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.answers import Source
-from pikelocal.prompts.script import detect_script, in_script
 from pikelocal.query.verify.check import ClaimStream
 from pikelocal.query.verify.claims import facts_in, numbers_in, split_claims, zh_numeral
+from pikelocal.text.script import detect_script, in_script
 
 RFP = (
     "一、本案採購預算金額為新臺幣35萬900元。\n"

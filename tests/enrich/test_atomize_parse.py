@@ -12,7 +12,7 @@ from pikelocal.ingest.pipeline import Ingestor, SourceText
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.atomize import atomize_prompt, parse_atoms, question_key, vague_reference
 from pikelocal.prompts.base import ReplyError, run_prompt
-from pikelocal.prompts.lang import detect_lang
+from pikelocal.text.lang import detect_lang
 from tests.support.enrich_corpus import INGEST, open_kb
 
 ZH_CHUNK = "第三条 投标人应当在投标截止时间前缴纳投标保证金，金额不得超过采购预算的百分之二。"

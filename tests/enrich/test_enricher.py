@@ -21,9 +21,9 @@ from pikelocal.ingest.pipeline import IngestOptions, Ingestor, SourceText
 from pikelocal.ingest.split.context import chunk_header, with_header
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.lang import detect_lang
 from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
+from pikelocal.text.lang import detect_lang
 from tests.support.enrich_corpus import (
     BAD_JSON,
     EN_STEM,

@@ -15,7 +15,7 @@ from pikelocal.eval.honesty import holds_answer, load_honesty, run_honesty
 from pikelocal.eval.qa_data import detect_qa_layout
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.script import detect_script
+from pikelocal.text.script import detect_script
 from tests.support.answer_kb import ENC, build
 
 DATA = Path(__file__).parents[1] / "data" / "honesty_qa.jsonl"

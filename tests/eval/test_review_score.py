@@ -15,7 +15,7 @@ from pikelocal.domain.errors import InputError
 from pikelocal.domain.review import Located, ReviewQuote, ReviewRow, ReviewVerdict, ValueKind
 from pikelocal.eval.review_score import GoldItem, fold, load_gold, score, unknown_items
 from pikelocal.review.checklist import load_checklist
-from pikelocal.review.values import normalise
+from pikelocal.text.values import normalise
 
 DATA = Path(__file__).parents[1] / "data" / "review"
 TENDER = Path("pdfs") / "zh_tender" / "黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"

@@ -9,9 +9,9 @@ import pytest
 
 from pikelocal import api
 from pikelocal.eval.atoms import check_atoms, shared_terms
-from pikelocal.prompts.lang import is_chinese
 from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
+from pikelocal.text.lang import is_chinese
 from tests.support.paths import installed_model
 
 # The fixture runs the real 1.5B LLM over a 116-page PDF: 12 min when the 2 cores are shared with another job,

@@ -51,7 +51,7 @@ def test_builtin_sizes(name: str, least: int) -> None:
 def test_builtin_questions_are_in_their_script() -> None:
     """A hant question holds no simplified-only character and a hans one no traditional-only one (a copy-paste slip
     would ask a Taiwan tender in mainland characters)."""
-    from pikelocal.prompts.script import to_simplified, to_traditional
+    from pikelocal.text.script import to_simplified, to_traditional
 
     for name in ("tender-zh", "contract-zh"):
         for item in load_checklist(name).items:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem
 from pikelocal.review.conflicts import Corpus, disagreeing, statements
-from pikelocal.review.values import normalise
+from pikelocal.text.values import normalise
 
 
 def corpus(*texts: str) -> Corpus:

@@ -19,9 +19,9 @@ from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.lang import detect_lang
 from pikelocal.store import db
 from pikelocal.store.store import Store
+from pikelocal.text.lang import detect_lang
 
 SPLIT = SplitOptions(target=40, min_tokens=10, max_tokens=60)
 INGEST = IngestOptions(split=SPLIT, late=False)

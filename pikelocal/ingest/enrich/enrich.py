@@ -26,10 +26,10 @@ from pikelocal.ingest.split.context import SECTION_SEPARATOR, chunk_header, with
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.atomize import Atoms, atomize_prompt
 from pikelocal.prompts.base import PromptJob, PromptResult, charge, run_prompts
-from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.summarize import EXCERPT_CHARS, SUMMARIZE_DOCUMENT, DocumentSummary
 from pikelocal.store.enrichment import DONE, FAILED, SKIPPED
 from pikelocal.store.store import Store
+from pikelocal.text.lang import Lang, detect_lang
 
 log = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from pikelocal.ingest.enrich.clusters import group
 from pikelocal.ingest.enrich.tree_plans import CLUSTER_SIZE, node_key, section_plans
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.base import PromptJob, PromptResult, charge, run_prompts
-from pikelocal.prompts.lang import detect_lang
 from pikelocal.prompts.summarize import NODE_INPUT_CHARS, SUMMARIZE_NODE
 from pikelocal.store.store import Store
+from pikelocal.text.lang import detect_lang
 
 MIN_CHUNKS = 3  # a document with fewer chunks has no tree of its own: its chunks join the corpus level
 MIN_PART_CHARS = 80  # each part is cut to its share of NODE_INPUT_CHARS, never below this

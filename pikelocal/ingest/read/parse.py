@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pikelocal.domain.errors import DocumentError
@@ -26,6 +26,7 @@ from pikelocal.ingest.read.parse_pdf import clean_pdf_title, read_pdf
 from pikelocal.ingest.read.parse_xlsx import read_xlsx
 from pikelocal.ingest.read.pdf_worker import PageProgress, PdfWorker
 from pikelocal.ingest.read.textcheck import decode_text, garbled_share, line_offsets, page_list
+from pikelocal.text.unicode_forms import fold_lookalikes
 
 KINDS = {
     ".pdf": "pdf",
@@ -117,13 +118,15 @@ def parse_document(
     if not data:
         raise DocumentError(path, "empty", "the file is empty (0 bytes)")
     read = _read_pages(path, kind, data, password, pdf_worker, progress)
-    pages, warnings = read.pages, list(read.warnings)
+    # look-alike ideographs (a PDF's 年 as U+F98E) read as the characters they are, offsets unchanged
+    pages = tuple(replace(p, text=fold_lookalikes(p.text)) for p in read.pages)
+    warnings = list(read.warnings)
     if not any(page.text.strip() for page in pages):
         raise _no_text(path, kind, pages, warnings)
     pages, garble_warning = _garble_check(path, kind, pages)
     if garble_warning:
         warnings.append(garble_warning)
-    title = _title(path, kind, read.meta_title, pages)
+    title = fold_lookalikes(_title(path, kind, read.meta_title, pages))
     return ParsedDocument(path, kind, title, pages, read.encoding, tuple(warnings), paged=read.paged)
 
 

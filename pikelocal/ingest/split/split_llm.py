@@ -26,8 +26,8 @@ from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.ingest.split.split_struct import ChunkSpan, CountTokens, marker, split_structured
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.base import PromptResult, run_prompt
-from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.split import NO_PREVIOUS, SplitReply, split_prompt
+from pikelocal.text.lang import Lang, detect_lang
 
 log = logging.getLogger(__name__)
 

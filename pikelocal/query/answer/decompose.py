@@ -23,11 +23,11 @@ from pikelocal.llm.base import LLM
 from pikelocal.prompts.answer import answer_rules, answer_system
 from pikelocal.prompts.base import Prompt, run_prompt
 from pikelocal.prompts.decompose import SELECT_NONE, numbered, propose_prompt, select_prompt, shared_system
-from pikelocal.prompts.lang import Lang
 from pikelocal.query.context.expand import Budget
 from pikelocal.query.context.workspace import Workspace
 from pikelocal.query.retrieve.candidates import atom_candidates, chunk_candidates, with_graph_hops
 from pikelocal.store.store import Store
+from pikelocal.text.lang import Lang
 
 StepSink = Callable[[int, StepKind, str], None]  # (round, kind, text)
 

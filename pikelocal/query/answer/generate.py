@@ -11,8 +11,8 @@ from pikelocal.domain.kinds import AnswerMode, AnswerStyle
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Completion, GenParams, Message, pass_through
 from pikelocal.prompts.answer import answer_messages, answer_params, not_stated, says_not_stated
-from pikelocal.prompts.lang import Lang
-from pikelocal.prompts.script import Script, convert
+from pikelocal.text.lang import Lang
+from pikelocal.text.script import Script, convert
 from pikelocal.query.answer.quoted import quoted_answer
 from pikelocal.query.verify.attribute import add_missing_citations
 from pikelocal.query.verify.check import ClaimStream

@@ -23,8 +23,8 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
-from pikelocal.prompts.lang import Lang, detect_lang
-from pikelocal.prompts.script import Script, detect_script
+from pikelocal.text.lang import Lang, detect_lang
+from pikelocal.text.script import Script, detect_script
 from pikelocal.query.answer.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.answer.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.answer.hop_plan import Plan, hop_plan

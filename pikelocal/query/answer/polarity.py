@@ -33,9 +33,9 @@ from functools import cached_property
 from typing import Literal
 
 from pikelocal.domain.answers import Source
-from pikelocal.prompts.script import to_simplified
 from pikelocal.query.context.compress import unit_spans
 from pikelocal.query.verify.claims import stem
+from pikelocal.text.script import to_simplified
 
 EN_SCOPE = 3  # content words after an English negation that it negates (up to a clause mark)
 ZH_SCOPE = 4  # characters after a Chinese negation that it negates

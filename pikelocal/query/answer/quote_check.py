@@ -29,7 +29,7 @@ from pikelocal.domain.answers import ClaimCheck, Source
 from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
-from pikelocal.prompts.script import to_simplified
+from pikelocal.text.script import to_simplified
 from pikelocal.query.answer.decide import decide
 from pikelocal.query.answer.polarity import Passage
 from pikelocal.query.verify.claims import content_terms, facts_in, numbers_in

@@ -34,7 +34,6 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, GenParams
 from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_grammar, quote_messages, says_none
-from pikelocal.prompts.script import Script
 from pikelocal.query.answer.hop_plan import Attribute, Comparison, Composition, Entity, Plan, Want
 from pikelocal.query.answer.hop_values import Date, compare_dates, countries_in, life_span, pick_date, span_places
 from pikelocal.query.context.compress import compress_sources
@@ -44,6 +43,7 @@ from pikelocal.query.verify.claims import split_claims
 from pikelocal.query.verify.quotes import Located, fold, locate
 from pikelocal.query.verify.support import Locator, Unit, evidence, span_unit
 from pikelocal.store.store import Store
+from pikelocal.text.script import Script
 
 HOP_TAG = "answer-hop"
 # The sub-question each compared attribute is asked with ("{}": the side, or its bridge).

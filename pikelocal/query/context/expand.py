@@ -18,7 +18,6 @@ from pikelocal.domain.answers import Source
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.domain.kinds import AnswerContext
 from pikelocal.domain.search import Segment, SegmentCell
-from pikelocal.prompts.lang import cjk_count
 from pikelocal.query.context.segments import (
     DEFAULT_PRESET,
     PRESETS,
@@ -30,6 +29,7 @@ from pikelocal.query.context.segments import (
     window_ords,
 )
 from pikelocal.store.store import Store
+from pikelocal.text.lang import cjk_count
 
 MIN_SOURCE_CHARS = 80  # an over-long first chunk is cut to the budget, but never below this
 SOURCE_OVERHEAD_TOKENS = 12  # a source's "[n] heading" line, counted once per gathered chunk or segment

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field, replace
 from pikelocal.domain.answers import Source
 from pikelocal.llm.base import Message
 from pikelocal.prompts.decompose import shared_user, sources_block
-from pikelocal.prompts.lang import Lang
 from pikelocal.query.context.expand import SOURCE_OVERHEAD_TOKENS, Budget, Ranking, assemble, estimate_tokens
 from pikelocal.store.store import Store
+from pikelocal.text.lang import Lang
 
 MIN_ROOM_TOKENS = 80  # below this the budget counts as full: no round can add a useful source
 # (sources, queries, tokens it may keep at least) → the kept sentences

@@ -13,8 +13,8 @@ from typing import TypeVar
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.llm.base import LLM
 from pikelocal.prompts.base import run_prompt
-from pikelocal.prompts.lang import Lang, detect_lang
 from pikelocal.prompts.rerank import RERANK_MAX_PASSAGES, rerank_prompt
+from pikelocal.text.lang import Lang, detect_lang
 
 PASSAGE_CHARS = 240  # of each passage's text shown (about 100-240 tokens): the reading is what costs
 T = TypeVar("T")

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from pikelocal.domain.answers import Source
 from pikelocal.domain.search import SummaryHit
 from pikelocal.embed.base import Encoder
-from pikelocal.prompts.lang import Lang
 from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion
 from pikelocal.store.store import Store
+from pikelocal.text.lang import Lang
 
 # Words of a question that wants the whole of something rather than one fact.
 _OVERVIEW = re.compile(

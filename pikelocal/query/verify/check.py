@@ -20,7 +20,7 @@ import numpy as np
 from pikelocal.domain.answers import ClaimCheck, Source
 from pikelocal.embed.base import Encoder
 from pikelocal.prompts.answer import not_stated, says_not_stated
-from pikelocal.prompts.script import Script, convert
+from pikelocal.text.script import Script, convert
 from pikelocal.query.verify.claims import (
     Claim,
     content_terms,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pikelocal.prompts.script import to_simplified
+from pikelocal.text.script import to_simplified
 
 # A claim ends at 。！？；!? , at ". " / "; " and at a line break. A list item ("1. ...") stays one claim.
 # A list number ("1. ", "12. " at a line start) is not a full stop.

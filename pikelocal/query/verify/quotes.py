@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from pikelocal.domain.answers import Source
-from pikelocal.prompts.script import to_simplified
+from pikelocal.text.script import to_simplified
 
 FUZZY_MIN_SHARE = 0.8  # of the quote's characters, in order, in one region of a source
 FUZZY_SPREAD = 1.5  # that region is at most this many times the quote's length

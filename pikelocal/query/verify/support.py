@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from pikelocal.domain.answers import Evidence, Source
-from pikelocal.prompts.script import to_simplified
+from pikelocal.text.script import to_simplified
 from pikelocal.query.verify.claims import (
     Fact,
     asked_terms,

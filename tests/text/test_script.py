@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pikelocal.prompts.answer import answer_messages, cite_each_sentence_grammar, not_stated, says_not_stated
-from pikelocal.prompts.script import convert, detect_script, in_script
+from pikelocal.text.script import convert, detect_script, in_script
 
 
 def test_a_mixed_answer_is_converted_whole_to_the_questions_script() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.review import Value, ValueKind
-from pikelocal.review.values import is_blank_date, normalise, parse_number, same_value, values_in
+from pikelocal.text.values import is_blank_date, normalise, parse_number, same_value, values_in
 
 ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
 

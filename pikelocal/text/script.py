@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Literal
 
-from pikelocal.prompts.lang import detect_lang
+from pikelocal.text.lang import detect_lang
 
 Script = Literal["hans", "hant", "en"]  # en: the question is not Chinese (answers stay as written)
 

@@ -45,7 +45,13 @@ _AR = r"(?<![\d.])(?<!\d,)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d)(?!\.\d)"  #
 _ZH_CHARS = "〇零一二三四五六七八九十百千万亿两壹贰叁肆伍陆柒捌玖拾佰仟"
 # Arabic digits follow only a multiplier (35万900, 3亿5000万), so "统一35万" reads 35万, not 一35万. At most 24
 # pieces: a longer run of numerals is no number, and the bound keeps reading a hostile text linear.
-_NUM = rf"(?:{_AR}|[{_ZH_CHARS}])(?:[{_ZH_CHARS}]|(?<=[十百千万亿拾佰仟]){_AR}|[ \t]+(?=[万亿千])){{0,24}}"
+# PDF text spaces the pieces: "35 萬 900 元" (a remainder after 万 or 亿 of at most four digits that is no year or
+# day: "35 萬 2025 年" is 35万 and a date).
+_AFTER_MULTIPLIER = r"(?<=[万亿])[ \t]+\d{1,4}(?![\d.,])(?![ \t]*[年月日号%])"
+_NUM = (
+    rf"(?:{_AR}|[{_ZH_CHARS}])"
+    rf"(?:[{_ZH_CHARS}]|(?<=[十百千万亿拾佰仟]){_AR}|{_AFTER_MULTIPLIER}|[ \t]+(?=[万亿千])){{0,24}}"
+)
 _ZH_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
 _ZH_DIGIT |= {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖") if i}
 _ZH_UNIT = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
@@ -92,7 +98,9 @@ _PERCENT = re.compile(
 )
 # A weight written in points, as scoring tables do ("投标报价：26.25分", "（0～25分）", "30 points"): Arabic digits only
 # (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期, 分包, 分公司, 分册, 分行 and the like.
-_POINTS = re.compile(rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店])|(?i:points?|marks?)\b)")
+_POINTS = re.compile(rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店机機])|(?i:points?|marks?)\b)")
+# A fraction: 二分之一 (one half), 三分之二; 百分之 and 千分之 are percentages and permilles above.
+_FRACTION = re.compile(rf"(?<![百千])(?P<d>{_NUM}){_GAP}分之{_GAP}(?P<n>{_NUM})")
 
 _CURRENCY = {
     **dict.fromkeys(("人民币", "RMB", "CNY", "¥", "yuan"), "CNY"),
@@ -350,7 +358,8 @@ def _dates_en(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
 
 
 def _percentages(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """30% · 30 % · ３０％ · 百分之三十 · 30 percent · 30 per cent · thirty percent · 千分之五 = 0.5% · 5‰; a weight
+    """30% · 30 % · ３０％ · 百分之三十 · 30 percent · 30 per cent · thirty percent · 千分之五 = 0.5% · 5‰ · 二分之一 =
+    50%; a weight
     in points (26.25分, 30 points) is a percentage whose unit is points: its share of a total the text may not
     state."""
     for m in _PERCENT.finditer(prepared):
@@ -360,6 +369,11 @@ def _percentages(text: str, prepared: str, traditional: bool) -> Iterator[Found]
         if m["k"] == "千分之" or m["u"] == "‰":
             n = n / 10
         yield _value(text, m.start(), m.end(), "percentage", f"{number_text(n)}%", float(n), "%")
+    for m in _FRACTION.finditer(prepared):
+        d, n = parse_number(m["d"]), parse_number(m["n"])
+        if d and n is not None and n <= d:
+            share = n * 100 / d
+            yield _value(text, m.start(), m.end(), "percentage", f"{number_text(share)}%", float(share), "%")
     for m in _POINTS.finditer(prepared):
         n = _any_number(m["n"])
         if n is not None:

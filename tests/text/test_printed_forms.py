@@ -1,0 +1,78 @@
+"""Values as documents print them: one table of forms, each read to the value it means (worked out by hand: 35 萬
+900 元 is 350,000 + 900; 民國 114 年 is 1911 + 114 = 2025; 二分之一 is one half). PDF text puts spaces between
+digits and 萬, wraps a date over two lines, writes case numbers with hyphens and letters, and uses full-width forms;
+each row is one such form."""
+
+from __future__ import annotations
+
+import pytest
+
+from pikelocal.domain.review import ValueKind
+from pikelocal.text.values import normalise, values_in
+
+ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
+
+FORMS: list[tuple[str, ValueKind, str]] = [
+    # numerals with spaces, as PDF text extracts them
+    ("新臺幣 35 萬 900 元", "amount", "350900 TWD"),
+    ("新臺幣35 萬 900元（含稅）", "amount", "350900 TWD"),
+    ("預算金額：35 萬 900 元", "amount", "350900 元"),
+    ("新臺幣 350,900 元", "amount", "350900 TWD"),
+    ("1 億 2000 萬元", "amount", "120000000 元"),
+    ("新臺幣 3 萬元", "amount", "30000 TWD"),
+    # full-width forms
+    ("新臺幣３５萬９００元", "amount", "350900 TWD"),
+    ("３０％", "percentage", "30%"),
+    ("１１４年１２月１５日", "date", "2025-12-15"),
+    # ROC dates, spaced and wrapped over two lines
+    ("114 年 12 月 15 日前", "date", "2025-12-15"),
+    ("民國 115 年 1 月 31 日", "date", "2026-01-31"),
+    ("自決標日起至 115 年 1 月 31\n日前完成", "date", "2026-01-31"),
+    ("114 年 12 月 15\n日（星期一）", "date", "2025-12-15"),
+    ("114/12/15", "date", "2025-12-15"),
+    ("中華民國一百十四年十二月十五日", "date", "2025-12-15"),
+    # fractions and shares
+    ("二分之一以上", "percentage", "50%"),
+    ("三分之二", "percentage", "66.67%"),
+    ("四分之一", "percentage", "25%"),
+    ("百分之三十", "percentage", "30%"),
+    ("千分之五", "percentage", "0.5%"),
+    # durations and counts, spaced
+    ("簡報時間不得超過 15 分鐘", "duration", "15 minutes"),
+    ("90 日曆天", "duration", "90 days"),
+    ("一式 8 份", "count", "8"),
+    ("委員 5 人", "count", "5"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "expected"), FORMS)
+def test_a_printed_form_reads_as_the_value_it_means(text: str, kind: ValueKind, expected: str) -> None:
+    value = normalise(text, kind)
+    assert value is not None and value.normal == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "新臺幣 35 萬 900 元",  # one amount, not 35萬 and 900元
+        "新臺幣35 萬 900元",
+    ],
+)
+def test_a_spaced_amount_is_one_value(text: str) -> None:
+    assert [v.normal for _s, _e, v in values_in(text, ALL)] == ["350900 TWD"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a year after 萬 is a date of its own, not the amount's remainder
+        ("新臺幣 35 萬 2025 年 3 月 1 日前撥付", ["350000 TWD", "2025-03-01"]),
+        # a case number's digits are no value
+        ("案號：11402-39", []),
+        ("案號：LP5-1140213", []),
+        # a phone number's extension is no points
+        ("電話：(02)2332-6228分機 15", []),
+    ],
+)
+def test_forms_that_are_not_one_value(text: str, expected: list[str]) -> None:
+    assert [v.normal for _s, _e, v in values_in(text, ALL)] == expected
