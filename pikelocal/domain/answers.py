@@ -116,7 +116,12 @@ class ClaimCheck:
     facts: tuple[str, ...] = ()  # the hard facts checked (numbers, dates, quoted names)
     model_cited: tuple[int, ...] = ()  # the [n] the model put on it
     evidence: Evidence | None = None  # supported: the supporting sentence; contradicted: the one that disagrees
-    method: str = ""  # lexical | table-row | encoder
+    method: str = ""  # lexical | table-row | encoder | quote | claim | … | to_check (``TO_CHECK``)
+
+
+# The method of an unsupported claim whose answer stands word for word in a quoted sentence that is not clearly about
+# the question: kept in the trace for a reviewer to check (a review shows it as "to check"), never shown as found.
+TO_CHECK = "to_check"
 
 
 @dataclass(frozen=True)

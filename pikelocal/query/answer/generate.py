@@ -11,13 +11,13 @@ from pikelocal.domain.kinds import AnswerMode, AnswerStyle
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Completion, GenParams, Message, pass_through
 from pikelocal.prompts.answer import answer_messages, answer_params, not_stated, says_not_stated
-from pikelocal.text.lang import Lang
-from pikelocal.text.script import Script, convert
 from pikelocal.query.answer.quoted import quoted_answer
 from pikelocal.query.verify.attribute import add_missing_citations
 from pikelocal.query.verify.check import ClaimStream
 from pikelocal.query.verify.citations import CitationFilter
 from pikelocal.query.verify.support import Locator
+from pikelocal.text.lang import Lang
+from pikelocal.text.script import Script, convert
 
 
 @dataclass
@@ -75,6 +75,8 @@ class AnswerRequest:
     # the documents the KB resolves the law the question cites to (store.refs): where an article asked for by number
     # is read (query/answer/provision.py); empty: matched by the sources' names
     law_docs: tuple[int, ...] = ()
+    # what the question is about in other words (a review item's terms): the quote check reads it with the question
+    topic: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -111,7 +113,7 @@ def generate_answer(
         answer = quoted_answer(
             llm, request.question, request.lang, request.script, sources, on_delta,
             max_tokens=request.max_tokens, instruction=request.instruction, locator=checking.locate,
-            check=request.check, law_docs=request.law_docs,
+            check=request.check, law_docs=request.law_docs, encoder=checking.encoder, topic=request.topic,
         )  # fmt: skip
         return replace(answer, mode=request.mode)
     if messages is None:

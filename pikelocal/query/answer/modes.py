@@ -23,8 +23,6 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
-from pikelocal.text.lang import Lang, detect_lang
-from pikelocal.text.script import Script, detect_script
 from pikelocal.query.answer.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.answer.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
 from pikelocal.query.answer.hop_plan import Plan, hop_plan
@@ -40,6 +38,8 @@ from pikelocal.query.retrieve.rerank import rerank
 from pikelocal.query.retrieve.search import search
 from pikelocal.query.retrieve.summaries import is_overview, search_summaries, summary_sources
 from pikelocal.store.store import Store
+from pikelocal.text.lang import Lang, detect_lang
+from pikelocal.text.script import Script, detect_script
 
 CHUNKS_ONLY = {"questions": 0.0}
 PROMPT_OVERHEAD_TOKENS = 500  # rules, question and headings around the sources
@@ -309,6 +309,7 @@ def _generate(run: _Run, sources: list[Source], stream: _Stream, *, messages: li
     request = AnswerRequest(
         question, run.lang, options.mode, options.style, options.instruction, options.max_tokens,
         run.script, options.check, options.cite_grammar, options.quote and options.mode != "decompose", law_docs,
+        options.search_terms,
     )  # fmt: skip
     return generate_answer(run.model, request, sources, stream.on_delta, _checking(run), messages=messages)
 

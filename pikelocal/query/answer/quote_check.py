@@ -25,13 +25,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from pikelocal.domain.answers import ClaimCheck, Source
+from pikelocal.domain.answers import TO_CHECK, ClaimCheck, Source
 from pikelocal.prompts.answer import says_not_stated
 from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
-from pikelocal.text.script import to_simplified
 from pikelocal.query.answer.decide import decide
 from pikelocal.query.answer.polarity import Passage
+from pikelocal.query.verify.about import Meaning
 from pikelocal.query.verify.claims import content_terms, facts_in, numbers_in
 from pikelocal.query.verify.quotes import Located, locate
 from pikelocal.query.verify.support import (
@@ -44,10 +44,12 @@ from pikelocal.query.verify.support import (
     fact_in,
     focus_share,
     headings_terms,
+    is_about,
     quoted_in,
     source_units,
     span_unit,
 )
+from pikelocal.text.script import to_simplified
 
 # A yes/no or true/false answer: checked on whether the question is about its quote, not on its words.
 _POLAR = re.compile(
@@ -76,11 +78,14 @@ _ITEM_SPLIT = re.compile(r"[、；;\n]")  # a list's items (not at commas: "Smit
 @dataclass(frozen=True)
 class QuotedVerdict:
     """What checking a reply found: the claim checks to keep (one per supporting quote) and why, when none; and the
-    answer to show (the model's, or the system's where ``decide`` chose; empty: the model's)."""
+    answer to show (the model's, or the system's where ``decide`` chose; empty: the model's). ``to_check``: where
+    none is kept but the answer stands word for word in a quoted sentence that is not clearly about the question,
+    that sentence (method "to_check"), for a reviewer to check; never shown as an answer."""
 
     checks: tuple[ClaimCheck, ...]
     reason: str
     answer: str = ""
+    to_check: ClaimCheck | None = None
 
 
 def check_reply(
@@ -89,6 +94,7 @@ def check_reply(
     sources: Sequence[Source],
     locator: Locator | None = None,
     kind: QuestionKind = "factoid",
+    meaning: Meaning | None = None,
 ) -> QuotedVerdict:
     """The reply's answer, kept with the quotes that bear it, or the reason it is not (see the module's docstring).
 
@@ -105,7 +111,7 @@ def check_reply(
         why = "the other options stand in the sources"
         none = ClaimCheck(decision.answer, "supported", why, method=decision.method)
         return QuotedVerdict(checks or (none,), "", decision.answer)
-    verdict = _check_model(reply, question, sources, locator, kind)
+    verdict = _check_model(reply, question, sources, locator, kind, meaning)
     return replace(verdict, answer=decision.answer)
 
 
@@ -114,7 +120,12 @@ def _passage_unit(passage: Passage) -> Unit:
 
 
 def _check_model(
-    reply: QuotedReply, question: str, sources: Sequence[Source], locator: Locator | None, kind: QuestionKind
+    reply: QuotedReply,
+    question: str,
+    sources: Sequence[Source],
+    locator: Locator | None,
+    kind: QuestionKind,
+    meaning: Meaning | None,
 ) -> QuotedVerdict:
     answer = reply.answer.strip()
     # a yes/no question's "没有" is its answer "no"; a choice's "B" is checked like a yes/no
@@ -126,7 +137,7 @@ def _check_model(
     if (wrong_kind := _wrong_kind(question, answer)) is not None:
         return QuotedVerdict((), wrong_kind)
     found = [loc for q in reply.quotes if (loc := locate(q.text, sources, prefer=q.number)) is not None]
-    reading = _Reading(Question.of(question), headings_terms(sources), found, sources, locator)
+    reading = _Reading(Question.of(question, meaning), headings_terms(sources), found, sources, locator)
     items = [i.strip() for i in _ITEM_SPLIT.split(answer) if i.strip()]
     parts = items if not polar and len(items) > 1 else [answer]
     checks: list[ClaimCheck] = []
@@ -148,7 +159,8 @@ def _check_model(
                 why = "no quote" if not reply.quotes else "the quote stands in no source (an invention)"
             else:
                 why = "the answer does not stand in its quote, or the quote is not about the question"
-            return QuotedVerdict((), why if len(parts) == 1 else f"{why} (list item {part!r})")
+            to_check = None if polar else reading.to_check(answer)
+            return QuotedVerdict((), why if len(parts) == 1 else f"{why} (list item {part!r})", to_check=to_check)
         checks.append(check)
     return QuotedVerdict(tuple(checks), "")
 
@@ -265,8 +277,31 @@ class _Reading:
         return span_unit(loc.source, min(start, loc.start), max(end, loc.end), table_row=False)
 
     def _about(self, unit: Unit) -> bool:
-        share = focus_share(self.asked, unit, self.headings[unit.source.number])
-        return quoted_in(self.asked, unit) and share >= FOCUS_SHARE
+        return is_about(self.asked, unit, self.headings[unit.source.number])
+
+    def to_check(self, answer: str) -> ClaimCheck | None:
+        """The first quoted sentence that holds the whole answer word for word (its facts, or its text) and is near
+        enough to the question to be worth a reviewer's look (``about.TO_CHECK_COSINE``; without an encoder, half
+        the focus share), as a check of method "to_check"."""
+        facts = facts_in(answer)
+        squashed = "".join(to_simplified(answer).split()).lower() or "\0"  # an empty answer stands nowhere
+        for loc in self.found:
+            context = self._context(loc)
+            holds = (
+                all(fact_in(f, context) for f in facts) if facts else bool(squashed) and squashed in context.squashed
+            )
+            if not holds or not quoted_in(self.asked, context):
+                continue
+            meaning = self.asked.meaning
+            near = (
+                meaning.to_check(context.text)
+                if meaning is not None
+                else focus_share(self.asked, context, self.headings[context.source.number]) >= FOCUS_SHARE / 2
+            )
+            if near:
+                why = "to check: the answer stands in this sentence, which is not clearly about the question"
+                return ClaimCheck(answer, "unsupported", why, evidence=evidence(context, self.locator), method=TO_CHECK)
+        return None
 
     def anywhere(self, answer: str) -> ClaimCheck | None:
         """The second line: the answer as a claim against every sentence and row of the sources."""

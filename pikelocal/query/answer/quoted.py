@@ -14,14 +14,16 @@ from collections.abc import Callable, Sequence
 
 from pikelocal.domain.answers import Answer, ClaimCheck, Source
 from pikelocal.domain.kinds import Verdict
+from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.question_kind import QuestionKind, question_kind
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_messages, quote_params
-from pikelocal.text.script import Script, convert
 from pikelocal.query.answer.provision import ArticleSpan, article_span, asked_article
 from pikelocal.query.answer.quote_check import QuotedVerdict, check_reply
+from pikelocal.query.verify.about import Meaning
 from pikelocal.query.verify.support import Locator, evidence, span_unit
+from pikelocal.text.script import Script, convert
 
 
 def quoted_answer(
@@ -37,11 +39,14 @@ def quoted_answer(
     locator: Locator | None = None,
     check: bool = True,
     law_docs: Sequence[int] = (),
+    encoder: Encoder | None = None,
+    topic: Sequence[str] = (),
 ) -> Answer:
     """Ask for quote and answer over ``sources``, check them, show the result through ``on_delta``; the answer's
     ``mode`` is the caller's to fill in. A question asking what an article says is answered with the article, when
     the sources hold it, without the model (``query/answer/provision.py``; ``law_docs``: the documents the KB resolves
-    the cited law to)."""
+    the cited law to). With ``encoder``, a quote whose words differ from the question's may still be about it
+    (``query/verify/about.py``; ``topic``: a review item's terms, what the question is about in other words)."""
     ref = asked_article(question)
     span = article_span(ref, sources, english=lang == "en", law_docs=law_docs) if ref is not None else None
     if span is not None:
@@ -51,7 +56,8 @@ def quoted_answer(
                    kind=kind)  # fmt: skip
     start = time.perf_counter()
     reply = parse_quoted(draft)
-    verdict = check_reply(reply, question, sources, locator, kind)
+    meaning = Meaning(encoder, question, tuple(topic)) if encoder is not None else None
+    verdict = check_reply(reply, question, sources, locator, kind, meaning)
     said = verdict.answer or reply.answer  # the system's choice or true/false where it decided (quote_check.decide)
     unchecked = not check and bool(said) and not says_not_stated(said)
     shown, cited = _shown(said, verdict, script, sources, unchecked=unchecked)
@@ -65,7 +71,7 @@ def quoted_answer(
         cited=cited,
         removed_citations=0,
         unsupported=not verdict.checks and not unchecked,
-        claims=verdict.checks or (_rejected(reply, verdict.reason),),
+        claims=verdict.checks or (*_to_check(verdict), _rejected(reply, verdict.reason)),
         draft=reply.answer,  # the model's answer before checking (its quotes are in the claims)
         script=script,
         check_s=time.perf_counter() - start,
@@ -138,6 +144,10 @@ def _article_answer(
         draft="",
         script=script,
     )
+
+
+def _to_check(verdict: QuotedVerdict) -> tuple[ClaimCheck, ...]:
+    return (verdict.to_check,) if verdict.to_check is not None else ()
 
 
 def _rejected(reply: QuotedReply, reason: str) -> ClaimCheck:

@@ -17,9 +17,11 @@ from pikelocal.embed.base import Encoder
 from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion, score_fusion
 from pikelocal.query.retrieve.hops import HOP_MIN_SIMILARITY, add_hops
 from pikelocal.query.retrieve.snippet import make_snippet
+from pikelocal.store.fts import is_cjk_sentence
 from pikelocal.store.graph import fact_text
-from pikelocal.store.index import VectorTable
+from pikelocal.store.index import FtsTable, VectorTable
 from pikelocal.store.store import Store
+from pikelocal.text import concepts
 
 QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense leads, BM25 adds exact terms
 
@@ -41,7 +43,7 @@ def rankings(
     caller has encoded it already."""
     out: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in sources:
-        out["bm25"] = store.index.fts_search("chunk", query, n)
+        out["bm25"] = bm25_ranking(store, "chunk", query, n)
     dense = [s for s in sources if s in ("dense", "late", "questions", "graph")]
     if dense:
         if encoder is None:
@@ -64,13 +66,22 @@ def rankings(
     return out
 
 
+def bm25_ranking(store: Store, table: FtsTable, query: str, n: int) -> list[tuple[int, float]]:
+    """BM25 over ``table`` for the query and the other names of the concepts it names (``text/concepts.py``: a
+    question about 押標金 also finds 投标保证金 and "bid security"). The query's own form decides how its terms are
+    matched (a Chinese sentence by bigrams, terms as phrases), so the added names do not change it."""
+    extra = concepts.active().expansion(query)
+    exact = not is_cjk_sentence(query)
+    return store.index.fts_search(table, " ".join([query, *extra]), n, exact_phrases=exact)
+
+
 def question_ranking(store: Store, query_vector: NDArray[np.float32], query: str, n: int) -> list[tuple[int, float]]:
     """PIKE-RAG's path via atomic questions: the query matched against every chunk's questions (dense and
     BM25, fused by RRF), each chunk ranked by its best question; empty when the KB has no questions yet."""
     wide = 3 * n  # a chunk has several questions
     lists = {
         "dense": [qid for qid, _ in store.index.knn("question", query_vector, wide)],
-        "bm25": [qid for qid, _ in store.index.fts_search("question", query, wide)],
+        "bm25": [qid for qid, _ in bm25_ranking(store, "question", query, wide)],
     }
     fused = reciprocal_rank_fusion(lists, weights={"bm25": QUESTION_BM25_WEIGHT})
     owner = store.chunks.question_chunks([qid for qid, _ in fused])

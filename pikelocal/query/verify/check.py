@@ -20,7 +20,6 @@ import numpy as np
 from pikelocal.domain.answers import ClaimCheck, Source
 from pikelocal.embed.base import Encoder
 from pikelocal.prompts.answer import not_stated, says_not_stated
-from pikelocal.text.script import Script, convert
 from pikelocal.query.verify.claims import (
     Claim,
     content_terms,
@@ -41,6 +40,7 @@ from pikelocal.query.verify.support import (
     quoted_in,
     source_units,
 )
+from pikelocal.text.script import Script, convert
 
 ENCODER_MIN_COSINE = 0.80  # claim vs. sentence, for claims without hard facts that lexical checks missed
 ENCODER_CANDIDATES = 3

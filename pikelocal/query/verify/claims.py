@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pikelocal.text.concepts import concept_terms, concept_weights
 from pikelocal.text.script import to_simplified
 
 # A claim ends at 。！？；!? , at ". " / "; " and at a line break. A list item ("1. ...") stays one claim.
@@ -259,11 +260,13 @@ def _squash(text: str) -> str:
 
 
 def content_terms(text: str) -> set[str]:
-    """Terms that say what a sentence is about: CJK bigrams outside generic words, English word stems."""
+    """Terms that say what a sentence is about: the concepts it names (``text/concepts.py``: 押標金 and 投标保证金
+    are one term, §bid_bond), then CJK bigrams outside generic words and English word stems of the rest."""
     text = to_simplified(strip_markers(text))
     text = _TITLE.sub(" ", text)  # a document's own title scopes the question, it binds no clause
     text = _CJK_GAP.sub("", text)  # PDF text spaces out table labels: "电 话" is 电话
-    terms: set[str] = set()
+    text, concepts = concept_terms(text.lower())
+    terms: set[str] = set(concepts)
     for run in _CJK_RUN.findall(_ZH_GENERIC_RE.sub(" ", text)):
         if len(run) == 1:
             continue
@@ -295,6 +298,13 @@ def quoted_terms(question: str) -> list[str]:
 def focus_terms(question: str) -> set[str]:
     """The question's content terms (its numbers aside): what the supporting sentence must be about."""
     return {t for t in content_terms(question) if not t[0].isdigit()}
+
+
+def focus_weights(question: str) -> dict[str, int]:
+    """How much each concept among the question's focus terms weighs (the words its term replaced: 押標金 2); a
+    term not listed weighs 1."""
+    text = _CJK_GAP.sub("", _TITLE.sub(" ", to_simplified(strip_markers(question))))
+    return concept_weights(text.lower())
 
 
 def states_a_blank(claim: str) -> bool:

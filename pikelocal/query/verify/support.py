@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 from pikelocal.domain.answers import Evidence, Source
-from pikelocal.text.script import to_simplified
+from pikelocal.query.verify.about import Meaning
 from pikelocal.query.verify.claims import (
     Fact,
     asked_terms,
     content_terms,
     facts_in,
     focus_terms,
+    focus_weights,
     numbers_in,
     quoted_terms,
 )
+from pikelocal.text.script import to_simplified
 
 FOCUS_SHARE = 0.4  # set on the first 37 honesty questions (all tender); docs/BENCHMARKS.md
 TERM_SHARE = 0.6
@@ -167,17 +169,39 @@ def span_unit(
 
 @dataclass(frozen=True)
 class Question:
-    """What the checks need of the question, computed once."""
+    """What the checks need of the question, computed once; ``meaning`` (the encoder's reading of it) decides
+    whether a sentence is about it where the words differ (``query/verify/about.py``)."""
 
     text: str
     focus: frozenset[str]
     quoted: tuple[str, ...]
     asked: frozenset[str] = frozenset()  # what the question asks of its subject (邮政编码): one must be there
+    meaning: Meaning | None = field(default=None, compare=False)
+    # a concept's weight among the focus terms: the words its term replaced (押標金 2); others weigh 1
+    weights: Mapping[str, int] = field(default_factory=dict, compare=False)
 
     @classmethod
-    def of(cls, question: str) -> Question:
+    def of(cls, question: str, meaning: Meaning | None = None) -> Question:
         quoted = tuple("".join(q.split()).lower() for q in quoted_terms(question))
-        return cls(question, frozenset(focus_terms(question)), quoted, frozenset(asked_terms(question)))
+        focus = frozenset(focus_terms(question))
+        return cls(question, focus, quoted, frozenset(asked_terms(question)), meaning, focus_weights(question))
+
+    def share(self, terms: frozenset[str], of: frozenset[str]) -> float:
+        """The weighted share of ``of`` (focus terms) that ``terms`` holds."""
+        total = sum(self.weights.get(t, 1) for t in of)
+        return sum(self.weights.get(t, 1) for t in of & terms) / total if total else 1.0
+
+
+def is_about(
+    question: Question, unit: Unit, heading_terms: frozenset[str], kinds: frozenset[str] | None = None
+) -> bool:
+    """The question is about the unit: the terms it quotes stand in it, and its focus terms (concepts aligned) do
+    at ``FOCUS_SHARE`` or the encoder puts the unit near it (``about.Meaning``)."""
+    if not quoted_in(question, unit):
+        return False
+    if focus_share(question, unit, heading_terms, kinds) >= FOCUS_SHARE:
+        return True
+    return question.meaning is not None and question.meaning.about(unit.text)
 
 
 @dataclass(frozen=True)
@@ -207,13 +231,13 @@ def focus_share(
     if not focus:
         return 1.0
     own = unit.terms | heading_terms
-    alone = len(focus & own) / len(focus)
+    alone = question.share(own, focus)
     labels = label_terms(unit, kinds) if kinds is not None and unit.above else frozenset()
     if alone >= FOCUS_SHARE or not labels or (question.asked and not question.asked & own):
         # The label lines above a row say whose it is (the company's); what is asked of it (its postal code)
         # must stand in the row itself, or the row is another field of the same record (its address).
         return alone
-    return len(focus & (own | labels)) / len(focus)
+    return question.share(own | labels, focus)
 
 
 def _title_terms(source: Source) -> frozenset[str]:
@@ -240,16 +264,18 @@ def check_claim(claim: str, question: Question, units: Sequence[Unit], headings:
         if unit.pair and kinds:
             continue  # a number must stand in its own row, not in the row below or above it
         focus = focus_share(question, unit, headings[unit.source.number], kinds)
-        about = quoted_in(question, unit) and focus >= FOCUS_SHARE
+        lexical = quoted_in(question, unit) and focus >= FOCUS_SHARE
         has_facts = all(fact_in(f, unit) for f in facts)
         facts_somewhere = facts_somewhere or (bool(facts) and has_facts)
         share = len(terms & unit.terms) / len(terms) if terms else 1.0
-        if about and has_facts and (facts or share >= TERM_SHARE):
+        # the encoder reads only a unit that holds the claim's facts (and, without facts, shares its terms)
+        holds = has_facts and (bool(facts) or share >= TERM_SHARE)
+        if holds and (lexical or is_about(question, unit, headings[unit.source.number], kinds)):
             score = focus + share
             if best is None or score > best[0]:
                 best = (score, unit)
         elif (
-            about
+            lexical
             and facts
             and len(all_terms & unit.terms) >= TERM_SHARE / 2 * len(all_terms)  # about what the claim is about
             and _disagrees(facts, unit)
