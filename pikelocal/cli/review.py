@@ -13,8 +13,6 @@ from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.cli.output import KEY_FIGURE, REVIEW_ROW, echo_records, json_option
 from pikelocal.cli.progress import ProgressPrinter
 
-VERDICT = {"found": "found", "not_stated": "not stated", "conflicting": "CONFLICT"}
-
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
@@ -69,16 +67,17 @@ def review(
         return
     for row in report.rows:
         _print_row(row)
-    n = {v: sum(r.verdict == v for r in report.rows) for v in VERDICT}
+    n = {v: sum(r.verdict == v for r in report.rows) for v in api.VERDICT_NAMES}
     click.echo(
-        f"{report.checklist.name}: {len(report.rows)} items, {n['found']} found, {n['not_stated']} not stated,"
-        f" {n['conflicting']} in conflict; {report.asked} asked now in {report.seconds:.0f} s, {report.kept} kept."
+        f"{report.checklist.name}: {len(report.rows)} items, {n['found']} found, {n['to_check']} to check,"
+        f" {n['not_stated']} not stated, {n['conflicting']} in conflict; {report.asked} asked now in"
+        f" {report.seconds:.0f} s, {report.kept} kept."
     )
 
 
 def _print_row(row: api.ReviewRow) -> None:
     value = " / ".join(dict.fromkeys(v.normal for v in row.values))
-    head = f"[{VERDICT[row.verdict]}] {row.label}: {row.answer}" + (f"  ({value})" if value else "")
+    head = f"[{api.VERDICT_NAMES[row.verdict]}] {row.label}: {row.answer}" + (f"  ({value})" if value else "")
     click.echo(api.printable(head))
     for q in row.quotes:
         click.echo(api.printable(f"    “{q.text}” — {q.where.citation()}"))

@@ -89,6 +89,7 @@ from pikelocal.domain.review import (
     REVIEW_MARKS,
     REVIEW_VERDICTS,
     VALUE_KINDS,
+    VERDICT_NAMES,
     Checklist,
     ChecklistItem,
     KeyFigure,
@@ -121,6 +122,7 @@ __all__ = [
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
     "Verdict", "answer_mode", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
     "SummaryNode",
-    "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "Checklist", "ChecklistItem", "KeyFigure", "Located",
+    "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem", "KeyFigure",
+    "Located",
     "ReviewMark", "ReviewQuote", "ReviewReport", "ReviewRequest", "ReviewRow", "ReviewVerdict", "Value", "ValueKind",
 ]  # fmt: skip

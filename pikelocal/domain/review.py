@@ -20,9 +20,15 @@ VALUE_KINDS: tuple[ValueKind, ...] = (
     "amount", "date", "duration", "count", "percentage", "yesno", "name", "list", "text",
 )  # fmt: skip
 
-# found: answered with a quote; not_stated: no source holds it; conflicting: two quotes with different values.
-ReviewVerdict = Literal["found", "not_stated", "conflicting"]
-REVIEW_VERDICTS: tuple[ReviewVerdict, ...] = ("found", "not_stated", "conflicting")
+# found: answered with a quote; not_stated: no source holds it; conflicting: two quotes with different values;
+# to_check: the answer stands word for word in a sentence of the documents that is not clearly about the item (shown
+# with its quote for the reviewer to accept or reject; never counted as found).
+ReviewVerdict = Literal["found", "not_stated", "conflicting", "to_check"]
+REVIEW_VERDICTS: tuple[ReviewVerdict, ...] = ("found", "not_stated", "conflicting", "to_check")
+# How reports and the command line name each verdict.
+VERDICT_NAMES: Mapping[ReviewVerdict, str] = {
+    "found": "found", "not_stated": "not stated", "conflicting": "CONFLICT", "to_check": "to check",
+}  # fmt: skip
 
 # The reviewer's mark on a row ("" = none yet).
 ReviewMark = Literal["", "accepted", "wrong", "to_check"]

@@ -29,7 +29,9 @@ Fields:
 A scored item is **right** (answered with an accepted value), **wrong** (answered with another), **missed**
 (answerable but the row says not stated), **not_stated** (a null item the row leaves not stated: right),
 **invented** (a null item answered with a value that is not accepted) or **no_row** (the run has no row for it;
-counted against the item).
+counted against the item). A row shown as **to check** (the answer stands in a sentence that is not clearly about
+the item) is **to_check_right** or **to_check_wrong** by the same match, and counts as neither found nor not stated:
+against the item in both accuracies.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from pikelocal.domain.review import ReviewRow, ReviewVerdict, Value, ValueKind
 from pikelocal.text.values import normalise, prepare, same_value
 
 MatchMode = Literal["value", "contains"]
-Outcome = Literal["right", "wrong", "missed", "not_stated", "invented", "no_row"]
+Outcome = Literal["right", "wrong", "missed", "not_stated", "invented", "no_row", "to_check_right", "to_check_wrong"]
 MATCH_MODES: tuple[MatchMode, ...] = ("value", "contains")
 CONTAINS_KINDS: frozenset[ValueKind] = frozenset({"name", "list", "text"})
 RIGHT: frozenset[Outcome] = frozenset({"right", "not_stated"})
@@ -168,6 +170,16 @@ class ReviewScore:
         return tuple(s.item for s in self.items if s.outcome == "missed")
 
     @property
+    def to_check(self) -> int:
+        """Rows shown as "to check": the answer stands in a sentence not clearly about the item (neither right
+        nor wrong in the accuracies: a stated item's is not found, a null item's is not left not stated)."""
+        return sum(s.outcome in ("to_check_right", "to_check_wrong") for s in self.items)
+
+    @property
+    def to_check_right(self) -> int:
+        return sum(s.outcome == "to_check_right" for s in self.items)
+
+    @property
     def no_row(self) -> tuple[str, ...]:
         return tuple(s.item for s in self.items if s.outcome == "no_row")
 
@@ -187,7 +199,9 @@ def score_item(row: ReviewRow | None, gold: GoldItem) -> ItemScore:
     answered = row.verdict != "not_stated"
     matched = answered and any(_matches(row, gold.mode(row.kind), a) for a in gold.accepted())
     outcome: Outcome
-    if gold.stated:
+    if row.verdict == "to_check":  # shown for the reviewer to check, never as found: counted apart
+        outcome = "to_check_right" if matched else "to_check_wrong"
+    elif gold.stated:
         outcome = "right" if matched else "wrong" if answered else "missed"
     else:
         outcome = "invented" if answered and not matched else "right" if answered else "not_stated"

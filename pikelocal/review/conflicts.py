@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, ValueKind
 from pikelocal.query.verify.support import position_in_pages
-from pikelocal.text.values import same_value, values_in
 from pikelocal.store.store import Store
+from pikelocal.text import concepts
+from pikelocal.text.values import prepare, same_value, values_in
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
 VALUED: frozenset[ValueKind] = frozenset({"amount", "date", "duration", "count", "percentage"})
@@ -39,6 +40,17 @@ _SCORING = re.compile(r"评分|评审|总分|權重|权重|配分|評分|分值|
 MIN_TERM_CHARS = 2
 SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
+# Where a period is counted from ("自投标截止时间起 90 日", "從決標次日起"): an event named there is the start, not
+# the subject of the value after it.
+_START_POINT = re.compile(r"(?:自|从|從|由|于|於)[^，,；;。]{0,30}?(?:起|之日|以后|以後|后|後)")
+# A score's line: points reached or missed ("總分達80分以上者為及格", "未達70分者不得列為優勝廠商").
+_LINE_BEFORE = re.compile(r"(?:达|達|未达|未達|满|滿|不足|低于|低於|高于|高於)\s*$")
+_LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|higher)))")
+# What a share is of: a concept followed by 的 or 之 right before the value ("不超过合同总价的10%", "契約價金總額之
+# 20%") is its base.
+_BASE = re.compile(r"\s*(?:总额|总价|金额)?\s*[的之]\s*(?:百分之|千分之)?\s*$")
+# The measure word a count item's question counts in (几页, 幾份, 多少人), in prepared (simplified) text.
+_MEASURE_ASKED = re.compile(r"(?:几|幾|多少)\s*(?:个)?([人份页次名家条项天位])")
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,7 @@ class Corpus:
     titles: dict[int, str]
     chunks: dict[int, list[ChunkRecord]]
     pages: dict[int, list[tuple[int, int, tuple[int, ...]]]]
+    first_pages: dict[int, str] = field(default_factory=dict)  # each document's first page (its title block)
 
     @classmethod
     def read(cls, store: Store, doc_ids: Sequence[int] | None = None) -> Corpus:
@@ -65,7 +78,37 @@ class Corpus:
         titles = {d.id: d.title or d.path.replace("\\", "/").rsplit("/", 1)[-1] for d in docs}
         chunks = {d.id: store.chunks.chunks_of(d.id) for d in docs}
         pages = {d.id: store.docs.page_starts(d.id) for d in docs}
-        return cls(titles, chunks, pages)
+        first = {d.id: p.text for d in docs if (p := store.docs.page(d.id, 1)) is not None}
+        return cls(titles, chunks, pages, first)
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """What an item is about, as the statements of its value must be: its kind, the concepts its label, hints and
+    questions name (``text/concepts.py``), and the measure word its question counts in (几页: 页)."""
+
+    kind: ValueKind
+    concepts: frozenset[str]
+    measure: str
+
+    @classmethod
+    def of(cls, item: ChecklistItem) -> _Subject:
+        words = " ".join((item.label, *item.hints, *item.questions.values()))
+        asked = next((m for q in item.questions.values() if (m := _MEASURE_ASKED.search(prepare(q)))), None)
+        return cls(item.kind, concepts.active().concepts_in(words), asked.group(1) if asked else "")
+
+    def owns(self, value: Value, between: str) -> bool:
+        """A value belongs to the item when the concept named nearest before it (after the item's term) is one
+        the item names, or none is (a passing line of 80 分 after 技術評分…及格 is no weight), and a count is in
+        the item's measure (3 份 of copies is no page limit)."""
+        folded = concepts.fold(_START_POINT.sub(" ", between))
+        found = concepts.active().find(folded)
+        if found and _BASE.match(folded, found[-1].end):  # "合同总价的 10%": the share's base, not its subject
+            found.pop()
+        if found and found[-1].concept not in self.concepts:
+            return False
+        unit = prepare(value.unit)
+        return not (self.kind == "count" and self.measure and unit and unit[-1:] != self.measure)
 
 
 def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
@@ -75,13 +118,14 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
     if item.kind not in VALUED or not terms:
         return []
     points = _is_weight(item)
+    subject = _Subject.of(item)
     found: dict[tuple[int, int], Statement] = {}
     for doc_id, chunks in corpus.chunks.items():
         for chunk in chunks:
             folded = chunk.text.lower()  # English hints match whatever the case ("Warranty", "warranty")
             for term in terms:
                 for at in _occurrences(folded, term.lower()):
-                    s = _statement(corpus, doc_id, chunk, at, len(term), item.kind)
+                    s = _statement(corpus, doc_id, chunk, at, len(term), subject)
                     if s is not None and (points or s.value.unit != "points"):
                         found.setdefault((doc_id, s.offset), s)
     if points and any(s.value.unit == "points" for s in found.values()):  # a score's weights are its points
@@ -111,9 +155,10 @@ def _inside_word(text: str, at: int, size: int) -> bool:
 
 
 def _statement(
-    corpus: Corpus, doc_id: int, chunk: ChunkRecord, at: int, size: int, kind: ValueKind
+    corpus: Corpus, doc_id: int, chunk: ChunkRecord, at: int, size: int, subject: _Subject
 ) -> Statement | None:
-    """The value of ``kind`` nearest after the term at ``at`` in its sentence, as a statement; None without one."""
+    """The value of the subject's kind nearest after the term at ``at`` in its sentence, as a statement, when it
+    belongs to the subject (``_Subject.owns``); None without one."""
     start, end = _sentence_bounds(chunk.text, at)
     if _in_example(chunk.text[start:at]):
         return None
@@ -121,8 +166,12 @@ def _statement(
     after = chunk.text[at + size : end]
     turn = _CLAUSE_TURN.search(after)
     reach = min(near, turn.start() if turn else near)
-    found = [v for s, _e, v in values_in(after, VALUED) if v.kind == kind and s < reach]
-    if not found:
+    found = [
+        (s, v)
+        for s, e, v in values_in(after, VALUED)
+        if v.kind == subject.kind and s < reach and not (v.unit == "points" and _threshold(after, s, e))
+    ]
+    if not found or not subject.owns(found[0][1], after[: found[0][0]]):
         return None
     sentence = " ".join(chunk.text[start:end].split())
     offset = chunk.char_start + start
@@ -130,7 +179,12 @@ def _statement(
     page, line = position_in_pages(pages, offset) if pages else (None, None)
     last_line = position_in_pages(pages, chunk.char_start + end - 1)[1] if pages else None
     where = Located(doc_id, corpus.titles[doc_id], page, line, last_line)
-    return Statement(found[0], sentence, where, offset)
+    return Statement(found[0][1], sentence, where, offset)
+
+
+def _threshold(text: str, start: int, end: int) -> bool:
+    """Points at ``text[start:end]`` set a line a score must reach ("達80分以上", "未達70分者"), not a weight."""
+    return bool(_LINE_BEFORE.search(text[max(0, start - 3) : start]) or _LINE_AFTER.match(text, end))
 
 
 def _in_example(before: str) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from pikelocal.domain.answers import QueryTrace, Source
+from pikelocal.domain.answers import TO_CHECK, QueryTrace, Source
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.domain.review import (
     Checklist,
@@ -25,6 +25,7 @@ from pikelocal.domain.review import (
     ReviewQuote,
     ReviewReport,
     ReviewRow,
+    ReviewVerdict,
     Value,
 )  # fmt: skip
 from pikelocal.query.verify.claims import strip_markers
@@ -32,13 +33,15 @@ from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
 from pikelocal.review.stored import row_json, stored_rows
 from pikelocal.review.ticks import as_yes_no, ticked_option
-from pikelocal.text.values import is_blank_date, normalise, values_in
+from pikelocal.review.title_block import title_block
 from pikelocal.store.store import Store
+from pikelocal.text import concepts
+from pikelocal.text.values import is_blank_date, normalise, values_in
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 2
+ROWS_VERSION = 3
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 
@@ -110,20 +113,43 @@ def answer_item(
     trace = ask(question, item.hints)
     seconds = time.perf_counter() - began
     answer = trace.answer
-    quotes = _answer_quotes(trace, item)
-    text = strip_markers(answer.text).strip()
-    value = None if answer.unsupported else normalise(text, item.kind)
+    to_check = answer.unsupported and any(c.method == TO_CHECK for c in answer.claims)
+    quotes = _answer_quotes(trace, item, TO_CHECK if to_check else "")
+    text = answer.draft.strip() if to_check else strip_markers(answer.text).strip()
+    value = None if answer.unsupported and not to_check else normalise(text, item.kind)
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
+    verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-        question=question, answer=text,
-        verdict="not_stated" if answer.unsupported or blank else "found",
+        question=question, answer=text, verdict="to_check" if to_check and not blank else verdict,
         values=(value,) if value is not None else (), quotes=quotes,
         answered_at=_now(), seconds=round(seconds, 2), trace_id=trace.id,
     )  # fmt: skip
-    return cross_checked(row, item, corpus)
+    if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
+        return titled
+    return cross_checked(row, item, corpus) if row.verdict != "to_check" else row
+
+
+def _title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
+    """An item asking for the project's name or its purchaser (its label and hints name the concept), answered
+    from the first document whose first page's heading names it (``review/title_block.py``), cited at page 1."""
+    if item.kind not in ("name", "text"):
+        return None
+    named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
+    field = "name" if "project_name" in named else "purchaser" if "purchaser" in named else ""
+    if not field:
+        return None
+    for doc_id, page in corpus.first_pages.items():
+        block = title_block(page)
+        value = (block.name if field == "name" else block.purchaser) if block is not None else ""
+        if block is not None and value:
+            where = Located(doc_id, corpus.titles[doc_id], 1, block.line_start, block.line_end)
+            quote = ReviewQuote(" ".join(block.text.split()), where, None)
+            return replace(row, answer=value, verdict="found", values=(Value(item.kind, value, value),),
+                           quotes=(quote,), extra={**row.extra, "read": "title block"})  # fmt: skip
+    return None
 
 
 def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow:
@@ -171,14 +197,16 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _answer_quotes(trace: QueryTrace, item: ChecklistItem) -> tuple[ReviewQuote, ...]:
-    """The sentences the checked answer stands on (its supported claims' evidence), where they stand, each with
-    the first value of the item's kind it holds."""
+def _answer_quotes(trace: QueryTrace, item: ChecklistItem, method: str = "") -> tuple[ReviewQuote, ...]:
+    """The sentences the checked answer stands on (its supported claims' evidence; with ``method``, the evidence of
+    the claims of that method instead: a to-check answer's sentence), where they stand, each with the first value
+    of the item's kind it holds."""
     by_number: dict[int, Source] = {s.number: s for s in trace.answer.sources}
     out: list[ReviewQuote] = []
     for claim in trace.answer.claims:
         ev = claim.evidence
-        if claim.verdict != "supported" or ev is None or ev.source not in by_number:
+        wanted = claim.method == method if method else claim.verdict == "supported"
+        if not wanted or ev is None or ev.source not in by_number:
             continue
         source = by_number[ev.source]
         title = source.title or source.path.replace("\\", "/").rsplit("/", 1)[-1]

@@ -16,6 +16,7 @@ VERDICT_TEXT = {
     "found": ("✓ found", "green"),
     "not_stated": ("– not stated", "dim"),
     "conflicting": ("⚠ conflict", "bold red"),
+    "to_check": ("? to check", "yellow"),  # the answer stands in a sentence not clearly about the item: `a` accepts
 }
 PENDING = ("…", "dim")  # an item not answered yet
 MARK_TEXT = {
@@ -104,11 +105,12 @@ def row_cells(item: ChecklistItem, row: ReviewRow | None, widths: dict[str, int]
 
 
 def head_text(checklist: Checklist | None, rows: list[ReviewRow]) -> str:
-    """``Tender (tender-en) · 12/40 answered · 2 conflicting · 5 not stated · 3 marked``; empty without a checklist."""
+    """``Tender (tender-en) · 12/40 answered · 2 conflicting · 1 to check · 5 not stated · 3 marked``; empty without
+    a checklist."""
     if checklist is None:
         return ""
     counts = [f"{len(rows)}/{len(checklist.items)} answered"]
-    for verdict, name in (("conflicting", "conflicting"), ("not_stated", "not stated")):
+    for verdict, name in (("conflicting", "conflicting"), ("to_check", "to check"), ("not_stated", "not stated")):
         if n := sum(r.verdict == verdict for r in rows):
             counts.append(f"{n} {name}")
     if n := sum(bool(r.mark) for r in rows):

@@ -106,3 +106,33 @@ def test_only_values_that_differ_from_the_answer_are_reported_once_each() -> Non
 def test_an_english_term_is_matched_as_whole_words_only() -> None:
     text = "| 5 | Renewal | Successive renewal terms of 12 months; notice of non-renewal at least 90 days |"
     assert [s.value.normal for s in statements(corpus(text), item("duration", "renewal"))] == ["12 months"]
+
+
+def asked(kind: str, label: str, question: str, *hints: str) -> ChecklistItem:
+    return ChecklistItem("x", label, kind, {"hant": question}, hints)  # type: ignore[arg-type]
+
+
+def test_a_count_in_another_measure_is_not_the_item_s() -> None:
+    # the page limit asks 幾頁: the copies (份) of the same 服務建議書 are another fact, not a page limit in conflict
+    page_limit = asked("count", "頁數上限", "服務建議書的頁數上限是幾頁？", "頁數", "服務建議書", "不得超過")
+    text = "服務建議書一式8份，正本1份。服務建議書以30頁為限，不得超過30頁。"
+    assert {s.value.normal for s in statements(corpus(text), page_limit)} == {"30"}
+
+
+def test_a_passing_line_is_no_weight() -> None:
+    # the 80-point passing line follows the technical score's term, but the concept nearest the value is 及格
+    tech = asked("percentage", "技術配分", "技術部分在評分中所佔的權重是多少？", "技術", "配分")
+    text = "技術評分總分達80分以上者為及格。技術配分為30分。"
+    assert [s.value.normal for s in statements(corpus(text), tech)] == ["30 points"]
+
+
+def test_a_period_counted_from_an_event_is_still_the_item_s() -> None:
+    validity = asked("duration", "投標有效期", "投標有效期為多久？", "投標有效期")
+    text = "投標有效期：自投標截止日起90日。"
+    assert [s.value.normal for s in statements(corpus(text), validity)] == ["90 days"]
+
+
+def test_an_amount_printed_with_spaces_is_one_statement() -> None:
+    budget = asked("amount", "採購預算", "本案的採購預算金額是多少？", "預算", "預算金額")
+    text = "本案採購預算金額為新臺幣 35 萬 900 元（含稅）。"
+    assert [s.value.normal for s in statements(corpus(text), budget)] == ["350900 TWD"]

@@ -1,0 +1,74 @@
+"""The title block: a tender's name and purchaser printed as the heading of its first page, not as a labelled field.
+
+「臺北市某區公所「社區長照據點服務委託案」需求說明書」 names the purchaser, the project and the kind of document in one
+line; 「115年觀光e學院建置維運案」 above 「需求說明書」 does the same over two. A checklist item asking for the
+project's name or purchaser finds no 「標案名稱：」 sentence to quote in such a document, and the model says "not
+stated" with the answer printed at the top of page 1. So the system reads the first lines of each document's first
+page, without the LLM:
+
+- a name in corner brackets (「…」, 『…』) on a heading line is the project, and the words before it, when they end
+  as an agency does (局, 處, 署, 公所, 委員會, 公司 …), the purchaser;
+- else a heading line that ends with the kind of document (需求說明書, 投標須知, 招标文件, 契約書 …; a line of its
+  own, the line above it joined) is the project's name followed by that kind.
+
+A template's cover (示范文本, 範本, 樣稿) names no project. Each reading keeps its page and lines for the citation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+HEAD_LINES = 8  # the first non-empty lines of page 1 that can be its title block
+MAX_LINE_CHARS = 80  # a longer line is body text
+_GAP = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
+_DOC_KINDS = (
+    "建議書徵求文件", "服務建議書徵求文件", "需求說明書", "需求规格书", "需求說明", "投標須知", "投标须知", "評選須知",
+    "评选须知", "評審須知", "招標文件", "招标文件", "採購文件", "采购文件", "磋商文件", "谈判文件", "竞争性磋商文件",
+    "招標公告", "招标公告", "採購契約書", "採購契約", "契約書", "采购合同", "合同书", "合同", "工作說明書",
+    "委託服務說明書", "邀標書", "詢價單",
+)  # fmt: skip
+_KIND = "|".join(sorted(map(re.escape, _DOC_KINDS), key=len, reverse=True))
+_TEMPLATE = re.compile(r"示范文本|示範文本|范本|範本|樣稿|样稿|格式|模板|template", re.IGNORECASE)
+_BRACKETED = re.compile(r"^(?P<org>[^「『」』]{0,40}?)[「『](?P<name>[^」』]{4,60})[」』]")
+_TRAILING_KIND = re.compile(rf"^(?P<name>.{{4,60}}?)[（(]?(?:{_KIND})[）)]?\s*$")
+_KIND_ONLY = re.compile(rf"^[（(]?(?:{_KIND})[）)]?$")
+_AGENCY_END = re.compile(
+    r"(?:局|處|处|署|部|會|会|府|所|公所|中心|院|校|大學|大学|公司|委員會|委员会|管理處|辦公室|办公室|分署|廳|厅)$"
+)
+_LABEL = re.compile(r"[:：]")  # "標的名稱：…" is a labelled field, read by the ordinary answer, not a title
+
+
+@dataclass(frozen=True)
+class TitleBlock:
+    """What a document's first page's heading says: the project's name, the purchaser (empty: not said), the line
+    (1-based, on page 1) and text it was read from."""
+
+    name: str
+    purchaser: str
+    line_start: int
+    line_end: int
+    text: str
+
+
+def title_block(first_page: str) -> TitleBlock | None:
+    """The title block of a document whose first page's text is ``first_page``; None when its heading names no
+    project (a template's cover, a page that starts with body text)."""
+    lines = [(n, _GAP.sub("", ln.strip())) for n, ln in enumerate(first_page.split("\n"), start=1) if ln.strip()]
+    head = lines[:HEAD_LINES]
+    for i, (number, line) in enumerate(head):
+        if len(line) > MAX_LINE_CHARS or _TEMPLATE.search(line):
+            continue
+        if (m := _BRACKETED.match(line)) is not None:
+            org = m["org"].strip()
+            purchaser = org if _AGENCY_END.search(org) else ""
+            return TitleBlock(m["name"].strip(), purchaser, number, number, line)
+        if _LABEL.search(line):
+            continue
+        if (m := _TRAILING_KIND.match(line)) is not None and not _KIND_ONLY.match(line):
+            return TitleBlock(m["name"].strip(" 　-–—"), "", number, number, line)
+        if _KIND_ONLY.match(line) and i > 0:  # the kind on a line of its own: the name is the line above
+            above_no, above = head[i - 1]
+            if not _LABEL.search(above) and not _TEMPLATE.search(above) and 4 <= len(above) <= 60:
+                return TitleBlock(above, "", above_no, number, f"{above}\n{line}")
+    return None
