@@ -312,7 +312,18 @@ class AnswerSettings:
         "check every claim against the sources; drop what no source sentence supports",
         docs="Answers a reviewer can trust: the honesty benchmark",
     )
-    check_encoder: bool = setting(True, "let the encoder accept a paraphrased claim the word checks missed")
+    check_encoder: bool = setting(
+        True,
+        "let the encoder judge a sentence about the question, and accept a paraphrased claim, where words differ",
+        docs="Checks that know what a sentence is about",
+    )
+    # pikelocal/text/concepts.py: 押標金 = 投标保证金 = bid bond, in the checks and in BM25's query
+    concepts: str = setting(
+        "",
+        "a TOML file of concept groups added to the built-in ones (the form of pikelocal/text/concepts.toml); "
+        "none: no groups",
+        docs="Checks that know what a sentence is about",
+    )
     cite_grammar: bool = setting(
         False,
         "a GBNF grammar forces [n] after every sentence",

@@ -4,8 +4,9 @@ A JSON list of objects ``{"benchmark", "dataset", "n", "mode", "metrics": {name:
 "command"}``; the newest run of a (benchmark, dataset, mode) replaces the older. Metric names in use:
 ``answerable_accuracy``, ``not_stated``, ``citation_precision``, ``reader_failures`` (rates in 0–1) for the honesty
 set; ``f1``, ``em``, ``accuracy`` for QA sets; ``median_total_s``, ``median_first_token_s``,
-``median_prompt_tokens`` for answer cost. The file is rewritten whole through a temporary file, so a crash leaves
-the old one.
+``median_prompt_tokens`` for answer cost. A record measured on documents or questions no rule was written on says
+so: ``"held_out": true`` (false: the rules were written on them; absent: not said). The file is rewritten whole
+through a temporary file, so a crash leaves the old one.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def record_result(
     command: str,
     machine: str | None = None,
     date: str | None = None,
+    held_out: bool | None = None,
 ) -> dict[str, Any]:
     """Add one run's figures to ``path``, replacing the older record of the same benchmark, dataset and mode (its
     ``section`` and ``shipped`` keys carried over)."""
@@ -63,6 +65,8 @@ def record_result(
         "date": date or dt.date.today().isoformat(),
         "command": command,
     }
+    if held_out is not None:
+        record["held_out"] = held_out
     same = tuple(record[k] for k in KEY)
     records = read_results(path)
     for old in (r for r in records if tuple(r.get(k) for k in KEY) == same):

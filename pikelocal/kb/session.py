@@ -19,6 +19,7 @@ from pikelocal.llm.base import LLM
 from pikelocal.store.damage import corrupt
 from pikelocal.store.db import DAMAGE_ERRORS
 from pikelocal.store.store import Store
+from pikelocal.text import concepts
 
 if TYPE_CHECKING:
     from pikelocal.llm.cached import CachedLLM
@@ -78,6 +79,15 @@ class Session:
         self._cached = None
 
 
+def use_concepts(path: str) -> None:
+    """The concept groups this process aligns vocabularies with: the built-in ones, extended by the file at
+    ``path`` (answer.concepts), or none at all ("none"; a benchmark's comparison)."""
+    if path.strip().lower() == "none":
+        concepts.use_groups(concepts.ConceptGroups({}))
+    else:
+        concepts.use_groups(concepts.load_groups(Path(path)) if path else None)
+
+
 @contextmanager
 def kb_session(
     settings: Settings,
@@ -91,6 +101,7 @@ def kb_session(
     """``kb_path`` opened for writing with the encoder it was built with (loaded unless given), after the probe
     check; everything this opened is closed on the way out. ``key``: see :func:`pikelocal.store.keys.key_for`."""
     settings = encoder_settings_for(settings, kb_path, key=key)
+    use_concepts(settings.answer.concepts)
     encoder = encoder or open_encoder(settings)
     store = Store.open(
         kb_path,

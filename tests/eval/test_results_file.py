@@ -43,3 +43,14 @@ def test_a_file_that_is_not_a_list_of_records_is_refused_in_one_line(tmp_path: P
     with pytest.raises(InputError, match="not a results file"):
         read_results(path)
     assert read_results(tmp_path / "absent.json") == []
+
+
+def test_a_record_says_whether_its_documents_were_held_out_from_the_rules(tmp_path: Path) -> None:
+    path = tmp_path / "results.json"
+    common = {"benchmark": "review", "mode": "naive", "command": "bench", "machine": "m", "n": 5}
+    record_result(path, dataset="tw_tender", metrics={"item_accuracy": 0.7}, held_out=True, **common)
+    record_result(path, dataset="zh_tender", metrics={"item_accuracy": 0.8}, held_out=False, **common)
+    record_result(path, dataset="other", metrics={"item_accuracy": 0.8}, **common)
+    by_set = {r["dataset"]: r for r in read_results(path)}
+    assert by_set["tw_tender"]["held_out"] is True and by_set["zh_tender"]["held_out"] is False
+    assert "held_out" not in by_set["other"]  # not said
