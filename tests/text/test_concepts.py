@@ -83,7 +83,7 @@ def test_a_user_file_adds_a_group_and_extends_a_known_one(tmp_path: Path) -> Non
         ('[concepts.x]\nlabel = "x"\n', 1, "has no terms"),
         ('[concepts.x]\nhans = ["投标"]\nfr = ["caution"]\n', 1, "unknown key 'fr'"),
         ('[concepts."Bad Name"]\nhans = ["投标"]\n', 1, "lower-case letters"),
-        ('[other]\nx = 1\n', None, "unknown key 'other'"),
+        ("[other]\nx = 1\n", None, "unknown key 'other'"),
         ("[concepts.x\n", None, "not valid TOML"),
         pytest.param("a = " + "[" * 3000 + "]" * 3000 + "\n", None, "nested too deeply", id="deeply-nested"),
     ],
