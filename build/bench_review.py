@@ -72,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     ap.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
     ap.add_argument("--dry-run", action="store_true", help="print the section; write neither file")
+    ap.add_argument("--held-out", choices=("yes", "no"), help="no rule was written on this document (results.json)")
     args = ap.parse_args(argv)
     if not args.kb.exists():
         sys.exit(f"{args.kb}: no such knowledge base")
@@ -115,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metrics=metrics(result, wall_s),
         command=command,
         machine=machine,
+        held_out=None if args.held_out is None else args.held_out == "yes",
     )
     print(f"[review] section {args.section} written to {args.out}; record added to {args.json}")
     return 0
@@ -151,8 +153,16 @@ def metrics(result: ReviewScore, wall_s: float) -> dict[str, float]:
         "not_stated_accuracy": result.not_stated_accuracy,
         "conflicts_found": float(result.conflicts_found),
         "false_conflicts": float(len(result.false_conflicts)),
+        "to_check": float(result.to_check),
+        "to_check_right": float(result.to_check_right),
+        "right_drafts_removed": _share(len(result.right_drafts_removed), result.right_drafts),
+        "inventions_kept": _share(len(result.inventions_kept), result.inventions_drafted),
         "wall_s": wall_s,
     }
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
 
 
 def summary_line(dataset: str, result: ReviewScore, wall_s: float) -> str:
@@ -160,7 +170,9 @@ def summary_line(dataset: str, result: ReviewScore, wall_s: float) -> str:
         f"{dataset}: item accuracy {result.answerable_right}/{result.answerable} ({result.item_accuracy:.1%}),"
         f" not stated {result.not_stated_right}/{result.not_stated} ({result.not_stated_accuracy:.1%}),"
         f" conflicts found {result.conflicts_found}/{result.conflicts}"
-        f" ({len(result.false_conflicts)} where the gold has none), wall {wall_s:.0f} s"
+        f" ({len(result.false_conflicts)} where the gold has none), to check {result.to_check_right}/"
+        f"{result.to_check} right, right drafts removed {len(result.right_drafts_removed)}/{result.right_drafts},"
+        f" inventions kept {len(result.inventions_kept)}/{result.inventions_drafted}, wall {wall_s:.0f} s"
     )
 
 
@@ -226,6 +238,12 @@ def render_section(
         f" ({result.not_stated_accuracy:.1%}) of the items it does not state, left not stated.",
         f"- Conflicts found: **{result.conflicts_found}/{result.conflicts}** (the row is conflicting and shows both"
         f" values); shown where the gold has none: {_list(result.false_conflicts)}.",
+        f"- To check (the answer stands in a sentence not clearly about the item; counted as neither found nor not"
+        f" stated): **{result.to_check}** row(s), {result.to_check_right} of them right.",
+        f"- The checks' two error rates: right drafts removed **{len(result.right_drafts_removed)}/"
+        f"{result.right_drafts}** ({_list(result.right_drafts_removed)}); inventions kept (a drafted value that is"
+        f" not the gold's, shown as found) **{len(result.inventions_kept)}/{result.inventions_drafted}**"
+        f" ({_list(result.inventions_kept)}).",
         f"- Wall time: **{wall_s:,.0f} s** ({timing}).",
         f"- Answered wrong: {_list(result.answered_wrong)}; missed (said not stated): {_list(result.missed)};"
         f" no row: {_list(result.no_row)}.",

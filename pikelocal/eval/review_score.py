@@ -39,12 +39,13 @@ from __future__ import annotations
 import json
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.review import ReviewRow, ReviewVerdict, Value, ValueKind
+from pikelocal.prompts.answer import says_not_stated
 from pikelocal.text.values import normalise, prepare, same_value
 
 MatchMode = Literal["value", "contains"]
@@ -108,6 +109,9 @@ class ItemScore:
     outcome: Outcome
     cited: bool | None = None
     conflict_caught: bool | None = None  # None: the gold holds no conflict for this item
+    # the model's draft before the checks (the row's extra "draft"): None when the row keeps none (a ticked box,
+    # a system reading) or the draft says "not stated"; else whether it was an accepted answer
+    draft_right: bool | None = None
 
     @property
     def right(self) -> bool:
@@ -170,6 +174,26 @@ class ReviewScore:
         return tuple(s.item for s in self.items if s.outcome == "missed")
 
     @property
+    def right_drafts_removed(self) -> tuple[str, ...]:
+        """Items whose draft was right but the row does not show it found: what the checks took away."""
+        return tuple(s.item for s in self.items if s.draft_right and s.gold.stated and s.outcome != "right")
+
+    @property
+    def right_drafts(self) -> int:
+        return sum(bool(s.draft_right) and s.gold.stated for s in self.items)
+
+    @property
+    def inventions_kept(self) -> tuple[str, ...]:
+        """Items the document does not state whose draft gave a value the row shows as found: what the checks
+        let through."""
+        return tuple(s.item for s in self.items if s.draft_right is False and s.outcome in ("invented", "wrong"))
+
+    @property
+    def inventions_drafted(self) -> int:
+        """Drafts that gave a value that is not an accepted answer (wrong or invented)."""
+        return sum(s.draft_right is False for s in self.items)
+
+    @property
     def to_check(self) -> int:
         """Rows shown as "to check": the answer stands in a sentence not clearly about the item (neither right
         nor wrong in the accuracies: a stated item's is not found, a null item's is not left not stated)."""
@@ -207,7 +231,19 @@ def score_item(row: ReviewRow | None, gold: GoldItem) -> ItemScore:
         outcome = "invented" if answered and not matched else "right" if answered else "not_stated"
     cited = _cited(row, gold) if answered and gold.stated else None
     caught = _caught(row, gold) if gold.conflict else None
-    return ItemScore(gold.item, row.kind, gold, row.verdict, got if answered else "not stated", outcome, cited, caught)
+    shown = got if answered else "not stated"
+    return ItemScore(gold.item, row.kind, gold, row.verdict, shown, outcome, cited, caught, _draft_right(row, gold))
+
+
+def _draft_right(row: ReviewRow, gold: GoldItem) -> bool | None:
+    """Whether the model's draft (before the checks) was an accepted answer; None without one, or when it said
+    the documents do not state it."""
+    draft = row.extra.get("draft", "").strip()
+    if not draft or says_not_stated(draft):
+        return None
+    value = normalise(draft, row.kind)
+    drafted = replace(row, answer=draft, values=(value,) if value is not None else ())
+    return any(_matches(drafted, gold.mode(row.kind), a) for a in gold.accepted())
 
 
 def _matches(row: ReviewRow, mode: MatchMode, answer: Answer) -> bool:

@@ -126,6 +126,7 @@ def answer_item(
         question=question, answer=text, verdict="to_check" if to_check and not blank else verdict,
         values=(value,) if value is not None else (), quotes=quotes,
         answered_at=_now(), seconds=round(seconds, 2), trace_id=trace.id,
+        extra={"draft": answer.draft.strip()} if answer.draft.strip() else {},  # the model's, before the checks
     )  # fmt: skip
     if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
         return titled

@@ -333,6 +333,8 @@ def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_p
     assert record["metrics"] == {
         "item_accuracy": 0.625, "not_stated_accuracy": 0.6667, "conflicts_found": 1.0, "false_conflicts": 0.0,
         "wall_s": 600.0,
+        # these stored rows keep no draft and none is to check
+        "to_check": 0.0, "to_check_right": 0.0, "right_drafts_removed": 0.0, "inventions_kept": 0.0,
     }  # fmt: skip
     assert bench.main(argv) == 0  # a second run replaces the section and the record
     assert out.read_text(encoding="utf-8").count("<!-- review_test:begin -->") == 1
@@ -375,3 +377,31 @@ def test_bench_script_runs_a_checklist_and_the_scorer_sees_both_conflicts(tmp_pa
     assert (s.item_accuracy, s.not_stated_accuracy, s.conflicts_found) == (1.0, 1.0, 2)
     again = run_review(kb, settings, str(checklist), encoder=HashEncoder(), llm=llm)
     assert again[2] == 0 and [r.item_id for r in again[0]] == ["deadline", "bond", "performance"]
+
+
+def test_a_to_check_row_counts_apart_and_the_drafts_give_the_checks_two_error_rates() -> None:
+    gold = [
+        gold_item("bid_validity", "90 days", page=13),
+        gold_item("contract_term", "1095 days", page=11),
+        gold_item("budget", None),
+        gold_item("max_price", None),
+        gold_item("evaluators", "5", page=14),
+    ]
+    rows = [
+        # right draft withdrawn by the checks: "not stated" shown
+        replace(row("bid_validity", "duration", "文件未说明。", verdict="not_stated"), extra={"draft": "90日"}),
+        # right draft shown for the reviewer to check: right, but not found
+        replace(row("contract_term", "duration", "1095日", verdict="to_check"), extra={"draft": "1095日"}),
+        # an invention the checks stopped, and one they kept
+        replace(row("budget", "amount", "文件未说明。", verdict="not_stated"), extra={"draft": "35万元"}),
+        replace(row("max_price", "amount", "最高限价为100万元。"), extra={"draft": "最高限价为100万元。"}),
+        # a draft that said "not stated": no draft to count
+        replace(row("evaluators", "count", "文件未说明。", verdict="not_stated"), extra={"draft": "文件未说明。"}),
+    ]
+    result = score(rows, gold)
+    outcomes = {s.item: s.outcome for s in result.items}
+    assert outcomes["contract_term"] == "to_check_right" and outcomes["bid_validity"] == "missed"
+    assert (result.to_check, result.to_check_right) == (1, 1)
+    assert result.answerable_right == 0  # a to-check row is not found
+    assert result.right_drafts == 2 and result.right_drafts_removed == ("bid_validity", "contract_term")
+    assert result.inventions_drafted == 2 and result.inventions_kept == ("max_price",)
