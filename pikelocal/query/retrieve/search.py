@@ -70,7 +70,7 @@ def bm25_ranking(store: Store, table: FtsTable, query: str, n: int) -> list[tupl
     """BM25 over ``table`` for the query and the other names of the concepts it names (``text/concepts.py``: a
     question about 押標金 also finds 投标保证金 and "bid security"). The query's own form decides how its terms are
     matched (a Chinese sentence by bigrams, terms as phrases), so the added names do not change it."""
-    extra = concepts.active().expansion(query)
+    extra = [f'"{t}"' if " " in t else t for t in concepts.active().expansion(query)]  # "bid bond": one phrase
     exact = not is_cjk_sentence(query)
     return store.index.fts_search(table, " ".join([query, *extra]), n, exact_phrases=exact)
 
