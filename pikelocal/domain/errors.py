@@ -46,7 +46,8 @@ class CorruptKBError(StoreError):
 
 
 class DiskFullError(StoreError):
-    """The disk (or quota) holding the KB is full: the batch stops, since every next write would fail too."""
+    """The disk (or quota) holding the KB, or a report being written, is full: the batch stops, since every next write
+    would fail too."""
 
 
 class EncoderMismatchError(StoreError):

@@ -36,6 +36,7 @@ from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures
+from pikelocal.review.report_file import file_mode
 from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
 from pikelocal.store.store import Store
@@ -140,7 +141,8 @@ def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:
 
 
 def export(path: Path, checklist_ref: str, out: Path) -> Path:
-    """Write a checklist's stored rows, the marks' history and (HTML) the quoted pages to ``out`` (no model)."""
+    """Write a checklist's stored rows, the marks' history and (HTML) the quoted pages to ``out`` (no model), with
+    the KB file's permissions: a report holds the same confidential text."""
     checklist = load_checklist(checklist_ref)
     with Store.open_existing(path) as store, store.snapshot():
         answered = stored_rows(store, checklist)
@@ -151,4 +153,4 @@ def export(path: Path, checklist_ref: str, out: Path) -> Path:
         wanted = {(q.where.doc_id, q.where.page) for r in answered for q in r.quotes if q.where.page is not None}
         pages = {key: p for key in wanted if (p := store.docs.page(key[0], key[1])) is not None}
         report = Report(checklist, answered, store.reviews.marks(checklist.name), path.name, pages)
-    return write_report(report, out)
+    return write_report(report, out, file_mode(path))
