@@ -45,6 +45,11 @@ class CorruptKBError(StoreError):
     read is copied to a new KB with `pikelocal recover KB NEW`."""
 
 
+# The logger of a reader's one warning that its KB is damaged (store/damage.py). A front end may hold that line until
+# the command ends: when the command then fails on the damage, its CorruptKBError says it all in one line.
+DAMAGE_LOGGER = "pikelocal.store.damage"
+
+
 class DiskFullError(StoreError):
     """The disk (or quota) holding the KB, or a report being written, is full: the batch stops, since every next write
     would fail too."""
