@@ -15,7 +15,9 @@ must stay text there:
 
 :func:`clean_text` is the common first step: every character XML 1.0 forbids (C0 controls but tab, newline and
 carriage return; lone surrogates, which a file name or an argument decoded with ``surrogateescape`` may hold;
-U+FFFE and U+FFFF) becomes U+FFFD, so a report never fails on, nor hides, what a document or a note held.
+U+FFFE and U+FFFF), and those it allows but no report text needs and a reader's screen may obey (DEL, the C1
+controls such as CSI, and the marks that reorder text: a right-to-left override can make "000,5" read "5,000"),
+become U+FFFD, so a report never fails on, nor hides, what a document or a note held.
 """
 
 from __future__ import annotations
@@ -24,8 +26,9 @@ import html
 import re
 
 REPLACEMENT = "\ufffd"
-# Characters XML 1.0 forbids (its Char production), lone surrogates included.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# Characters XML 1.0 forbids (outside its Char production: lone surrogates too), then DEL, the C1 controls and the
+# bidi embeddings, overrides and isolates.
+_UNSAFE = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # What a spreadsheet may take for the start of a formula (OWASP: = + - @, tab and carriage return); the full-width
 # forms too, which some spreadsheets fold to ASCII. Looked for after leading whitespace, which some ignore.
 _FORMULA_START = frozenset("=+-@\t\r＝＋－＠")
@@ -33,8 +36,9 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|])")
 
 
 def clean_text(text: str) -> str:
-    """``text`` with every character XML 1.0 forbids replaced by U+FFFD (see the module's docstring)."""
-    return _NOT_XML.sub(REPLACEMENT, text)
+    """``text`` with every character XML 1.0 forbids, and DEL, C1 controls and bidi marks, replaced by U+FFFD (see
+    the module's docstring)."""
+    return _UNSAFE.sub(REPLACEMENT, text)
 
 
 def csv_cell(text: str) -> str:
