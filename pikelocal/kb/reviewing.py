@@ -34,6 +34,7 @@ from pikelocal.llm.base import LLM
 from pikelocal.prompts.script import detect_script
 from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
+from pikelocal.review.escape import clean_text
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures
 from pikelocal.review.report_file import file_mode
@@ -111,7 +112,12 @@ def rows(path: Path, checklist_ref: str) -> tuple[Checklist, list[ReviewRow]]:
 
 
 def mark(path: Path, checklist_ref: str, item_id: str, value: str, note: str = "") -> ReviewRow:
-    """The reviewer's mark (accepted, wrong, to_check, or "" to clear) and note on one answered item."""
+    """The reviewer's mark (accepted, wrong, to_check, or "" to clear) and note on one answered item.
+
+    The note is kept as a report shows it (``review/escape.py``'s :func:`clean_text`): a control character or a byte
+    that was not UTF-8 (which Python hands over from the command line as a lone surrogate, and SQLite cannot store)
+    becomes U+FFFD, not an "unexpected" error."""
+    note = clean_text(note)
     if value not in REVIEW_MARKS:
         raise InputError(f"mark '{value}' is not one of {', '.join(m for m in REVIEW_MARKS if m)} (or empty)")
     checklist, answered = rows(path, checklist_ref)

@@ -212,3 +212,16 @@ def test_a_really_full_disk_leaves_no_partial_file(reviewed: tuple[Path, Path], 
 
 def test_a_folder_that_is_not_there_is_one_line(reviewed: tuple[Path, Path], tmp_path: Path) -> None:
     assert_one_line_error(export(reviewed, tmp_path / "nope" / "r.md"), 6, f"{tmp_path / 'nope'}: no such folder")
+
+
+def test_a_note_holding_bytes_that_are_not_utf8_is_stored_with_replacement_marks(
+    reviewed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Python hands such an argument over as a lone surrogate, which SQLite cannot store: once an unexpected
+    UnicodeEncodeError."""
+    kb, checklist = reviewed
+    marked = run_cli("mark", str(kb), str(checklist), "budget", "wrong", "--note", "x\udcff\x07y")  # the byte 0xff
+    assert marked.returncode == 0, marked.stderr
+    with exported(reviewed, tmp_path / "r.csv").open(encoding="utf-8", newline="") as fh:
+        notes = {line["item"]: line["note"] for line in csv.DictReader(fh)}
+    assert notes["budget"] == "x\ufffd\ufffdy"
