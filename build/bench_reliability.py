@@ -33,8 +33,10 @@ sys.path.insert(0, str(ROOT))
 SECTIONS = {
     "bench_reliability": "Hostile and heavy input, re-run (issue 17)",
     "bench_reliability_44": "Air gap, Office files, links, damaged KBs and small gaps, re-run (issue 44)",
+    "bench_reliability_52": "Hostile output: review exports, checklists and marks (issue 52)",
 }
 ENC = ("--encoder", "minilm")
+TINY = (*ENC, "--llm-model", "tiny")  # the review's cases: the tiny model, as the probe ran them
 
 
 @dataclass
@@ -661,6 +663,255 @@ def case_config_help(tmp: Path, timeout: float) -> Outcome:
                    run.rss_mb)  # fmt: skip
 
 
+# --- issue 52: what a review writes for its reviewer -----------------------------------------------------------
+
+BUDGET_CHECKLIST = """[[items]]
+id = "budget"
+label = "Budget"
+kind = "amount"
+question.en = "What is the budget?"
+hints = ["budget"]
+"""
+FORMULA_START = tuple("=+-@\t\r")
+
+
+def reviewed_kb(tmp: Path, docs: dict[str, str], timeout: float) -> tuple[Path, Path]:
+    """A KB of ``docs`` (name → text) reviewed with the one-item budget checklist, the tiny model answering."""
+    folder = tmp / "docs"
+    folder.mkdir()
+    for name, text in docs.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    kb, checklist = tmp / "k.kb", tmp / "c.toml"
+    checklist.write_text(BUDGET_CHECKLIST, encoding="utf-8")
+    cli([*ENC, "ingest", str(kb), str(folder), "--no-late"], cwd=tmp, timeout=timeout)
+    cli([*TINY, "review", str(kb), "--checklist", str(checklist)], cwd=tmp, timeout=timeout)
+    return kb, checklist
+
+
+def export(tmp: Path, kb: Path, checklist: Path, out: Path, timeout: float) -> Run:
+    return cli(["review", str(kb), "--checklist", str(checklist), "--export", str(out)], cwd=tmp, timeout=timeout)
+
+
+def leftovers(folder: Path, expected: set[str]) -> list[str]:
+    """What lies in ``folder`` besides ``expected``: a temporary file left behind would show here."""
+    return sorted(p.name for p in folder.iterdir() if p.name not in expected and p.name != ".time")
+
+
+def case_csv_formula(tmp: Path, timeout: float) -> Outcome:
+    kb, checklist = reviewed_kb(tmp, {
+        "a.txt": '=HYPERLINK("http://127.0.0.1:9","x") The budget is 5,000 USD.\n+SUM(1+1) The budget is 7,000 USD.\n',
+        "b.md": "# =cmd|' /C calc'!A0\n\nThe budget is 6,000 USD.\n",
+    }, timeout)  # fmt: skip
+    run = export(tmp, kb, checklist, tmp / "r.csv", timeout)
+    import csv
+
+    with (tmp / "r.csv").open(encoding="utf-8", newline="") as fh:
+        lines = list(csv.reader(fh))[1:] if run.code == 0 else []
+    cells = [cell for line in lines for cell in line]
+    formulas = [cell for cell in cells if cell.startswith(FORMULA_START)]
+    shown = [c[:24] for c in cells if c.startswith("'")][:4]
+    result = (f"{summary(run, keep=1)}; {len(lines)} rows, {len(formulas)} cells starting = + - @ tab CR; prefixed:"
+              f" {shown}")  # fmt: skip
+    return Outcome("CSV formula injection: quotes and a title starting = + (tiny model review)",
+                   "review KB --checklist c.toml --export r.csv", result, run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_temp_link(tmp: Path, timeout: float) -> Outcome:
+    kb, checklist = reviewed_kb(tmp, {"a.txt": "The budget is 5,000 USD.\nThe budget is 7,000 USD.\n"}, timeout)
+    secret = tmp / "v"
+    secret.write_text("SECRET\n")
+    (tmp / "r.html.partial").symlink_to(secret)
+    (tmp / "s.html").symlink_to(tmp / "elsewhere.html")
+    run = export(tmp, kb, checklist, tmp / "r.html", timeout)
+    other = export(tmp, kb, checklist, tmp / "s.html", timeout)
+    left = leftovers(tmp, {"docs", "k.kb", "c.toml", "v", "r.html", "r.html.partial", "s.html"})
+    result = (f"{summary(run, keep=1)}; v holds {secret.read_text().strip()!r}; r.html a link: "
+              f"{(tmp / 'r.html').is_symlink()}; a link at s.html: {summary(other, keep=1)}, s.html a link:"
+              f" {(tmp / 's.html').is_symlink()}, elsewhere.html written: {(tmp / 'elsewhere.html').exists()};"
+              f" other files: {left}")  # fmt: skip
+    return Outcome("a link planted at OUT.partial (to a file holding SECRET) and at OUT itself",
+                   "ln -s v r.html.partial; review KB … --export r.html", result, run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_docx_control(tmp: Path, timeout: float) -> Outcome:
+    kb, checklist = reviewed_kb(tmp, {"b.txt": "The budget is 5,000 USD \x1b[31m.\nThe budget is 6,000 USD.\n"},
+                                timeout)  # fmt: skip
+    first = export(tmp, kb, checklist, tmp / "r.docx", timeout)
+    marked = cli(["mark", str(kb), str(checklist), "budget", "to_check", "--note", "x\x07\udcff"], cwd=tmp,
+                 timeout=timeout)  # fmt: skip
+    run = export(tmp, kb, checklist, tmp / "m.docx", timeout)
+    import docx
+
+    cells = [c.text for t in docx.Document(str(tmp / "m.docx")).tables for r in t.rows for c in r.cells]
+    note = next((c for c in cells if c.startswith("to check")), "?")
+    result = (f"document text with ESC: {summary(first, keep=1)}; mark --note $'x\\x07\\xff':"
+              f" {summary(marked, keep=1)}; export {summary(run, keep=1)}; python-docx reads it, the mark cell:"
+              f" {note!r}")  # fmt: skip
+    return Outcome("a control character in a document's text and in a note (and a byte not UTF-8)",
+                   "review KB … --export r.docx; mark KB c.toml budget to_check --note …", result, run.seconds,
+                   run.rss_mb)  # fmt: skip
+
+
+def _items(n: int) -> str:
+    return "".join(f'[[items]]\nid="i{i}"\nlabel="I"\nkind="text"\nquestion.en="Q?"\n' for i in range(n))
+
+
+def _checklist_run(tmp: Path, kb: Path, name: str, text: str, timeout: float) -> Run:
+    path = tmp / name
+    path.write_text(text, encoding="utf-8")
+    return export(tmp, kb, path, tmp / "r.md", timeout)
+
+
+def _plain_kb(tmp: Path, timeout: float) -> Path:
+    (tmp / "a.txt").write_text("The budget is 5,000 USD.\n")
+    cli([*ENC, "ingest", str(tmp / "k.kb"), str(tmp / "a.txt"), "--no-late"], cwd=tmp, timeout=timeout)
+    return tmp / "k.kb"
+
+
+def case_checklist_items(tmp: Path, timeout: float) -> Outcome:
+    kb = _plain_kb(tmp, timeout)
+    parts = []
+    for n in (1_000, 2_000, 4_000, 13_500):
+        run = _checklist_run(tmp, kb, f"c{n}.toml", _items(n), timeout)
+        size = (tmp / f"c{n}.toml").stat().st_size // 1024
+        parts.append(f"{n:,} items ({size} KB): {run.seconds:.1f} s, {run.rss_mb:.0f} MB, {summary(run, keep=1)}")
+    case = "checklists of 1k, 2k, 4k and 13.5k items (once quadratic: 1.0 / 3.8 / 16.0 / 192 s)"
+    return Outcome(case, "review KB --checklist cN.toml --export r.md", " / ".join(parts), run.seconds, run.rss_mb)
+
+
+def case_long_question(tmp: Path, timeout: float) -> Outcome:
+    kb = _plain_kb(tmp, timeout)
+    text = BUDGET_CHECKLIST.replace('question.en = "What is the budget?"', f'question.en = "{"budget? " * 125_000}"')
+    (tmp / "c.toml").write_text(text, encoding="utf-8")
+    run = cli([*TINY, "review", str(kb), "--checklist", str(tmp / "c.toml")], cwd=tmp, timeout=timeout)
+    case = "a 1 MB question in a checklist (once 110 s and 1.78 GB, then the model's context overflowed)"
+    return Outcome(case, "review KB --checklist c.toml (tiny model)", summary(run, keep=1), run.seconds, run.rss_mb)
+
+
+def case_deep_toml(tmp: Path, timeout: float) -> Outcome:
+    kb = _plain_kb(tmp, timeout)
+    runs = [
+        _checklist_run(tmp, kb, "deep.toml", "a = " + "[" * 100_000 + "]" * 100_000 + "\n", timeout),
+        _checklist_run(tmp, kb, "dotted.toml", "a" + ".a" * 400_000 + " = 1\n", timeout),
+    ]
+    result = " / ".join(f"{summary(run, keep=1)} ({run.seconds:.1f} s)" for run in runs)
+    return Outcome("deeply nested TOML (100,000 [ ), and a key of 400,000 dotted parts",
+                   "review KB --checklist deep.toml --export r.md", result, max(r.seconds for r in runs),
+                   max(r.rss_mb for r in runs))  # fmt: skip
+
+
+def case_markdown_html(tmp: Path, timeout: float) -> Outcome:
+    kb, checklist = reviewed_kb(tmp, {
+        "c.md": "# Budget | <b>notes</b>\n\nThe budget is 5,000 USD <script>alert(1)</script> | x.\n\n"
+                "The budget is 6,000 USD <img src=x onerror=alert(2)>.\n",
+    }, timeout)  # fmt: skip
+    run = export(tmp, kb, checklist, tmp / "r.md", timeout)
+    text = (tmp / "r.md").read_text(encoding="utf-8") if run.code == 0 else ""
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    widths = sorted({len(re.split(r"(?<!\\)\|", row)) - 2 for row in rows})
+    tags = re.findall(r"<(?!br>)[a-zA-Z/][^>]*>", text)
+    escaped = " ".join(f"`{e}`" for e in ("&lt;script&gt;", "&lt;img", "\\|") if e in text)
+    result = (f"{summary(run, keep=1)}; raw tags (but the report's own line breaks): {tags}; written escaped:"
+              f" {escaped}; cells per row: {widths}")  # fmt: skip
+    return Outcome("raw HTML (`<script>`, `<img onerror>`) and `|` in a title and a quote",
+                   "review KB … --export r.md", result, run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_export_full_disk(tmp: Path, timeout: float) -> Outcome:
+    kb, checklist = reviewed_kb(tmp, {"a.txt": "The budget is 5,000 USD.\nThe budget is 7,000 USD.\n"}, timeout)
+    disk = tmp / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True)
+    if mounted.returncode != 0:
+        return Outcome("a full disk while the report is written", "-", "could not mount a tmpfs here: "
+                       + mounted.stderr.decode().strip())  # fmt: skip
+    try:
+        with (disk / "filler").open("wb", buffering=0) as fh:
+            try:
+                while True:
+                    fh.write(b"\0" * 512)
+            except OSError:
+                pass
+        run = export(tmp, kb, checklist, disk / "r.html", timeout)
+        left = sorted(p.name for p in disk.iterdir())
+    finally:
+        subprocess.run(["umount", str(disk)], capture_output=True)
+    return Outcome("a full disk (a 64 KB tmpfs, filled) while the report is written",
+                   "review KB … --export disk/r.html", f"{summary(run, keep=1)}; files on that disk: {left}",
+                   run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_export_modes(tmp: Path, timeout: float) -> Outcome:
+    old = os.umask(0o022)
+    try:
+        kb, checklist = reviewed_kb(tmp, {"a.txt": "The budget is 5,000 USD.\nThe budget is 7,000 USD.\n"}, timeout)
+        runs = [export(tmp, kb, checklist, tmp / f"r.{fmt}", timeout) for fmt in ("md", "csv", "html", "docx")]
+    finally:
+        os.umask(old)
+    modes = {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in [kb, *sorted(tmp.glob("r.*"))]}
+    return Outcome("the reports' permissions (umask 022)", "review KB … --export r.{md,csv,html,docx}; stat",
+                   f"exits {[r.code for r in runs]}; modes {modes}", runs[-1].seconds, runs[-1].rss_mb)  # fmt: skip
+
+
+def case_damaged_reader(tmp: Path, timeout: float) -> Outcome:
+    docs = tmp / "docs"
+    docs.mkdir()
+    for i in range(8):
+        (docs / f"report{i}.md").write_text(f"# Report {i}\n\n" + "\n\n".join(
+            f"Paragraph {n} of report {i}: pump {n * i} is serviced as part {n} of the manual says. " * 3
+            for n in range(60)))  # fmt: skip
+    sound, kb = tmp / "sound.kb", tmp / "damaged.kb"
+    cli([*ENC, "ingest", str(sound), str(docs), "--no-late"], cwd=tmp, timeout=timeout)
+    flip_middle_pages(sound, kb, ("chunks_fts_data",))
+    found = cli(["search", str(kb), "pump serviced", "--mode", "bm25"], cwd=tmp, timeout=timeout)
+    listed = cli(["docs", str(kb)], cwd=tmp, timeout=timeout)
+    lines = [line[:90] for line in found.stderr.strip().splitlines()]
+    result = (f"search meeting the damaged page: exit {found.code}, {len(lines)} line(s) on stderr: {lines}; docs:"
+              f" exit {listed.code}, {len(listed.stderr.strip().splitlines())} line(s) on stderr")  # fmt: skip
+    return Outcome("a reader of a damaged KB (the full-text index's middle page flipped)", "search KB …; docs KB",
+                   result, found.seconds, found.rss_mb)  # fmt: skip
+
+
+def case_failed_name(tmp: Path, timeout: float) -> Outcome:
+    folder = tmp / "docs"
+    folder.mkdir()
+    (folder / "good\n  99  ready.txt").write_text("The deposit is due.\n")
+    (folder / "bad\n  99  ready.pdf").write_bytes(b"%PDF-1.4 broken")
+    kb = tmp / "k.kb"
+    run = cli([*ENC, "ingest", str(kb), str(folder), "--no-late"], cwd=tmp, timeout=timeout)
+    listed = cli(["docs", str(kb)], cwd=tmp, timeout=timeout)
+    shown = [line.strip().replace(str(tmp), "…") for line in (run.stdout + listed.stdout).splitlines() if "99" in line]
+    return Outcome("a newline (and two spaces) in the names of a good and a failed file", "ingest KB docs; docs KB",
+                   f"names as printed: {shown}", run.seconds, run.rss_mb)  # fmt: skip
+
+
+def case_docx_runs_chunks(tmp: Path, timeout: float) -> Outcome:
+    from tests.support.hostile_office import docx_of_runs
+
+    (tmp / "runs.docx").write_bytes(docx_of_runs(2_000_000))
+    kb = tmp / "k.kb"
+    ingest = cli([*ENC, "ingest", str(kb), str(tmp / "runs.docx"), "--no-late"], cwd=tmp, timeout=timeout)
+    import apsw
+
+    conn = apsw.Connection(str(kb), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        n, longest = conn.execute("SELECT count(*), max(length(text)) FROM chunks").fetchall()[0]
+    finally:
+        conn.close()
+    question = ["ask", "What does the document say about the deposit?", "--mode", "naive"]
+    run = cli([*TINY, question[0], str(kb), *question[1:]], cwd=tmp, timeout=timeout)
+    prose = tmp / "prose.txt"  # the same question of ordinary text, under the same load, for comparison
+    clause = "Clause {}. The supplier pays a deposit of {} percent and delivers the goods on time."
+    prose.write_text("\n\n".join(clause.format(n, n) for n in range(400)))
+    cli([*ENC, "ingest", str(tmp / "prose.kb"), str(prose), "--no-late"], cwd=tmp, timeout=timeout)
+    plain = cli([*TINY, question[0], str(tmp / "prose.kb"), *question[1:]], cwd=tmp, timeout=timeout)
+    result = (f"ingest {summary(ingest, keep=1, pattern='Ingested')}; {n:,} chunks, the longest {longest:,}"
+              f" characters; ask {summary(run, keep=1)} in {run.seconds:.1f} s; the same ask of a KB of ordinary"
+              f" prose: {summary(plain, keep=1)} in {plain.seconds:.1f} s")  # fmt: skip
+    return Outcome("a .docx paragraph of 2 M one-letter runs, then ask (tiny model; once one 2,000,000-character chunk"
+                   " and 118 s)", "ingest KB runs.docx; ask KB …", result, run.seconds, run.rss_mb)  # fmt: skip
+
+
 CASES: dict[str, Callable[[Path, float], Outcome]] = {
     "certificate_pdf": case_certificate_pdf,
     "aes_pdf": case_aes_pdf,
@@ -694,6 +945,18 @@ CASES: dict[str, Callable[[Path, float], Outcome]] = {
     "control_names": case_control_names,
     "network": case_network,
     "config_help": case_config_help,
+    "csv_formula": case_csv_formula,
+    "temp_link": case_temp_link,
+    "docx_control": case_docx_control,
+    "checklist_items": case_checklist_items,
+    "long_question": case_long_question,
+    "deep_toml": case_deep_toml,
+    "markdown_html": case_markdown_html,
+    "export_full_disk": case_export_full_disk,
+    "export_modes": case_export_modes,
+    "damaged_reader": case_damaged_reader,
+    "failed_name": case_failed_name,
+    "docx_runs_chunks": case_docx_runs_chunks,
 }
 
 
@@ -724,9 +987,9 @@ def write_section(
         "|---|---|---|---|---|",
     ]
     for o in outcomes:
-        result = o.result.replace("|", "\\|").replace("\n", " ")
+        case, command, result = (x.replace("|", "\\|").replace("\n", " ") for x in (o.case, o.command, o.result))
         rss = f"{o.rss_mb:,.0f}" if o.rss_mb else "-"
-        lines.append(f"| {o.case} | `{o.command}` | {result} | {o.seconds:.1f} | {rss} |")
+        lines.append(f"| {case} | `{command}` | {result} | {o.seconds:.1f} | {rss} |")
     lines.append(end)
     text = out.read_text(encoding="utf-8") if out.exists() else "# Reliability\n\n"
     if begin in text:

@@ -140,3 +140,30 @@ def test_docs_and_search_print_a_file_name_with_a_newline_on_one_line(tmp_path: 
     as_json = run_cli("docs", str(kb), "--json")
     assert "\u202e" not in as_json.stdout and "\x9b" not in as_json.stdout and "\\u202e" in as_json.stdout
     assert str(evil) in json.dumps(json.loads(as_json.stdout), ensure_ascii=False)
+
+
+def test_a_failed_files_name_is_shown_as_docs_lists_a_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One escaping for every file name shown: ingest's failure line, `docs`' failures and its document rows all
+    write a newline as \\n, a tab as \\t, and keep two spaces as two (a failure once folded them into one space)."""
+    from pikelocal.cli.app import main
+    from pikelocal.embed.fake import HashEncoder
+    from pikelocal.kb import knowledge_base
+
+    monkeypatch.setattr(knowledge_base, "open_encoder", lambda _settings: HashEncoder())
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "good\n  99  ready.txt").write_text("The deposit is due.\n")
+    (folder / "bad\n  99  ready.pdf").write_bytes(b"%PDF-1.4 broken")
+    (folder / "tab\tname.docx").write_bytes(b"\0\1\2")
+    kb = tmp_path / "k.kb"
+    with pytest.raises(SystemExit):
+        main(["ingest", str(kb), str(folder)])
+    ingested = capsys.readouterr().out
+    listed = run_cli("docs", str(kb)).stdout
+    assert shown_name(str(folder / "good\n  99  ready.txt")) in listed
+    for name in ("bad\n  99  ready.pdf", "tab\tname.docx"):
+        shown = shown_name(str(folder / name)) + ": not a readable"
+        assert shown in ingested and shown in listed, (shown, ingested, listed)
+    assert not any(line.lstrip().startswith("99") for line in (ingested + listed).splitlines())

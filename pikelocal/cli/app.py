@@ -16,6 +16,7 @@ import click
 from pikelocal import __version__, api
 from pikelocal.cli import answering, evaluation, keys, library, models, refs, review, search, settings
 from pikelocal.cli import tui as tui_command
+from pikelocal.cli.held_warnings import damage_warnings_held
 
 GLOBAL_FLAGS = {  # the settings the global flags set, for `pikelocal config` and the errors
     "llm.backend": "--llm-backend",
@@ -109,7 +110,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
-        code = cli.main(args=args, prog_name="pikelocal", standalone_mode=False)
+        with damage_warnings_held():  # one line for a damaged KB: the warning, or the error that ended the command
+            code = cli.main(args=args, prog_name="pikelocal", standalone_mode=False)
     except api.PikeError as exc:
         if debug:
             raise

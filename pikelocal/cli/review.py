@@ -57,7 +57,7 @@ def review(
     if export_to is not None:
         with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
             written = knowledge_base.export_review(checklist, export_to)
-        click.echo(f"Wrote {written}")
+        click.echo(api.shown_name(f"Wrote {written}"))
         return
     request = api.ReviewRequest(checklist, tuple(docs), script, fresh)  # type: ignore[arg-type]  # click.Choice
     with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:

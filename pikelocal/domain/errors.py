@@ -6,6 +6,14 @@ tracebacks are shown only with ``--debug``.
 
 from __future__ import annotations
 
+import re
+
+from pikelocal.domain.shown import shown_name
+
+# A line break, tab or other whitespace that is not a plain space, with the blanks around it: one space in a
+# message. Plain spaces are kept as they are (a file name may hold two in a row).
+_BREAKS = re.compile(r"\s*[^\S ]\s*")
+
 
 class PikeError(Exception):
     """Base of every error meant for the user; the message names the file, URL or setting."""
@@ -13,7 +21,7 @@ class PikeError(Exception):
     exit_code: int = 1
 
     def __str__(self) -> str:  # keep it on one line whatever the cause said
-        return " ".join(super().__str__().split())
+        return _BREAKS.sub(" ", super().__str__()).strip()
 
 
 class ConfigError(PikeError):
@@ -45,8 +53,14 @@ class CorruptKBError(StoreError):
     read is copied to a new KB with `pikelocal recover KB NEW`."""
 
 
+# The logger of a reader's one warning that its KB is damaged (store/damage.py). A front end may hold that line until
+# the command ends: when the command then fails on the damage, its CorruptKBError says it all in one line.
+DAMAGE_LOGGER = "pikelocal.store.damage"
+
+
 class DiskFullError(StoreError):
-    """The disk (or quota) holding the KB is full: the batch stops, since every next write would fail too."""
+    """The disk (or quota) holding the KB, or a report being written, is full: the batch stops, since every next write
+    would fail too."""
 
 
 class EncoderMismatchError(StoreError):
@@ -65,12 +79,16 @@ class InputError(PikeError):
 
 class DocumentError(InputError):
     """A document that cannot be ingested. ``reason`` is a short code for summaries and the KB's record:
-    encrypted, image-only, empty, corrupt, unsupported, unreadable, vanished."""
+    encrypted, image-only, empty, corrupt, unsupported, unreadable, vanished.
+
+    The path is shown as every file name is (:func:`~pikelocal.domain.shown.shown_name`: a newline as ``\n``), so a
+    failure line names the file as ``docs`` lists it, not with its controls folded into spaces."""
 
     def __init__(self, path: object, reason: str, detail: str) -> None:
-        super().__init__(f"{path}: {detail}")
+        super().__init__(f"{shown_name(str(path))}: {detail}")
         self.path = path
         self.reason = reason
+        self.detail = detail
 
 
 class ChecklistError(InputError):

@@ -33,8 +33,10 @@ from pikelocal.kb.session import kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
+from pikelocal.review.escape import clean_text
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures
+from pikelocal.review.report_file import file_mode
 from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
 from pikelocal.store.store import Store
@@ -110,7 +112,12 @@ def rows(path: Path, checklist_ref: str) -> tuple[Checklist, list[ReviewRow]]:
 
 
 def mark(path: Path, checklist_ref: str, item_id: str, value: str, note: str = "") -> ReviewRow:
-    """The reviewer's mark (accepted, wrong, to_check, or "" to clear) and note on one answered item."""
+    """The reviewer's mark (accepted, wrong, to_check, or "" to clear) and note on one answered item.
+
+    The note is kept as a report shows it (``review/escape.py``'s :func:`clean_text`): a control character or a byte
+    that was not UTF-8 (which Python hands over from the command line as a lone surrogate, and SQLite cannot store)
+    becomes U+FFFD, not an "unexpected" error."""
+    note = clean_text(note)
     if value not in REVIEW_MARKS:
         raise InputError(f"mark '{value}' is not one of {', '.join(m for m in REVIEW_MARKS if m)} (or empty)")
     checklist, answered = rows(path, checklist_ref)
@@ -140,7 +147,8 @@ def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:
 
 
 def export(path: Path, checklist_ref: str, out: Path) -> Path:
-    """Write a checklist's stored rows, the marks' history and (HTML) the quoted pages to ``out`` (no model)."""
+    """Write a checklist's stored rows, the marks' history and (HTML) the quoted pages to ``out`` (no model), with
+    the KB file's permissions: a report holds the same confidential text."""
     checklist = load_checklist(checklist_ref)
     with Store.open_existing(path) as store, store.snapshot():
         answered = stored_rows(store, checklist)
@@ -151,4 +159,4 @@ def export(path: Path, checklist_ref: str, out: Path) -> Path:
         wanted = {(q.where.doc_id, q.where.page) for r in answered for q in r.quotes if q.where.page is not None}
         pages = {key: p for key in wanted if (p := store.docs.page(key[0], key[1])) is not None}
         report = Report(checklist, answered, store.reviews.marks(checklist.name), path.name, pages)
-    return write_report(report, out)
+    return write_report(report, out, file_mode(path))

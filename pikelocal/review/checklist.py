@@ -23,6 +23,11 @@ Every error is a :class:`ChecklistError` whose message is one line naming the fi
 "bond": kind "money" is not one of …``): tomllib's own line for a syntax error, the line of the item's ``[[items]]``
 header for an error in an item, so the user goes straight to what to fix.
 
+The file is read by ``review/checklist_file.py`` (size, nesting and item count bounded in one pass that also
+numbers the item headers' lines), and every text is bounded here (:data:`MAX_CHARS`, :data:`MAX_HINTS`): a
+checklist's question is a sentence, and a megabyte "question" would be accepted only to fail minutes later as a
+prompt over the model's context, without the item's name.
+
 A question written in one Chinese script serves the other too (:func:`question_for` converts it with OpenCC), so a
 checklist need not carry both; the built-in ``tender-zh`` does, in each side's own vocabulary (押標金 / 投标保证金).
 """
@@ -30,7 +35,6 @@ checklist need not carry both; the built-in ``tender-zh`` does, in each side's o
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
@@ -46,15 +50,20 @@ from pikelocal.domain.review import (
     ChecklistScript,
     ValueKind,
 )
+from pikelocal.domain.shown import shown_name
+from pikelocal.review.checklist_file import MAX_ITEMS, TomlLines, parse_toml, read_text
 from pikelocal.text.script import to_simplified, to_traditional
 
 _TOP_KEYS = ("name", "title", "description", "items")
 _ITEM_KEYS = ("id", "label", "section", "kind", "question", "hints")
 _ID = re.compile(r"[a-z0-9_-]+")
 _KIND_ALIASES: Mapping[str, ValueKind] = {"yes/no": "yesno"}
-_MAX_BYTES = 1 << 20  # a checklist is a few kilobytes; a larger file is not one
-_ITEMS_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*(?:items|\"items\"|'items')[ \t]*\]\][ \t]*(?:#.*)?$")
-_TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+# The most characters of each text (a hint: of each term). The built-ins' longest question is some 60 characters.
+MAX_CHARS: Mapping[str, int] = {
+    "name": 100, "title": 200, "description": 2_000, "id": 64, "label": 200, "section": 200, "kind": 20,
+    "question": 500, "hint": 100,
+}  # fmt: skip
+MAX_HINTS = 50
 _BUILTIN_DIR = "checklists"
 
 _TYPE_NAMES: Mapping[type, str] = {
@@ -85,7 +94,7 @@ def load_checklist(name_or_path: str | Path) -> Checklist:
             names = ", ".join(builtin_checklists())
             raise ChecklistError(f'no checklist "{name_or_path}": the built-in ones are {names}; or give a .toml file')
     path = Path(name_or_path)
-    return parse_checklist(_read_file(path), str(path))
+    return parse_checklist(read_text(path), shown_name(str(path)))
 
 
 def parse_checklist(text: str, source: str) -> Checklist:
@@ -93,15 +102,13 @@ def parse_checklist(text: str, source: str) -> Checklist:
 
     Raises :class:`ChecklistError` with a one-line message naming ``source`` and the line.
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise _syntax_error(err, text, source) from None
-    _check_top_keys(data, text, source)
-    items = _read_items(data, text, source)
-    name = _top_string(data, "name", text, source) or _stem(source)
-    title = _top_string(data, "title", text, source) or name
-    description = _top_string(data, "description", text, source)
+    parsed = parse_toml(text, source)
+    data, lines = parsed.data, parsed.lines
+    _check_top_keys(data, lines, source)
+    items = _read_items(data, lines, source)
+    name = _top_string(data, "name", lines, source) or _stem(source)
+    title = _top_string(data, "title", lines, source) or name
+    description = _top_string(data, "description", lines, source)
     return Checklist(name=name, title=title, items=items, source=source, description=description)
 
 
@@ -138,27 +145,6 @@ def _load_builtin(name: str) -> Checklist:
     return parse_checklist(resource.read_text(encoding="utf-8"), f"built-in:{name}")
 
 
-def _read_file(path: Path) -> str:
-    """The text of a user's checklist file, every failure as one line naming the file."""
-    if not path.exists():
-        raise ChecklistError(f"{path}: no such checklist file")
-    if path.is_dir():
-        raise ChecklistError(f"{path}: is a directory, not a checklist file (.toml)")
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(_MAX_BYTES + 1)
-    except OSError as err:
-        raise ChecklistError(f"{path}: cannot be read ({err.strerror or err})") from None
-    if len(data) > _MAX_BYTES:
-        raise ChecklistError(f"{path}: larger than {_MAX_BYTES // 1024} KiB, which no checklist is")
-    try:
-        return data.decode("utf-8-sig")  # a BOM (Windows editors) is dropped, not a TOML error
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        byte = data[err.start]
-        raise ChecklistError(f"{path}:{line}: not UTF-8 text (byte 0x{byte:02x}); save it as UTF-8") from None
-
-
 def _stem(source: str) -> str:
     """A checklist's default name: its file's stem (``built-in:x`` → x)."""
     return Path(source.removeprefix("built-in:")).stem or source
@@ -167,88 +153,58 @@ def _stem(source: str) -> str:
 # --- errors with their line ----------------------------------------------------------------------------------------
 
 
-def _syntax_error(err: tomllib.TOMLDecodeError, text: str, source: str) -> ChecklistError:
-    """tomllib's message with its line moved to the front (``file:LINE: …``); "at end of document" is the last line."""
-    message = str(err)
-    where = _TOML_WHERE.search(message)
-    if where:
-        line, column = int(where.group(1)), int(where.group(2))
-        return ChecklistError(f"{source}:{line}: not valid TOML: {message[: where.start()]} (column {column})")
-    line = max(1, text.count("\n") + (0 if text.endswith("\n") else 1))
-    return ChecklistError(f"{source}:{line}: not valid TOML: {message}")
-
-
-def _items_line(text: str, index: int) -> int:
-    """The line of the ``index``-th (0-based) ``[[items]]`` header; the ``items =`` line for an inline array."""
-    headers = [n for n, line in enumerate(text.splitlines(), 1) if _ITEMS_HEADER.match(line)]
-    if index < len(headers):
-        return headers[index]
-    return _top_key_line(text, "items")
-
-
-def _top_key_line(text: str, key: str) -> int:
-    """The line where top-level ``key`` is set (``key = …`` before the first table, or a ``[key]`` header); 1 when
-    it cannot be told."""
-    assign = re.compile(rf"^[ \t]*(?:{re.escape(key)}|\"{re.escape(key)}\")[ \t]*[=.]")
-    header = re.compile(rf"^[ \t]*\[\[?[ \t]*{re.escape(key)}[ \t]*[\].]")
-    in_tables = False
-    for n, line in enumerate(text.splitlines(), 1):
-        if header.match(line):
-            return n
-        in_tables = in_tables or line.lstrip().startswith("[")
-        if not in_tables and assign.match(line):
-            return n
-    return 1
-
-
-def _top_error(text: str, source: str, key: str, what: str) -> ChecklistError:
+def _top_error(lines: TomlLines, source: str, key: str, what: str) -> ChecklistError:
     """An error in a top-level key, at the line that sets it."""
-    return ChecklistError(f"{source}:{_top_key_line(text, key)}: {what}")
+    return ChecklistError(f"{source}:{lines.top_key_line(key)}: {what}")
 
 
-def _item_error(text: str, source: str, index: int, item_id: str, what: str) -> ChecklistError:
+def _item_error(lines: TomlLines, source: str, index: int, item_id: str, what: str) -> ChecklistError:
     """An error in item ``index`` (0-based), at its ``[[items]]`` header and named by its id when it has a good one."""
     who = f'item "{item_id}"' if item_id else f"item {index + 1}"
-    return ChecklistError(f"{source}:{_items_line(text, index)}: {who}: {what}")
+    return ChecklistError(f"{source}:{lines.item_line(index)}: {who}: {what}")
 
 
 # --- the top level -------------------------------------------------------------------------------------------------
 
 
-def _check_top_keys(data: Mapping[str, Any], text: str, source: str) -> None:
+def _check_top_keys(data: Mapping[str, Any], lines: TomlLines, source: str) -> None:
     """No key but name, title, description and items: ``[[item]]`` or ``titel`` is a typo, not something to drop."""
     for key in data:
         if key not in _TOP_KEYS:
             hint = " (items are written [[items]])" if key in ("item", "Items", "ITEMS") else ""
             allowed = ", ".join(_TOP_KEYS)
-            raise _top_error(text, source, key, f'unknown key "{key}"{hint}; a checklist has {allowed}')
+            raise _top_error(lines, source, key, f'unknown key "{_excerpt(key)}"{hint}; a checklist has {allowed}')
 
 
-def _top_string(data: Mapping[str, Any], key: str, text: str, source: str) -> str:
-    """An optional top-level string ("" when absent)."""
+def _top_string(data: Mapping[str, Any], key: str, lines: TomlLines, source: str) -> str:
+    """An optional top-level string ("" when absent), within its length."""
     value = data.get(key, "")
     if not isinstance(value, str):
-        raise _top_error(text, source, key, f'"{key}" must be a string, not {_type_name(value)}')
+        raise _top_error(lines, source, key, f'"{key}" must be a string, not {_type_name(value)}')
+    if len(value.strip()) > MAX_CHARS[key]:
+        raise _top_error(lines, source, key, _too_long(key, value.strip(), MAX_CHARS[key]))
     return value.strip()
 
 
-def _read_items(data: Mapping[str, Any], text: str, source: str) -> tuple[ChecklistItem, ...]:
+def _read_items(data: Mapping[str, Any], lines: TomlLines, source: str) -> tuple[ChecklistItem, ...]:
     """Every item, checked, with ids unique across the file."""
     raw = data.get("items")
     if raw is None:
         raise ChecklistError(f"{source}:1: no items: write each one under an [[items]] header")
     if not isinstance(raw, list) or not all(isinstance(entry, dict) for entry in raw):
-        raise _top_error(text, source, "items", "items must be tables, each under an [[items]] header")
+        raise _top_error(lines, source, "items", "items must be tables, each under an [[items]] header")
     if not raw:
-        raise _top_error(text, source, "items", "the items list is empty: a checklist needs at least one item")
+        raise _top_error(lines, source, "items", "the items list is empty: a checklist needs at least one item")
+    if len(raw) > MAX_ITEMS:
+        raise _top_error(lines, source, "items", f"more than {MAX_ITEMS:,} items, which no checklist has")
     items: list[ChecklistItem] = []
     first_line: dict[str, int] = {}
     for index, entry in enumerate(raw):
-        item = _read_item(entry, index, text, source)
+        item = _read_item(entry, index, lines, source)
         if item.id in first_line:
             earlier = first_line[item.id]
-            raise _item_error(text, source, index, item.id, f"duplicate id (first used by the item at line {earlier})")
-        first_line[item.id] = _items_line(text, index)
+            raise _item_error(lines, source, index, item.id, f"duplicate id (first used by the item at line {earlier})")
+        first_line[item.id] = lines.item_line(index)
         items.append(item)
     return tuple(items)
 
@@ -256,23 +212,26 @@ def _read_items(data: Mapping[str, Any], text: str, source: str) -> tuple[Checkl
 # --- one item ------------------------------------------------------------------------------------------------------
 
 
-def _read_item(entry: Mapping[str, Any], index: int, text: str, source: str) -> ChecklistItem:
+def _read_item(entry: Mapping[str, Any], index: int, lines: TomlLines, source: str) -> ChecklistItem:
     """One ``[[items]]`` table as a :class:`ChecklistItem`; the first fault found is the error."""
     raw_id = entry.get("id")
     item_id = raw_id.strip() if isinstance(raw_id, str) and _ID.fullmatch(raw_id.strip()) else ""
 
     def fail(what: str) -> ChecklistError:
-        return _item_error(text, source, index, item_id, what)
+        return _item_error(lines, source, index, item_id, what)
 
     for key in entry:
         if key not in _ITEM_KEYS:
-            raise fail(f'unknown key "{key}"; an item has {", ".join(_ITEM_KEYS)}')
+            raise fail(f'unknown key "{_excerpt(key)}"; an item has {", ".join(_ITEM_KEYS)}')
     if raw_id is None:
         raise fail('no id (id = "…", made of a-z, 0-9, _ and -)')
     if not isinstance(raw_id, str):
         raise fail(f"id must be a string, not {_type_name(raw_id)}")
     if not item_id:
-        raise fail(f'id "{raw_id}" may hold only a-z, 0-9, _ and - (and not be empty)')
+        raise fail(f'id "{_excerpt(raw_id)}" may hold only a-z, 0-9, _ and - (and not be empty)')
+    if len(item_id) > MAX_CHARS["id"]:
+        item_id = ""  # not named by an id that long
+        raise fail(_too_long("id", raw_id.strip(), MAX_CHARS["id"]))
     return ChecklistItem(
         id=item_id,
         label=_required_string(entry, "label", fail),
@@ -294,10 +253,12 @@ def _required_string(entry: Mapping[str, Any], key: str, fail: _Fail) -> str:
 
 
 def _optional_string(entry: Mapping[str, Any], key: str, fail: _Fail) -> str:
-    """A string the item may have ("" when absent)."""
+    """A string the item may have ("" when absent), within its length."""
     value = entry.get(key, "")
     if not isinstance(value, str):
         raise fail(f"{key} must be a string, not {_type_name(value)}")
+    if len(value.strip()) > MAX_CHARS[key]:
+        raise fail(_too_long(key, value.strip(), MAX_CHARS[key]))
     return value.strip()
 
 
@@ -310,7 +271,7 @@ def _kind(entry: Mapping[str, Any], fail: _Fail) -> ValueKind:
             return kind
     if lowered in _KIND_ALIASES:
         return _KIND_ALIASES[lowered]
-    raise fail(f'kind "{written}" is not one of {", ".join(VALUE_KINDS)} ("yes/no" may be written for yesno)')
+    raise fail(f'kind "{_excerpt(written)}" is not one of {", ".join(VALUE_KINDS)} ("yes/no" may be written for yesno)')
 
 
 def _questions(entry: Mapping[str, Any], fail: _Fail) -> dict[ChecklistScript, str]:
@@ -323,7 +284,7 @@ def _questions(entry: Mapping[str, Any], fail: _Fail) -> dict[ChecklistScript, s
         raise fail(f'question must be a table by script ({scripts} = "…"), not {_type_name(raw)}')
     for script in raw:
         if script not in CHECKLIST_SCRIPTS:
-            raise fail(f'unknown script "question.{script}"; the scripts are {", ".join(CHECKLIST_SCRIPTS)}')
+            raise fail(f'unknown script "question.{_excerpt(script)}"; the scripts are {", ".join(CHECKLIST_SCRIPTS)}')
     questions: dict[ChecklistScript, str] = {}
     for script in CHECKLIST_SCRIPTS:
         if script not in raw:
@@ -333,6 +294,8 @@ def _questions(entry: Mapping[str, Any], fail: _Fail) -> dict[ChecklistScript, s
             raise fail(f"question.{script} must be a string, not {_type_name(value)}")
         if not value.strip():
             raise fail(f"question.{script} is empty")
+        if len(value.strip()) > MAX_CHARS["question"]:
+            raise fail(_too_long(f"question.{script}", value.strip(), MAX_CHARS["question"]))
         questions[script] = value.strip()
     if not questions:
         raise fail(f'no question (write at least one of {scripts} = "…")')
@@ -340,13 +303,30 @@ def _questions(entry: Mapping[str, Any], fail: _Fail) -> dict[ChecklistScript, s
 
 
 def _hints(entry: Mapping[str, Any], fail: _Fail) -> tuple[str, ...]:
-    """The item's search terms: a list of non-empty strings, duplicates dropped in order."""
+    """The item's search terms: a list of at most :data:`MAX_HINTS` non-empty strings, each within its length,
+    duplicates dropped in order."""
     raw = entry.get("hints", [])
     if not isinstance(raw, list) or not all(isinstance(term, str) for term in raw):
         raise fail(f'hints must be a list of strings (hints = ["…", "…"]), not {_describe_list(raw)}')
+    if len(raw) > MAX_HINTS:
+        raise fail(f"hints holds {len(raw):,} terms, more than the {MAX_HINTS} an item may have")
     if any(not term.strip() for term in raw):
         raise fail("hints holds an empty string")
+    for term in raw:
+        if len(term.strip()) > MAX_CHARS["hint"]:
+            raise fail(_too_long("a hint", term.strip(), MAX_CHARS["hint"]))
     return tuple(dict.fromkeys(term.strip() for term in raw))
+
+
+def _too_long(what: str, value: str, limit: int) -> str:
+    """The message for a text over its limit: how long it is, the limit, and how it starts."""
+    return f'{what} is {len(value):,} characters long, more than the {limit:,} allowed ("{_excerpt(value)}")'
+
+
+def _excerpt(text: str, chars: int = 40) -> str:
+    """The start of a text from the file, for a message: one line, at most ``chars`` characters."""
+    shown = shown_name(text)
+    return shown if len(shown) <= chars else shown[: chars - 1] + "…"
 
 
 def _describe_list(value: object) -> str:

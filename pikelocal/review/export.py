@@ -4,30 +4,64 @@ air-gapped machine) whose every quote links to its page's text, the quoted lines
 
 Each format holds, per item: the label, the answer, its normal value, the verdict, every quote with document, page
 and lines, the reviewer's mark and note; then the audit trail, every mark ever made with its time.
+
+A report carries a document's words into a spreadsheet, a word processor and a browser, so every piece of text
+passes through its format's escaper (``review/escape.py``: a formula-looking CSV cell is prefixed, Markdown's HTML
+and ``|`` escaped, HTML escaped, DOCX text kept to what XML allows), and the file is written by the one writer of
+report files (``review/report_file.py``: a private temporary file, never through a link, renamed into place).
+
+The words of each verdict and mark, the count line and each table's columns are tables here (:data:`VERDICTS`,
+:data:`MARK_TEXT`, :data:`CSV_COLUMNS`, :data:`MARKDOWN_COLUMNS`, :data:`ROW_COLUMNS`), so a new verdict is a row in
+:data:`VERDICTS`, shown by every format.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pikelocal.domain.documents import PageRecord
 from pikelocal.domain.errors import InputError
-from pikelocal.domain.review import Checklist, Located, ReviewQuote, ReviewRow
+from pikelocal.domain.review import VERDICT_NAMES, Checklist, Located, ReviewQuote, ReviewRow
 from pikelocal.domain.shown import shown_name
+from pikelocal.review.escape import csv_cell, html_text, markdown_text, xml_text
+from pikelocal.review.report_file import write_file
 from pikelocal.store.reviews import StoredMark
 
+if TYPE_CHECKING:
+    from docx.document import Document as WordDocument
+
 FORMATS = (".md", ".csv", ".html", ".docx")
-VERDICT_TEXT = {"found": "found", "not_stated": "not stated", "conflicting": "CONFLICT"}
+
+
+@dataclass(frozen=True)
+class VerdictText:
+    """How a verdict reads: in a row (``shown``), in the count line (``counted``: "3 in conflict"), and its colour
+    in the HTML report."""
+
+    shown: str
+    counted: str
+    css: str
+
+
+VERDICTS: Mapping[str, VerdictText] = {
+    "found": VerdictText(VERDICT_NAMES["found"], "found", "color:#064"),
+    # the answer stands in a sentence not clearly about the item: shown with its quote, for the reviewer to decide
+    "to_check": VerdictText(VERDICT_NAMES["to_check"], "to check", "color:#a60;font-style:italic"),
+    "not_stated": VerdictText(VERDICT_NAMES["not_stated"], "not stated", "color:#666"),
+    "conflicting": VerdictText(VERDICT_NAMES["conflicting"], "in conflict", "color:#b00;font-weight:bold"),
+}
+VERDICT_TEXT = {name: v.shown for name, v in VERDICTS.items()}
 MARK_TEXT = {"": "", "accepted": "accepted", "wrong": "wrong", "to_check": "to check"}
 CSV_COLUMNS = (
     "section", "item", "label", "kind", "question", "answer", "value", "verdict", "quote", "document", "page",
     "lines", "mark", "note", "marked_at", "answered_at",
 )  # fmt: skip
+AUDIT_COLUMNS = ("time (UTC)", "item", "mark", "note")
 
 
 @dataclass(frozen=True)
@@ -42,18 +76,16 @@ class Report:
     pages: Mapping[tuple[int, int], PageRecord]
 
 
-def write_report(report: Report, out: Path) -> Path:
-    """Write ``report`` in the format ``out``'s suffix names; the file is written whole or not at all."""
+def write_report(report: Report, out: Path, mode: int = 0o600) -> Path:
+    """Write ``report`` in the format ``out``'s suffix names, with permissions ``mode`` (the KB file's); the file is
+    written whole or not at all, never through a link (``review/report_file.py``)."""
     suffix = out.suffix.lower()
     if suffix not in FORMATS:
-        raise InputError(f"{out}: the report's format is named by its suffix: {', '.join(FORMATS)}")
+        raise InputError(f"{shown_name(str(out))}: the report's format is named by its suffix: {', '.join(FORMATS)}")
     if not out.parent.is_dir():
-        raise InputError(f"{out.parent}: no such folder")
+        raise InputError(f"{shown_name(str(out.parent))}: no such folder")
     data = docx_bytes(report) if suffix == ".docx" else TEXT_WRITERS[suffix](report).encode("utf-8")
-    partial = out.with_name(out.name + ".partial")
-    partial.write_bytes(data)
-    partial.replace(out)
-    return out
+    return write_file(out, data, mode)
 
 
 # Kinds whose normal form says more than the answer's words (a name's or a text's is the answer itself).
@@ -67,12 +99,26 @@ def value_text(row: ReviewRow) -> str:
     return " / ".join(dict.fromkeys(v.normal for v in row.values))
 
 
+def verdict_text(row: ReviewRow) -> str:
+    """The row's verdict as a reader sees it (a verdict this module does not know is shown as stored)."""
+    known = VERDICTS.get(row.verdict)
+    return known.shown if known else row.verdict
+
+
+def mark_text(mark: str) -> str:
+    return MARK_TEXT.get(mark, mark)
+
+
 def _lines(where: Located) -> str:
     if where.line_start is None:
         return ""
     return (
         str(where.line_start) if where.line_end in (None, where.line_start) else f"{where.line_start}-{where.line_end}"
     )
+
+
+def _quote_line(q: ReviewQuote) -> str:
+    return f"“{q.text}” ({q.where.citation()})"
 
 
 def _sections(rows: Sequence[ReviewRow]) -> list[tuple[str, list[ReviewRow]]]:
@@ -82,64 +128,99 @@ def _sections(rows: Sequence[ReviewRow]) -> list[tuple[str, list[ReviewRow]]]:
     return list(out.items())
 
 
-def _cell(text: str) -> str:
-    """Text safe inside a Markdown table cell: one line, pipes escaped."""
-    return " ".join(text.split()).replace("|", "\\|")
+def _counts_line(rows: Sequence[ReviewRow]) -> str:
+    """``5 items answered: 3 found, 1 not stated, 1 in conflict; 2 marked by the reviewer.``: one count per verdict
+    of :data:`VERDICTS`."""
+    counts = ", ".join(f"{sum(r.verdict == name for r in rows)} {v.counted}" for name, v in VERDICTS.items())
+    marked = sum(bool(r.mark) for r in rows)
+    return f"{len(rows)} items answered: {counts}; {marked} marked by the reviewer."
+
+
+def _title(checklist: Checklist) -> str:
+    return checklist.title or checklist.name
+
+
+# The columns of a row in Markdown, HTML and Word: a heading and the cell's lines of plain text (each format escapes
+# them and joins them its own way).
+Cell = Callable[[ReviewRow], Sequence[str]]
+ROW_COLUMNS: tuple[tuple[str, Cell], ...] = (
+    ("item", lambda r: [r.label]),
+    ("answer", lambda r: [r.answer, *([f"({value_text(r)})"] if value_text(r) else [])]),
+    ("verdict", lambda r: [verdict_text(r)]),
+    ("quotes", lambda r: [_quote_line(q) for q in r.quotes]),
+    ("mark / note", lambda r: [x for x in (mark_text(r.mark), r.note) if x]),
+)
+# Markdown keeps the value and the note in columns of their own (a tool reading the table finds them there).
+MARKDOWN_COLUMNS: tuple[tuple[str, Cell], ...] = (
+    ("item", lambda r: [r.label]),
+    ("answer", lambda r: [r.answer]),
+    ("value", lambda r: [value_text(r)]),
+    ("verdict", lambda r: [verdict_text(r)]),
+    ("quotes", lambda r: [_quote_line(q) for q in r.quotes]),
+    ("mark", lambda r: [mark_text(r.mark)]),
+    ("note", lambda r: [r.note]),
+)
+
+
+def _audit_cells(m: StoredMark) -> tuple[str, str, str, str]:
+    return (m.at, m.item_id, mark_text(m.mark), m.note)
 
 
 # --- Markdown ---------------------------------------------------------------------------------------------------
 
 
+def _md_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _md_cell(lines: Sequence[str]) -> str:
+    """A cell's lines, each escaped, joined by the one tag the report itself writes."""
+    return "<br>".join(markdown_text(line) for line in lines)
+
+
 def markdown(report: Report) -> str:
     c = report.checklist
-    out = [f"# {c.title or c.name}", "", f"Knowledge base: {report.kb_name} · checklist `{c.name}` ({c.source})", ""]
+    out = [f"# {markdown_text(_title(c))}", ""]
+    out += [f"Knowledge base: {markdown_text(shown_name(report.kb_name))} · checklist {markdown_text(c.name)}", ""]
     out += [_counts_line(report.rows), ""]
     for section, rows in _sections(report.rows):
-        out += [f"## {section or c.name}", "", "| item | answer | value | verdict | quotes | mark | note |"]
-        out.append("|---|---|---|---|---|---|---|")
-        for r in rows:
-            quotes = "<br>".join(f"“{_cell(q.text)}” ({q.where.citation()})" for q in r.quotes)
-            cells = (r.label, r.answer, value_text(r), VERDICT_TEXT[r.verdict], quotes, MARK_TEXT[r.mark], r.note)
-            out.append("| " + " | ".join(_cell(x) if i != 4 else x for i, x in enumerate(cells)) + " |")
+        out += [f"## {markdown_text(section or c.name)}", "", _md_row([h for h, _ in MARKDOWN_COLUMNS])]
+        out.append(_md_row(["---"] * len(MARKDOWN_COLUMNS)))
+        out += [_md_row([_md_cell(cell(r)) for _, cell in MARKDOWN_COLUMNS]) for r in rows]
         out.append("")
-    out += _audit_markdown(report.marks)
+    if report.marks:
+        out += ["## Audit trail", "", _md_row(AUDIT_COLUMNS), _md_row(["---"] * len(AUDIT_COLUMNS))]
+        out += [_md_row([markdown_text(x) for x in _audit_cells(m)]) for m in report.marks]
+        out.append("")
     return "\n".join(out) + "\n"
-
-
-def _counts_line(rows: Sequence[ReviewRow]) -> str:
-    n = {v: sum(r.verdict == v for r in rows) for v in VERDICT_TEXT}
-    marked = sum(bool(r.mark) for r in rows)
-    return (
-        f"{len(rows)} items answered: {n['found']} found, {n['not_stated']} not stated, "
-        f"{n['conflicting']} in conflict; {marked} marked by the reviewer."
-    )
-
-
-def _audit_markdown(marks: Sequence[StoredMark]) -> list[str]:
-    if not marks:
-        return []
-    out = ["## Audit trail", "", "| time (UTC) | item | mark | note |", "|---|---|---|---|"]
-    out += [f"| {m.at} | {_cell(m.item_id)} | {MARK_TEXT.get(m.mark, m.mark)} | {_cell(m.note)} |" for m in marks]
-    return [*out, ""]
 
 
 # --- CSV --------------------------------------------------------------------------------------------------------
 
 
-def csv_text(report: Report) -> str:
-    """One line per quote (an item without a quote: one line with the quote's columns empty)."""
-    buf = io.StringIO()
-    writer = csv.writer(buf)
-    writer.writerow(CSV_COLUMNS)
+def csv_rows(report: Report) -> list[list[str]]:
+    """One line per quote (an item without a quote: one line with the quote's columns empty), in
+    :data:`CSV_COLUMNS`' order, as plain text (:func:`csv_text` escapes it)."""
+    out = []
     for r in report.rows:
         quotes: Sequence[ReviewQuote | None] = r.quotes or (None,)
         for q in quotes:
             where = q.where if q else None
-            writer.writerow([
+            out.append([
                 r.section, r.item_id, r.label, r.kind, r.question, r.answer, value_text(r), r.verdict,
-                q.text if q else "", where.title if where else "", where.page if where and where.page else "",
-                _lines(where) if where else "", r.mark, r.note, r.marked_at, r.answered_at,
+                q.text if q else "", shown_name(where.title) if where else "",
+                str(where.page) if where and where.page else "", _lines(where) if where else "", r.mark, r.note,
+                r.marked_at, r.answered_at,
             ])  # fmt: skip
+    return out
+
+
+def csv_text(report: Report) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(CSV_COLUMNS)
+    for row in csv_rows(report):
+        writer.writerow([csv_cell(cell) for cell in row])
     return buf.getvalue()
 
 
@@ -149,24 +230,29 @@ _STYLE = """
 body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}
 table{border-collapse:collapse;width:100%;margin-bottom:2em}
 td,th{border:1px solid #bbb;padding:.3em .5em;vertical-align:top;text-align:left}
-th{background:#eee}.found{color:#064}.not_stated{color:#666}.conflicting{color:#b00;font-weight:bold}
+th{background:#eee}
 blockquote{margin:.2em 0;padding-left:.6em;border-left:3px solid #aaa}
 pre{white-space:pre-wrap;font-size:90%}.hit{background:#ff8}.ln{color:#888;user-select:none}
 """
 
 
-def html_text(report: Report) -> str:
+def _verdict_style() -> str:
+    return "".join(f".v-{name}{{{v.css}}}" for name, v in VERDICTS.items())
+
+
+def html_report(report: Report) -> str:
     c = report.checklist
-    e = html.escape
+    e = html_text
     out = [
-        "<!DOCTYPE html>", '<html><head><meta charset="utf-8">', f"<title>{e(c.title or c.name)}</title>",
-        f"<style>{_STYLE}</style></head><body>", f"<h1>{e(c.title or c.name)}</h1>",
-        f"<p>Knowledge base: {e(report.kb_name)} · checklist <code>{e(c.name)}</code></p>",
+        "<!DOCTYPE html>", '<html><head><meta charset="utf-8">', f"<title>{e(_title(c))}</title>",
+        f"<style>{_STYLE}{_verdict_style()}</style></head><body>", f"<h1>{e(_title(c))}</h1>",
+        f"<p>Knowledge base: {e(shown_name(report.kb_name))} · checklist <code>{e(c.name)}</code></p>",
         f"<p>{e(_counts_line(report.rows))}</p>",
     ]  # fmt: skip
+    headings = "".join(f"<th>{e(h)}</th>" for h, _ in ROW_COLUMNS)
     for section, rows in _sections(report.rows):
         out.append(f"<h2>{e(section or c.name)}</h2>")
-        out.append("<table><tr><th>item</th><th>answer</th><th>verdict</th><th>quotes</th><th>mark</th></tr>")
+        out.append(f"<table><tr>{headings}</tr>")
         out += [_html_row(r, report.pages) for r in rows]
         out.append("</table>")
     out += _html_audit(report.marks)
@@ -179,33 +265,36 @@ def _anchor(where: Located) -> str:
     return f"d{where.doc_id}-p{where.page}"
 
 
-def _html_row(r: ReviewRow, pages: Mapping[tuple[int, int], PageRecord]) -> str:
-    e = html.escape
-    quotes = []
+def _html_quotes(r: ReviewRow, pages: Mapping[tuple[int, int], PageRecord]) -> str:
+    """Each quote as a blockquote, its citation a link to the page's text when the report holds that page."""
+    out = []
     for q in r.quotes:
-        cite = e(q.where.citation())
+        cite = html_text(q.where.citation())
         if q.where.page is not None and (q.where.doc_id, q.where.page) in pages:
             cite = f'<a href="#{_anchor(q.where)}">{cite}</a>'
-        quotes.append(f"<blockquote>{e(q.text)}<br><small>{cite}</small></blockquote>")
-    value = f"<br><small>{e(value_text(r))}</small>" if value_text(r) else ""
-    note = f"<br><small>{e(r.note)}</small>" if r.note else ""
-    return (
-        f"<tr><td>{e(r.label)}</td><td>{e(r.answer)}{value}</td>"
-        f'<td class="{r.verdict}">{VERDICT_TEXT[r.verdict]}</td><td>{"".join(quotes)}</td>'
-        f"<td>{MARK_TEXT[r.mark]}{note}</td></tr>"
-    )
+        out.append(f"<blockquote>{html_text(q.text)}<br><small>{cite}</small></blockquote>")
+    return "".join(out)
+
+
+def _html_row(r: ReviewRow, pages: Mapping[tuple[int, int], PageRecord]) -> str:
+    cells = []
+    for heading, cell in ROW_COLUMNS:
+        if heading == "quotes":
+            cells.append(f"<td>{_html_quotes(r, pages)}</td>")
+            continue
+        lines = list(cell(r)) or [""]
+        rest = "".join(f"<br><small>{html_text(x)}</small>" for x in lines[1:])
+        css = f' class="v-{html_text(r.verdict)}"' if heading == "verdict" else ""
+        cells.append(f"<td{css}>{html_text(lines[0])}{rest}</td>")
+    return "<tr>" + "".join(cells) + "</tr>"
 
 
 def _html_audit(marks: Sequence[StoredMark]) -> list[str]:
     if not marks:
         return []
-    e = html.escape
-    out = ["<h2>Audit trail</h2>", "<table><tr><th>time (UTC)</th><th>item</th><th>mark</th><th>note</th></tr>"]
-    out += [
-        f"<tr><td>{e(m.at)}</td><td>{e(m.item_id)}</td><td>{MARK_TEXT.get(m.mark, e(m.mark))}</td>"
-        f"<td>{e(m.note)}</td></tr>"
-        for m in marks
-    ]
+    e = html_text
+    out = ["<h2>Audit trail</h2>", "<table><tr>" + "".join(f"<th>{e(h)}</th>" for h in AUDIT_COLUMNS) + "</tr>"]
+    out += ["<tr>" + "".join(f"<td>{e(x)}</td>" for x in _audit_cells(m)) + "</tr>" for m in marks]
     return [*out, "</table>"]
 
 
@@ -227,58 +316,48 @@ def _html_pages(report: Report) -> list[str]:
     out = ["<h2>Quoted pages</h2>"]
     for (doc_id, page_no), marked in sorted(quoted.items()):
         page = report.pages[(doc_id, page_no)]
-        out.append(f'<h3 id="d{doc_id}-p{page_no}">{html.escape(shown_name(titles[doc_id]))}, p. {page_no}</h3><pre>')
+        out.append(f'<h3 id="d{doc_id}-p{page_no}">{html_text(shown_name(titles[doc_id]))}, p. {page_no}</h3><pre>')
         for n, line in enumerate(page.lines(), start=1):
-            text = f'<span class="ln">{n:>4}</span> {html.escape(line)}'
+            text = f'<span class="ln">{n:>4}</span> {html_text(line)}'
             out.append(f'<span class="hit">{text}</span>' if n in marked else text)
         out.append("</pre>")
     return out
 
 
-TEXT_WRITERS = {".md": markdown, ".csv": csv_text, ".html": html_text}
+TEXT_WRITERS: Mapping[str, Callable[[Report], str]] = {".md": markdown, ".csv": csv_text, ".html": html_report}
 
 
 # --- DOCX -------------------------------------------------------------------------------------------------------
 
 
 def docx_bytes(report: Report) -> bytes:
-    """A Word document: a heading per checklist section, a table per section (item, answer, verdict, quotes with
-    their citations, the reviewer's mark and note), then the audit trail."""
+    """A Word document: a heading per checklist section, a table per section (:data:`ROW_COLUMNS`), then the audit
+    trail; every text kept to what XML allows (python-docx refuses the rest)."""
     import docx  # python-docx: its one home
 
+    x = xml_text
     document = docx.Document()
     c = report.checklist
-    document.add_heading(c.title or c.name, level=0)
-    document.add_paragraph(f"Knowledge base: {report.kb_name} · checklist {c.name}")
+    document.add_heading(x(_title(c)), level=0)
+    document.add_paragraph(x(f"Knowledge base: {shown_name(report.kb_name)} · checklist {c.name}"))
     document.add_paragraph(_counts_line(report.rows))
     for section, rows in _sections(report.rows):
-        document.add_heading(section or c.name, level=1)
-        table = document.add_table(rows=1, cols=5)
-        table.style = "Table Grid"
-        titles = ("item", "answer", "verdict", "quotes", "mark / note")
-        for cell, title in zip(table.rows[0].cells, titles, strict=True):
-            cell.text = title
-        for r in rows:
-            cells = table.add_row().cells
-            cells[0].text = r.label
-            cells[1].text = r.answer + (f"\n({value_text(r)})" if value_text(r) else "")
-            cells[2].text = VERDICT_TEXT[r.verdict]
-            cells[3].text = "\n".join(f"“{q.text}” ({q.where.citation()})" for q in r.quotes)
-            cells[4].text = "\n".join(x for x in (MARK_TEXT[r.mark], r.note) if x)
+        document.add_heading(x(section or c.name), level=1)
+        _docx_table(document, [h for h, _ in ROW_COLUMNS], [[x("\n".join(cell(r))) for _, cell in ROW_COLUMNS]
+                                                             for r in rows])  # fmt: skip
     if report.marks:
         document.add_heading("Audit trail", level=1)
-        table = document.add_table(rows=1, cols=4)
-        table.style = "Table Grid"
-        for cell, title in zip(table.rows[0].cells, ("time (UTC)", "item", "mark", "note"), strict=True):
-            cell.text = title
-        for m in report.marks:
-            cells = table.add_row().cells
-            cells[0].text, cells[1].text, cells[2].text, cells[3].text = (
-                m.at,
-                m.item_id,
-                MARK_TEXT.get(m.mark, m.mark),
-                m.note,
-            )
+        _docx_table(document, AUDIT_COLUMNS, [[x(cell) for cell in _audit_cells(m)] for m in report.marks])
     buf = io.BytesIO()
     document.save(buf)
     return buf.getvalue()
+
+
+def _docx_table(document: WordDocument, headings: Sequence[str], rows: Sequence[Sequence[str]]) -> None:
+    table = document.add_table(rows=1, cols=len(headings))
+    table.style = "Table Grid"
+    for cell, title in zip(table.rows[0].cells, headings, strict=True):
+        cell.text = title
+    for row in rows:
+        for cell, text in zip(table.add_row().cells, row, strict=True):
+            cell.text = text

@@ -17,13 +17,13 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pikelocal.domain.errors import CorruptKBError
+from pikelocal.domain.errors import DAMAGE_LOGGER, CorruptKBError
 from pikelocal.store import db
 
 if TYPE_CHECKING:
     from pikelocal.store.db import Connection
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger(DAMAGE_LOGGER)  # this module's name: a front end holds its warning (see there)
 
 # quick_check's cost grows with the file, and its FTS5 part (SQLite runs each full-text index's own integrity check
 # in it) faster than the file. Above this size only the b-trees are walked, so the check stays near the cost of

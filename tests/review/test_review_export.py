@@ -145,7 +145,7 @@ def test_the_markdown_lists_every_item_and_the_audit_trail(
 ) -> None:
     text = export(reviewed, tmp_path, "report.md").read_text(encoding="utf-8")
     assert "| Closing date |" in text and "CONFLICT" in text and "## Audit trail" in text
-    assert "2 items answered: 1 found, 0 not stated, 1 in conflict; 1 marked by the reviewer." in text
+    assert "2 items answered: 1 found, 0 to check, 0 not stated, 1 in conflict; 1 marked by the reviewer." in text
 
 
 def test_an_unknown_format_is_one_clear_line(reviewed: tuple[Path, str, Settings], tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pikelocal.domain.errors import DocumentError
+from pikelocal.domain.shown import shown_name
 from pikelocal.ingest.read.parse import size_error, unsupported_error
 
 # Files an operating system or editor leaves in folders: never documents, never worth a failure line.
@@ -85,7 +86,9 @@ def _stat_error(path: Path, exc: OSError, *, shown: object = None) -> DocumentEr
         return DocumentError(shown, "unreadable", "a symbolic link loop: it never reaches a file")
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
         if os.path.islink(path):
-            return DocumentError(shown, "vanished", f"a symbolic link to {os.readlink(path)}, which does not exist")
+            return DocumentError(
+                shown, "vanished", f"a symbolic link to {shown_name(os.readlink(path))}, which does not exist"
+            )
         return DocumentError(shown, "vanished", "no such file or folder")
     if exc.errno in (errno.EACCES, errno.EPERM):
         return DocumentError(shown, "unreadable", "cannot read it: permission denied")
@@ -149,7 +152,7 @@ def discover(
 
 def _named_link_error(path: Path) -> DocumentError:
     """The failure of a symbolic link named without ``--follow-links``: where it points and the two ways on."""
-    target = os.path.realpath(path)
+    target = shown_name(os.path.realpath(path))
     return DocumentError(
         link_key(path),
         "link",
@@ -183,8 +186,8 @@ def _walk(root: Path, found: Discovered) -> list[tuple[Path, os.stat_result, str
                             DocumentError(
                                 link_key(path),
                                 "outside",
-                                f"a symbolic link to {target}, outside {top}: not followed (name {target} to ingest"
-                                " it)",
+                                f"a symbolic link to {shown_name(target)}, outside {shown_name(top)}: not followed"
+                                f" (name {shown_name(target)} to ingest it)",
                             )
                         )
                         continue
@@ -255,7 +258,7 @@ def _open_error(found: Found, exc: OSError) -> DocumentError:
             target = os.readlink(found.opened)
         except OSError:
             target = "?"
-        return _swapped(found, "link", f"a symbolic link (to {target})")
+        return _swapped(found, "link", f"a symbolic link (to {shown_name(target)})")
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
         return DocumentError(path, "vanished", "the file is gone (moved or deleted while pikelocal ran?)")
     if exc.errno in (errno.EACCES, errno.EPERM):

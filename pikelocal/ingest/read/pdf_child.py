@@ -148,7 +148,7 @@ def _cpu_limit(request: dict[str, Any]) -> float:
 
 
 def _failure(err: DocumentError) -> dict[str, Any]:
-    return {"error": err.reason, "detail": str(err.args[0]).removeprefix(f"{err.path}: ")}
+    return {"error": err.reason, "detail": err.detail}
 
 
 def _unexpected(exc: Exception) -> dict[str, Any]:

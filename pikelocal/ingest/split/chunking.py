@@ -9,6 +9,7 @@ from pikelocal.domain.documents import NewChunk, NewPage, TableRecord
 from pikelocal.ingest.read.parse import ParsedDocument
 from pikelocal.ingest.read.positions import DocumentText
 from pikelocal.ingest.read.tables import find_tables
+from pikelocal.ingest.split.bounds import bounded, max_chars_for
 from pikelocal.ingest.split.context import chunk_header
 from pikelocal.ingest.split.split_semantic import Embed, split_semantic
 from pikelocal.ingest.split.split_struct import ChunkSpan, CountTokens, split_structured
@@ -22,6 +23,7 @@ class SplitOptions:
     target: int = 400  # encoder tokens
     min_tokens: int = 100
     max_tokens: int = 600
+    max_chars: int | None = None  # a chunk's most characters; None: max_tokens × bounds.CHARS_PER_TOKEN
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,8 @@ def chunk_document(
     embed: Embed | None = None,
 ) -> ChunkedDocument:
     """Split ``doc`` (structure-aware; at semantic breakpoints with ``embed``; or with ``llm_splitter``); every chunk
-    knows its page and line span and header.
+    knows its page and line span and header, and holds at most ``options.max_chars`` characters and
+    ``options.max_tokens`` tokens whatever the splitter made (``split/bounds.py``).
 
     With the LLM splitter each chunk also gets the model's summary (None where the structure split stood in).
     """
@@ -80,8 +83,10 @@ def chunk_document(
         llm_split = llm_splitter.split(dt.text, count, options, title=doc.title)
         spans = [c.span for c in llm_split.chunks]
         summaries = [c.summary for c in llm_split.chunks]
+    max_chars = options.max_chars or max_chars_for(options.max_tokens)
+    pieces = bounded(spans, dt.text, count, max_tokens=options.max_tokens, max_chars=max_chars)
     chunks = []
-    for ord_, (span, summary) in enumerate(zip(spans, summaries, strict=True)):
+    for ord_, (span, summary) in enumerate((span, summaries[i]) for i, span in pieces):
         first, last = dt.span(span.start, span.end)
         chunks.append(
             NewChunk(
