@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pikelocal.assets import resolve_gguf  # noqa: E402
-from pikelocal.config import load_settings  # noqa: E402
+from pikelocal.config import Settings, load_settings  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.llm.base import Completion  # noqa: E402
@@ -37,7 +37,7 @@ def main() -> int:
     with Store.open_existing(args.kb) as store:
         doc = store.docs.documents()[0]
         chunks = store.chunks.chunks_of(doc.id)[: args.chunks]
-        enricher = Enricher(store, HashEncoder(), None, EnrichOptions())  # type: ignore[arg-type]  (no call made)
+        enricher = Enricher(store, HashEncoder(), None, EnrichOptions.from_settings(Settings()))  # type: ignore[arg-type]  (no call made)
         jobs = [enricher._atoms_job(c, doc) for c in chunks]
     requests = [(j.prompt.messages(j.lang, j.fields), j.prompt.params()) for j in jobs]
     model = resolve_gguf("default", load_settings().models_path())

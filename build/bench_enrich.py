@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from sections import write_section  # noqa: E402
 
-from pikelocal.config import load_settings  # noqa: E402
+from pikelocal.config import Settings, load_settings  # noqa: E402
 from pikelocal.embed.factory import open_encoder  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.eval.atoms import check_atoms  # noqa: E402
@@ -91,7 +91,7 @@ def http_fanout(kb: Path, pdf: Path, chunks: int, parallel: int) -> float:
         url = f"http://127.0.0.1:{server.server_address[1]}/v1"
         llm = OpenAICompatLLM(url, "stand-in", max_parallel=parallel)
         t0 = time.perf_counter()
-        Enricher(store, enc, llm, EnrichOptions(summaries=False, limit=chunks)).run()
+        Enricher(store, enc, llm, EnrichOptions.from_settings(Settings(), summaries=False, limit=chunks)).run()
         seconds = time.perf_counter() - t0
     server.shutdown()
     return seconds
@@ -188,7 +188,7 @@ def main() -> int:
         Ingestor(store, enc, ingest_options(settings, late=False)).ingest_paths([args.pdf])
         cached = session.llm()
         llm = Recorder(cached)
-        options = EnrichOptions(limit=args.chunks, entities=args.entities)
+        options = EnrichOptions.from_settings(Settings(), limit=args.chunks, entities=args.entities)
         report = Enricher(store, enc, llm, options).run()  # type: ignore[arg-type]
         tree = None
         if args.tree_nodes:

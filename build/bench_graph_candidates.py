@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "build"))
 
 from sections import write_section  # noqa: E402
 
-from pikelocal.config import load_settings  # noqa: E402
+from pikelocal.config import Settings, load_settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.eval.retrieval import chunk_doc_keys  # noqa: E402
 from pikelocal.eval.runner import opened_set  # noqa: E402
@@ -50,7 +50,7 @@ def main() -> int:
     if not args.kb.exists():
         print(f"{args.kb}: no such KB (build and enrich it first; see the docstring)", file=sys.stderr)
         return 1
-    options = DecomposeOptions()
+    options = DecomposeOptions.from_settings(Settings())
     hops = [int(h) for h in args.hops.split(",") if h.strip()]
     settings = load_settings()
     rows: dict[str, list[tuple[float, bool, int]]] = {"atoms": [], **{f"atoms + {h} hop(s) each": [] for h in hops}}

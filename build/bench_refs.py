@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT / "build"))
 
 from sections import write_section  # noqa: E402
 
+from pikelocal.config import Settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor  # noqa: E402
@@ -45,7 +46,7 @@ LAWS = SHARED / "legal_zh" / "laws_lawrefbook"
 TENDER = SHARED / "pdfs" / "zh_tender" / "黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
 TENDER_LAWS = ("行政法规/招标投标法实施条例(2019-03-02).md", "民法商法/招标投标法(2017-12-27).md")
 ENC = HashEncoder()
-OPTIONS = IngestOptions(late=False)
+OPTIONS = IngestOptions.from_settings(Settings(), late=False)
 
 
 def ingest(kb: Path, paths: list[Path]) -> float:

@@ -436,6 +436,12 @@ def value_of(settings: Settings, key: str) -> Any:
     return getattr(getattr(settings, section), name) if name else getattr(settings, section)
 
 
+def default_of(key: str) -> Any:
+    """The declared default of ``key`` (dotted): the default of an option that a setting feeds, so the two never
+    disagree."""
+    return DECLARED[key].default
+
+
 def _unknown(key: str, where: str) -> ConfigError:
     close = difflib.get_close_matches(key, list(DECLARED), n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""

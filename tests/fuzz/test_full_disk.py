@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.errors import DiskFullError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
@@ -26,7 +27,7 @@ from tests.support.paths import installed_model
 pytestmark = pytest.mark.slow
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(late=False)
+OPTIONS = IngestOptions.from_settings(Settings(), late=False)
 WORDS = [
     "contract",
     "tender",
