@@ -16,8 +16,8 @@ from pikelocal.domain.errors import BackendError, ConfigError
 from pikelocal.domain.shown import escape_hidden_json, shown_name
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.openai_compat import OpenAICompatLLM
-from tests.llm.test_hostile_server import HostileServer, head, send
 from tests.support.cli import run_cli
+from tests.support.hostile_server import HostileServer, head, send
 
 MESSAGES = [Message("user", "the tender's bid bond is 5 %")]
 PARAMS = GenParams(max_tokens=8, tag="test")

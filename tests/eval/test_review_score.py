@@ -340,14 +340,14 @@ def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_p
 
 
 def test_bench_script_runs_a_checklist_and_the_scorer_sees_both_conflicts(tmp_path: Path) -> None:
-    """``--run``'s path on the two disagreeing documents of tests/review/test_review_run.py with its scripted
+    """``--run``'s path on the review tests' two disagreeing documents (tests/support/review_kb.py) with their scripted
     model: every item right, both conflicts caught."""
     from pikelocal import api
     from pikelocal.config import load_settings
     from pikelocal.embed.fake import HashEncoder
     from pikelocal.llm.fake import FakeLLM
-    from tests.review.test_review_run import CHECKLIST, RFP, RULES, quote_first
     from tests.support.build_scripts import load_build_script
+    from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first
 
     docs = tmp_path / "docs"
     docs.mkdir()

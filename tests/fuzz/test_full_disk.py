@@ -20,8 +20,8 @@ from pikelocal.domain.errors import DiskFullError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.store.store import Store
-from tests.fuzz.test_fuzz_ingest import duplicates
 from tests.support.cli import run_cli
+from tests.support.kb_checks import duplicates
 from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
