@@ -3,6 +3,7 @@ file, and what document text may do to a terminal."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import stat
@@ -51,6 +52,13 @@ def test_a_server_off_this_machine_needs_an_explicit_opt_in(url: str) -> None:
     assert load_settings(environ={**env, "PIKELOCAL_LLM_ALLOW_REMOTE": "true"}).llm.base_url == url
 
 
+def test_a_name_under_localhost_needs_the_opt_in_like_any_name() -> None:
+    env = {"PIKELOCAL_LLM_BACKEND": "openai", "PIKELOCAL_LLM_BASE_URL": "http://gpu.localhost:8080/v1"}
+    with pytest.raises(ConfigError, match="is not on this machine.*llm.allow_remote = true"):
+        load_settings(environ=env)
+    assert load_settings(environ={**env, "PIKELOCAL_LLM_ALLOW_REMOTE": "true"}).llm.allow_remote
+
+
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8080/v1", "http://localhost:8080/v1", "http://[::1]:8080/v1"])
 def test_a_server_on_this_machine_needs_no_opt_in(url: str) -> None:
     env = {"PIKELOCAL_LLM_BACKEND": "openai", "PIKELOCAL_LLM_BASE_URL": url}
@@ -89,3 +97,22 @@ def test_search_and_docs_print_no_escape_sequence_from_a_document(tmp_path: Path
     assert found.returncode == 0 and "deposit" in found.stdout.lower(), found.stderr
     for out in (listed.stdout, found.stdout, found.stderr):
         assert "\x1b" not in out and "\x07" not in out, repr(out)
+
+
+@pytest.mark.slow  # the real MiniLM encoder, through the CLI
+def test_docs_and_search_print_a_file_name_with_a_newline_on_one_line(tmp_path: Path) -> None:
+    doc = tmp_path / "fake\n  99  ready  1  1  forged.txt"  # a second row, were the newline printed
+    doc.write_text("The bid deposit is due on 1 June.\n")
+    evil = tmp_path / "report\u202etxt.exe\x9b.txt"
+    evil.write_text("Deposit refunds follow within 30 days.\n")
+    kb = tmp_path / "kb.kb"
+    ingested = run_cli("--encoder", "minilm", "ingest", str(kb), str(doc), str(evil), "--no-late")
+    assert ingested.returncode == 0, ingested.stderr
+    listed = run_cli("docs", str(kb))
+    assert "fake\\n  99  ready" in listed.stdout, listed.stdout
+    assert not any(line.lstrip().startswith("99  ready") for line in listed.stdout.splitlines()), listed.stdout
+    found = run_cli("search", str(kb), "deposit", "--mode", "bm25")
+    assert "fake\\n" in found.stdout and "\u202e" not in found.stdout
+    as_json = run_cli("docs", str(kb), "--json")
+    assert "\u202e" not in as_json.stdout and "\x9b" not in as_json.stdout and "\\u202e" in as_json.stdout
+    assert str(evil) in json.dumps(json.loads(as_json.stdout), ensure_ascii=False)
