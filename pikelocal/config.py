@@ -238,7 +238,7 @@ class EnrichSettings:
 @dataclass(frozen=True)
 class SearchSettings:
     k: int = setting(10, "results of `pikelocal search`", ge=1, answers=False)
-    # The weights of hybrid's fusion, with `fusion`: chosen by build/tune_fusion.py on five sets.
+    # The weights of hybrid's fusion, with `fusion`: chosen by build/bench/tune_fusion.py on five sets.
     bm25_weight: float = setting(0.5, "hybrid's weight of BM25 (0: left out)", ge=0, docs="Fusion that never loses")
     dense_weight: float = setting(1.0, "hybrid's weight of the dense vectors", ge=0, docs="Fusion that never loses")
     late_weight: float = setting(0.1, "hybrid's weight of the late vectors", ge=0, docs="Fusion that never loses")

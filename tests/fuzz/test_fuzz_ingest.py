@@ -4,7 +4,7 @@ exception escaping the pipeline), no hang (a batch past its deadline), a reason 
 integrity check and no duplicate rows.
 
 ``PIKELOCAL_FUZZ_SEED`` and ``PIKELOCAL_FUZZ_CASES`` choose the run (defaults below); the counts are printed, and
-``build/bench_reliability.py`` records them in docs/RELIABILITY.md. ``PIKELOCAL_FUZZ_OFFICE_CASES`` sets how many
+``build/bench/bench_reliability.py`` records them in docs/RELIABILITY.md. ``PIKELOCAL_FUZZ_OFFICE_CASES`` sets how many
 .docx/.xlsx cases run: a mutation inside one XML member of the zip (the zip itself stays valid, so the XML readers
 are what is tested) or of the zipped bytes (a damaged zip).
 """

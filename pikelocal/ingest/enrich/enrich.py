@@ -50,7 +50,7 @@ class EnrichOptions:
     trees: bool  # then the summary trees (ingest/enrich/trees.py; enrich.trees)
     # What a request adds; no setting feeds these.
     doc_ids: tuple[int, ...] | None = None  # only these documents
-    # only these chunks' questions (a sample: build/bench_fusion_tuning.py)
+    # only these chunks' questions (a sample: build/bench/bench_fusion_tuning.py)
     chunk_ids: tuple[int, ...] | None = None
     limit: int | None = None  # at most this many chunks this run
     synonym_threshold: float = 0.9  # cosine of two entity names' vectors for a synonym edge
