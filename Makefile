@@ -47,23 +47,23 @@ lint: deps
 	$(VENV)/bin/lint-imports
 
 # The plots need matplotlib, the `bench` extra: installed here once, not by set-up (the product never imports it).
-# The headline table and plots (build/bench_headline.py) come last, from docs/results.json.
+# The headline table and plots (build/bench/bench_headline.py) come last, from docs/results.json.
 bench: setup
 	@$(PY) -c "import matplotlib" 2>/dev/null || $(PY) -m pip install -q --disable-pip-version-check -e ".[dev,bench]"
-	$(PY) build/bench.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_llm_ceiling.py --out docs/BENCHMARKS.md --json build/cache/ceiling.json
-	$(PY) build/bench_llm_ceiling.py --batched-contention-only --out docs/BENCHMARKS.md
-	$(PY) build/bench_ingest.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_ingest_cost.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_enrich.py --out docs/BENCHMARKS.md
-	for w in 1 0; do $(PY) build/bench_enrich.py --batch $$w --no-http --label "llm.batch $$w" --section bench_enrich_batch --out docs/BENCHMARKS.md || exit 1; done
-	$(PY) build/bench_encryption.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_ocr.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_formats.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_graph.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_graph.py --dim 768 --out docs/BENCHMARKS.md
-	$(PY) build/bench_bit_recall.py --out docs/BENCHMARKS.md
-	$(PY) build/bench_headline.py --json docs/results.json --out docs/BENCHMARKS.md --plots docs/plots
+	$(PY) build/bench/bench.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_llm_ceiling.py --out docs/BENCHMARKS.md --json build/cache/ceiling.json
+	$(PY) build/bench/bench_llm_ceiling.py --batched-contention-only --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_ingest.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_ingest_cost.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_enrich.py --out docs/BENCHMARKS.md
+	for w in 1 0; do $(PY) build/bench/bench_enrich.py --batch $$w --no-http --label "llm.batch $$w" --section bench_enrich_batch --out docs/BENCHMARKS.md || exit 1; done
+	$(PY) build/bench/bench_encryption.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_ocr.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_formats.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_graph.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_graph.py --dim 768 --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_bit_recall.py --out docs/BENCHMARKS.md
+	$(PY) build/bench/bench_headline.py --json docs/results.json --out docs/BENCHMARKS.md --plots docs/plots
 
 clean:
 	rm -rf $(VENV) build/.venv-export build/cache

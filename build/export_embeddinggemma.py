@@ -38,7 +38,7 @@ Options, in the order tried:
     int8-w7       dynamic int8, 7-bit symmetric per-channel weights (reduce_range) for the MatMuls
     int8-u8u8     dynamic int8, unsigned 8-bit per-channel weights (U8U8 kernels) for the MatMuls
     float-matmul  float32 MatMuls (no integer GEMM at all; slower, larger)
-and, measured by build/bench_quantization.py but never installed:
+and, measured by build/bench/bench_quantization.py but never installed:
     int8-w8       the export before issue 13, unchanged: 8-bit weights (saturates on CPUs without VNNI), the
                   embedding table quantized by quantize_dynamic, no fused norms or GELUs
 Every integer option keeps each layer's mlp.down_proj and the last layer's linears in float32

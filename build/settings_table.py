@@ -52,12 +52,14 @@ def row(d: Declared) -> str:
     what = d.spec.help.replace("|", "\\|")
     if d.spec.docs:
         what += f' ({BENCHMARKS}, "{d.spec.docs}")'
-    return f"| `{d.key}` | `{_literal(d.default)}` | {allowed(d)} | {what} |"
+    reasks = "yes" if d.spec.answers else ""
+    return f"| `{d.key}` | `{_literal(d.default)}` | {allowed(d)} | {reasks} | {what} |"
 
 
 def settings_table() -> str:
-    """The marked block: every declared setting with its default, what it allows and what it does."""
-    lines = [BEGIN, "| setting | default | allowed | what it does |", "|---|---|---|---|"]
+    """The marked block: every declared setting with its default, what it allows, whether a change asks stored
+    review rows again (it can change an answer) and what it does."""
+    lines = [BEGIN, "| setting | default | allowed | re-asks | what it does |", "|---|---|---|---|---|"]
     lines += [row(d) for d in SCHEMA]
     return "\n".join([*lines, END])
 

@@ -18,7 +18,9 @@ Environment names are ``PIKELOCAL_<SECTION>_<KEY>`` (e.g. ``PIKELOCAL_LLM_BASE_U
 from __future__ import annotations
 
 import difflib
+import hashlib
 import ipaddress
+import json
 import logging
 import math
 import os
@@ -73,6 +75,12 @@ class Spec:
     unit: str = ""  # of the bounds ("seconds"), for the error
     docs: str = ""  # the docs/BENCHMARKS.md section that justifies the default
     secret: bool = False  # never shown (`pikelocal config` says whether it is set)
+    # A change can change an answer (what is asked, searched, read or written), so a stored review row made before
+    # it is asked again (:func:`answers_key`). False only for what changes how fast, where or how long the work runs,
+    # which paths it reads, what may be opened or sent, or what is only shown: threads, kernels, batching, time
+    # and memory limits, the models' folder, permissions and secrets, `pikelocal search`'s result count. True by
+    # default, so a new setting is counted until declared otherwise.
+    answers: bool = True
 
 
 def setting(
@@ -87,9 +95,10 @@ def setting(
     unit: str = "",
     docs: str = "",
     secret: bool = False,
+    answers: bool = True,
 ) -> Any:
     """A setting's one declaration: a dataclass field with ``default`` and its :class:`Spec` in the metadata."""
-    spec = Spec(help, ge, le, gt, choices, meaning, unit, docs, secret)
+    spec = Spec(help, ge, le, gt, choices, meaning, unit, docs, secret, answers)
     return field(default=default, metadata={"setting": spec})
 
 
@@ -104,39 +113,51 @@ class LLMSettings:
         "default", "llama_cpp: default | fast | tiny | an artifact id | a .gguf; openai: the server's model"
     )
     n_ctx: int = setting(8192, "the LLM's context window in tokens", ge=256)
-    threads: int = setting(0, "CPU threads llama.cpp uses at most (0: every core the process may use)", ge=0)
+    threads: int = setting(
+        0, "CPU threads llama.cpp uses at most (0: every core the process may use)", ge=0, answers=False
+    )
     adapt_threads: bool = setting(
         True,
         "follow the machine's load between tokens: fewer threads while other processes keep cores busy",
         docs="The LLM ceiling on this machine",
+        answers=False,
     )
-    flash_attn: bool = setting(True, "llama.cpp's flash attention (a faster prompt)", docs="Batched in-process calls")
-    gpu_layers: int = setting(0, "LLM layers offloaded to the GPU (-1: all; needs a GPU build of llama.cpp)")
+    flash_attn: bool = setting(
+        True, "llama.cpp's flash attention (a faster prompt)", docs="Batched in-process calls", answers=False
+    )
+    gpu_layers: int = setting(
+        0, "LLM layers offloaded to the GPU (-1: all; needs a GPU build of llama.cpp)", answers=False
+    )
     base_url: str = setting("", "openai: the server's URL, e.g. http://127.0.0.1:8080/v1")
-    allow_remote: bool = setting(False, "let a base_url off this machine receive the documents' text")
-    api_key: str = setting("", "openai: the server's API key", secret=True)
-    timeout_s: float = setting(120.0, "how long one request to the server may take", gt=0, unit="seconds")
-    parallel: int = setting(4, "concurrent requests to an HTTP server", ge=1)
+    allow_remote: bool = setting(False, "let a base_url off this machine receive the documents' text", answers=False)
+    api_key: str = setting("", "openai: the server's API key", secret=True, answers=False)
+    timeout_s: float = setting(
+        120.0, "how long one request to the server may take", gt=0, unit="seconds", answers=False
+    )
+    parallel: int = setting(4, "concurrent requests to an HTTP server", ge=1, answers=False)
     # In-process (pikelocal/llm/llama_batch.py); 0 reads the width pikelocal/llm/batch_width.py kept for the model.
     batch: int = setting(
         0,
         "in-process calls decoded together (0: the width `pikelocal calibrate` measured; 1 until it has run)",
         ge=0,
         docs="Batched in-process calls",
+        answers=False,
     )
 
 
 @dataclass(frozen=True)
 class EncoderSettings:
     model: str = setting("default", "default (EmbeddingGemma) | minilm | an artifact id | a folder with encoder.json")
-    threads: int = setting(0, "CPU threads of the encoder (0: every core the process may use)", ge=0)
-    batch_size: int = setting(8, "texts per encoder call", ge=1)
+    threads: int = setting(0, "CPU threads of the encoder (0: every core the process may use)", ge=0, answers=False)
+    batch_size: int = setting(8, "texts per encoder call", ge=1, answers=False)
     # 0 or at least 32 (_broken_rule): each chunk's context on either side is about half the window.
     late_window: int = setting(
         1024, "late-chunking window in tokens (0: the model's own)", ge=0, docs="Ingestion and search"
     )
     # The probe vectors are kb_meta.encoder_probes: same model id, other numbers (another quantization or kernel).
-    force: bool = setting(False, "open a KB whose recorded probe vectors this encoder does not reproduce (--force)")
+    force: bool = setting(
+        False, "open a KB whose recorded probe vectors this encoder does not reproduce (--force)", answers=False
+    )
 
 
 @dataclass(frozen=True)
@@ -164,8 +185,8 @@ class IngestSettings:
     )
     max_file_mb: int = setting(200, "a bigger file is refused unread (MB = 2**20 bytes)", ge=1)
     # One PDF is read in a child process (pikelocal/ingest/read/pdf_worker.py), stopped past its time or memory limit.
-    pdf_timeout_s: float = setting(300.0, "how long reading one PDF may take", gt=0, unit="seconds")
-    pdf_memory_mb: int = setting(1536, "address space of the process that reads a PDF", ge=256)
+    pdf_timeout_s: float = setting(300.0, "how long reading one PDF may take", gt=0, unit="seconds", answers=False)
+    pdf_memory_mb: int = setting(1536, "address space of the process that reads a PDF", ge=256, answers=False)
     pdf_max_pages: int = setting(5000, "a PDF with more pages fails unread", ge=1)
     pdf_max_chars: int = setting(20_000_000, "a PDF's text beyond this is cut, with a warning", ge=1000)
     ocr: OcrMode = setting(
@@ -181,13 +202,18 @@ class IngestSettings:
         ge=500,
         le=8000,
     )
-    ocr_threads: int = setting(0, "onnxruntime threads for OCR (0: the machine's cores, at most 2)", ge=0)
-    ocr_page_timeout_s: float = setting(60.0, "added to pdf_timeout_s for each page OCR'd", gt=0, unit="seconds")
+    ocr_threads: int = setting(
+        0, "onnxruntime threads for OCR (0: the machine's cores, at most 2)", ge=0, answers=False
+    )
+    ocr_page_timeout_s: float = setting(
+        60.0, "added to pdf_timeout_s for each page OCR'd", gt=0, unit="seconds", answers=False
+    )
     ocr_memory_mb: int = setting(
         3072,
         "address space of the reading process once OCR is loaded (pdf_memory_mb before)",
         ge=1024,
         docs="OCR of scanned pages",
+        answers=False,
     )
 
 
@@ -211,8 +237,8 @@ class EnrichSettings:
 
 @dataclass(frozen=True)
 class SearchSettings:
-    k: int = setting(10, "results of `pikelocal search`", ge=1)
-    # The weights of hybrid's fusion, with `fusion`: chosen by build/tune_fusion.py on five sets.
+    k: int = setting(10, "results of `pikelocal search`", ge=1, answers=False)
+    # The weights of hybrid's fusion, with `fusion`: chosen by build/bench/tune_fusion.py on five sets.
     bm25_weight: float = setting(0.5, "hybrid's weight of BM25 (0: left out)", ge=0, docs="Fusion that never loses")
     dense_weight: float = setting(1.0, "hybrid's weight of the dense vectors", ge=0, docs="Fusion that never loses")
     late_weight: float = setting(0.1, "hybrid's weight of the late vectors", ge=0, docs="Fusion that never loses")
@@ -345,7 +371,7 @@ class AnswerSettings:
 
 @dataclass(frozen=True)
 class Settings:
-    models_dir: str = setting("", "the models' folder (empty: the checkout's models/)")
+    models_dir: str = setting("", "the models' folder (empty: the checkout's models/)", answers=False)
     llm: LLMSettings = field(default_factory=LLMSettings)
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
     ingest: IngestSettings = field(default_factory=IngestSettings)
@@ -434,6 +460,19 @@ class Effective:
 def value_of(settings: Settings, key: str) -> Any:
     section, _, name = key.partition(".")
     return getattr(getattr(settings, section), name) if name else getattr(settings, section)
+
+
+def default_of(key: str) -> Any:
+    """The declared default of ``key`` (dotted): the default of an option that a setting feeds, so the two never
+    disagree."""
+    return DECLARED[key].default
+
+
+def answers_key(settings: Settings) -> str:
+    """A digest of every setting that can change an answer (:attr:`Spec.answers`; a secret never enters it): a stored
+    review row made under another digest is asked again."""
+    values = {d.key: value_of(settings, d.key) for d in SCHEMA if d.spec.answers and not d.spec.secret}
+    return hashlib.sha256(json.dumps(values, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _unknown(key: str, where: str) -> ConfigError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pikelocal.config import Settings
 from pikelocal.domain import CachedCompletion
 from pikelocal.domain.search import FusionTuning
 from pikelocal.embed.fake import HashEncoder
@@ -20,7 +21,7 @@ def prepared_kb(path: Path) -> None:
     """Two documents, one chunk of which has questions and one of which failed; two stored completions."""
     with Store.open(path, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         docs = [SourceText("a.md", "Bid bond rules", "The bid bond is 50,000 yuan."), SourceText("b.md", "", "x y z")]
-        Ingestor(store, ENC, IngestOptions(late=False)).ingest_texts(docs)
+        Ingestor(store, ENC, IngestOptions.from_settings(Settings(), late=False)).ingest_texts(docs)
         a, b = (store.chunks.chunks_of(d.id)[0] for d in store.docs.documents())
         for doc in store.docs.documents():
             store.enrichment.save_document_summary(doc.id, status="skipped")

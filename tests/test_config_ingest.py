@@ -48,7 +48,7 @@ def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     s = load_settings(environ={})
     # late vectors off: their ingest time did not pay at the default fusion (docs/BENCHMARKS.md, issue 19)
     assert s.ingest == IngestSettings(chunk_tokens=400, min_tokens=100, max_tokens=600, late=False)
-    # The fusion chosen by build/tune_fusion.py (docs/BENCHMARKS.md, "Fusion that never loses").
+    # The fusion chosen by build/bench/tune_fusion.py (docs/BENCHMARKS.md, "Fusion that never loses").
     assert s.search == SearchSettings(
         k=10, bm25_weight=0.5, dense_weight=1.0, late_weight=0.1, candidates=50, fusion="zscore"
     )

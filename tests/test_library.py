@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from pikelocal import api
-from pikelocal.config import load_settings
+from pikelocal.config import Settings, load_settings
 from pikelocal.domain.errors import EncoderMismatchError, InputError, ModelError
 from pikelocal.embed.fake import HashEncoder
-from pikelocal.ingest.pipeline import Ingestor
+from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.kb import catalog
 from pikelocal.kb import knowledge_base as kb_module
 from pikelocal.store.store import Store
@@ -25,7 +25,9 @@ def kb(tmp_path: Path) -> Path:
     path = tmp_path / "kb.kb"
     enc = HashEncoder()
     with Store.open(path, encoder_id=enc.model_id, dim=enc.dim) as store:
-        Ingestor(store, enc).ingest_paths([tmp_path / "a", tmp_path / "b", tmp_path / "junk.pdf"])
+        Ingestor(store, enc, IngestOptions.from_settings(Settings())).ingest_paths(
+            [tmp_path / "a", tmp_path / "b", tmp_path / "junk.pdf"]
+        )
     return path
 
 

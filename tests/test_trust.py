@@ -3,6 +3,7 @@ file, and what document text may do to a terminal."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import stat
@@ -12,6 +13,7 @@ import pytest
 
 from pikelocal.config import load_settings
 from pikelocal.domain.errors import ConfigError
+from pikelocal.domain.shown import shown_name
 from pikelocal.store.store import Store
 from pikelocal.trace_text import printable
 from tests.support.cli import run_cli
@@ -49,6 +51,13 @@ def test_a_server_off_this_machine_needs_an_explicit_opt_in(url: str) -> None:
     with pytest.raises(ConfigError, match="is not on this machine.*llm.allow_remote = true"):
         load_settings(environ=env)
     assert load_settings(environ={**env, "PIKELOCAL_LLM_ALLOW_REMOTE": "true"}).llm.base_url == url
+
+
+def test_a_name_under_localhost_needs_the_opt_in_like_any_name() -> None:
+    env = {"PIKELOCAL_LLM_BACKEND": "openai", "PIKELOCAL_LLM_BASE_URL": "http://gpu.localhost:8080/v1"}
+    with pytest.raises(ConfigError, match="is not on this machine.*llm.allow_remote = true"):
+        load_settings(environ=env)
+    assert load_settings(environ={**env, "PIKELOCAL_LLM_ALLOW_REMOTE": "true"}).llm.allow_remote
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:8080/v1", "http://localhost:8080/v1", "http://[::1]:8080/v1"])
@@ -89,3 +98,49 @@ def test_search_and_docs_print_no_escape_sequence_from_a_document(tmp_path: Path
     assert found.returncode == 0 and "deposit" in found.stdout.lower(), found.stderr
     for out in (listed.stdout, found.stdout, found.stderr):
         assert "\x1b" not in out and "\x07" not in out, repr(out)
+
+
+@pytest.mark.slow  # the real MiniLM encoder, through the CLI
+def test_docs_and_search_print_a_file_name_with_a_newline_on_one_line(tmp_path: Path) -> None:
+    doc = tmp_path / "fake\n  99  ready  1  1  forged.txt"  # a second row, were the newline printed
+    doc.write_text("The bid deposit is due on 1 June.\n")
+    evil = tmp_path / "report\u202etxt.exe\x9b.txt"
+    evil.write_text("Deposit refunds follow within 30 days.\n")
+    kb = tmp_path / "kb.kb"
+    ingested = run_cli("--encoder", "minilm", "ingest", str(kb), str(doc), str(evil), "--no-late")
+    assert ingested.returncode == 0, ingested.stderr
+    listed = run_cli("docs", str(kb))
+    assert "fake\\n  99  ready" in listed.stdout, listed.stdout
+    assert not any(line.lstrip().startswith("99  ready") for line in listed.stdout.splitlines()), listed.stdout
+    found = run_cli("search", str(kb), "deposit", "--mode", "bm25")
+    assert "fake\\n" in found.stdout and "\u202e" not in found.stdout
+    as_json = run_cli("docs", str(kb), "--json")
+    assert "\u202e" not in as_json.stdout and "\x9b" not in as_json.stdout and "\\u202e" in as_json.stdout
+    assert str(evil) in json.dumps(json.loads(as_json.stdout), ensure_ascii=False)
+
+
+def test_a_failed_files_name_is_shown_as_docs_lists_a_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One escaping for every file name shown: ingest's failure line, `docs`' failures and its document rows all
+    write a newline as \\n, a tab as \\t, and keep two spaces as two (a failure once folded them into one space)."""
+    from pikelocal.cli.app import main
+    from pikelocal.embed.fake import HashEncoder
+    from pikelocal.kb import knowledge_base
+
+    monkeypatch.setattr(knowledge_base, "open_encoder", lambda _settings: HashEncoder())
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "good\n  99  ready.txt").write_text("The deposit is due.\n")
+    (folder / "bad\n  99  ready.pdf").write_bytes(b"%PDF-1.4 broken")
+    (folder / "tab\tname.docx").write_bytes(b"\0\1\2")
+    kb = tmp_path / "k.kb"
+    with pytest.raises(SystemExit):
+        main(["ingest", str(kb), str(folder)])
+    ingested = capsys.readouterr().out
+    listed = run_cli("docs", str(kb)).stdout
+    assert shown_name(str(folder / "good\n  99  ready.txt")) in listed
+    for name in ("bad\n  99  ready.pdf", "tab\tname.docx"):
+        shown = shown_name(str(folder / name)) + ": not a readable"
+        assert shown in ingested and shown in listed, (shown, ingested, listed)
+    assert not any(line.lstrip().startswith("99") for line in (ingested + listed).splitlines())

@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from pikelocal import __version__, api
-from pikelocal.cli import answering, evaluation, keys, library, models, refs, review, search, settings
+from pikelocal.cli import answering, checks, evaluation, keys, library, models, refs, review, search, settings
 from pikelocal.cli import tui as tui_command
 from pikelocal.cli.held_warnings import damage_warnings_held
 
@@ -86,7 +86,7 @@ def cli(
 
 
 for command in (
-    models.models, models.doctor, models.demo, models.calibrate,
+    models.models, checks.doctor, checks.demo, models.calibrate,
     library.ingest, library.enrich, library.reembed, library.docs, library.stats, library.rm, library.recover,
     keys.encrypt, keys.rekey, keys.decrypt,
     search.search, refs.refs,

@@ -23,7 +23,7 @@ from pikelocal.domain.errors import InputError
 
 KEY = ("benchmark", "dataset", "mode")
 # What a reader added to a record by hand, kept when a rerun replaces it: the BENCHMARKS.md section it links to and
-# whether its mode is the shipped default (build/bench_headline.py reads both).
+# whether its mode is the shipped default (build/bench/bench_headline.py reads both).
 KEPT_ON_RERUN = ("section", "shipped")
 
 

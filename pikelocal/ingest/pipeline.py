@@ -18,13 +18,14 @@ import hashlib
 import logging
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import get_args
+from typing import Any, get_args
 
 import numpy as np
 from numpy.typing import NDArray
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import DocumentRecord
 from pikelocal.domain.errors import Cancelled, ConfigError, DiskFullError, DocumentError, InputError, PikeError
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
@@ -58,19 +59,45 @@ class SourceText:
 
 @dataclass(frozen=True)
 class IngestOptions:
-    split: SplitOptions = SplitOptions()
-    splitter: Splitter = "structure"
-    llm: LLM | None = field(
-        default=None, compare=False
-    )  # for the LLM splitter: a CachedLLM, so reruns ask nothing twice
-    late: bool = False  # (ingest.late)
-    late_context: LateContext = "mix"  # how late vectors keep their document (a new KB's; kb_meta.late_context)
+    """How files are read, split and embedded. Made by :meth:`from_settings` (a caller's choices on top): a field
+    that a setting feeds has no default of its own, so it cannot disagree with the setting's."""
+
+    split: SplitOptions  # the structure-aware splitter's sizes (ingest.chunk_tokens, min_tokens, max_tokens)
+    splitter: Splitter  # (ingest.splitter)
+    late: bool  # (ingest.late)
+    late_context: LateContext  # how late vectors keep their document (a new KB's; kb_meta.late_context)
+    max_file_mb: int  # a bigger file is refused without being read (ingest.max_file_mb)
+    pdf: PdfLimits  # time, memory, pages and characters for reading one PDF (ingest.pdf_*)
+    ocr: OcrOptions  # which PDF pages are OCR'd, and how (ingest.ocr*)
+    # What a request adds; no setting feeds these.
+    llm: LLM | None = field(default=None, compare=False)  # for the LLM splitter: a CachedLLM (reruns ask nothing twice)
     password: str | None = None
     embed_batch: int = 32  # chunks per encoder call and commit
-    max_file_mb: int = 200  # a bigger file is refused without being read (ingest.max_file_mb)
-    pdf: PdfLimits = PdfLimits()  # time, memory, pages and characters for reading one PDF (ingest.pdf_*)
-    ocr: OcrOptions = OcrOptions()  # which PDF pages are OCR'd, and how (ingest.ocr*)
     follow_links: bool = False  # read a symbolic link named in the paths (--follow-links); else it fails
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> IngestOptions:
+        """The ``[ingest]`` settings as options, with ``overrides`` (fields by name) on top."""
+        s = settings.ingest
+        models = settings.models_path()
+        options = cls(
+            split=SplitOptions(target=s.chunk_tokens, min_tokens=s.min_tokens, max_tokens=s.max_tokens),
+            splitter=s.splitter,
+            late=s.late,
+            late_context=s.late_context,
+            max_file_mb=s.max_file_mb,
+            pdf=PdfLimits(s.pdf_timeout_s, s.pdf_memory_mb, s.pdf_max_pages, s.pdf_max_chars),
+            ocr=OcrOptions(
+                mode=s.ocr,
+                dpi=s.ocr_dpi,
+                max_side=s.ocr_max_side,
+                threads=s.ocr_threads,
+                page_timeout_s=s.ocr_page_timeout_s,
+                memory_mb=s.ocr_memory_mb,
+                models_dir=str(models) if models else "",
+            ),
+        )
+        return replace(options, **overrides)
 
 
 class _Stage:
@@ -98,9 +125,7 @@ class _Stage:
 
 
 class Ingestor:
-    def __init__(
-        self, store: Store, encoder: Encoder, options: IngestOptions = IngestOptions(), sink: EventSink = ignore
-    ) -> None:
+    def __init__(self, store: Store, encoder: Encoder, options: IngestOptions, sink: EventSink = ignore) -> None:
         self.store, self.encoder, self.options, self.sink = store, encoder, options, sink
         if options.splitter == "llm" and options.llm is None:
             raise ConfigError("the LLM splitter needs an LLM")

@@ -11,11 +11,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from pikelocal.config import Settings
+from pikelocal.config import Settings, answers_key
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, ignore
-from pikelocal.domain.requests import AskRequest
 from pikelocal.domain.review import (
     REVIEW_MARKS,
     Checklist,
@@ -45,12 +44,6 @@ from pikelocal.text.script import detect_script
 SCRIPT_SAMPLE_CHUNKS = 40  # chunks read to tell the documents' script
 
 
-def settings_key(settings: Settings, request: ReviewRequest) -> str:
-    """What an item's answer depends on besides the KB's contents: the model and the answering settings."""
-    a = settings.answer
-    return f"{settings.llm.backend}/{settings.llm.model}/{a.mode}/{a.compress_tokens}/{int(a.quote)}"
-
-
 def run(
     settings: Settings,
     path: Path,
@@ -59,14 +52,17 @@ def run(
     load_llm: Callable[[], LLM],
     sink: EventSink = ignore,
 ) -> ReviewReport:
-    """Run ``request``'s checklist: the stored rows when nothing changed, else every changed item asked."""
+    """Run ``request``'s checklist: the stored rows when nothing changed, else every changed item asked. What an
+    item's answer depends on besides the KB's contents is every setting declared to change an answer
+    (:func:`pikelocal.config.answers_key`): a change to any of them asks the stored items again."""
     checklist = load_checklist(request.checklist)
+    key = answers_key(settings)
     with Store.open_existing(path) as store:
         doc_ids = _doc_ids(store, request.docs)
         script = request.script or documents_script(store, doc_ids)
-        if not request.fresh and _all_current(store, checklist, settings_key(settings, request), script, doc_ids):
+        if not request.fresh and _all_current(store, checklist, key, script, doc_ids):
             return ReviewReport(checklist, 0, len(checklist.items), tuple(stored_rows(store, checklist)), 0.0, script)
-    options = ask_options(settings, AskRequest())
+    options = ask_options(settings)
     with kb_session(settings, path, encoder=encoder(), load_llm=load_llm) as s:
         options = replace(options, weights=search_weights(s.settings, s.store, s.encoder.model_id), doc_ids=doc_ids)
 
@@ -74,7 +70,7 @@ def run(
             return ask(s.store, s.encoder, s.llm(), question, replace(options, search_terms=tuple(hints)))
 
         return run_review(
-            s.store, checklist, ask_item, script, settings_key=settings_key(settings, request), doc_ids=doc_ids,
+            s.store, checklist, ask_item, script, settings_key=key, doc_ids=doc_ids,
             fresh=request.fresh, sink=sink,
         )  # fmt: skip
 

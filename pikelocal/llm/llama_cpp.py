@@ -106,7 +106,7 @@ def load_llama_cpp() -> Any:
     them ``_M_insert<long>``). ctypes loads ``libllama.so`` with RTLD_LOCAL, so unless libstdc++ is already in the
     global scope, its calls bind to those copies, and loading a model dies with SIGSEGV inside
     ``llama_model::print_info``: seen on an H100 and an H200 whenever the LLM loaded before onnxruntime (which puts
-    libstdc++ there). With libstdc++ loaded RTLD_GLOBAL first they bind to the real one (build/device/README.md).
+    libstdc++ there). With libstdc++ loaded RTLD_GLOBAL first they bind to the real one (build/bench/device/README.md).
     Harmless for CPU builds; where the library cannot be found (not glibc) nothing is done.
     """
     global _cxx_runtime_global
@@ -599,7 +599,7 @@ class GrammarFirst:
 
     llama-cpp-python puts the grammar in the sampler chain (penalties → grammar → greedy), and llama.cpp's grammar
     sampler decodes and checks every one of the vocabulary's 151,936 token texts at every step: ~40 ms per
-    generated token on 2 cores, about as much as the model's own step (``build/bench_enrich.py``: wall 1.45x the
+    generated token on 2 cores, about as much as the model's own step (``build/bench/bench_enrich.py``: wall 1.45x the
     ceiling). Used as a logits processor (first in that chain), this takes the best token and asks the grammar
     about that one token only; only when the grammar refuses it is the whole vocabulary checked (what llama.cpp's
     common sampler calls "grammar first"). The result is the token the full chain would have chosen; all other

@@ -3,7 +3,7 @@
 llama.cpp splits every matrix product over its threads and waits at a barrier after each, spinning. When another
 process holds one of the cores, the thread that shares that core reaches each barrier late, and the others spin
 waiting for it: on 2 cores with one competing process, 2 threads ran a 135M model's generation at 0.3 tokens/s
-against 36 with 1 thread (``build/bench_llm_ceiling.py``). So the thread count follows the load: every so often
+against 36 with 1 thread (``build/bench/bench_llm_ceiling.py``). So the thread count follows the load: every so often
 :class:`ThreadGovernor` reads how busy the machine was since its last look (``/proc/stat``) minus what this process
 used (``/proc/self/stat``), and offers as many threads as there are cores the others leave free (at least one).
 

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pikelocal.domain.errors import DAMAGE_LOGGER, CorruptKBError
-from pikelocal.store import db
+from pikelocal.store.sqlite import DAMAGE_ERRORS
 
 if TYPE_CHECKING:
-    from pikelocal.store.db import Connection
+    from pikelocal.store.sqlite import Connection
 
 logger = logging.getLogger(DAMAGE_LOGGER)  # this module's name: a front end holds its warning (see there)
 
@@ -67,17 +67,17 @@ def damage(conn: Connection, path: Path) -> list[str]:
         if whole:
             try:
                 return _problems(conn, f"PRAGMA quick_check({CHECK_LINES})")
-            except db.DAMAGE_ERRORS:
+            except DAMAGE_ERRORS:
                 pass
         virtual = "" if whole else " AND rootpage > 0"  # rootpage 0: a virtual table (FTS5's check: see above)
         names = [str(r[0]) for r in conn.execute(f"SELECT name FROM sqlite_schema WHERE type = 'table'{virtual}")]
-    except db.DAMAGE_ERRORS as e:  # not even the schema reads
+    except DAMAGE_ERRORS as e:  # not even the schema reads
         return [str(e)]
     lines: list[str] = []
     for name in names:
         try:
             lines += _problems(conn, "PRAGMA quick_check(" + '"' + name.replace('"', '""') + '")')
-        except db.DAMAGE_ERRORS as e:
+        except DAMAGE_ERRORS as e:
             lines.append(f"table {name}: {e}")
         if len(lines) >= CHECK_LINES:
             break
@@ -92,7 +92,7 @@ def _problems(conn: Connection, pragma: str) -> list[str]:
         return []
     try:
         roots = {int(r[0]): str(r[1]) for r in conn.execute("SELECT rootpage, name FROM sqlite_schema WHERE rootpage")}
-    except db.DAMAGE_ERRORS:
+    except DAMAGE_ERRORS:
         return lines
     return [_TREE.sub(lambda m: f"{m.group()} ({roots.get(int(m.group(1)), '?')})", line) for line in lines]
 

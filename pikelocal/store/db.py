@@ -1,4 +1,5 @@
-"""SQLite connections: the only module that imports apsw and sqlite_vec.
+"""SQLite connections: the only module that opens one, and the one home of apsw and sqlite_vec besides
+:mod:`pikelocal.store.sqlite` (apsw's connection type and error classes, a leaf, re-exported here).
 
 A KB is one file. Writers run in WAL mode so a reader (the TUI, a second process) keeps working while
 ingestion writes; :func:`close` checkpoints and switches back to ``journal_mode=DELETE`` when it is the last
@@ -21,19 +22,18 @@ import sqlite_vec
 
 from pikelocal.domain.errors import InputError, PikeError, StoreError
 from pikelocal.store import damage, keys
+from pikelocal.store.sqlite import DAMAGE_ERRORS as DAMAGE_ERRORS
+from pikelocal.store.sqlite import BusyError as BusyError
+from pikelocal.store.sqlite import Connection as Connection
+from pikelocal.store.sqlite import ConstraintError as ConstraintError
+from pikelocal.store.sqlite import FullError as FullError
+from pikelocal.store.sqlite import SQLError as SQLError
 
 if TYPE_CHECKING:  # type aliases of apsw's stubs only, not attributes of the module at run time
     from apsw import Bindings, SQLiteValue
 
 logger = logging.getLogger(__name__)
 
-Connection = apsw.Connection
-SQLError = apsw.Error  # base of every apsw error, for the other store modules to catch
-ConstraintError = apsw.ConstraintError
-BusyError = apsw.BusyError
-FullError = apsw.FullError  # SQLITE_FULL: the disk (or the file system's quota) is full
-# A page SQLite could not read (or, in an encrypted file, not decrypt): the file is damaged.
-DAMAGE_ERRORS: tuple[type[apsw.Error], ...] = (apsw.CorruptError, apsw.NotADBError)
 
 BUSY_TIMEOUT_MS = 5000  # a writer in another process holds the lock for one transaction at most
 CACHE_KIB = 32 * 1024

@@ -1,4 +1,6 @@
-"""The pikelocal terminal app: ask (F2), library (F3), history (F4), review (F5), help (F1); work runs in threads."""
+"""The pikelocal terminal app: ask (F2), library (F3), history (F4), review (F5), help (F1); work runs in threads.
+
+The screens ask the App for work by posting messages (:mod:`pikelocal.tui.messages`), which the App handles here."""
 
 from __future__ import annotations
 
@@ -9,10 +11,10 @@ from pathlib import Path
 
 from textual.app import App
 from textual.binding import Binding
-from textual.message_pump import MessagePump
 
 from pikelocal import api
-from pikelocal.tui.jobs import Job, Work, run_job
+from pikelocal.tui.jobs import Job, run_job
+from pikelocal.tui.messages import CancelJob, JobStarted, ShowTrace, StartJob
 from pikelocal.tui.render import file_name
 from pikelocal.tui.screens.ask import AskScreen
 from pikelocal.tui.screens.help import HelpScreen
@@ -78,15 +80,20 @@ class PikeApp(App[None]):
         job = self.jobs.get(name)
         return job is not None and job.running
 
-    def start_job(self, name: str, receiver: MessagePump, work: Work) -> bool:
-        """Run ``work`` in a thread; its events, result or error arrive at ``receiver`` as messages."""
+    def on_start_job(self, message: StartJob) -> None:
+        """A screen's work, run in a thread: the screen hears ``JobStarted`` first, then the work's events, result
+        or error as messages; a job of the same name still running gets a warning instead."""
+        name, receiver, work = message.job, message.receiver, message.work
         if self.job_running(name):
             self.notify(f"{name} is still running (Esc or Ctrl+C cancels it)", severity="warning")
-            return False
+            return
         job = Job(name)
         self.jobs[name] = job
+        receiver.post_message(JobStarted(name, message.detail))  # queued before anything the work posts
         self.run_worker(lambda: run_job(job, receiver, work), thread=True, group=name, exit_on_error=False)
-        return True
+
+    def on_cancel_job(self, message: CancelJob) -> None:
+        self.cancel_job(message.job)
 
     def cancel_job(self, name: str) -> bool:
         job = self.jobs.get(name)
@@ -112,12 +119,12 @@ class PikeApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
-    async def show_trace(self, trace_id: int) -> None:
+    async def on_show_trace(self, message: ShowTrace) -> None:
         """Reopen a past question on the ask screen."""
         await self.switch_mode("ask")
         screen = self.get_screen("ask")
         if isinstance(screen, AskScreen):
-            screen.load_trace(trace_id)
+            screen.load_trace(message.trace_id)
 
     def on_unmount(self) -> None:
         for job in self.jobs.values():

@@ -21,7 +21,7 @@ from tests.support.answer_kb import ENC, build, chunk_with
 from tests.support.answer_scripts import cite_source_with
 from tests.support.cli import assert_one_line_error, run_cli
 
-DECOMPOSE = DecomposeOptions(threshold=0.4)
+DECOMPOSE = DecomposeOptions.from_settings(Settings(), threshold=0.4)
 
 
 @pytest.fixture
@@ -49,7 +49,9 @@ def test_each_mode_answers_with_a_citation_to_the_right_page_and_lines(kb: Path,
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         flood = chunk_with(store, "flood, fire")
         # the one chunk alone (segments would join its neighbours: this KB is so small that all of it is ranked)
-        options = AskOptions(mode=mode, k=1, decompose=DECOMPOSE, context="neighbours", neighbours=0)  # type: ignore[arg-type]
+        options = AskOptions.from_settings(
+            Settings(), mode=mode, k=1, decompose=DECOMPOSE, context="neighbours", neighbours=0, quote=False
+        )
         trace = ask(store, ENC, llm, "Do floods, fire, war and strikes count?", options, events.append)
         (cited,) = [s for s in trace.answer.sources if s.number in trace.answer.cited]
         assert cited.chunk_ids == (flood.id,)
@@ -75,7 +77,7 @@ def test_each_mode_answers_with_a_citation_to_the_right_page_and_lines(kb: Path,
 def test_citation_numbers_that_name_no_source_are_removed_and_counted(kb: Path) -> None:
     llm = scripted("Notice takes thirty days [1][12]; a bond applies [0].")
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        options = AskOptions(mode="naive", k=2, neighbours=0, check=False)
+        options = AskOptions.from_settings(Settings(), mode="naive", quote=False, k=2, neighbours=0, check=False)
         trace = ask(store, ENC, llm, "termination notice period", options)
     assert trace.answer.text == "Notice takes thirty days [1]; a bond applies."
     assert trace.answer.removed_citations == 2 and trace.answer.cited == (1,)
@@ -84,7 +86,13 @@ def test_citation_numbers_that_name_no_source_are_removed_and_counted(kb: Path) 
 def test_checking_keeps_the_supported_clause_and_drops_the_one_no_source_holds(kb: Path) -> None:
     llm = scripted("Notice takes thirty days [1][12]; a bond applies [0].")
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        trace = ask(store, ENC, llm, "termination notice period", AskOptions(mode="naive", k=2, neighbours=0))
+        trace = ask(
+            store,
+            ENC,
+            llm,
+            "termination notice period",
+            AskOptions.from_settings(Settings(), mode="naive", quote=False, k=2, neighbours=0),
+        )
     a = trace.answer
     assert a.text == "Notice takes thirty days [1];"
     assert [c.verdict for c in a.claims] == ["supported", "unsupported"]
@@ -95,8 +103,22 @@ def test_checking_keeps_the_supported_clause_and_drops_the_one_no_source_holds(k
 def test_hier_adds_chunks_reached_through_atomic_questions(kb: Path) -> None:
     llm = scripted("x")
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        naive = ask(store, ENC, llm, "履约保证金退还", AskOptions(mode="naive", k=1, neighbours=0), save=False)
-        hier = ask(store, ENC, llm, "履约保证金退还", AskOptions(mode="hier", k=1, neighbours=0), save=False)
+        naive = ask(
+            store,
+            ENC,
+            llm,
+            "履约保证金退还",
+            AskOptions.from_settings(Settings(), mode="naive", quote=False, k=1, neighbours=0),
+            save=False,
+        )
+        hier = ask(
+            store,
+            ENC,
+            llm,
+            "履约保证金退还",
+            AskOptions.from_settings(Settings(), mode="hier", quote=False, k=1, neighbours=0),
+            save=False,
+        )
     assert len(naive.context_chunks) == 1
     assert len(hier.context_chunks) == 2 and hier.context_chunks[0] == naive.context_chunks[0]
 
@@ -104,7 +126,7 @@ def test_hier_adds_chunks_reached_through_atomic_questions(kb: Path) -> None:
 def test_the_trace_is_stored_and_read_back_whole(kb: Path) -> None:
     llm = scripted(cite_source_with("flood, fire", "Flood and fire"))
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        options = AskOptions(mode="decompose", decompose=DECOMPOSE)
+        options = AskOptions.from_settings(Settings(), mode="decompose", decompose=DECOMPOSE)
         asked = ask(store, ENC, llm, "Which events are force majeure?", options)
     facade = api.open_kb(kb, Settings(), encoder=ENC, llm=llm)
     stored = facade.trace(asked.id)
@@ -121,9 +143,15 @@ def test_trace_and_history_at_the_command_line(kb: Path) -> None:
     llm = scripted(cite_source_with("flood, fire", "Flood and fire"))
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         # k=1: the search reads one chunk first, so the round has another to add (and the trace to show)
-        options = AskOptions(mode="decompose", k=1, decompose=DECOMPOSE)
+        options = AskOptions.from_settings(Settings(), mode="decompose", k=1, decompose=DECOMPOSE)
         first = ask(store, ENC, llm, "Which events are force majeure?", options)
-        ask(store, ENC, scripted("投标保证金为五万元 [1]。"), "投标保证金是多少？", AskOptions(mode="naive"))
+        ask(
+            store,
+            ENC,
+            scripted("投标保证金为五万元 [1]。"),
+            "投标保证金是多少？",
+            AskOptions.from_settings(Settings(), mode="naive", quote=False),
+        )
     proc = run_cli("trace", str(kb), str(first.id))
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
@@ -142,7 +170,9 @@ def test_nothing_found_says_the_documents_do_not_state_it(tmp_path: Path) -> Non
     kb = tmp_path / "empty.kb"
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         llm = scripted("should not be asked")
-        trace = ask(store, ENC, llm, "投标保证金是多少？", AskOptions(mode="naive"))
+        trace = ask(
+            store, ENC, llm, "投标保证金是多少？", AskOptions.from_settings(Settings(), mode="naive", quote=False)
+        )
     assert trace.answer.unsupported and trace.answer.text == "文档中没有说明这一点。"
     assert llm.calls_for("answer") == []
 
@@ -150,15 +180,35 @@ def test_nothing_found_says_the_documents_do_not_state_it(tmp_path: Path) -> Non
 def test_an_answer_that_declares_silence_is_marked_unsupported(kb: Path) -> None:
     llm = scripted("The documents do not state the price of the spaceship.")
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        trace = ask(store, ENC, llm, "What does the spaceship cost?", AskOptions(mode="naive"))
+        trace = ask(
+            store,
+            ENC,
+            llm,
+            "What does the spaceship cost?",
+            AskOptions.from_settings(Settings(), mode="naive", quote=False),
+        )
     assert trace.answer.unsupported and trace.answer.cited == ()
 
 
 def test_the_answer_prompt_is_in_the_question_language(kb: Path) -> None:
     llm = scripted("x")
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        ask(store, ENC, llm, "投标保证金是多少？", AskOptions(mode="naive"), save=False)
-        ask(store, ENC, llm, "How long is the warranty?", AskOptions(mode="naive"), save=False)
+        ask(
+            store,
+            ENC,
+            llm,
+            "投标保证金是多少？",
+            AskOptions.from_settings(Settings(), mode="naive", quote=False),
+            save=False,
+        )
+        ask(
+            store,
+            ENC,
+            llm,
+            "How long is the warranty?",
+            AskOptions.from_settings(Settings(), mode="naive", quote=False),
+            save=False,
+        )
     zh, en = (c.messages for c in llm.calls_for("answer"))
     assert "用中文" in zh[-1].content and "问题: 投标保证金是多少？" in zh[-1].content
     assert "in English" in en[-1].content and "Question: How long is the warranty?" in en[-1].content

@@ -3,10 +3,12 @@ the kind, the answer kept with the quote's own page and lines, an invented quote
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, Event
 from pikelocal.llm.fake import FakeLLM
@@ -15,7 +17,9 @@ from pikelocal.query.answer.modes import AskOptions, ask
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 
-OPTIONS = AskOptions(mode="naive", k=3, context="neighbours", neighbours=0, compress_tokens=0, quote=True)
+OPTIONS = AskOptions.from_settings(
+    Settings(), mode="naive", k=3, context="neighbours", neighbours=0, compress_tokens=0, quote=True
+)
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +86,7 @@ def test_a_list_question_keeps_every_item_with_its_own_quote(kb: Path) -> None:
 def test_a_choice_is_kept_without_checks_when_the_task_turns_them_off(kb: Path) -> None:
     question = "What is the warranty period?\nA) six months\nB) twelve months\nC) two years"
     assert question_kind(question) == "choice"
-    options = AskOptions(mode="naive", k=3, context="neighbours", neighbours=0, compress_tokens=0, quote=True,
-                         check=False)  # fmt: skip
+    options = replace(OPTIONS, check=False)
     reply = "Quote: the goods are free from defects for twelve months.\nAnswer: B"
     llm, trace, _ = answer(kb, question, reply, options)
     assert "letter(s) of the correct option" in llm.calls_for("answer-quote")[0].messages[-1].content

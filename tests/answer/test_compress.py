@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.answers import Source
 from pikelocal.query.context.compress import compress_sources, rebuild, select_units, unit_spans
 from pikelocal.query.context.expand import Budget, assemble, estimate_tokens
@@ -138,7 +139,7 @@ def test_naive_ask_sends_the_compressed_sources_and_cites_the_right_lines(kb: Pa
 
     question = "Do floods, fire, war and strikes count?"
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
-        base = AskOptions(mode="naive", k=1, context="neighbours", neighbours=1)
+        base = AskOptions.from_settings(Settings(), mode="naive", k=1, context="neighbours", neighbours=1, quote=False)
         plain = ask(store, ENC, FakeLLM({"answer": answer}), question, base, save=False)  # type: ignore[dict-item]
         short = ask(store, ENC, FakeLLM({"answer": answer}), question, replace(base, compress_tokens=30), save=False)  # type: ignore[dict-item]
     assert len(prompts) == 2 and len(prompts[1]) < len(prompts[0])
@@ -173,10 +174,11 @@ def test_decompose_appends_sources_whole_within_the_budget_then_compresses_each(
             "select_atom": '{"pick": 1}',
             "answer": answer,
         }
-        options = AskOptions(
+        options = AskOptions.from_settings(
+            Settings(),
             mode="decompose",
             k=2,
-            decompose=DecomposeOptions(threshold=0.4, rounds=2),
+            decompose=DecomposeOptions.from_settings(Settings(), threshold=0.4, rounds=2),
             context="neighbours",
             neighbours=2,
             compress_tokens=compress_tokens,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.query.answer.decompose import (
@@ -21,7 +22,7 @@ from pikelocal.query.answer.decompose import (
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 
-OPTIONS = DecomposeOptions(rounds=5, threshold=0.4)
+OPTIONS = DecomposeOptions.from_settings(Settings(), rounds=5, threshold=0.4)
 
 
 @pytest.fixture(scope="module")
@@ -99,21 +100,32 @@ def test_the_loop_stops_when_the_selector_picks_none(store: Store) -> None:
 def test_the_loop_stops_at_the_round_limit(store: Store) -> None:
     asked = iter(["投标保证金的金额是多少？", "履约保证金是多少？", "Termination notice?", "Delivery schedule?"])
     llm = fake(lambda _m, _p: json.dumps({"sub_questions": [next(asked)]}, ensure_ascii=False), replies({"pick": 1}))
-    result = decompose("保证金？", "zh", store, ENC, llm, DecomposeOptions(rounds=2, threshold=0.4))
+    result = decompose(
+        "保证金？", "zh", store, ENC, llm, DecomposeOptions.from_settings(Settings(), rounds=2, threshold=0.4)
+    )
     assert len(result.rounds) == 2 and len(result.chunk_ids) == 2
     assert result.rounds[-1].stop == STOP_ROUNDS
 
 
 def test_no_candidate_stops_the_loop(store: Store) -> None:
     llm = fake(replies({"sub_questions": ["zzqx wvvy kkpl?"]}), replies({"pick": 1}))
-    options = DecomposeOptions(threshold=0.99)  # nothing is that similar; the chunk backup still finds chunks
+    options = DecomposeOptions.from_settings(
+        Settings(), threshold=0.99
+    )  # nothing is that similar; the chunk backup still finds chunks
     result = decompose("qqxz vvwy?", "en", store, ENC, llm, options)
     assert result.rounds[0].backup == "sub-questions → chunks"
     assert {c.source for c in result.rounds[0].candidates} == {"chunks"}
     # once the chunks the search finds are all gathered, nothing is left to offer
     numbers = iter(range(1, 1000))
     llm = fake(lambda _m, _p: json.dumps({"sub_questions": [f"pump step {next(numbers)}?"]}), replies({"pick": 1}))
-    result = decompose("pump maintenance?", "en", store, ENC, llm, DecomposeOptions(rounds=40, threshold=0.99))
+    result = decompose(
+        "pump maintenance?",
+        "en",
+        store,
+        ENC,
+        llm,
+        DecomposeOptions.from_settings(Settings(), rounds=40, threshold=0.99),
+    )
     assert result.rounds[-1].stop == STOP_NO_CANDIDATE and not result.rounds[-1].candidates
     assert len(result.rounds) < 40 and len(set(result.chunk_ids)) == len(result.chunk_ids) == len(result.rounds) - 1
 

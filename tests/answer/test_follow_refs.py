@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.query.answer.modes import AskOptions, ask
 from pikelocal.query.retrieve.search import search
@@ -60,7 +61,9 @@ def test_hits_carry_their_citations(store: Store) -> None:
 def test_naive_answering_reads_the_article_its_source_cites(store: Store, follow: int) -> None:
     (tender_chunk,) = {r.chunk_id for r in store.refs.refs() if r.ref.article == "4" and r.ref.law is not None}
     llm = FakeLLM({"answer": "财政部门实施监督 [1]。"})
-    options = AskOptions(mode="naive", k=1, context="neighbours", neighbours=0, check=False, follow_refs=follow)
+    options = AskOptions.from_settings(
+        Settings(), mode="naive", k=1, context="neighbours", neighbours=0, check=False, follow_refs=follow, quote=False
+    )
     trace = ask(store, ENC, llm, "黄梅县团洲圩治理工程 谁监督？", options, save=False)
     read = [cid for s in trace.answer.sources for cid in s.chunk_ids]
     # the search's top hit (k = 1, no neighbours) is the tender's paragraph; following its citation adds article 4

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.answers import Source
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.llm.fake import FakeLLM
@@ -34,7 +35,9 @@ PARTNERSHIP = """# 中华人民共和国合伙企业法
 """
 INSURANCE = "# 中华人民共和国保险法\n\n第二十四条 保险人作出核定后，对不属于保险责任的，应当发出拒绝赔偿通知书。\n"
 SOCIAL_INSURANCE = "# 中华人民共和国社会保险法\n\n第二十四条 国家建立和完善新型农村合作医疗制度。\n"
-ASK = AskOptions(mode="naive", k=4, context="neighbours", neighbours=0, compress_tokens=0, quote=True)
+ASK = AskOptions.from_settings(
+    Settings(), mode="naive", k=4, context="neighbours", neighbours=0, compress_tokens=0, quote=True
+)
 
 
 @pytest.mark.parametrize(

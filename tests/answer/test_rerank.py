@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
@@ -83,7 +84,9 @@ def test_naive_ask_reads_the_hit_the_llm_ranked_first(tmp_path: Path) -> None:
     with Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         hits = search(store, ENC, question, k=8)
         assert len(hits) >= 3
-        base = AskOptions(mode="naive", k=1, context="neighbours", neighbours=0, check=False)
+        base = AskOptions.from_settings(
+            Settings(), mode="naive", k=1, context="neighbours", neighbours=0, check=False, quote=False
+        )
         plain = ask(store, ENC, FakeLLM(script), question, base, save=False)  # type: ignore[arg-type]
         reranked = ask(store, ENC, FakeLLM(script), question, replace(base, rerank=8), save=False)  # type: ignore[arg-type]
     assert plain.answer.sources[0].chunk_ids == (hits[0].chunk.id,)

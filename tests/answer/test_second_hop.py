@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, Event
 from pikelocal.embed.fake import HashEncoder
@@ -29,7 +30,7 @@ PAGES = {
     "Maud Ellery": "Maud Ellery (3 March 1890 – 12 June 1961) was a British film director. She was born in Bristol.",
     "Tomas Reyes": "Tomas Reyes (born 1902 in Seville) is a Spanish-born American film director and writer.",
 }
-OPTIONS = AskOptions(mode="naive", k=3, neighbours=0, compress_tokens=0, quote=True, hop=True)
+OPTIONS = AskOptions.from_settings(Settings(), mode="naive", k=3, neighbours=0, compress_tokens=0, quote=True, hop=True)
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +41,9 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for title, text in PAGES.items():
         (folder / f"{title}.md").write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
     path = root / "kb.sqlite"
-    options = IngestOptions(split=SplitOptions(target=60, min_tokens=5, max_tokens=120), late=False)
+    options = IngestOptions.from_settings(
+        Settings(), split=SplitOptions(target=60, min_tokens=5, max_tokens=120), late=False
+    )
     with Store.open(path, encoder_id=ENC.model_id, dim=ENC.dim) as store:
         assert not Ingestor(store, ENC, options).ingest_paths([folder]).failed
     return path
@@ -201,6 +204,8 @@ def test_same_country_is_yes_or_no(kb: Path) -> None:
 
 def test_without_the_switch_the_question_goes_to_quote_then_answer(kb: Path) -> None:
     llm = FakeLLM({"answer-quote": "Quote: Harbour Lights is a 1931 British drama film.\nAnswer: Harbour Lights"})
-    options = AskOptions(mode="naive", k=3, neighbours=0, compress_tokens=0, quote=True, hop=False)
+    options = AskOptions.from_settings(
+        Settings(), mode="naive", k=3, neighbours=0, compress_tokens=0, quote=True, hop=False
+    )
     answer(kb, "Which film came out first, Harbour Lights or Desert Crossing?", llm, options)
     assert [c.tag for c in llm.calls] == ["answer-quote"]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.answer import answer_rules, answer_system
@@ -20,7 +21,7 @@ from pikelocal.query.context.workspace import Workspace
 from pikelocal.store.store import Store
 from tests.support.answer_kb import ENC, build, chunk_with
 
-DECOMPOSE = DecomposeOptions(threshold=0.4)
+DECOMPOSE = DecomposeOptions.from_settings(Settings(), threshold=0.4)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def test_every_call_extends_the_sources_the_call_before_read(store: Store) -> No
         {"sub_questions": ["投标保证金的金额是多少？"]}, {"sub_questions": ["交货期限是多久？"]}, {"sub_questions": []}
     )
     # neighbours: segments of the first search would read most of this 17-chunk KB and leave the rounds nothing
-    options = AskOptions(mode="decompose", k=1, decompose=DECOMPOSE, context="neighbours")
+    options = AskOptions.from_settings(Settings(), mode="decompose", k=1, decompose=DECOMPOSE, context="neighbours")
     trace = ask(store, ENC, llm, "履约保证金和投标保证金分别是多少？", options, save=False)
     assert [c.tag for c in llm.calls][-1] == "answer" and len(llm.calls) >= 4
     assert sum(r.chunk_added is not None for r in trace.rounds) >= 1
@@ -85,7 +86,14 @@ def test_every_call_extends_the_sources_the_call_before_read(store: Store) -> No
 
 def test_round_one_may_stop_at_once_when_the_search_hits_answer(store: Store) -> None:
     llm = script({"sub_questions": []})
-    trace = ask(store, ENC, llm, "履约保证金是多少？", AskOptions(mode="decompose", decompose=DECOMPOSE), save=False)
+    trace = ask(
+        store,
+        ENC,
+        llm,
+        "履约保证金是多少？",
+        AskOptions.from_settings(Settings(), mode="decompose", decompose=DECOMPOSE),
+        save=False,
+    )
     assert [c.tag for c in llm.calls] == ["propose_subquestions", "answer"]
     assert len(trace.rounds) == 1 and trace.rounds[0].stop == STOP_ENOUGH
     performance = chunk_with(store, "百分之十")
@@ -95,7 +103,14 @@ def test_round_one_may_stop_at_once_when_the_search_hits_answer(store: Store) ->
 
 def test_a_single_candidate_with_no_none_to_choose_needs_no_call(store: Store) -> None:
     llm = script({"sub_questions": ["zzqx wvvy kkpl?"]}, {"sub_questions": []})
-    result = decompose("qqxz vvwy?", "en", store, ENC, llm, DecomposeOptions(threshold=0.99, max_candidates=1))
+    result = decompose(
+        "qqxz vvwy?",
+        "en",
+        store,
+        ENC,
+        llm,
+        DecomposeOptions.from_settings(Settings(), threshold=0.99, max_candidates=1),
+    )
     assert len(result.rounds[0].candidates) == 1 and result.rounds[0].picked == 0
     assert result.rounds[0].chunk_added is not None
     assert llm.calls_for("select_atom") == []
@@ -109,7 +124,13 @@ def test_a_full_budget_ends_the_rounds(store: Store) -> None:
     asks = ["交货期限是多久？", "保修期多长？", "不可抗力包括什么？", "终止合同要提前多久通知？", "维修手册写了什么？"]
     llm = script(*({"sub_questions": [q]} for q in asks))
     result = decompose(
-        "保证金？", "zh", store, ENC, llm, DecomposeOptions(rounds=5, threshold=0.0), workspace=workspace
+        "保证金？",
+        "zh",
+        store,
+        ENC,
+        llm,
+        DecomposeOptions.from_settings(Settings(), rounds=5, threshold=0.0),
+        workspace=workspace,
     )
     assert result.rounds[-1].stop == STOP_BUDGET
     assert workspace.used <= 200

@@ -29,7 +29,7 @@ Fact hops on 2Wiki.
 
 
 def test_only_the_core_section_is_rewritten(tmp_path: Path) -> None:
-    bench = load_build_script("bench")
+    bench = load_build_script("bench/bench")
     path = tmp_path / "BENCHMARKS.md"
     path.write_text(FILE, encoding="utf-8")
     bench.write_core(path, [bench.BEGIN, "Measured now.", "", "## LLM layer overhead"])

@@ -1,5 +1,5 @@
-"""``build/bench_headline.py`` (issue 46): every figure of the headline table at the top of docs/BENCHMARKS.md is a
-figure of docs/results.json, linked to its record's section, and the table and plots are the same on every run."""
+"""``build/bench/bench_headline.py`` (issue 46): every figure of the headline table at the top of docs/BENCHMARKS.md is
+a figure of docs/results.json, linked to its record's section, and the table and plots are the same on every run."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?!\w)")  # not the 1 of "F1"
 
 @pytest.fixture(scope="module")
 def headline() -> ModuleType:
-    return load_build_script("bench_headline")
+    return load_build_script("bench/bench_headline")
 
 
 def between_markers(text: str, mod: ModuleType) -> str:

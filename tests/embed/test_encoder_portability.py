@@ -63,8 +63,9 @@ def test_installed_encoder_matches_the_pytorch_reference_on_this_cpu() -> None:
 @pytest.mark.slow
 def test_kb_refuses_a_perturbed_build_of_the_real_encoder(tmp_path: Path) -> None:
     """A KB made with the installed build opens with it again, and is refused by a perturbed build of the same id."""
+    from pikelocal.config import Settings
     from pikelocal.domain.errors import EncoderNumericsError
-    from pikelocal.ingest.pipeline import Ingestor
+    from pikelocal.ingest.pipeline import IngestOptions, Ingestor
     from pikelocal.store.store import Store
 
     encoder = load_encoder(GEMMA_DIR)
@@ -72,7 +73,7 @@ def test_kb_refuses_a_perturbed_build_of_the_real_encoder(tmp_path: Path) -> Non
     doc.write_text("# 招标公告\n\n投标保证金为人民币伍万元，以银行保函形式提交。\n", encoding="utf-8")
     kb = tmp_path / "kb.kb"
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
-        Ingestor(store, encoder).ingest_paths([doc])
+        Ingestor(store, encoder, IngestOptions.from_settings(Settings())).ingest_paths([doc])
     Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=load_encoder(GEMMA_DIR)).close()
 
     perturbed = tmp_path / "perturbed-build"  # the same files, but the projection shifted by ~1 %

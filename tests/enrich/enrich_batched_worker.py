@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.llm.base import Completion, GenParams, Message  # noqa: E402
@@ -49,7 +50,7 @@ def main(argv: Sequence[str]) -> int:
     llm = LlamaCppLLM(model, n_ctx=2048, n_threads=1, adapt_threads=False, batch_width=2)
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
         cached = CachedLLM(Checked(llm, kb, log), store.cache)  # type: ignore[arg-type]
-        report = Enricher(store, encoder, cached, EnrichOptions(max_questions=2)).run()
+        report = Enricher(store, encoder, cached, EnrichOptions.from_settings(Settings(), max_questions=2)).run()
         print(json.dumps({"atomized": report.atomized, "failed": len(report.failures)}), flush=True)
     llm.close()
     return 0

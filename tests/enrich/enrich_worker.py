@@ -16,6 +16,7 @@ from pathlib import Path
 # Run as a script from anywhere: make the repository's package importable even without an installed checkout.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions  # noqa: E402
 from pikelocal.llm.cached import CachedLLM  # noqa: E402
@@ -33,7 +34,7 @@ def main(argv: Sequence[str]) -> int:
     encoder = HashEncoder()
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, create=False) as store:
         llm = CachedLLM(checked_llm(kb, log, latency, parallel), store.cache)
-        report = Enricher(store, encoder, llm, EnrichOptions()).run()
+        report = Enricher(store, encoder, llm, EnrichOptions.from_settings(Settings())).run()
         print(json.dumps({"atomized": report.atomized, "questions": report.questions}), flush=True)
     return 0
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.ingest.pipeline import Ingestor, SourceText
@@ -47,7 +48,7 @@ def test_chinese_chunk_gets_the_chinese_prompt(tmp_path) -> None:  # type: ignor
         Ingestor(store, HashEncoder(), INGEST).ingest_texts(
             [SourceText("zh", "青松市招标办法", ZH_CHUNK), SourceText("en", "Tender Bond Rule", EN_CHUNK)]
         )
-        report = Enricher(store, HashEncoder(), llm, EnrichOptions(summaries=False)).run()
+        report = Enricher(store, HashEncoder(), llm, EnrichOptions.from_settings(Settings(), summaries=False)).run()
     zh_prompt, en_prompt = (p for p in seen if ZH_CHUNK in p), (p for p in seen if EN_CHUNK in p)
     zh_prompt, en_prompt = next(zh_prompt), next(en_prompt)
     assert "用中文提问" in zh_prompt and "不用“它”“该项目”“本合同”“上述”等指代" in zh_prompt

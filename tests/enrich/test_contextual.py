@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.ingest.split.context import chunk_header, with_header
@@ -68,7 +69,7 @@ def test_the_situating_prompt_asks_for_a_context_first_and_parses_it() -> None:
 
 def test_contexts_go_into_headers_bm25_and_early_vectors_and_survive_a_header_rebuild(store: Store) -> None:
     model = llm()
-    Enricher(store, ENC, model, EnrichOptions(context=True)).run()
+    Enricher(store, ENC, model, EnrichOptions.from_settings(Settings(), context=True)).run()
     assert not model.calls_for("atomize") and model.calls_for("atomize_situate")
     every = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
     chunks = [c for c in every if store.chunks.questions_of(c.id)]  # the corpus has one chunk that always fails
@@ -86,7 +87,7 @@ def test_contexts_go_into_headers_bm25_and_early_vectors_and_survive_a_header_re
     # a header rebuilt by the summary step keeps the chunk's context
     multi = next(d for d in docs.values() if d.summary and len(store.chunks.chunks_of(d.id)) > 1)
     store.enrichment.save_document_summary(multi.id, status="failed", error="forced")  # as a failed step leaves it
-    Enricher(store, ENC, llm(), EnrichOptions(context=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), context=True)).run()
     rebuilt = [c for c in store.chunks.chunks_of(multi.id) if c.context is not None]
     assert rebuilt and all(c.header.endswith("\n" + (c.context or "")) for c in rebuilt)
     assert all(c.header.startswith(multi.title or "") for c in rebuilt)
@@ -94,14 +95,14 @@ def test_contexts_go_into_headers_bm25_and_early_vectors_and_survive_a_header_re
 
 
 def test_turning_contexts_on_later_reasks_the_chunks_atomized_without_one(store: Store) -> None:
-    Enricher(store, ENC, FakeLLM(SCRIPT), EnrichOptions()).run()  # type: ignore[arg-type]
+    Enricher(store, ENC, FakeLLM(SCRIPT), EnrichOptions.from_settings(Settings())).run()  # type: ignore[arg-type]
     every = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
     done = {c.id for c in every if store.chunks.questions_of(c.id)}
     assert all(c.context is None for c in every) and len(done) == len(every) - 1  # one chunk always fails
     model = llm()
-    report = Enricher(store, ENC, model, EnrichOptions(context=True)).run()
+    report = Enricher(store, ENC, model, EnrichOptions.from_settings(Settings(), context=True)).run()
     assert report.atomized == len(done)  # the failed chunk is not among them: a failure is not retried here
     assert {c.id for c in every if (store.chunks.get_chunks([c.id])[0].context or "").startswith(MARK)} == done
     again = llm()
-    Enricher(store, ENC, again, EnrichOptions(context=True)).run()
+    Enricher(store, ENC, again, EnrichOptions.from_settings(Settings(), context=True)).run()
     assert again.calls_for("atomize_situate") == []  # nothing left to situate

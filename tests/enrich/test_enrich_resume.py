@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.llm.cached import CachedLLM, cache_key
@@ -107,7 +108,9 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Reference:
     log = base_dir / "reference.log"
     inner = checked_llm(ref, log, 0.0, PARALLEL)
     with open_kb(ref, create=False) as store:
-        report = Enricher(store, HashEncoder(), CachedLLM(inner, store.cache), EnrichOptions()).run()
+        report = Enricher(
+            store, HashEncoder(), CachedLLM(inner, store.cache), EnrichOptions.from_settings(Settings())
+        ).run()
         assert report.atomized == 14 and len(report.failures) == 1  # the corpus' always-failing chunk
         snap = snapshot(store, ref)
     lines = log.read_text().splitlines()

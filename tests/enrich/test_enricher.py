@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.domain.reports import EnrichFailure
 from pikelocal.embed.fake import HashEncoder
@@ -69,7 +70,7 @@ def all_chunks(store: Store) -> list[ChunkRecord]:
 
 
 def enrich(store: Store, llm: FakeLLM, **options: object) -> EnrichReport:
-    return Enricher(store, ENC, llm, EnrichOptions(**options)).run()  # type: ignore[arg-type]
+    return Enricher(store, ENC, llm, EnrichOptions.from_settings(Settings(), **options)).run()  # type: ignore[arg-type]
 
 
 def atomize_calls(llm: FakeLLM, needle: str | None = None) -> list[tuple[Message, ...]]:
@@ -244,7 +245,9 @@ def test_a_long_chunk_gets_questions_only_and_no_chunk_summary(tmp_path: Path) -
     )
     llm = scripted_llm()
     with open_kb(tmp_path / "kb.kb") as store:
-        Ingestor(store, ENC, IngestOptions(late=False)).ingest_texts([SourceText("rules", "Qingsong Rules", text)])
+        Ingestor(store, ENC, IngestOptions.from_settings(Settings(), late=False)).ingest_texts(
+            [SourceText("rules", "Qingsong Rules", text)]
+        )
         (chunk,) = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
         report = enrich(store, llm)
         (after,) = store.chunks.get_chunks([chunk.id])

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.llm.base import GenParams, Message
@@ -149,7 +150,9 @@ def test_a_clause_or_a_list_is_not_a_name() -> None:
 
 def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_names(store: Store) -> None:
     model = llm()
-    report = Enricher(store, ENC, model, EnrichOptions(entities=True, synonym_threshold=0.5)).run()
+    report = Enricher(
+        store, ENC, model, EnrichOptions.from_settings(Settings(), entities=True, synonym_threshold=0.5)
+    ).run()
     assert not model.calls_for("atomize") and model.calls_for("atomize_entities")
     every = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
     read = [c for c in every if store.graph.chunk_entities(c.id)]
@@ -178,7 +181,7 @@ def test_the_graph_is_stored_with_one_node_per_name_and_synonyms_link_close_name
 
 
 def test_every_triple_gets_a_fact_vector_that_goes_with_its_chunk(store: Store) -> None:
-    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), entities=True)).run()
     triples = store.db.rows(
         "SELECT t.id, s.name, t.relation, o.name FROM triples t JOIN entities s ON s.id = t.subject"
         " JOIN entities o ON o.id = t.object"
@@ -198,7 +201,7 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
 
     kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs", with_shared_name(CORPUS)))
     with open_kb(kb, create=False) as store:
-        Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+        Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), entities=True)).run()
         n = store.db.rows("SELECT count(*) FROM triples")[0][0]
     conn = db.connect(kb)  # the file as schema 8 left it: no triple vectors, no trigger, no sign bits (schema 10)
     conn.execute("DROP TRIGGER triples_ad")
@@ -214,7 +217,7 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
     with open_kb(kb, create=False) as store:  # migrated to 9 on opening
         assert store.meta()["schema_version"] >= 9 and store.graph.counts()["triples_with_vectors"] == 0
         again = llm()
-        Enricher(store, ENC, again, EnrichOptions(entities=True)).run()
+        Enricher(store, ENC, again, EnrichOptions.from_settings(Settings(), entities=True)).run()
         assert not again.calls and store.graph.counts()["triples_with_vectors"] == n > 0
         assert store.integrity_check() == []
 
@@ -239,19 +242,19 @@ def test_the_triples_nearest_the_question_seed_the_walk_at_their_ends(store: Sto
 
 
 def test_turning_entities_on_later_reasks_only_the_chunks_read_without_them(store: Store) -> None:
-    Enricher(store, ENC, FakeLLM(SCRIPT), EnrichOptions()).run()  # type: ignore[arg-type]
+    Enricher(store, ENC, FakeLLM(SCRIPT), EnrichOptions.from_settings(Settings())).run()  # type: ignore[arg-type]
     assert store.graph.counts()["entities"] == 0
     model = llm()
-    report = Enricher(store, ENC, model, EnrichOptions(entities=True)).run()
+    report = Enricher(store, ENC, model, EnrichOptions.from_settings(Settings(), entities=True)).run()
     every = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
     assert report.atomized == len(every) - 1
     again = llm()
-    Enricher(store, ENC, again, EnrichOptions(entities=True)).run()
+    Enricher(store, ENC, again, EnrichOptions.from_settings(Settings(), entities=True)).run()
     assert again.calls_for("atomize_entities") == []  # nothing left to read
 
 
 def test_removing_a_document_prunes_the_entities_only_it_named(store: Store) -> None:
-    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), entities=True)).run()
     doc = next(d for d in store.docs.documents() if Path(d.path).stem == EN_STEM)
     only_here = store.db.rows(
         "SELECT key FROM entities WHERE id NOT IN (SELECT entity_id FROM chunk_entities WHERE chunk_id IN"
@@ -271,7 +274,7 @@ def test_removing_a_document_prunes_the_entities_only_it_named(store: Store) -> 
 
 
 def test_graph_search_ranks_the_chunk_that_names_the_entity_first(store: Store) -> None:
-    Enricher(store, ENC, llm(), EnrichOptions(entities=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), entities=True)).run()
     hits = search(store, ENC, "When does Spawning happen?", mode="graph", k=5)
     assert hits and hits[0].chunk.text.startswith("Spawning")
     # the walk goes on through the shared name to other chunks, each ranked below the named one

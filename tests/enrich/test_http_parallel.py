@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.enrich import Enricher, EnrichOptions
 from pikelocal.llm.openai_compat import OpenAICompatLLM
@@ -47,7 +48,7 @@ def test_enrich_fans_out_to_max_parallel_requests(tmp_path: Path) -> None:
     kb = build_kb(tmp_path / "kb.kb", write_corpus(tmp_path / "docs", corpus))
     with StandinServer(latency_s=LATENCY_S, lifetime_s=120) as server, open_kb(kb, create=False) as store:
         llm = OpenAICompatLLM(server.url, "standin", max_parallel=4, timeout_s=30)
-        report = Enricher(store, HashEncoder(), llm, EnrichOptions()).run()
+        report = Enricher(store, HashEncoder(), llm, EnrichOptions.from_settings(Settings())).run()
         chunks = [c for d in store.docs.documents() for c in store.chunks.chunks_of(d.id)]
         titles = sorted(d.title or "" for d in store.docs.documents())
         questions = {c.id: store.chunks.questions_of(c.id) for c in chunks}

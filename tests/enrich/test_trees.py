@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.clusters import group
@@ -147,7 +148,7 @@ def _nodes_by_label(store: Store) -> dict[str, object]:
 
 def test_enrich_builds_section_cluster_and_corpus_trees_bottom_up(store: Store) -> None:
     model = llm()
-    report = Enricher(store, ENC, model, EnrichOptions(trees=True)).run()
+    report = Enricher(store, ENC, model, EnrichOptions.from_settings(Settings(), trees=True)).run()
     nodes = store.summaries.nodes()
     assert nodes and all(n.status == "done" and n.summary for n in nodes)
     assert report.tree_nodes == len(nodes) == len(model.calls_for("summarize_node"))
@@ -178,48 +179,50 @@ def test_enrich_builds_section_cluster_and_corpus_trees_bottom_up(store: Store) 
 
 def test_a_stopped_build_resumes_without_asking_again(store: Store) -> None:
     first = llm()
-    report = Enricher(store, ENC, first, EnrichOptions(trees=True, limit=2)).run()
+    report = Enricher(store, ENC, first, EnrichOptions.from_settings(Settings(), trees=True, limit=2)).run()
     assert report.tree_nodes == 2 and len(first.calls_for("summarize_node")) == 2
     assert store.summaries.pending()  # the rest waits
     done_before = {n.key: n.summary for n in store.summaries.nodes() if n.status == "done"}
     second = llm()
-    Enricher(store, ENC, second, EnrichOptions(trees=True)).run()
+    Enricher(store, ENC, second, EnrichOptions.from_settings(Settings(), trees=True)).run()
     asked = [c.messages[1].content for c in second.calls_for("summarize_node")]
     total = store.summaries.nodes()
     assert all(n.status == "done" for n in total) and len(asked) == len(total) - 2
     assert all(done_before[n.key] == n.summary for n in total if n.key in done_before)
     third = llm()
-    again = Enricher(store, ENC, third, EnrichOptions(trees=True)).run()
+    again = Enricher(store, ENC, third, EnrichOptions.from_settings(Settings(), trees=True)).run()
     assert third.calls_for("summarize_node") == [] and again.tree_nodes == 0  # nothing left to ask
 
 
 def test_a_failed_node_is_reported_and_retried_by_the_next_build(store: Store) -> None:
-    report = Enricher(store, ENC, llm(broken=True), EnrichOptions(trees=True)).run()
+    report = Enricher(store, ENC, llm(broken=True), EnrichOptions.from_settings(Settings(), trees=True)).run()
     failed = [n for n in store.summaries.nodes() if n.status == "failed"]
     assert len(failed) == 1 and BROKEN_LABEL in failed[0].label
     assert any(BROKEN_LABEL in line for line in report.failures)
     assert store.summaries.vector(failed[0].id) is None
     again = llm()
-    Enricher(store, ENC, again, EnrichOptions(trees=True)).run()
+    Enricher(store, ENC, again, EnrichOptions.from_settings(Settings(), trees=True)).run()
     assert len(again.calls_for("summarize_node")) >= 1
     assert all(n.status == "done" for n in store.summaries.nodes())
 
 
 def test_removing_a_document_removes_its_nodes_and_the_corpus_nodes_over_it(store: Store) -> None:
-    Enricher(store, ENC, llm(), EnrichOptions(trees=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), trees=True)).run()
     zh = next(d for d in store.docs.documents() if d.title == ZH_TITLE)
     assert store.summaries.nodes(zh.id) and store.summaries.nodes(corpus=True)
     assert store.docs.delete_document(zh.id)
     assert store.summaries.nodes(zh.id) == [] and store.summaries.nodes(corpus=True) == []
     assert store.integrity_check() == []
     rebuilt = llm()
-    Enricher(store, ENC, rebuilt, EnrichOptions(trees=True)).run()  # the corpus level is planned again
+    Enricher(
+        store, ENC, rebuilt, EnrichOptions.from_settings(Settings(), trees=True)
+    ).run()  # the corpus level is planned again
     assert len(store.summaries.nodes(corpus=True)) == 1
     assert len(rebuilt.calls_for("summarize_node")) == 1  # only the new corpus node: the English tree stands
 
 
 def test_summary_search_finds_the_node_of_a_section(store: Store) -> None:
-    Enricher(store, ENC, llm(), EnrichOptions(trees=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), trees=True)).run()
     hits = search_summaries(store, ENC, "评标委员会 评审专家", 3)
     assert hits and "第三章 评标委员会" in hits[0].node.label
     assert hits[0].document is not None and hits[0].document.title == ZH_TITLE
@@ -260,10 +263,19 @@ def test_an_overview_question_is_answered_from_the_tree_first_and_its_trace_name
     from pikelocal.query.answer.modes import AskOptions, ask
     from tests.support.answer_scripts import cite_source_with
 
-    Enricher(store, ENC, llm(), EnrichOptions(trees=True)).run()
+    Enricher(store, ENC, llm(), EnrichOptions.from_settings(Settings(), trees=True)).run()
     answer = cite_source_with("概述", "本办法规定了投标保证金和评标委员会")
     model = FakeLLM({"answer": answer})  # type: ignore[dict-item]
-    options = AskOptions(mode="naive", k=2, context="neighbours", neighbours=0, check=False, tree_nodes=tree_nodes)
+    options = AskOptions.from_settings(
+        Settings(),
+        mode="naive",
+        k=2,
+        context="neighbours",
+        neighbours=0,
+        check=False,
+        tree_nodes=tree_nodes,
+        quote=False,
+    )
     trace = ask(store, ENC, model, "总结一下青松市政府采购招标管理办法有哪些规定", options)
     overview = [s for s in trace.answer.sources if s.summary_node is not None]
     if not tree_nodes:

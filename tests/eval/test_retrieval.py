@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.events import Event, StageAdvanced, StageFinished, StageStarted
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.eval.datasets import CorpusDoc, EvalQuery, EvalSet, LawArticle
@@ -30,7 +31,9 @@ from pikelocal.query.retrieve.search import search
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=True)
+OPTIONS = IngestOptions.from_settings(
+    Settings(), split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=True
+)
 KS = (1, 5, 10, 100)
 
 # Every document has words no other one has, except "beta" (in p and r). p and r are equally long, so for the
@@ -301,7 +304,9 @@ def test_two_asked_articles_in_one_chunk_both_count(tmp_path: Path) -> None:
     civil_1, civil_2 = article_text(CIVIL, "第一条"), article_text(CIVIL, "第二条")
     questions = [(civil_1, article("民法.md", "第一条", civil_1)), (civil_2, article("民法.md", "第二条", civil_2))]
     with kb(tmp_path / "law.sqlite") as s:
-        Ingestor(s, ENC, IngestOptions()).ingest_paths([laws])  # default sizes: each law is one chunk
+        Ingestor(s, ENC, IngestOptions.from_settings(Settings())).ingest_paths(
+            [laws]
+        )  # default sizes: each law is one chunk
         assert chunk_holding(s, civil_1) == chunk_holding(s, civil_2)
         queries, key_of = law_relevance(s, questions, laws)
         for q in queries:

@@ -285,7 +285,7 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
             assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
 
 
-# --- build/bench_review.py on stored rows (no model) -------------------------------------------------------------
+# --- build/bench/bench_review.py on stored rows (no model) -------------------------------------------------------
 
 
 def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_path: Path) -> None:
@@ -314,7 +314,7 @@ def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_p
     )  # fmt: skip
     out, results = tmp_path / "BENCHMARKS.md", tmp_path / "results.json"
     out.write_text("# Benchmarks\n\nkept\n", encoding="utf-8")
-    bench = load_build_script("bench_review")
+    bench = load_build_script("bench/bench_review")
     argv = ["--kb", str(kb), "--checklist", "tender-zh", "--gold", str(gold), "--section", "review_test"]
     argv += ["--dataset", "zh_tender", "--wall-s", "600", "--out", str(out), "--json", str(results)]
     assert bench.main(argv) == 0
@@ -342,14 +342,14 @@ def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_p
 
 
 def test_bench_script_runs_a_checklist_and_the_scorer_sees_both_conflicts(tmp_path: Path) -> None:
-    """``--run``'s path on the two disagreeing documents of tests/review/test_review_run.py with its scripted
+    """``--run``'s path on the review tests' two disagreeing documents (tests/support/review_kb.py) with their scripted
     model: every item right, both conflicts caught."""
     from pikelocal import api
     from pikelocal.config import load_settings
     from pikelocal.embed.fake import HashEncoder
     from pikelocal.llm.fake import FakeLLM
-    from tests.review.test_review_run import CHECKLIST, RFP, RULES, quote_first
     from tests.support.build_scripts import load_build_script
+    from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first
 
     docs = tmp_path / "docs"
     docs.mkdir()
@@ -369,7 +369,7 @@ def test_bench_script_runs_a_checklist_and_the_scorer_sees_both_conflicts(tmp_pa
         ' "conflict_values": ["50000 CNY", "80000 CNY"]}',
         '{"item": "performance", "value": null}',
     )
-    run_review = load_build_script("bench_review").run_review
+    run_review = load_build_script("bench/bench_review").run_review
     llm = FakeLLM({"answer-quote": quote_first})
     rows, wall_s, asked = run_review(kb, settings, str(checklist), encoder=HashEncoder(), llm=llm)
     assert asked == 3 and wall_s > 0

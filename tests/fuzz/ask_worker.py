@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pikelocal.config import Settings
 from pikelocal.llm.cached import CachedLLM  # noqa: E402
 from pikelocal.llm.fake import FakeLLM  # noqa: E402
 from pikelocal.query.answer.decompose import DecomposeOptions  # noqa: E402
@@ -30,7 +31,13 @@ SCRIPT = {
     "select_atom": lambda _m, _p: '{"pick": 1}',
     "answer": cite_source_with("flood, fire", "Flood, fire, war and strikes"),
 }
-OPTIONS = AskOptions(mode="decompose", k=1, neighbours=0, decompose=DecomposeOptions(rounds=3, threshold=0.4))
+OPTIONS = AskOptions.from_settings(
+    Settings(),
+    mode="decompose",
+    k=1,
+    neighbours=0,
+    decompose=DecomposeOptions.from_settings(Settings(), rounds=3, threshold=0.4),
+)
 
 
 def main(argv: Sequence[str]) -> int:

@@ -15,18 +15,19 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.errors import DiskFullError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.store.store import Store
-from tests.fuzz.test_fuzz_ingest import duplicates
 from tests.support.cli import run_cli
+from tests.support.kb_checks import duplicates
 from tests.support.paths import installed_model
 
 pytestmark = pytest.mark.slow
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(late=False)
+OPTIONS = IngestOptions.from_settings(Settings(), late=False)
 WORDS = [
     "contract",
     "tender",

@@ -4,7 +4,7 @@ exception escaping the pipeline), no hang (a batch past its deadline), a reason 
 integrity check and no duplicate rows.
 
 ``PIKELOCAL_FUZZ_SEED`` and ``PIKELOCAL_FUZZ_CASES`` choose the run (defaults below); the counts are printed, and
-``build/bench_reliability.py`` records them in docs/RELIABILITY.md. ``PIKELOCAL_FUZZ_OFFICE_CASES`` sets how many
+``build/bench/bench_reliability.py`` records them in docs/RELIABILITY.md. ``PIKELOCAL_FUZZ_OFFICE_CASES`` sets how many
 .docx/.xlsx cases run: a mutation inside one XML member of the zip (the zip itself stays valid, so the XML readers
 are what is tested) or of the zipped bytes (a damaged zip).
 """
@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.store.store import Store
 from tests.support import office
+from tests.support.kb_checks import duplicates
 
 pytestmark = pytest.mark.slow
 
@@ -130,19 +130,6 @@ def mutate_office(data: bytes, rng: random.Random) -> tuple[bytes, str]:
     content, kind = mutate(source.read(target), rng)
     members = [(i.filename, content if i is target else source.read(i)) for i in infos]
     return rezip(members), f"{kind}@{target.filename.replace('/', '_')}"
-
-
-def duplicates(kb: Path) -> list[str]:
-    with Store.open_existing(kb) as store:
-        problems = store.integrity_check()
-        docs = store.docs.documents()
-        if len({d.sha256 for d in docs}) != len(docs):
-            problems.append("two documents with one sha256")
-        for d in docs:
-            ords = [c.ord for c in store.chunks.chunks_of(d.id)]
-            if len(ords) != len(set(ords)):
-                problems.append(f"document {d.id} has two chunks at one position")
-    return problems
 
 
 def run_batch(kb: Path, files: list[Path], tally: Tally) -> None:

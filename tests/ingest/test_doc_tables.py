@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.ingest.split.chunking import SplitOptions
@@ -33,7 +34,7 @@ def test_an_ingested_table_is_recorded_with_its_span_shape_and_page_and_goes_wit
     path.write_text(SCORING, encoding="utf-8")
     enc = HashEncoder()
     with Store.open(tmp_path / "kb.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        opts = IngestOptions(split=SplitOptions(target=60, min_tokens=20, max_tokens=120))
+        opts = IngestOptions.from_settings(Settings(), split=SplitOptions(target=60, min_tokens=20, max_tokens=120))
         (outcome,) = Ingestor(store, enc, opts, lambda _e: None).ingest_paths([path]).outcomes
         assert outcome.status == "ingested" and outcome.doc_id is not None
         (table,) = store.docs.tables_of(outcome.doc_id)

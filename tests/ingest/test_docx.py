@@ -13,6 +13,7 @@ import pytest
 from docx.oxml import parse_xml
 from docx.oxml.ns import nsdecls
 
+from pikelocal.config import Settings
 from pikelocal.domain.errors import DocumentError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
@@ -245,7 +246,9 @@ def test_a_batch_with_a_bad_word_file_ingests_the_others(tmp_path: Path) -> None
     prices = office.write(folder, "d_prices.xlsx", office.price_xlsx())
     enc = HashEncoder()
     with Store.open(tmp_path / "kb.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        report = Ingestor(store, enc, IngestOptions(split=SMALL), lambda _e: None).ingest_paths([folder])
+        report = Ingestor(
+            store, enc, IngestOptions.from_settings(Settings(), split=SMALL), lambda _e: None
+        ).ingest_paths([folder])
         status = {Path(o.path).name: (o.status, o.reason) for o in report.outcomes}
         assert status == {
             "a_tender.docx": ("ingested", None),

@@ -17,7 +17,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
-from pikelocal.config import load_settings
+from pikelocal.config import Settings, load_settings
 from pikelocal.domain.errors import ConfigError
 from pikelocal.domain.events import Event, Notice
 from pikelocal.embed.fake import HashEncoder
@@ -74,7 +74,7 @@ def open_kb(path: Path) -> Store:
 
 
 def ingest(store: Store, paths: Sequence[Path], events: list[Event] | None = None, **options: object) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, "late": True, **options})  # type: ignore[arg-type]
+    opts = IngestOptions.from_settings(Settings(), **{"split": SMALL, "late": True, **options})
     sink = events.append if events is not None else (lambda _event: None)
     return Ingestor(store, HashEncoder(), opts, sink).ingest_paths(list(paths))
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.events import Event, Notice
 from pikelocal.embed.base import EncodeRole
@@ -55,7 +56,7 @@ def test_header_at_gives_the_first_header_line_of_the_chunk_holding_an_offset() 
 
 
 def ingest(store: Store, folder: Path, context: str, events: list[Event] | None = None) -> None:
-    options = IngestOptions(split=SMALL, late=True, late_context=context)  # type: ignore[arg-type]
+    options = IngestOptions.from_settings(Settings(), split=SMALL, late=True, late_context=context)
     sink = events.append if events is not None else (lambda _e: None)
     Ingestor(store, HashEncoder(), options, sink).ingest_paths([folder])
 
@@ -90,7 +91,7 @@ def guide_kb(tmp_path: Path, context: str | None) -> tuple[list[ChunkRecord], np
     enc = HashEncoder()
     with Store.open(tmp_path / f"{context or 'default'}.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
         if context is None:
-            Ingestor(store, enc, IngestOptions(split=SMALL, late=True)).ingest_paths([folder])
+            Ingestor(store, enc, IngestOptions.from_settings(Settings(), split=SMALL, late=True)).ingest_paths([folder])
         else:
             ingest(store, folder, context)
         chunks, late = late_matrix(store)
@@ -181,11 +182,15 @@ def test_a_crash_in_the_header_mix_stores_nothing_of_that_group_and_resumes_to_a
     enc = HeaderMixCrash()
     with Store.open(tmp_path / "crash.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
         with pytest.raises(RuntimeError, match="header mix"):
-            Ingestor(store, enc, IngestOptions(split=SMALL, late=True)).ingest_paths([tmp_path / "docs"])
+            Ingestor(store, enc, IngestOptions.from_settings(Settings(), split=SMALL, late=True)).ingest_paths(
+                [tmp_path / "docs"]
+            )
         counts = store.counts()
         assert counts["chunk_vectors"] == counts["chunks"] > 2 and counts["late_vectors"] == 0
         enc.armed = False
-        report = Ingestor(store, enc, IngestOptions(split=SMALL, late=True)).ingest_paths([tmp_path / "docs"])
+        report = Ingestor(store, enc, IngestOptions.from_settings(Settings(), split=SMALL, late=True)).ingest_paths(
+            [tmp_path / "docs"]
+        )
         assert report.units["late"] == counts["chunks"] and report.units["embed"] == 0
         _, resumed = late_matrix(store)
         assert store.meta()["late_context"] == "mix"

@@ -38,7 +38,7 @@ def open_kb(path: Path) -> Store:
 def ingest(
     store: Store, paths: Sequence[Path], sink: Callable[[Event], None] | None = None, **options: object
 ) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, "late": False, **options})  # type: ignore[arg-type]
+    opts = IngestOptions.from_settings(Settings(), **{"split": SMALL, "late": False, **options})
     return Ingestor(store, HashEncoder(), opts, sink or (lambda _event: None)).ingest_paths(list(paths))
 
 

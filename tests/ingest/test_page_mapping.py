@@ -7,6 +7,7 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.store.store import Store
@@ -18,7 +19,7 @@ def tender_kb(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> tu
     kb = tmp_path_factory.mktemp("pages") / "tender.kb"
     enc = HashEncoder()
     with Store.open(kb, encoder_id=enc.model_id, dim=enc.dim) as store:
-        report = Ingestor(store, enc, IngestOptions(late=False)).ingest_paths([pdf])
+        report = Ingestor(store, enc, IngestOptions.from_settings(Settings(), late=False)).ingest_paths([pdf])
     assert report.count("ingested") == 1
     return kb, pdf
 

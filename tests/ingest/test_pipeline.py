@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.events import Event, Notice, StageAdvanced, ignore
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
@@ -106,7 +107,7 @@ def ingest(
     encoder: HashEncoder | None = None,
     **options: object,
 ) -> IngestReport:
-    opts = IngestOptions(**{"split": SMALL, "late": True, **options})  # type: ignore[arg-type]
+    opts = IngestOptions.from_settings(Settings(), **{"split": SMALL, "late": True, **options})
     return Ingestor(store, encoder or HashEncoder(), opts, sink).ingest_paths(list(paths))
 
 
@@ -389,9 +390,9 @@ def test_real_pdfs_encrypted_image_only_and_garbled(tmp_path: Path, pdfs: Path) 
     encrypted, image_only, garbled = pdfs / ENCRYPTED, pdfs / IMAGE_ONLY, pdfs / GARBLED
     events: list[Event] = []
     with open_kb(tmp_path / "kb.kb") as store:
-        report = Ingestor(store, HashEncoder(), IngestOptions(late=True), events.append).ingest_paths(
-            [encrypted, image_only, garbled]
-        )
+        report = Ingestor(
+            store, HashEncoder(), IngestOptions.from_settings(Settings(), late=True), events.append
+        ).ingest_paths([encrypted, image_only, garbled])
         outcomes = by_path(report)
         assert outcomes[key(encrypted)].status == "failed" and outcomes[key(encrypted)].reason == "encrypted"
         assert outcomes[key(image_only)].status == "failed" and outcomes[key(image_only)].reason == "image-only"
@@ -419,9 +420,9 @@ def test_real_pdfs_encrypted_image_only_and_garbled(tmp_path: Path, pdfs: Path) 
         assert chunks[-1].page_end == ok.pages  # the last page's text made it in
 
         # with its password the encrypted PDF goes in, and its recorded failure is dropped
-        again = Ingestor(store, HashEncoder(), IngestOptions(password="openpassword", late=True)).ingest_paths(
-            [encrypted]
-        )
+        again = Ingestor(
+            store, HashEncoder(), IngestOptions.from_settings(Settings(), password="openpassword", late=True)
+        ).ingest_paths([encrypted])
         (opened,) = again.outcomes
         assert opened.status == "ingested" and opened.path == key(encrypted) and again.failed == []
         text = "".join(c.text for c in store.chunks.chunks_of(opened.doc_id))
@@ -434,7 +435,9 @@ def test_without_late_chunking_documents_are_ready_with_early_vectors_only(tmp_p
     folder = write_corpus(tmp_path / "docs")
     with open_kb(tmp_path / "kb.kb") as store:
         encoder = CountingEncoder()
-        report = Ingestor(store, encoder, IngestOptions(split=SMALL, late=False)).ingest_paths([folder])
+        report = Ingestor(
+            store, encoder, IngestOptions.from_settings(Settings(), split=SMALL, late=False)
+        ).ingest_paths([folder])
         assert {o.status for o in report.outcomes} == {"ingested"}
         counts = store.counts()
         assert counts["chunk_vectors"] == counts["chunks"] > 0 and counts["late_vectors"] == 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.errors import ConfigError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
@@ -22,7 +23,9 @@ OPTIONS = SplitOptions(target=40, min_tokens=10, max_tokens=80)
 
 def ingest(kb: Path, folder: Path, llm: FakeLLM | CachedLLM) -> Store:
     store = Store.open(kb, encoder_id=ENC.model_id, dim=ENC.dim)
-    Ingestor(store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=llm, late=False)).ingest_paths([folder])
+    Ingestor(
+        store, ENC, IngestOptions.from_settings(Settings(), split=OPTIONS, splitter="llm", llm=llm, late=False)
+    ).ingest_paths([folder])
     return store
 
 
@@ -51,13 +54,21 @@ def test_a_rerun_through_the_kb_cache_asks_the_model_nothing(tmp_path: Path) -> 
     fake = FakeLLM({"split": script(at_topic_end)})
     with Store.open(tmp_path / "kb.sqlite", encoder_id=ENC.model_id, dim=ENC.dim) as store:
         Ingestor(
-            store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store.cache), late=False)
+            store,
+            ENC,
+            IngestOptions.from_settings(
+                Settings(), split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store.cache), late=False
+            ),
         ).ingest_paths([folder])
         first = [(c.text, c.summary) for c in store.chunks.chunks_of(store.docs.documents()[0].id)]
         asked = len(fake.calls)
         store.docs.delete_document(store.docs.documents()[0].id)  # as if a killed run had stored nothing for it
         Ingestor(
-            store, ENC, IngestOptions(split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store.cache), late=False)
+            store,
+            ENC,
+            IngestOptions.from_settings(
+                Settings(), split=OPTIONS, splitter="llm", llm=CachedLLM(fake, store.cache), late=False
+            ),
         ).ingest_paths([folder])
         again = [(c.text, c.summary) for c in store.chunks.chunks_of(store.docs.documents()[0].id)]
     assert asked > 0 and len(fake.calls) == asked and again == first
@@ -68,4 +79,4 @@ def test_the_llm_splitter_without_an_llm_is_a_config_error(tmp_path: Path) -> No
         Store.open(tmp_path / "kb.sqlite", encoder_id=ENC.model_id, dim=ENC.dim) as store,
         pytest.raises(ConfigError, match="needs an LLM"),
     ):
-        Ingestor(store, ENC, IngestOptions(splitter="llm"))
+        Ingestor(store, ENC, IngestOptions.from_settings(Settings(), splitter="llm"))

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.errors import StoreError
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport
@@ -31,7 +32,7 @@ from tests.support.workers import PythonWorkers
 WORKER = Path(__file__).resolve().parent / "crash_worker.py"
 # late "off": these tests count every encoded text as a chunk's early vector (the "mix" default also encodes
 # each late group's header lines; tests/ingest/test_late_context.py covers it)
-IN_PROCESS = IngestOptions(split=SPLIT, embed_batch=4, late=True, late_context="off")
+IN_PROCESS = IngestOptions.from_settings(Settings(), split=SPLIT, embed_batch=4, late=True, late_context="off")
 WAIT_S = 30.0
 
 _VOCABULARY = (

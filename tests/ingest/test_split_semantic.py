@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.enrich.embed import document_text
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
@@ -89,8 +90,8 @@ def test_the_pipeline_ingests_with_the_semantic_splitter(tmp_path: Path) -> None
     (folder / "notes.md").write_text("# Notes\n\n" + TEXT * 3)
     enc = HashEncoder()
     with Store.open(tmp_path / "kb.kb", encoder_id=enc.model_id, dim=enc.dim) as store:
-        options = IngestOptions(
-            split=SplitOptions(target=20, min_tokens=10, max_tokens=60), splitter="semantic", late=True
+        options = IngestOptions.from_settings(
+            Settings(), split=SplitOptions(target=20, min_tokens=10, max_tokens=60), splitter="semantic", late=True
         )
         report = Ingestor(store, enc, options).ingest_paths([folder])
         assert not report.failed

@@ -1,6 +1,6 @@
 """A CUDA build of llama.cpp exports weak copies of libstdc++ templates from libggml-cuda.so; unless libstdc++ is in
 the process's global symbol scope before llama.cpp loads, libllama.so binds to them and loading a model dies with
-SIGSEGV (seen on an H100 and an H200, build/device/README.md). Every first import of ``llama_cpp`` in pikelocal
+SIGSEGV (seen on an H100 and an H200, build/bench/device/README.md). Every first import of ``llama_cpp`` in pikelocal
 goes through ``load_llama_cpp``, which puts it there. No GPU is needed to check that it does: each case runs in a
 fresh interpreter, where nothing has made libstdc++ global yet (the "before" line shows the check can fail)."""
 

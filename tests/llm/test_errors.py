@@ -11,6 +11,7 @@ from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.cached import CachedLLM
 from pikelocal.llm.llama_cpp import LlamaCppLLM
 from pikelocal.llm.openai_compat import OpenAICompatLLM
+from tests.support.hostile_server import HostileServer, head, send
 from tests.support.llm_cache import DictCache
 from tests.support.standin_server import StandinServer
 
@@ -141,3 +142,15 @@ def _call(llm: OpenAICompatLLM, streaming: bool) -> None:
         list(llm.stream(MESSAGES, PARAMS))
     else:
         llm.complete(MESSAGES, PARAMS)
+
+
+def test_a_servers_error_body_reaches_the_terminal_without_its_controls() -> None:
+    body = b'{"error": {"message": "\\u001b]0;owned\\u0007boom \\u009b2J\\u202eevil"}}'
+    raw = b"\x1b]0;owned\x07 raw body"
+    for sent in (body, raw):
+        script = send(head("500 Internal Server Error", len(sent)) + sent)
+        with HostileServer(script) as server, pytest.raises(BackendError) as info:
+            OpenAICompatLLM(server.url, "m", timeout_s=5).complete(MESSAGES, PARAMS)
+        message = str(info.value)
+        assert "HTTP 500" in message and not any(ch in message for ch in "\x1b\x07\x9b\u202e"), repr(message)
+        assert "owned" in message  # the text stays; only what a terminal would obey is gone

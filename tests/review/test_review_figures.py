@@ -144,14 +144,15 @@ def test_sentence_spans() -> None:
 
 
 def test_sample_tender(tmp_path: Path) -> None:
+    from pikelocal.config import Settings
     from pikelocal.embed.fake import HashEncoder
-    from pikelocal.ingest.pipeline import Ingestor
+    from pikelocal.ingest.pipeline import IngestOptions, Ingestor
     from pikelocal.store.store import Store
 
     sample = Path(pikelocal.__file__).parent / "samples" / "道路改造工程招标文件（示例）.md"
     encoder = HashEncoder()
     with Store.open(tmp_path / "kb.kb", encoder_id=encoder.model_id, dim=encoder.dim) as store:
-        Ingestor(store, encoder).ingest_paths([sample])
+        Ingestor(store, encoder, IngestOptions.from_settings(Settings())).ingest_paths([sample])
         [doc] = store.docs.documents()
         pages = [p for n in store.docs.page_numbers(doc.id) if (p := store.docs.page(doc.id, n)) is not None]
         chunks = store.chunks.chunks_of(doc.id)

@@ -15,7 +15,7 @@ import pytest
 from numpy.typing import NDArray
 
 from pikelocal import api
-from pikelocal.config import load_settings
+from pikelocal.config import Settings, load_settings
 from pikelocal.domain.documents import NewQuestion
 from pikelocal.domain.errors import EncoderNumericsError
 from pikelocal.embed.base import EncodeRole, TokenVectors, WindowContext
@@ -58,7 +58,7 @@ def make_kb(tmp_path: Path, encoder: HashEncoder) -> Path:
     (docs / "supply.txt").write_text("The Supplier shall deliver the pumps within thirty days.\n")
     kb = tmp_path / "kb.kb"
     with Store.open(kb, encoder_id=encoder.model_id, dim=encoder.dim, probe=encoder) as store:
-        Ingestor(store, encoder, IngestOptions(late=True)).ingest_paths([docs])
+        Ingestor(store, encoder, IngestOptions.from_settings(Settings(), late=True)).ingest_paths([docs])
     return kb
 
 

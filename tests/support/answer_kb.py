@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
@@ -12,7 +13,9 @@ from pikelocal.store.store import Store
 from tests.support.search_corpus import DOCS, PDF_PAGES, add_stand_in_questions, make_pdf
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=False)
+OPTIONS = IngestOptions.from_settings(
+    Settings(), split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=False
+)
 # Eight numbered sections of ~30 tokens each: several chunks in one document, for neighbours and merging.
 LONG_DOC = "# Maintenance manual\n\n" + "\n\n".join(
     f"## Section {n}\n\nStep {n} of the pump maintenance: check valve {n}, record pressure reading {n} in the"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from pikelocal.config import Settings
 from pikelocal.domain.events import Event
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import FileOutcome, IngestOptions, Ingestor, IngestReport
@@ -50,7 +51,7 @@ def ingest(
     store: Store, paths: Sequence[Path], sink: Callable[[Event], None] | None = None, **options: object
 ) -> IngestReport:
     """``paths`` ingested with small chunks, no late vectors and the hash encoder; ``options`` are IngestOptions'."""
-    opts = IngestOptions(**{"split": SMALL, "late": False, **options})  # type: ignore[arg-type]
+    opts = IngestOptions.from_settings(Settings(), **{"split": SMALL, "late": False, **options})
     events: list[Event] = []
     return Ingestor(store, HashEncoder(), opts, sink or events.append).ingest_paths(list(paths))
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor
 from pikelocal.ingest.split.chunking import SplitOptions
@@ -24,7 +25,7 @@ from pikelocal.store.store import Store
 from pikelocal.text.lang import detect_lang
 
 SPLIT = SplitOptions(target=40, min_tokens=10, max_tokens=60)
-INGEST = IngestOptions(split=SPLIT, late=False)
+INGEST = IngestOptions.from_settings(Settings(), split=SPLIT, late=False)
 
 SUMMARY_WORD_EN = "zephyrine"  # occurs in the English summaries only
 SUMMARY_WORD_ZH = "麒麟"  # occurs in the Chinese summaries only

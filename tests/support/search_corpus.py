@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from pikelocal.config import Settings
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest.pipeline import IngestOptions
 from pikelocal.ingest.split.chunking import SplitOptions
 from pikelocal.store.store import Store
 
 ENC = HashEncoder()
-OPTIONS = IngestOptions(split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=True)
+OPTIONS = IngestOptions.from_settings(
+    Settings(), split=SplitOptions(target=40, min_tokens=10, max_tokens=60), late=True
+)
 
 # One topic per document; the topic words occur in no other document.
 DOCS = {

@@ -25,7 +25,7 @@ from pikelocal.ingest.split.context import with_header
 GROUP_WINDOWS = 4  # a group holds up to this many late windows of chunk text
 MARGIN_SHARE = 0.25  # context added on each side of a group, as a share of one late window
 # late_context "mix": v = (1 − β)·late + β·early(title › section path), normalised. Late alone, nDCG@10 at β 0 /
-# 0.2 / 0.35 / 0.5 (build/bench_late_mix.py, docs/BENCHMARKS.md): LawBench 0.267 / 0.430 / 0.586 / 0.692, tender
+# 0.2 / 0.35 / 0.5 (build/bench/bench_late_mix.py, docs/BENCHMARKS.md): LawBench 0.267 / 0.430 / 0.586 / 0.692, tender
 # 0.680 / 0.719 / 0.712 / 0.657, 2Wiki-50 0.814 / 0.826 / 0.819 / 0.801, HotpotQA-50 0.872 / 0.889 / 0.882 / 0.865:
 # 0.35 beats plain late on all four and is within 0.007 of the best β tried on three.
 HEADER_MIX = 0.35

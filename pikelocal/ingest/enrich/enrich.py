@@ -13,9 +13,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
+from pikelocal.config import Settings
 from pikelocal.domain.documents import ChunkRecord, DocumentRecord
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
 from pikelocal.domain.reports import EnrichReport, StageCost
@@ -38,15 +40,26 @@ BATCH = 32  # chunks fetched and handed to the LLM fan-out at a time
 
 @dataclass(frozen=True)
 class EnrichOptions:
-    max_questions: int = 4
-    summaries: bool = True  # document summaries (and titles); off: straight to the questions
+    """What enrichment makes. Made by :meth:`from_settings` (a caller's choices on top): a field that a setting
+    feeds has no default of its own, so it cannot disagree with the setting's."""
+
+    max_questions: int  # atomic questions per chunk at most (enrich.questions)
+    summaries: bool  # document summaries (and titles); off: straight to the questions (enrich.summaries)
+    context: bool  # contextual retrieval: the questions' call also situates each chunk (enrich.context)
+    entities: bool  # the entity graph: the questions' call also reads entities and triples (enrich.entities)
+    trees: bool  # then the summary trees (ingest/enrich/trees.py; enrich.trees)
+    # What a request adds; no setting feeds these.
     doc_ids: tuple[int, ...] | None = None  # only these documents
-    chunk_ids: tuple[int, ...] | None = None  # only these chunks' questions (a sample: build/bench_fusion_tuning.py)
+    # only these chunks' questions (a sample: build/bench/bench_fusion_tuning.py)
+    chunk_ids: tuple[int, ...] | None = None
     limit: int | None = None  # at most this many chunks this run
-    context: bool = False  # contextual retrieval: the questions' call also situates each chunk (enrich.context)
-    entities: bool = False  # the entity graph: the questions' call also reads entities and triples (enrich.entities)
     synonym_threshold: float = 0.9  # cosine of two entity names' vectors for a synonym edge
-    trees: bool = False  # then the summary trees (ingest/enrich/trees.py; enrich.trees)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> EnrichOptions:
+        """The ``[enrich]`` settings as options, with ``overrides`` (fields by name) on top."""
+        e = settings.enrich
+        return replace(cls(e.questions, e.summaries, e.context, e.entities, e.trees), **overrides)
 
 
 def has_own_title(doc: DocumentRecord) -> bool:
@@ -60,7 +73,7 @@ class Enricher:
         store: Store,
         encoder: Encoder,
         llm: LLM,
-        options: EnrichOptions = EnrichOptions(),
+        options: EnrichOptions,
         sink: EventSink = ignore,
     ) -> None:
         self.store, self.encoder, self.llm, self.options, self.sink = store, encoder, llm, options, sink

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pikelocal.config import available_cpus
+from pikelocal.config import available_cpus, default_of
 from pikelocal.domain.kinds import OcrMode
 from pikelocal.ingest.read.ocr_engine import engine, first_line
 from pikelocal.ingest.read.textcheck import GARBLED_PAGE_SHARE, garbled_share, page_list
@@ -29,14 +29,14 @@ REOPEN_EVERY = 32
 
 @dataclass(frozen=True)
 class OcrOptions:
-    """When and how pages are OCR'd (``ingest.ocr*`` settings)."""
+    """When and how pages are OCR'd (``ingest.ocr*`` settings, whose declared defaults are these)."""
 
-    mode: OcrMode = "auto"
-    dpi: int = 200
-    max_side: int = 2400  # pixels on a rendered page's longer side, whatever its size in points
-    threads: int = 0  # onnxruntime's; 0: the machine's cores, at most MAX_THREADS
-    page_timeout_s: float = 60.0  # added to the document's time limit for each page OCR'd
-    memory_mb: int = 3072  # the reading process's address space once the OCR engine is loaded
+    mode: OcrMode = default_of("ingest.ocr")
+    dpi: int = default_of("ingest.ocr_dpi")
+    max_side: int = default_of("ingest.ocr_max_side")  # pixels on a rendered page's longer side, whatever its size
+    threads: int = default_of("ingest.ocr_threads")  # onnxruntime's; 0: the machine's cores, at most MAX_THREADS
+    page_timeout_s: float = default_of("ingest.ocr_page_timeout_s")  # added to the time limit per page OCR'd
+    memory_mb: int = default_of("ingest.ocr_memory_mb")  # the reading process's address space with OCR loaded
     models_dir: str = ""  # the model manifest's folder; empty: the default one
 
 

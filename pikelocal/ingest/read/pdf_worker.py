@@ -67,6 +67,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any, Protocol
 
+from pikelocal.config import default_of
 from pikelocal.domain.errors import DocumentError
 from pikelocal.ingest.read.ocr import DEFAULT_OCR, OcrOptions, OcrReport
 from pikelocal.ingest.read.ooxml import OfficeText
@@ -93,12 +94,12 @@ _MAX_FRAME = 1 << 32
 
 @dataclass(frozen=True)
 class PdfLimits:
-    """The bounds on reading one PDF (``ingest.pdf_*`` settings)."""
+    """The bounds on reading one PDF (``ingest.pdf_*`` settings, whose declared defaults are these)."""
 
-    timeout_s: float = 300.0
-    memory_mb: int = 1536
-    max_pages: int = 5000
-    max_chars: int = 20_000_000
+    timeout_s: float = default_of("ingest.pdf_timeout_s")
+    memory_mb: int = default_of("ingest.pdf_memory_mb")
+    max_pages: int = default_of("ingest.pdf_max_pages")
+    max_chars: int = default_of("ingest.pdf_max_chars")
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pikelocal.config import default_of
 from pikelocal.domain.documents import NewChunk, NewPage, TableRecord
 from pikelocal.ingest.read.parse import ParsedDocument
 from pikelocal.ingest.read.positions import DocumentText
@@ -20,9 +21,11 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SplitOptions:
-    target: int = 400  # encoder tokens
-    min_tokens: int = 100
-    max_tokens: int = 600
+    """The structure-aware splitter's sizes in encoder tokens; the defaults are the settings' declared ones."""
+
+    target: int = default_of("ingest.chunk_tokens")
+    min_tokens: int = default_of("ingest.min_tokens")
+    max_tokens: int = default_of("ingest.max_tokens")
     max_chars: int | None = None  # a chunk's most characters; None: max_tokens × bounds.CHARS_PER_TOKEN
 
 

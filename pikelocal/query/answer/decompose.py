@@ -14,8 +14,10 @@ a full budget ends it, and a pick with a single candidate and no "none" to choos
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+from pikelocal.config import Settings
 from pikelocal.domain.answers import Candidate, Round, location
 from pikelocal.domain.kinds import StepKind
 from pikelocal.embed.base import Encoder
@@ -41,13 +43,22 @@ DEFAULT_BUDGET_TOKENS = 2000  # for the sources, when the caller gives no worksp
 
 @dataclass(frozen=True)
 class DecomposeOptions:
-    rounds: int = 5
-    max_proposals: int = 3  # sub-questions per round
-    atoms_k: int = 4  # atomic questions retrieved per sub-question
-    threshold: float = 0.5  # cosine similarity an atomic question needs to become a candidate
+    """Algorithm 1's bounds. Made by :meth:`from_settings`: a field that a setting feeds has no default of its own."""
+
+    rounds: int  # (answer.rounds)
+    max_proposals: int  # sub-questions per round (answer.proposals)
+    atoms_k: int  # atomic questions retrieved per sub-question (answer.atoms_k)
+    threshold: float  # cosine similarity an atomic question needs to become a candidate (answer.threshold)
+    graph_hops: int  # chunks one shared entity away added per candidate (answer.graph_hops; 0: off)
     max_candidates: int = 8  # shown to the selector
     chunk_k: int = 4  # chunks per sub-question in the chunk backup
-    graph_hops: int = 0  # chunks one shared entity away added per candidate (answer.graph_hops; 0: off)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> DecomposeOptions:
+        """The ``[answer]`` settings of Algorithm 1, with ``overrides`` (fields by name) on top."""
+        a = settings.answer
+        options = cls(a.rounds, a.proposals, a.atoms_k, a.threshold, a.graph_hops)
+        return replace(options, **overrides)
 
 
 @dataclass(frozen=True)

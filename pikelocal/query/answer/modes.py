@@ -14,7 +14,9 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from pikelocal.config import Settings
 from pikelocal.domain.answers import Answer, QueryTrace, Source
 from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep, ignore
 from pikelocal.domain.kinds import AnswerContext, AnswerMode, AnswerStyle, FusionMethod, StepKind
@@ -31,9 +33,8 @@ from pikelocal.query.answer.second_hop import HopOptions, hop_answer
 from pikelocal.query.context.compress import compress_sources
 from pikelocal.query.context.expand import Budget, Ranking, assemble, estimate_tokens
 from pikelocal.query.context.locate import store_locator
-from pikelocal.query.context.segments import DEFAULT_PRESET, PRESETS, SegmentParams
+from pikelocal.query.context.segments import PRESETS, SegmentParams
 from pikelocal.query.context.workspace import Compress, Workspace
-from pikelocal.query.retrieve.hops import HOP_MIN_SIMILARITY
 from pikelocal.query.retrieve.rerank import rerank
 from pikelocal.query.retrieve.search import search
 from pikelocal.query.retrieve.summaries import is_overview, search_summaries, summary_sources
@@ -48,39 +49,55 @@ DOC_FILTER_DEPTH = 8  # searched this many times deeper when only some documents
 
 @dataclass(frozen=True)
 class AskOptions:
-    mode: AnswerMode = "naive"
-    k: int = 6  # chunks retrieved by naive (and by each path of hier)
-    decompose: DecomposeOptions = field(default_factory=DecomposeOptions)
-    neighbours: int = 1  # context "neighbours": chunks added on each side of a gathered one
-    context: AnswerContext = "neighbours"  # how the sources are chosen (answer.context)
-    segments: SegmentParams = PRESETS[DEFAULT_PRESET]  # RSE's parameters (answer.segments)
-    ranking: int = 50  # context "segments": chunks of the search's ranking RSE values (search.candidates)
-    context_tokens: int = 2000  # for the sources; also capped by the model's context window
+    """How :func:`ask` answers. Made by :meth:`from_settings` (a caller's choices on top): a field that a setting
+    feeds has no default of its own, so it cannot disagree with the setting's."""
+
+    mode: AnswerMode  # (answer.mode)
+    k: int  # chunks retrieved by naive (and by each path of hier) (answer.k)
+    decompose: DecomposeOptions  # Algorithm 1 (answer.rounds, proposals, atoms_k, threshold, graph_hops)
+    neighbours: int  # context "neighbours": chunks added on each side of a gathered one (answer.neighbours)
+    context: AnswerContext  # how the sources are chosen (answer.context)
+    segments: SegmentParams  # RSE's parameters (answer.segments)
+    ranking: int  # context "segments": chunks of the search's ranking RSE values (search.candidates)
+    context_tokens: int  # for the sources; also capped by the model's context window (answer.context_tokens)
     # keep only the sentences nearest the question: naive and hier at most this many tokens; decompose appends its
     # sources whole while they fit this many, then cuts each at this share of context_tokens (0: off)
-    compress_tokens: int = 1000
-    rerank: int = 0  # the search's top hits the LLM reorders before the context is built (0: off)
-    follow_refs: int = 2  # article chunks the sources cite, added to the context (answer.follow_refs; 0: off)
+    compress_tokens: int  # (answer.compress_tokens)
+    rerank: int  # the search's top hits the LLM reorders before the context is built (answer.rerank; 0: off)
+    follow_refs: int  # article chunks the sources cite, added to the context (answer.follow_refs; 0: off)
     # an overview question ("summarise …", "what are all the …") first reads this many summary-tree nodes
     # (answer.tree_nodes; 0: off); naive and hier only
-    tree_nodes: int = 2
-    max_tokens: int = 512  # of the answer
+    tree_nodes: int
+    max_tokens: int  # of the answer (answer.max_tokens)
+    weights: dict[str, float] | None  # hybrid fusion weights (search.*_weight; None: search's own)
+    fusion: FusionMethod  # how hybrid fuses (search.fusion)
+    hops: int  # fact hops after the search's first hits (search.hops)
+    hop_similarity: float  # (search.hop_similarity)
+    check: bool  # check each claim against the sources (answer.check)
+    check_encoder: bool  # let the encoder rescue paraphrased claims (answer.check_encoder)
+    cite_grammar: bool  # force a [n] after each sentence with a grammar (answer.cite_grammar)
+    quote: bool  # naive and hier: quote, then answer (answer.quote; query/answer/quoted.py)
+    hop: bool  # naive, with quote: comparisons and compositions hop by hop (answer.hop; query/answer/second_hop.py)
+    # What a request adds; no setting feeds these.
     style: AnswerStyle = "full"
     instruction: str = ""
-    weights: dict[str, float] | None = None  # hybrid fusion weights (settings.search)
-    fusion: FusionMethod = "rrf"  # how hybrid fuses (settings.search.fusion)
-    hops: int = 0  # fact hops after the search's first hits (settings.search.hops)
-    hop_similarity: float = HOP_MIN_SIMILARITY  # (settings.search.hop_similarity)
-    check: bool = True  # check each claim against the sources (answer.check)
-    check_encoder: bool = True  # let the encoder rescue paraphrased claims (answer.check_encoder)
-    cite_grammar: bool = False  # force a [n] after each sentence with a grammar (answer.cite_grammar)
-    quote: bool = False  # naive and hier: quote, then answer (answer.quote; query/answer/quoted.py)
-    hop: bool = (
-        False  # naive, with quote: comparisons and compositions hop by hop (answer.hop; query/answer/second_hop.py)
-    )
     # A review item's hints (review/checklist.py): searched with the question, never shown to the model
     search_terms: tuple[str, ...] = ()
     doc_ids: tuple[int, ...] | None = None  # only these documents' chunks are searched (None: all)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **overrides: Any) -> AskOptions:
+        """The ``[answer]`` and ``[search]`` settings as options, with ``overrides`` (fields by name) on top."""
+        a, s = settings.answer, settings.search
+        options = cls(
+            mode=a.mode, k=a.k, decompose=DecomposeOptions.from_settings(settings), neighbours=a.neighbours,
+            context=a.context, segments=PRESETS[a.segments], ranking=s.candidates, context_tokens=a.context_tokens,
+            compress_tokens=a.compress_tokens, rerank=a.rerank, follow_refs=a.follow_refs, tree_nodes=a.tree_nodes,
+            max_tokens=a.max_tokens, weights=s.weights(), fusion=s.fusion, hops=s.hops,
+            hop_similarity=s.hop_similarity, check=a.check, check_encoder=a.check_encoder,
+            cite_grammar=a.cite_grammar, quote=a.quote, hop=a.hop,
+        )  # fmt: skip
+        return replace(options, **overrides)
 
 
 def context_budget(options: AskOptions, llm: LLM) -> Budget:

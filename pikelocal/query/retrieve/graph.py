@@ -124,7 +124,7 @@ def graph_ranking(
     """The ``n`` chunks with the most PPR mass for ``query`` (chunk id, mass), best first; empty when the KB has
     no entities or nothing seeds the walk. ``dense_hits`` (chunk id, cosine) seed chunks at ``passage_weight``
     × cosine. ``specificity``: each entity seed is divided by the number of chunks that mention it (HippoRAG 1's
-    node specificity), so a name every paragraph shares seeds little (``build/bench_graph_variants.py``).
+    node specificity), so a name every paragraph shares seeds little (``build/bench/bench_graph_variants.py``).
     ``facts``: the ends (subject and object) of the ``facts`` triples whose text is nearest the question's vector
     seed the walk at that cosine (HippoRAG 2's fact retrieval, without its LLM filter); 0 turns it off."""
     graph = load_graph(store)

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from pikelocal.embed.base import Encoder
 
-# Calibrated on labelled pairs (build/calibrate_about.py; BENCHMARKS "Checks that know what a sentence is about").
+# Calibrated on labelled pairs (build/bench/calibrate_about.py; BENCHMARKS "Checks that know what a sentence is about").
 ABOUT_COSINE = 0.60
 TO_CHECK_COSINE = 0.50
 MAX_TEXT_CHARS = 400  # a sentence longer than this is read from its start (a table flattened into one "sentence")

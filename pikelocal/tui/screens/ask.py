@@ -16,8 +16,9 @@ from textual.widgets.option_list import Option
 from pikelocal.api import claim_lines, summary_line
 from pikelocal.domain import ANSWER_MODES, AskRequest, QueryTrace, answer_mode
 from pikelocal.domain.errors import PikeError
-from pikelocal.domain.events import AnswerDelta, ReasoningStep
+from pikelocal.domain.events import AnswerDelta, EventSink, ReasoningStep
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
+from pikelocal.tui.messages import CancelJob, JobStarted, StartJob
 from pikelocal.tui.render import (
     answer_content,
     cited_excerpt,
@@ -50,6 +51,7 @@ class AskScreen(Screen[None]):
         self.trace: QueryTrace | None = None
         self._streamed = ""
         self._steps: list[Text] = []
+        self._working = False  # this screen's answer job is running (JobStarted until it is done or failed)
 
     def compose(self) -> ComposeResult:
         answer = self.app.settings.answer
@@ -96,8 +98,17 @@ class AskScreen(Screen[None]):
             self.notify("This knowledge base holds no documents yet: add some in the Library (F3).", severity="error")
             return
         mode = answer_mode(str(self.query_one("#mode", Select).value))
-        if not self.app.start_job(JOB, self, lambda sink: kb.ask(question, AskRequest(mode, rounds), sink)):
+
+        def work(sink: EventSink) -> QueryTrace:
+            return kb.ask(question, AskRequest(mode, rounds), sink)
+
+        self.post_message(StartJob(JOB, work, self, (question, mode)))
+
+    def on_job_started(self, message: JobStarted) -> None:
+        if message.job != JOB:
             return
+        question, mode = message.detail
+        self._working = True
         self.query_one("#question", QuestionInput).remember(question)
         self.trace, self._streamed, self._steps = None, "", []
         self._set_answer(Text(""))
@@ -128,11 +139,13 @@ class AskScreen(Screen[None]):
 
     def on_work_done(self, message: WorkDone) -> None:
         if message.job == JOB:
+            self._working = False
             self.show_trace(message.result)
 
     def on_work_failed(self, message: WorkFailed) -> None:
         if message.job != JOB:
             return
+        self._working = False
         if message.cancelled:
             self._status("Cancelled: no answer was stored (finished model calls are cached).")
             self.notify("Answer cancelled.", severity="warning")
@@ -208,7 +221,9 @@ class AskScreen(Screen[None]):
     # --- actions -------------------------------------------------------------------------------------
 
     def action_cancel(self) -> None:
-        if not self.app.cancel_job(JOB):
+        if self._working:
+            self.post_message(CancelJob(JOB))
+        else:
             self.query_one("#question").focus()
 
     def action_toggle_reasoning(self) -> None:

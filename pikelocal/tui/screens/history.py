@@ -10,6 +10,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from pikelocal.domain.errors import PikeError
+from pikelocal.tui.messages import ShowTrace
 from pikelocal.tui.render import clip
 
 if TYPE_CHECKING:
@@ -50,6 +51,6 @@ class HistoryScreen(Screen[None]):
         )
         table.focus()
 
-    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            await self.app.show_trace(int(event.row_key.value))
+            self.post_message(ShowTrace(int(event.row_key.value)))

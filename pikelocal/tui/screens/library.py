@@ -15,8 +15,9 @@ from textual.widgets import DataTable, Footer, Header, Label, ProgressBar, Stati
 
 from pikelocal.domain import AddReport, AddRequest, DocumentStatus, Library
 from pikelocal.domain.errors import PikeError
-from pikelocal.domain.events import Notice, StageAdvanced, StageFinished, StageStarted
+from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
+from pikelocal.tui.messages import CancelJob, JobStarted, StartJob
 from pikelocal.tui.render import clip, file_name, without_dirs
 from pikelocal.tui.screens.dialogs import ConfirmDialog, PathDialog
 
@@ -131,16 +132,22 @@ class LibraryScreen(Screen[None]):
         if path is None:
             return
         kb = self.app.kb
-        if self.app.start_job(JOB, self, lambda sink: kb.add([path], AddRequest(enrich=True), sink)):
-            self._progress(f"Adding {path.name}…", None)
+
+        def work(sink: EventSink) -> AddReport:
+            return kb.add([path], AddRequest(enrich=True), sink)
+
+        self.post_message(StartJob(JOB, work, self, (f"Adding {path.name}…",)))
 
     def action_enrich(self) -> None:
         kb = self.app.kb
         if not kb.exists():
             self.notify("Add documents first (a).", severity="warning")
             return
-        if self.app.start_job(JOB, self, lambda sink: kb.enrich(sink=sink)):
-            self._progress("Enriching…", None)
+        self.post_message(StartJob(JOB, lambda sink: kb.enrich(sink=sink), self, ("Enriching…",)))
+
+    def on_job_started(self, message: JobStarted) -> None:
+        if message.job == JOB:
+            self._progress(message.detail[0], None)
 
     def action_remove(self) -> None:
         docs = self.query_one("#docs", DataTable)
@@ -166,7 +173,7 @@ class LibraryScreen(Screen[None]):
         self.action_refresh()
 
     def action_cancel(self) -> None:
-        self.app.cancel_job(JOB)
+        self.post_message(CancelJob(JOB))
 
     # --- progress ------------------------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from pikelocal.domain.errors import PikeError
 from pikelocal.domain.events import Notice, StageAdvanced, StageFinished, StageStarted
 from pikelocal.domain.review import Checklist, ChecklistScript, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
+from pikelocal.tui.messages import CancelJob, JobStarted, StartJob
 from pikelocal.tui.render import clip
 from pikelocal.tui.review_render import (
     COLUMNS,
@@ -121,6 +122,7 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         self.ref = ""  # the checklist shown: a built-in name or a TOML file's path
         self.running_ref = ""  # the checklist the running job answers
+        self._working = False  # the review job is running (JobStarted until it is done or failed)
         self.checklist: Checklist | None = None
         self.rows: dict[str, ReviewRow] = {}  # answered items by id
         self._paths: dict[int, str] = {}  # doc id → path, for the viewer's heading
@@ -253,12 +255,17 @@ class ReviewScreen(Screen[None]):
             self.notify("This knowledge base holds no documents yet: add some in the Library (F3).", severity="error")
             return
         request = ReviewRequest(self.ref, docs=self.docs, script=self.script, fresh=fresh)
-        if self.app.start_job(JOB, self, lambda sink: kb.review(request, sink)):
-            self.running_ref = self.ref
-            self._progress(f"Starting {self.ref}… (the model loads on first use; Esc cancels)", None)
+        self.post_message(StartJob(JOB, lambda sink: kb.review(request, sink), self, (self.ref,)))
+
+    def on_job_started(self, message: JobStarted) -> None:
+        if message.job != JOB:
+            return
+        self._working = True
+        self.running_ref = message.detail[0]
+        self._progress(f"Starting {self.running_ref}… (the model loads on first use; Esc cancels)", None)
 
     def action_cancel(self) -> None:
-        self.app.cancel_job(JOB)
+        self.post_message(CancelJob(JOB))
 
     def _idle_text(self) -> str:
         docs = ", ".join(self.docs) if self.docs else "every document"
@@ -266,7 +273,7 @@ class ReviewScreen(Screen[None]):
 
     def action_scope(self) -> None:
         def chosen(docs: tuple[str, ...] | None) -> None:
-            if docs is not None and not self.app.job_running(JOB):
+            if docs is not None and not self._working:
                 self.docs = docs
                 self._progress(self._idle_text(), None, running=False)
 
@@ -274,7 +281,7 @@ class ReviewScreen(Screen[None]):
 
     def action_script(self) -> None:
         """The next script for the questions: auto (the documents' own), hans, hant, en."""
-        if self.app.job_running(JOB):
+        if self._working:
             return
         self.script = SCRIPTS[(SCRIPTS.index(self.script) + 1) % len(SCRIPTS)]
         self._progress(self._idle_text(), None, running=False)
@@ -309,6 +316,7 @@ class ReviewScreen(Screen[None]):
     def on_work_done(self, message: WorkDone) -> None:
         if message.job != JOB:
             return
+        self._working = False
         if self.ref == self.running_ref:
             self._load()
         result = message.result
@@ -319,6 +327,7 @@ class ReviewScreen(Screen[None]):
     def on_work_failed(self, message: WorkFailed) -> None:
         if message.job != JOB:
             return
+        self._working = False
         if self.ref == self.running_ref:
             self._load()
         self._progress(f"Stopped: {message.error}", None, running=False)

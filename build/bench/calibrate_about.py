@@ -1,0 +1,172 @@
+"""Calibrating "is this sentence about the question?" on labelled pairs, without the LLM.
+
+    .venv/bin/python build/bench/calibrate_about.py [--gold SHEET:CHECKLIST[:SCRIPT] …] [--encoder default] [--json OUT]
+
+A pair is a checklist item's question and a sentence of the document, labelled *about* when the sentence is the
+gold sheet's quote for that item and *not about* when it is the quote of another item of the same sheet (the hard
+negatives: sentences of the same document, about something else, often holding a value of the same kind). For each
+pair it computes what the checks decide on:
+
+- ``lexical``: the share of the question's focus terms in the sentence, words only (the check before concepts);
+- ``aligned``: the same share with the concept groups aligning the vocabularies (text/concepts.py);
+- ``cosine``: the encoder's similarity between the question and the sentence;
+- ``cosine_topic``: the same with the item's label and hints read with the question.
+
+It prints, per sheet and overall, how many *about* pairs each rule keeps (a right answer it would let stand) and how
+many *not about* pairs it accepts (an invention it would let through), at several thresholds. A sheet marked held out
+(``--held-out SHEET``) is reported apart and never used to choose a threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from pikelocal.domain.answers import Source  # noqa: E402
+from pikelocal.domain.review import ChecklistScript  # noqa: E402
+from pikelocal.query.verify.about import Meaning  # noqa: E402
+from pikelocal.query.verify.support import FOCUS_SHARE, Question, focus_share, span_unit  # noqa: E402
+from pikelocal.review.checklist import load_checklist, question_for  # noqa: E402
+from pikelocal.text import concepts  # noqa: E402
+
+THRESHOLDS = (0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70)
+
+
+@dataclass(frozen=True)
+class Pair:
+    sheet: str
+    item: str
+    question: str
+    topic: tuple[str, ...]
+    sentence: str
+    about: bool
+    held_out: bool
+
+
+def pairs_of(sheet: Path, checklist: str, script: ChecklistScript, held_out: bool) -> list[Pair]:
+    cl = load_checklist(checklist)
+    items = {i.id: i for i in cl.items}
+    rows = [json.loads(line) for line in sheet.read_text(encoding="utf-8").splitlines() if line.strip()]
+    quoted = [(r["item"], r["quote"]) for r in rows if r.get("quote") and r.get("value") is not None]
+    out: list[Pair] = []
+    for item_id, quote in quoted:
+        item = items.get(item_id)
+        if item is None:
+            continue
+        question = question_for(item, script)
+        topic = (item.label, *item.hints)
+        out.append(Pair(sheet.stem, item_id, question, topic, quote, True, held_out))
+        for other_id, other in quoted:
+            if other_id != item_id and other != quote:
+                out.append(Pair(sheet.stem, item_id, question, topic, other, False, held_out))
+    return out
+
+
+def _source(text: str) -> Source:
+    return Source(number=1, doc_id=1, path="doc.txt", title="", chunk_ids=(), page_start=None, page_end=None,
+                  line_start=None, line_end=None, section=(), text=text)  # fmt: skip
+
+
+def features(pairs: Sequence[Pair], encoder_name: str) -> list[dict[str, object]]:
+    from pikelocal.config import load_settings
+    from pikelocal.embed.factory import open_encoder  # the product's own loading, as a KB session does
+
+    encoder = open_encoder(load_settings(overrides={"encoder.model": encoder_name}))
+    out: list[dict[str, object]] = []
+    meanings: dict[tuple[str, bool], Meaning] = {}
+    for p in pairs:
+        unit = span_unit(_source(p.sentence), 0, len(p.sentence), table_row=False)
+        q = Question.of(p.question)
+        aligned = focus_share(q, unit, frozenset())
+        concepts.use_groups(concepts.ConceptGroups({}))  # words only: the check before the concept groups
+        lexical = focus_share(Question.of(p.question), span_unit(_source(p.sentence), 0, len(p.sentence),
+                                                                 table_row=False), frozenset())  # fmt: skip
+        concepts.use_groups(None)
+        plain = meanings.setdefault((p.question, False), Meaning(encoder, p.question))
+        topical = meanings.setdefault((p.question, True), Meaning(encoder, p.question, p.topic))
+        out.append({
+            "sheet": p.sheet, "item": p.item, "about": p.about, "held_out": p.held_out,
+            "lexical": lexical, "aligned": aligned,
+            "cosine": plain.similarity(p.sentence), "cosine_topic": topical.similarity(p.sentence),
+            "question": p.question, "sentence": p.sentence[:120],
+        })  # fmt: skip
+    return out
+
+
+Row = dict[str, object]
+
+
+def _rate(rule: str, pos: Sequence[Row], neg: Sequence[Row], test: Callable[[Row], bool]) -> str:
+    kept = sum(1 for r in pos if test(r))
+    acc = sum(1 for r in neg if test(r))
+    return (
+        f"| {rule} | {kept}/{len(pos)} ({kept / max(1, len(pos)):.0%}) "
+        f"| {acc}/{len(neg)} ({acc / max(1, len(neg)):.1%}) |"
+    )
+
+
+def _num(row: Row, key: str) -> float:
+    value = row[key]
+    assert isinstance(value, float | int)
+    return float(value)
+
+
+def report(rows: Sequence[Row]) -> str:
+    lines: list[str] = []
+    groups = {"rule-writing sheets": [r for r in rows if not r["held_out"]],
+              "held out": [r for r in rows if r["held_out"]]}  # fmt: skip
+    for sheet in sorted({str(r["sheet"]) for r in rows}):
+        groups[sheet] = [r for r in rows if r["sheet"] == sheet]
+    for name, group in groups.items():
+        if not group:
+            continue
+        pos = [r for r in group if r["about"]]
+        neg = [r for r in group if not r["about"]]
+        lines += [f"\n## {name}: {len(pos)} about, {len(neg)} not about", ""]
+        lines += ["| rule | about kept | not-about accepted |", "|---|---|---|"]
+        lines.append(_rate(f"lexical ≥ {FOCUS_SHARE}", pos, neg, lambda r: _num(r, "lexical") >= FOCUS_SHARE))
+        lines.append(_rate(f"aligned ≥ {FOCUS_SHARE}", pos, neg, lambda r: _num(r, "aligned") >= FOCUS_SHARE))
+        for key in ("cosine", "cosine_topic"):
+            for t in THRESHOLDS:
+                lines.append(_rate(
+                    f"aligned ≥ {FOCUS_SHARE} or {key} ≥ {t}", pos, neg,
+                    lambda r, t=t, key=key: _num(r, "aligned") >= FOCUS_SHARE or _num(r, key) >= t,
+                ))  # fmt: skip
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--gold", action="append", default=[], metavar="SHEET:CHECKLIST[:SCRIPT]",
+                    help="a gold sheet, its checklist and the questions' script (default hans)")  # fmt: skip
+    ap.add_argument("--held-out", action="append", default=[], metavar="SHEET", help="a sheet's file stem")
+    ap.add_argument("--encoder", default="default")
+    ap.add_argument("--json", type=Path, help="write every pair's features here")
+    args = ap.parse_args(argv)
+    gold = args.gold or [
+        f"{ROOT}/tests/data/review/tender-zh-gold.jsonl:tender-zh:hans",
+        f"{ROOT}/tests/data/review/tender-zh-gold.jsonl:tender-zh:hant",
+        f"{ROOT}/tests/data/review/contract-en-gold.jsonl:contract-en:en",
+    ]
+    pairs: list[Pair] = []
+    for spec in gold:
+        path, checklist, *rest = spec.split(":")
+        script: ChecklistScript = rest[0] if rest else "hans"  # type: ignore[assignment]
+        sheet = Path(path)
+        pairs += pairs_of(sheet, checklist, script, sheet.stem in args.held_out)
+    rows = features(pairs, args.encoder)
+    if args.json:
+        args.json.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    print(report(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
