@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from pikelocal.domain.answers import Source  # noqa: E402
 from pikelocal.domain.review import ChecklistScript  # noqa: E402
-from pikelocal.query.verify.about import Meaning  # noqa: E402
+from pikelocal.query.verify.about import MAX_TEXT_CHARS, topical_query  # noqa: E402
 from pikelocal.query.verify.support import FOCUS_SHARE, Question, focus_share, span_unit  # noqa: E402
 from pikelocal.review.checklist import load_checklist, question_for  # noqa: E402
 from pikelocal.text import concepts  # noqa: E402
@@ -75,29 +75,37 @@ def _source(text: str) -> Source:
 
 
 def features(pairs: Sequence[Pair], encoder_name: str) -> list[dict[str, object]]:
+    """Each pair's term shares and cosines; every distinct sentence and question is encoded once (the product's
+    ``Meaning`` reads the same vectors: a question as a query, with the topic in brackets, a sentence as a
+    passage)."""
     from pikelocal.config import load_settings
     from pikelocal.embed.factory import open_encoder  # the product's own loading, as a KB session does
 
     encoder = open_encoder(load_settings(overrides={"encoder.model": encoder_name}))
+    sentences = list(dict.fromkeys(" ".join(p.sentence.split())[:MAX_TEXT_CHARS] for p in pairs))
+    asked = list(dict.fromkeys(q for p in pairs for q in (p.question, _with_topic(p))))
+    s_vec = dict(zip(sentences, encoder.encode(sentences, role="passage"), strict=True))
+    q_vec = dict(zip(asked, encoder.encode(asked, role="query"), strict=True))
     out: list[dict[str, object]] = []
-    meanings: dict[tuple[str, bool], Meaning] = {}
     for p in pairs:
         unit = span_unit(_source(p.sentence), 0, len(p.sentence), table_row=False)
-        q = Question.of(p.question)
-        aligned = focus_share(q, unit, frozenset())
+        aligned = focus_share(Question.of(p.question), unit, frozenset())
         concepts.use_groups(concepts.ConceptGroups({}))  # words only: the check before the concept groups
         lexical = focus_share(Question.of(p.question), span_unit(_source(p.sentence), 0, len(p.sentence),
                                                                  table_row=False), frozenset())  # fmt: skip
         concepts.use_groups(None)
-        plain = meanings.setdefault((p.question, False), Meaning(encoder, p.question))
-        topical = meanings.setdefault((p.question, True), Meaning(encoder, p.question, p.topic))
+        sentence = s_vec[" ".join(p.sentence.split())[:MAX_TEXT_CHARS]]
         out.append({
             "sheet": p.sheet, "item": p.item, "about": p.about, "held_out": p.held_out,
             "lexical": lexical, "aligned": aligned,
-            "cosine": plain.similarity(p.sentence), "cosine_topic": topical.similarity(p.sentence),
+            "cosine": float(sentence @ q_vec[p.question]), "cosine_topic": float(sentence @ q_vec[_with_topic(p)]),
             "question": p.question, "sentence": p.sentence[:120],
         })  # fmt: skip
     return out
+
+
+def _with_topic(p: Pair) -> str:
+    return topical_query(p.question, p.topic)
 
 
 Row = dict[str, object]

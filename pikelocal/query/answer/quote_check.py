@@ -45,6 +45,7 @@ from pikelocal.query.verify.support import (
     focus_share,
     headings_terms,
     is_about,
+    meaning_text,
     quoted_in,
     source_units,
     span_unit,
@@ -294,7 +295,7 @@ class _Reading:
                 continue
             meaning = self.asked.meaning
             near = (
-                meaning.to_check(context.text)
+                meaning.to_check(meaning_text(context))
                 if meaning is not None
                 else focus_share(self.asked, context, self.headings[context.source.number]) >= FOCUS_SHARE / 2
             )

@@ -29,9 +29,14 @@ from numpy.typing import NDArray
 from pikelocal.embed.base import Encoder
 
 # Calibrated on labelled pairs (build/bench/calibrate_about.py; BENCHMARKS "Checks that know what a sentence is about").
-ABOUT_COSINE = 0.60
-TO_CHECK_COSINE = 0.50
+ABOUT_COSINE = 0.45
+TO_CHECK_COSINE = 0.35
 MAX_TEXT_CHARS = 400  # a sentence longer than this is read from its start (a table flattened into one "sentence")
+
+
+def topical_query(question: str, topic: Sequence[str]) -> str:
+    """The question as the encoder reads it: with a review item's terms after it, in brackets."""
+    return question if not topic else f"{question} ({'; '.join(topic)})"
 
 
 @dataclass
@@ -63,8 +68,7 @@ class Meaning:
 
     def _question_vector(self) -> NDArray[np.float32]:
         if self._q is None:
-            asked = self.question if not self.topic else f"{self.question} ({'; '.join(self.topic)})"
-            self._q = self.encoder.encode([asked], role="query")[0]
+            self._q = self.encoder.encode([topical_query(self.question, self.topic)], role="query")[0]
         return self._q
 
     def about(self, text: str) -> bool:

@@ -201,7 +201,15 @@ def is_about(
         return False
     if focus_share(question, unit, heading_terms, kinds) >= FOCUS_SHARE:
         return True
-    return question.meaning is not None and question.meaning.about(unit.text)
+    return question.meaning is not None and question.meaning.about(meaning_text(unit))
+
+
+def meaning_text(unit: Unit) -> str:
+    """What the encoder reads of a unit: the section it stands under and, for a table row, the label lines above
+    it, then the unit ("名 称：黄梅县水利和湖泊局" means the purchaser under 「招标人」)."""
+    section = " › ".join(unit.source.section[-2:])
+    labels = [text.strip() for text, _terms, _kinds in reversed(unit.above)] if unit.table_row else []
+    return "\n".join(t for t in (section, *labels, unit.text.strip()) if t)
 
 
 @dataclass(frozen=True)
