@@ -1,6 +1,7 @@
 """Each setting is declared once (pikelocal/config.py): README.md's settings table is generated from the
 declarations (build/settings_table.py), every setting has one line of help, and a default's justification names
-a section docs/BENCHMARKS.md has, not figures that go stale."""
+a section the benchmark pages have (docs/BENCHMARKS.md and its topic files, docs/benchmarks/), not figures that go
+stale."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ def test_the_readme_settings_table_is_generated_from_the_schema() -> None:
 def test_every_setting_has_one_line_of_help_and_a_real_benchmarks_section() -> None:
     headings = [
         line.lstrip("#").strip()
-        for line in (ROOT / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8").splitlines()
+        for page in [ROOT / "docs" / "BENCHMARKS.md", *sorted((ROOT / "docs" / "benchmarks").glob("*.md"))]
+        for line in page.read_text(encoding="utf-8").splitlines()
         if line.startswith("#")
     ]
     for d in SCHEMA:
