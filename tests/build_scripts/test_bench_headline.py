@@ -51,9 +51,12 @@ def table_rows(section: str) -> list[dict[str, str]]:
     return rows
 
 
-def check_figures(section: str, records: list[dict[str, Any]], pages: dict[str, str], mod: ModuleType) -> int:
+def check_figures(
+    section: str, records: list[dict[str, Any]], pages: dict[str, str], mod: ModuleType, **where: Any
+) -> int:
     """Assert that every number in a link of the table is one of its row's record's metrics at the precision shown,
-    and that the link goes to that record's section; the number of figures checked."""
+    and that the link goes to that record's section (``where``: the linking file, as section_link takes it); the
+    number of figures checked."""
     by_key = {tuple(str(r[k]) for k in mod.KEY): r for r in mod.latest(records)}
     checked = 0
     rows = table_rows(section)
@@ -66,7 +69,7 @@ def check_figures(section: str, records: list[dict[str, Any]], pages: dict[str, 
         assert row["date"] == record["date"], key
         if "n" in row:
             assert row["n"] == str(record["n"]), key
-        anchor = mod.section_link(mod.section_of(record), pages)
+        anchor = mod.section_link(mod.section_of(record), pages, **where)
         values = [float(v) for v in record["metrics"].values()]
         for header, cell in row.items():
             for text, link in LINK.findall(cell):
@@ -98,6 +101,16 @@ def test_the_generated_table_is_checked_the_same_way_and_shows_the_shipped_rows_
     shipped, others = section.split("Other modes measured", 1)
     assert "answer.quote = false" not in shipped.split("### How accurate", 1)[1]
     assert "answer.quote = false" in others
+
+
+def test_the_readme_shows_the_shipped_rows_linked_to_the_topic_files(headline: ModuleType) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    records = headline.read_records(RESULTS)
+    pages = headline.read_pages(BENCHMARKS)
+    brief = headline.render(records, pages, here=None, prefix="docs/", brief=True)
+    assert between_markers(readme, headline) == brief, "README.md's headline is stale: run bench_headline.py"
+    assert check_figures(brief, records, pages, headline, here=None, prefix="docs/") > 30
+    assert "answer.quote = false" not in brief and "(docs/benchmarks/" in brief
 
 
 def test_the_table_is_deterministic(headline: ModuleType, tmp_path: Path) -> None:
