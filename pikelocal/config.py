@@ -614,7 +614,7 @@ def load_settings(
 
 def is_loopback_url(url: str) -> bool:
     """True when ``url``'s host is this machine: ``localhost`` or a loopback address. A name under ``.localhost``
-    does not count: the resolver may ask DNS for it and get any address (issue 44 saw one POSTed to 192.0.2.2).
+    does not count: the resolver may ask DNS for it and get any address (a test run saw one POSTed to 192.0.2.2).
     Whatever the name, the LLM client also checks the address it connected to before sending (llm/deadline_http)."""
     host = (urlsplit(url).hostname or "").rstrip(".")
     if host == "localhost":
