@@ -47,7 +47,9 @@ lint: deps
 	$(VENV)/bin/lint-imports
 
 # The plots need matplotlib, the `bench` extra: installed here once, not by set-up (the product never imports it).
-# The headline table and plots (build/bench/bench_headline.py) come last, from docs/results.json.
+# Each script names docs/BENCHMARKS.md; its section is written in the topic file of docs/benchmarks/ that holds it
+# (build/bench/sections.py). The headline table (there and in README.md) and the plots come last, from
+# docs/results.json (build/bench/bench_headline.py).
 bench: setup
 	@$(PY) -c "import matplotlib" 2>/dev/null || $(PY) -m pip install -q --disable-pip-version-check -e ".[dev,bench]"
 	$(PY) build/bench/bench.py --out docs/BENCHMARKS.md

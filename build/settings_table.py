@@ -1,9 +1,11 @@
-"""Write README.md's settings table from the settings' declarations (pikelocal/config.py), between its markers.
+"""Write docs/settings.md's settings table from the settings' declarations (pikelocal/config.py), between its markers.
 
-    .venv/bin/python build/settings_table.py          # rewrite the table in README.md
-    .venv/bin/python build/settings_table.py --check  # exit 1 when README.md's table differs from the schema
+    .venv/bin/python build/settings_table.py          # rewrite the table in docs/settings.md
+    .venv/bin/python build/settings_table.py --check  # exit 1 when docs/settings.md's table differs from the schema
 
-tests/cli/test_settings_table.py fails when the two differ, so a setting is documented where it is declared.
+tests/cli/test_settings_table.py fails when the two differ, so a setting is documented where it is declared. A
+setting's ``docs=`` (the benchmark section that justifies its default) links to the heading of docs/benchmarks/
+that begins with it.
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "build" / "bench"))  # sections.py, also when a test loads this file by path
+
+from sections import heading_link, read_pages  # noqa: E402
 
 from pikelocal.config import BENCHMARKS, SCHEMA, Declared  # noqa: E402
 
-README = ROOT / "README.md"
+PAGE = ROOT / "docs" / "settings.md"
 BEGIN, END = "<!-- settings:begin -->", "<!-- settings:end -->"
 
 
@@ -48,10 +53,13 @@ def allowed(d: Declared) -> str:
     return ""
 
 
-def row(d: Declared) -> str:
+def row(d: Declared, pages: dict[str, str]) -> str:
+    """One setting's row; its benchmark section linked from docs/ (``pages``: the benchmark pages by their path
+    there), or named as before where no heading begins with it."""
     what = d.spec.help.replace("|", "\\|")
     if d.spec.docs:
-        what += f' ({BENCHMARKS}, "{d.spec.docs}")'
+        found = heading_link(d.spec.docs, pages)
+        what += f" (measured: [{d.spec.docs}]({found[1]}))" if found else f' ({BENCHMARKS}, "{d.spec.docs}")'
     reasks = "yes" if d.spec.answers else ""
     return f"| `{d.key}` | `{_literal(d.default)}` | {allowed(d)} | {reasks} | {what} |"
 
@@ -59,25 +67,26 @@ def row(d: Declared) -> str:
 def settings_table() -> str:
     """The marked block: every declared setting with its default, what it allows, whether a change asks stored
     review rows again (it can change an answer) and what it does."""
+    pages = read_pages(ROOT / "docs" / "BENCHMARKS.md")
     lines = [BEGIN, "| setting | default | allowed | re-asks | what it does |", "|---|---|---|---|---|"]
-    lines += [row(d) for d in SCHEMA]
+    lines += [row(d, pages) for d in SCHEMA]
     return "\n".join([*lines, END])
 
 
-def with_table(readme: str) -> str:
-    """``readme`` with the text between the markers replaced by :func:`settings_table`."""
-    head, rest = readme.split(BEGIN, 1)
+def with_table(page: str) -> str:
+    """``page`` with the text between the markers replaced by :func:`settings_table`."""
+    head, rest = page.split(BEGIN, 1)
     return head + settings_table() + rest.split(END, 1)[1]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only say whether README.md is in step")
+    parser.add_argument("--check", action="store_true", help="only say whether docs/settings.md is in step")
     args = parser.parse_args()
-    text = README.read_text(encoding="utf-8")
+    text = PAGE.read_text(encoding="utf-8")
     if args.check:
         return 0 if with_table(text) == text else 1
-    README.write_text(with_table(text), encoding="utf-8")
+    PAGE.write_text(with_table(text), encoding="utf-8")
     return 0
 
 

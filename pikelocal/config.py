@@ -1,8 +1,8 @@
 """Settings: defaults < the config file < PIKELOCAL_* environment < command-line flags.
 
 Every setting is declared once, below, with :func:`setting`: its default (whose type is the setting's type), one
-line of help, its bounds or choices, and the docs/BENCHMARKS.md section that justifies its default. Parsing, the
-checks, the environment names, ``pikelocal config`` and README.md's settings table (build/settings_table.py) all
+line of help, its bounds or choices, and the benchmark section that justifies its default. Parsing, the checks,
+the environment names, ``pikelocal config`` and docs/settings.md's settings table (build/settings_table.py) all
 read that declaration.
 
 The config file is ``--config FILE`` (or ``$PIKELOCAL_CONFIG``) when given, else the user's own
@@ -73,7 +73,7 @@ class Spec:
     choices: tuple[str, ...] = ()  # the only values allowed
     meaning: str = ""  # what a value bounded on both sides is ("a cosine"), for the error
     unit: str = ""  # of the bounds ("seconds"), for the error
-    docs: str = ""  # the docs/BENCHMARKS.md section that justifies the default
+    docs: str = ""  # the benchmark section that justifies the default: a heading of docs/benchmarks/ begins so
     secret: bool = False  # never shown (`pikelocal config` says whether it is set)
     # A change can change an answer (what is asked, searched, read or written), so a stored review row made before
     # it is asked again (:func:`answers_key`). False only for what changes how fast, where or how long the work runs,
@@ -614,7 +614,7 @@ def load_settings(
 
 def is_loopback_url(url: str) -> bool:
     """True when ``url``'s host is this machine: ``localhost`` or a loopback address. A name under ``.localhost``
-    does not count: the resolver may ask DNS for it and get any address (issue 44 saw one POSTed to 192.0.2.2).
+    does not count: the resolver may ask DNS for it and get any address (a test run saw one POSTed to 192.0.2.2).
     Whatever the name, the LLM client also checks the address it connected to before sending (llm/deadline_http)."""
     host = (urlsplit(url).hostname or "").rstrip(".")
     if host == "localhost":

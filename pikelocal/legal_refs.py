@@ -1,4 +1,4 @@
-"""A grammar of citations to laws and their articles, Chinese and English (issue 20), as pure functions.
+"""A grammar of citations to laws and their articles, Chinese and English, as pure functions.
 
 Forms read (numbers in Chinese numerals, ASCII or full-width digits):
 

@@ -123,7 +123,7 @@ def main() -> int:
     if args.out:
         body = [
             BEGIN,
-            "### The sign-bit pre-filter on real vectors (issue 20)",
+            "### The sign-bit pre-filter on real vectors",
             "",
             f"_`.venv/bin/python build/bench/bench_bit_recall.py --out docs/BENCHMARKS.md` on {dt.date.today()};"
             f" {cpu_summary()}. Rows: {len(rows):,} distinct titles and sentences of the HotpotQA and 2Wiki dev-500"

@@ -61,7 +61,7 @@ def main() -> int:
             print(f"{question} grammar={grammar}: {seconds:.1f} s, {out_tokens} tokens: {''.join(parts)!r}")
     lines = [
         BEGIN,
-        "## Forcing [n] after every sentence with a grammar (issue 14)",
+        "## Forcing [n] after every sentence with a grammar",
         "",
         f"`.venv/bin/python build/bench/bench_cite_grammar.py` on {cpu_summary()}, Python {platform.python_version()};"
         f" model {args.model}, at most {args.max_tokens} output tokens, KV cache reset before each run.",

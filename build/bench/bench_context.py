@@ -110,7 +110,7 @@ def main() -> None:
                 evidence = all(squash(e) in text for e in q.evidence)
                 rows[name].append((tokens, len(sources), bool(pages & set(q.gold_pages)), evidence))
     lines = [
-        "## Answer context: neighbours, relevant segments and compression, without the LLM (issue 19)",
+        "## Answer context: neighbours, relevant segments and compression, without the LLM",
         "",
         "_`.venv/bin/python build/bench/bench_context.py`"
         f" on {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()}; Python"

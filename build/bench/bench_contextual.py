@@ -282,7 +282,7 @@ def main() -> None:
     questions = "its 30 page questions" if args.set == "tender" else f"its {len(subject.queries)} questions"
     lines = [
         begin,
-        "## Contextual retrieval: chunk contexts from the enrichment call (issue 19, step 1)"
+        "## Contextual retrieval: chunk contexts from the enrichment call"
         + ("" if args.set == "tender" else ", LawBench subset"),
         "",
         f"_`.venv/bin/python {command}` on {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()};"

@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     section = "\n".join(
         [
             BEGIN,
-            "## encryption",
+            "## Encryption at rest: ingest, open and search against a plain KB",
             "",
             (
                 f"_`python build/bench/bench_encryption.py` on {dt.date.today().isoformat()}; {machine}. {args.note}_"

@@ -284,11 +284,19 @@ ROWS = [
 ]
 
 
+# The heading of each section this script writes (--section); another section is headed "Enrichment: NAME".
+TITLES = {
+    "bench_enrich": "Enrichment",
+    "bench_enrich_batch": "Enrichment with batched in-process calls (llm.batch)",
+    "bench_enrich_graph": "Enrichment with the entity graph: questions alone against questions and entities",
+}
+
+
 def render(runs: dict, args: argparse.Namespace, ceiling: dict | None, t1: float, tn: float) -> str:  # type: ignore[type-arg]
     labels = list(runs)
     lines = [
         BEGIN,
-        "## Enrichment (issues 4 and 15)" if args.section == "bench_enrich" else f"## Enrichment: {args.section}",
+        f"## {TITLES.get(args.section, f'Enrichment: {args.section}')}",
         "",
         f"`python build/bench/bench_enrich.py {' '.join(sys.argv[1:])}` (`make bench`)"
         f" on {platform.processor() or platform.machine()}:"

@@ -92,7 +92,7 @@ def pooled(args: argparse.Namespace) -> list[str]:
         title, count = opened.title, len(opened.queries)
     ms = sorted(t * 1000 for t in times)
     return [
-        f"### Fact hops: {args.which}-{args.limit}, seed {args.seed} (issue 20)",
+        f"### Fact hops: {args.which}-{args.limit}, seed {args.seed}",
         "",
         f"_`.venv/bin/python build/bench/bench_fact_hops.py --kb {args.kb.name} --set {args.which} --limit {args.limit}"
         f" --seed {args.seed}` on {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()}; Python"
@@ -135,7 +135,7 @@ def scale(args: argparse.Namespace) -> list[str]:
             assert not found, "a random question vector found a hop"
     ms = sorted(t * 1000 for t in times)
     return [
-        "### Fact hops on a 100k-chunk KB (issue 20)",
+        "### Fact hops on a 100k-chunk KB",
         "",
         f"_`.venv/bin/python build/bench/bench_fact_hops.py --scale {args.scale.name} --queries {args.queries}` on"
         f" {dt.datetime.now():%Y-%m-%d %H:%M}; {cpu_summary()}; Python {platform.python_version()}. The synthetic"

@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     section = "\n".join(
         [
             BEGIN,
-            "## Ingest speed per format (issue 18)",
+            "## Ingest speed per format",
             "",
             f"_`.venv/bin/python build/bench/bench_formats.py --repeat {args.repeat}` on {dt.date.today().isoformat()};"
             f" {machine}; load average (1, 5, 15 min) {load_before} before, {load()} after._",

@@ -230,7 +230,7 @@ def report(rows: Sequence[Row], args: argparse.Namespace, started: dt.datetime) 
     cmd = " ".join(sys.argv[1:])
     s = SETTINGS.search
     lines = [
-        "## Fusion tuned per KB on its own atomic questions (issue 19)",
+        "## Fusion tuned per KB on its own atomic questions",
         "",
         f"_`.venv/bin/python build/bench/bench_fusion_tuning.py {cmd}` on {started:%Y-%m-%d %H:%M}; {cpu_summary()};"
         f" Python {platform.python_version()}. Fusion {s.fusion}, configured weights BM25 {s.bm25_weight:g} / dense"

@@ -146,7 +146,7 @@ def main() -> None:
           f" {median * 1000:.0f} ms, max {worst * 1000:.0f} ms", flush=True)  # fmt: skip
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = [
-        f"### Graph retrieval speed{' with vector seeds' if dim != DIM else ''} (issue 20)",
+        f"### Graph retrieval speed{' with vector seeds' if dim != DIM else ''}",
         "",
         f"_`.venv/bin/python build/bench/bench_graph.py --chunks {args.chunks} --queries {args.queries}"
         f"{f' --dim {dim}' if dim != DIM else ''}` on {when};"

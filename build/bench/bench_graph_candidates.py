@@ -76,7 +76,7 @@ def main() -> int:
         title = s.title
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = [
-        "### Decompose's candidates with the entity graph (issue 20)",
+        "### Decompose's candidates with the entity graph",
         "",
         f"_`.venv/bin/python build/bench/bench_graph_candidates.py --kb {args.kb.name} --set {args.which} --limit"
         f" {args.limit} --hops {args.hops}` on {when}; {cpu_summary()}; Python {platform.python_version()}. {title};"

@@ -128,7 +128,7 @@ def main() -> int:
         title, n = s.title, len(s.queries)
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = [
-        f"### Graph retrieval's seeding, varied: {args.which}-{args.limit} (issue 20)",
+        f"### Graph retrieval's seeding, varied: {args.which}-{args.limit}",
         "",
         f"_`.venv/bin/python build/bench/bench_graph_variants.py --kb {args.kb.name} --set {args.which} --limit"
         f" {args.limit}` on {when}; {cpu_summary()}; Python {platform.python_version()}. {title}; {n} questions."

@@ -1,28 +1,32 @@
-"""The headline results at the top of docs/BENCHMARKS.md, and their plots, from docs/results.json alone (issue 46).
+"""The headline results at the top of docs/BENCHMARKS.md (and the shipped defaults' rows in the README), and their
+plots, from docs/results.json alone.
 
     .venv/bin/python build/bench/bench_headline.py [--json docs/results.json] [--out docs/BENCHMARKS.md]
-        [--plots docs/plots | --no-plots] [--dry-run]
+        [--readme README.md] [--plots docs/plots | --no-plots] [--dry-run]
 
-The table goes between ``<!-- headline:begin -->`` and ``<!-- headline:end -->``, right under the file's title
-(moved back there if build/bench/bench.py's rewrite of the file's top left it elsewhere). It shows the latest record of
-each (benchmark, data set, mode): how accurate (QA, honesty and checklist-review sets, the shipped defaults
-first: records marked ``"shipped": true``), how fast an answer comes on 2 CPU cores and on a GPU ("not measured"
-where no record says), how fast documents are ingested, the peak memory and the set-up time. Each cell's
-figures link to the BENCHMARKS.md section that measured them: a record's optional ``"section"`` (a marker name,
-``<!-- NAME:begin -->``, or a heading's text), else the ``--section NAME`` of its command, else the benchmark's
-own section (``SECTIONS``). A record's optional ``"source"`` says where a backfilled figure was copied from.
-Nothing here is measured: rerun the benchmark that writes a record to change a figure. record_result writes a
-record anew, without these optional keys: mark a rerun of a shipped default ``"shipped": true`` again.
+The table goes between ``<!-- headline:begin -->`` and ``<!-- headline:end -->``, right under the page's title
+(moved back there if it stood elsewhere). It shows the latest record of each (benchmark, data set, mode): how
+accurate (QA, honesty and checklist-review sets, the shipped defaults first: records marked ``"shipped": true``),
+how fast an answer comes on 2 CPU cores and on a GPU ("not measured" where no record says), how fast documents are
+ingested, the peak memory and the set-up time. The README gets the same block without the other modes' rows
+(``--readme``; by default the README.md above the page's folder, when it has the markers). Each cell's figures
+link to the section that measured them, in the topic file under docs/benchmarks/ that holds it: a record's
+optional ``"section"`` (a marker name, ``<!-- NAME:begin -->``, or a heading's text), else the ``--section NAME``
+of its command, else the benchmark's own section (``SECTIONS``). A record's optional ``"source"`` says where a
+backfilled figure was copied from. Nothing here is measured: rerun the benchmark that writes a record to change a
+figure. record_result writes a record anew, without these optional keys: mark a rerun of a shipped default
+``"shipped": true`` again. The page's index of the topic files is made anew too (build/bench/sections.py).
 
 The plots (SVG, with matplotlib, the ``bench`` extra) go to ``docs/plots/``: accuracy per data set and mode,
 answer time against prompt tokens, ingest speed per format. The output depends only on results.json and the
-headings of BENCHMARKS.md (no dates, no random ids), so a rerun on the same records changes nothing.
+headings of the benchmark pages (no dates, no random ids), so a rerun on the same records changes nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,10 +34,15 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "build" / "bench"))  # sections.py, also when a test loads this file by path
+
+# anchors and slug are GitHub's anchors, used here through section_link and read by the tests from this module
+from sections import PAGE, anchors, find_anchor, read_pages, section_link, slug, write_index  # noqa: E402, F401
+
 BEGIN, END = "<!-- headline:begin -->", "<!-- headline:end -->"
 KEY = ("benchmark", "dataset", "mode")
 
-# A benchmark's own BENCHMARKS.md section (marker name), for records that name none.
+# A benchmark's own section (marker name), for records that name none.
 SECTIONS = {
     "honesty": "honesty",
     "qa": "quote_then_answer_sets",
@@ -105,45 +114,12 @@ def is_gpu(r: Mapping[str, Any]) -> bool:
 # --- sections and anchors -----------------------------------------------------------------------------------------
 
 
-def slug(heading: str) -> str:
-    """GitHub's anchor of a heading: lower case, punctuation dropped (not '-' or '_'), spaces to hyphens."""
-    text = re.sub(r"[`*]|\[([^\]]*)\]\([^)]*\)", lambda m: m.group(1) or "", heading.strip().lower())
-    text = re.sub(r"[^\w\- ]", "", text)
-    return text.replace(" ", "-")
-
-
-def anchors(markdown: str) -> dict[int, str]:
-    """Each heading's line number -> its anchor (a repeated anchor gets -1, -2 … as on GitHub)."""
-    seen: dict[str, int] = {}
-    out: dict[int, str] = {}
-    fence = False
-    for n, line in enumerate(markdown.splitlines()):
-        if line.startswith("```"):
-            fence = not fence
-        m = None if fence else re.match(r"#{1,6} (.+)$", line)
-        if not m:
-            continue
-        base = slug(m.group(1))
-        count = seen.get(base, 0)
-        seen[base] = count + 1
-        out[n] = base if count == 0 else f"{base}-{count}"
-    return out
-
-
 def section_anchor(name: str, markdown: str) -> str:
     """The anchor of a marked section's first heading (``<!-- NAME:begin -->``) or of the heading ``NAME``."""
-    lines = markdown.splitlines()
-    heads = anchors(markdown)
-    begin = f"<!-- {name}:begin -->"
-    for n, line in enumerate(lines):
-        if line.strip() == begin:
-            after = [h for h in heads if h > n]
-            if after:
-                return heads[min(after)]
-    for n, line in enumerate(lines):
-        if n in heads and line.lstrip("#").strip() == name:
-            return heads[n]
-    raise SystemExit(f"BENCHMARKS.md has no section {name!r} (neither a marker nor a heading)")
+    anchor = find_anchor(name, markdown)
+    if anchor is None:
+        raise SystemExit(f"BENCHMARKS.md has no section {name!r} (neither a marker nor a heading)")
+    return anchor
 
 
 def section_of(r: Mapping[str, Any]) -> str:
@@ -222,10 +198,21 @@ def speed_row(r: Mapping[str, Any], gpu: Mapping[str, Any] | None, link: str) ->
     return "| " + " | ".join(cells) + " |"
 
 
-def render(records: Sequence[Mapping[str, Any]], markdown: str) -> str:
-    """The headline section, markers included, from ``records`` (all of results.json) and BENCHMARKS.md's text."""
+def render(
+    records: Sequence[Mapping[str, Any]],
+    pages: str | Mapping[str, str],
+    *,
+    here: str | None = PAGE,
+    prefix: str = "",
+    brief: bool = False,
+) -> str:
+    """The headline section, markers included, from ``records`` (all of results.json) and the benchmark pages
+    (:func:`sections.read_pages`; a string is the headline page alone). Links are written from the file ``here``
+    (a key of ``pages``; None: another file, whose links start with ``prefix``, e.g. ``docs/`` for the README).
+    ``brief``: the shipped defaults only, for the README (the other modes and the plots are on the page)."""
+    pages = {PAGE: pages} if isinstance(pages, str) else pages
     rows = latest(records)
-    links = {s: "#" + section_anchor(s, markdown) for s in sorted({section_of(r) for r in rows})}
+    links = {s: section_link(s, pages, here, prefix) for s in sorted({section_of(r) for r in rows})}
     gpu_of = {(r["benchmark"], r["dataset"]): r for r in rows if is_gpu(r)}
     cpu = [r for r in rows if not is_gpu(r)]
     accuracy = [r for r in cpu if r["benchmark"] in ACCURACY_BENCHMARKS]
@@ -254,7 +241,7 @@ def render(records: Sequence[Mapping[str, Any]], markdown: str) -> str:
         "",
         "_Generated by `python build/bench/bench_headline.py` (part of `make bench`) from docs/results.json alone: the"
         " latest record of each benchmark, data set and mode. Do not edit between the markers; rerun the benchmark"
-        " that writes a record. Each cell links to the section below that measured it and says how; plots of the"
+        " that writes a record. Each cell links to the section that measured it and says how; plots of the"
         " same records are in docs/plots/. Rates are fractions of 1._",
         "",
         "### How accurate, and how fast an answer comes: the shipped defaults",
@@ -272,11 +259,17 @@ def render(records: Sequence[Mapping[str, Any]], markdown: str) -> str:
         *head,
         *acc_rows(True),
         "",
-        "Other modes measured on the same sets, for comparison (settings that are not the default):",
-        "",
-        *head,
-        *acc_rows(False),
-        "",
+        *(
+            [f"Other modes measured on the same sets, and plots: [docs/BENCHMARKS.md]({prefix}{PAGE}).", ""]
+            if brief
+            else [
+                "Other modes measured on the same sets, for comparison (settings that are not the default):",
+                "",
+                *head,
+                *acc_rows(False),
+                "",
+            ]
+        ),
         "### Ingest speed, memory and set-up time",
         "",
         "Ingest: the PDF pages made searchable a second (the default settings build no late vectors), or the"
@@ -294,8 +287,8 @@ def render(records: Sequence[Mapping[str, Any]], markdown: str) -> str:
 
 
 def write_headline(out: Path, section: str) -> None:
-    """Put the headline section right under the file's title (its first line), replacing the old one wherever it
-    stands (build/bench/bench.py rewrites the file's top and moves marked sections to the end)."""
+    """Put the headline section right under the page's title (its first line), replacing the old one wherever it
+    stands."""
     text = out.read_text(encoding="utf-8")
     if BEGIN in text and END in text:
         before, rest = text.split(BEGIN, 1)
@@ -410,21 +403,46 @@ def write_plots(records: Sequence[Mapping[str, Any]], folder: Path) -> list[Path
     return written
 
 
+def write_between(path: Path, section: str) -> None:
+    """Replace the headline block of ``path`` (the README) in place, between its markers."""
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split(BEGIN, 1)
+    path.write_text(head + section + rest.split(END, 1)[1], encoding="utf-8")
+
+
+def readme_of(out: Path, named: Path | None) -> Path | None:
+    """The README that shows the brief table: ``named``, else the README.md one folder above ``out``'s folder when
+    it has the headline markers (so a page written elsewhere, as a test's, leaves the repository's README alone)."""
+    path = named or out.resolve().parent.parent / "README.md"
+    if not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8")
+    return path if BEGIN in text and END in text else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--json", type=Path, default=ROOT / "docs" / "results.json")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
+    ap.add_argument("--readme", type=Path, help="the README for the brief table (default: above --out's folder)")
     ap.add_argument("--plots", type=Path, default=ROOT / "docs" / "plots")
     ap.add_argument("--no-plots", action="store_true", help="write the table only (no matplotlib needed)")
     ap.add_argument("--dry-run", action="store_true", help="print the table; write nothing")
     args = ap.parse_args(argv)
     records = read_records(args.json)
-    section = render(records, args.out.read_text(encoding="utf-8"))
+    pages = read_pages(args.out)
+    section = render(records, pages)
     if args.dry_run:
         print(section)
         return 0
     write_headline(args.out, section)
+    write_index(args.out)
     print(f"[headline] {len(latest(records))} record(s) → {args.out}")
+    readme = readme_of(args.out, args.readme)
+    if readme is not None:
+        prefix = Path(os.path.relpath(args.out.resolve().parent, readme.resolve().parent)).as_posix() + "/"
+        write_between(readme, render(records, pages, here=None, prefix=prefix, brief=True))
+        print(f"[headline] the shipped defaults → {readme}")
     if not args.no_plots:
         for path in write_plots(records, args.plots):
             print(f"[headline] {path}")

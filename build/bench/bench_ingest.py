@@ -152,7 +152,7 @@ def main() -> int:
                 if ln.startswith("model name")), platform.processor())  # fmt: skip
     head = [
         BEGIN,
-        "## Ingestion and search (issue 3)",
+        "## Ingestion and search",
         "",
         f"Measured {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC by `python build/bench/bench_ingest.py`"
         f" (part of `make bench`) on {cpu}, {len(os.sched_getaffinity(0))} cores.",

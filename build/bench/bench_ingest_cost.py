@@ -150,7 +150,7 @@ def main() -> None:
     parts = [table for table, _ in runs.values()]
     section = "\n".join(
         [
-            "## Ingest cost per 1k tokens, per chunking and late-vector variant (issue 19)",
+            "## Ingest cost per 1k tokens, per chunking and late-vector variant",
             "",
             f"_`.venv/bin/python build/bench/bench_ingest_cost.py --corpora {args.corpora} --repeat {args.repeat}` on"
             f" {started:%Y-%m-%d %H:%M}; {cpu_summary()}; Python {platform.python_version()}. Each variant ingested"

@@ -205,7 +205,7 @@ def main() -> None:
     )
     section = "\n\n".join(
         [
-            BEGIN + "\n## Late chunking that keeps the document's identity (issue 19, step 2)",
+            BEGIN + "\n## Late chunking that keeps the document's identity",
             header,
             *parts,
         ]

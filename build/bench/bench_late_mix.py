@@ -129,7 +129,7 @@ def main() -> None:
     s = load_settings().search
     section = "\n\n".join(
         [
-            BEGIN + "\n## Late vectors mixed with their header's: β on every set (issue 19, step 2)",
+            BEGIN + "\n## Late vectors mixed with their header's: β on every set",
             f"_`.venv/bin/python build/bench/bench_late_mix.py {' '.join(sys.argv[1:])}` on {started:%Y-%m-%d %H:%M};"
             f" {cpu_summary()}; Python {platform.python_version()}. Plain late vectors mixed in memory at each β;"
             f" brute-force cosine, {DEPTH} deep; hybrid = {s.fusion} at BM25 {s.bm25_weight:g} / dense"

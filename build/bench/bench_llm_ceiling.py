@@ -263,7 +263,7 @@ def main() -> int:
         section = "\n".join(
             [
                 BEGIN,
-                "## The LLM ceiling on this machine (issue 15)",
+                "## The LLM ceiling on this machine",
                 "",
                 f"`{cmd}` (`make bench`) on {platform.machine()}, {dt.date.today()}: {cpu_summary()}, "
                 f"{available_cpus()} cores usable; llama.cpp's batch API, greedy, no sampler chain, no grammar, "
@@ -322,7 +322,7 @@ def batched_contention_section(path: Path, args: argparse.Namespace) -> int:
         section = "\n".join(
             [
                 BATCHED_BEGIN,
-                "## The batch engine beside one competing process (issue 15)",
+                "## The batch engine beside one competing process",
                 "",
                 f"`{cmd}` on {platform.machine()}, {dt.date.today()}: {cpu_summary()}, {available_cpus()} cores"
                 f" usable; model `{path.name}`. {args.batch_width} atomize calls at once (JSON schema, 700 characters"

@@ -104,7 +104,7 @@ def main() -> int:
     base = next((r for r in rows if r["option"] == "int8-w8"), None)
     lines = [
         BEGIN,
-        "## EmbeddingGemma quantization options (issue 13)",
+        "## EmbeddingGemma quantization options",
         "",
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python build/bench/bench_quantization.py "
         f"--work …` on {cpu_summary()}, {platform.python_version()}; 2 threads. 'vs PyTorch': min cosine over the "

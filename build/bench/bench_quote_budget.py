@@ -81,7 +81,7 @@ def main() -> None:
         names = sorted({n for per in subsets.values() for n in per})
         lines = [
             BEGIN,
-            "## How much context the reader needs: the gold fact in the sources sent, per budget (issue 43)",
+            "## How much context the reader needs: the gold fact in the sources sent, per budget",
             "",
             f"{dt.date.today()} · {platform.node() or '?'} · {cpu_summary()}",
             "",

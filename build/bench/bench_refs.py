@@ -134,7 +134,7 @@ def main() -> None:
         tender_refs = store.refs.refs(tender_id)
     when = dt.datetime.now().strftime("%Y-%m-%d %H:%M")
     body = [
-        "### Legal cross-references (issue 20)",
+        "### Legal cross-references",
         "",
         f"_`.venv/bin/python build/bench/bench_refs.py` on {when}; {cpu_summary()}; Python {platform.python_version()}."
         f" The {len(docs):,} Markdown files of `laws_lawrefbook` ingested with the product's pipeline (hashing"

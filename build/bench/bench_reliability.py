@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 # Sections of docs/RELIABILITY.md this script writes (--section), each replaced whole by a run.
 SECTIONS = {
-    "bench_reliability": "Hostile and heavy input, re-run (issue 17)",
-    "bench_reliability_44": "Air gap, Office files, links, damaged KBs and small gaps, re-run (issue 44)",
-    "bench_reliability_52": "Hostile output: review exports, checklists and marks (issue 52)",
+    "bench_reliability": "Hostile and heavy input, re-run",
+    "bench_reliability_44": "Air gap, Office files, links, damaged KBs and small gaps, re-run",
+    "bench_reliability_52": "Hostile output: review exports, checklists and marks",
 }
 ENC = ("--encoder", "minilm")
 TINY = (*ENC, "--llm-model", "tiny")  # the review's cases: the tiny model, as the probe ran them
@@ -973,7 +973,7 @@ def write_section(
     out: Path, outcomes: list[Outcome], command: str, timeout: float, section: str = "bench_reliability"
 ) -> None:
     begin, end = f"<!-- {section}:begin -->", f"<!-- {section}:end -->"
-    title = SECTIONS.get(section, "Hostile and heavy input, re-run (issue 17)")
+    title = SECTIONS.get(section, "Hostile and heavy input, re-run")
     model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                   if line.startswith("model name")), platform.processor())  # fmt: skip
     lines = [

@@ -103,7 +103,7 @@ def main() -> None:
     m = len(questions)
     lines = [
         BEGIN,
-        "## Reranking the fused top hits with the local LLM (issue 19, step 7)",
+        "## Reranking the fused top hits with the local LLM",
         "",
         f"_`.venv/bin/python build/bench/bench_rerank.py --top {args.top}"
         + (f" --questions {args.questions}" if args.questions else "")

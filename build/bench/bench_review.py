@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python build/bench/bench_review.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     machine = machine_line(settings if args.run else None)
     section = render_section(
-        args.section, args.title or f"Checklist review: {checklist.name} on {dataset} (issue 45)", command, machine,
+        args.section, args.title or f"Checklist review: {checklist.name} on {dataset}", command, machine,
         checklist, rows, result, wall_s, timing,
     )  # fmt: skip
     print(summary_line(dataset, result, wall_s))

@@ -365,7 +365,7 @@ def report(
     started: dt.datetime,
 ) -> str:
     lines = [
-        "## Fusion that never loses: tuned on dev halves, checked on held-out halves (issue 19)",
+        "## Fusion that never loses: tuned on dev halves, checked on held-out halves",
         "",
         f"_`.venv/bin/python build/bench/tune_fusion.py --sets {args.sets}`"
         f" on {started:%Y-%m-%d %H:%M}; {cpu_summary()};"

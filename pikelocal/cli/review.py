@@ -1,4 +1,4 @@
-"""Commands of a document review (issue 45): `review` (run a checklist, or export its stored rows), `mark` (the
+"""Commands of a document review: `review` (run a checklist, or export its stored rows), `mark` (the
 reviewer's mark and note on a row) and `figures` (the key-figures sheet, without the LLM)."""
 
 from __future__ import annotations

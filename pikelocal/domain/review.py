@@ -1,4 +1,4 @@
-"""Records of a document review (issue 45): checklists and their items, normalised values, the key-figures sheet, and
+"""Records of a document review: checklists and their items, normalised values, the key-figures sheet, and
 the stored result of each item with the reviewer's mark.
 
 A checklist is a TOML file (``review/checklist.py`` reads it); each item is asked through the answering engine and

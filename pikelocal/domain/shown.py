@@ -1,6 +1,6 @@
 """A name from outside (a file name, a path) as one line of a terminal: every control character, line break and
 text-reordering mark written as its escape, so that a file named ``a\\nb`` cannot print as two rows of a listing
-and a right-to-left override cannot disguise ``exe.pdf`` (issue 44).
+and a right-to-left override cannot disguise ``exe.pdf``.
 
 Lowest layer: domain records (``location``) and every front end use it."""
 

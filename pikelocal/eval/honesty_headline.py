@@ -1,4 +1,4 @@
-"""The honesty benchmark's headline figures from a finished answers file, for docs/results.json (issue 43).
+"""The honesty benchmark's headline figures from a finished answers file, for docs/results.json.
 
 Rates in 0–1 over the rows of one mode: ``answerable_accuracy``, ``english_accuracy`` (the en_legal_au subset),
 ``not_stated`` (unanswerable questions answered "not stated"), ``citation_precision``, ``reader_failures`` (of the

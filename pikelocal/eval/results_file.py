@@ -1,4 +1,4 @@
-"""docs/results.json: the benchmarks' headline figures, for machines (issue 43).
+"""docs/results.json: the benchmarks' headline figures, for machines.
 
 A JSON list of objects ``{"benchmark", "dataset", "n", "mode", "metrics": {name: number}, "machine", "date",
 "command"}``; the newest run of a (benchmark, dataset, mode) replaces the older. Metric names in use:

@@ -1,4 +1,4 @@
-"""Scoring a checklist run against a gold fact sheet (issue 45): per-item accuracy, not-stated accuracy and the
+"""Scoring a checklist run against a gold fact sheet: per-item accuracy, not-stated accuracy and the
 conflicts caught, from stored :class:`~pikelocal.domain.review.ReviewRow` records. Pure: no model, no KB.
 
 A gold fact sheet is a JSONL file, one object per checklist item judged (``tests/data/review/*-gold.jsonl``)::

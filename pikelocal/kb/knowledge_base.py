@@ -383,7 +383,7 @@ class KnowledgeBase:
             hops=s.hops, hop_similarity=s.hop_similarity,
         )  # fmt: skip
 
-    # --- review (issue 45: kb/reviewing.py) ------------------------------------------------------------------
+    # --- review (kb/reviewing.py) ----------------------------------------------------------------------------
 
     def review(self, request: ReviewRequest, sink: EventSink = ignore) -> ReviewReport:
         """Run a checklist: each item not yet answered on the KB's present state asked and stored (resumable)."""

@@ -1,5 +1,5 @@
-"""A checklist run over one KB, its stored rows, the reviewer's marks, the key-figures sheet and the exports
-(issue 45): what :class:`~pikelocal.kb.knowledge_base.KnowledgeBase`'s review methods do.
+"""A checklist run over one KB, its stored rows, the reviewer's marks, the key-figures sheet and the exports:
+what :class:`~pikelocal.kb.knowledge_base.KnowledgeBase`'s review methods do.
 
 A run whose items are all answered on the KB's present state opens no model (a rerun after no change takes a
 moment); otherwise the models load once and every item is asked in one session.

@@ -18,8 +18,9 @@ class Deadline:
     """The end of one HTTP request: ``timeout_s`` after it starts, whatever the server does.
 
     A socket timeout bounds one wait for data only, so a server that sends a byte every few seconds would never
-    trip it (issue 17: 100 s and counting with a 5 s timeout). Instead every socket operation of the request (the
-    connect, the TLS handshake, each send, each receive) is given only the time left before this deadline.
+    trip it (one such server kept a request going 100 s and counting with a 5 s timeout). Instead every socket
+    operation of the request (the connect, the TLS handshake, each send, each receive) is given only the time left
+    before this deadline.
 
     A stream has the same deadline as a whole reply: ``timeout_s`` from the first byte sent to the last byte read,
     however steadily the deltas come (time the caller spends between deltas counts too). A non-streamed reply

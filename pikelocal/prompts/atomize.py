@@ -8,7 +8,7 @@ Every token of this call is paid once per chunk, so the prompt is laid out for t
 (the same for every chunk) first, then what is the same for every chunk of one document (its title and summary),
 and only then the chunk's own section and text. The reply is questions only: a chunk summary would cost ~40
 generated tokens per chunk and nothing reads it (the document summary already goes into every chunk's header).
-Measured in docs/BENCHMARKS.md ("Tokens per chunk", issue 15).
+Measured in docs/benchmarks/machines-and-setup.md ("Every LLM token must pay").
 """
 
 from __future__ import annotations

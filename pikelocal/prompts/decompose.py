@@ -26,7 +26,7 @@ def numbered(items: Sequence[str], lang: Lang) -> str:
 # Every call of one decompose question reads the same prefix: one system text (the answer's rules and what the
 # planning calls are for), then the sources in the order they were gathered, then the question. Only the call's own
 # task comes after. llama.cpp keeps the KV state of the previous call's longest common prefix, so each source is
-# run through the model once per question, not once per call (issue 15), and the final answer reuses all of it.
+# run through the model once per question, not once per call, and the final answer reuses all of it.
 
 _PLANNING: Mapping[Lang, str] = {
     "zh": "在回答之前，你可能会被要求规划还需要查找什么资料，或者从候选线索中挑选一个：按每次给出的任务做。",

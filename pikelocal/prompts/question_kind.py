@@ -1,4 +1,4 @@
-"""What kind of answer a question wants, decided by patterns, without an LLM call (issue 43): a yes/no (or
+"""What kind of answer a question wants, decided by patterns, without an LLM call: a yes/no (or
 true/false) question, a multiple choice, a list, or a factoid (an amount, date, count, duration or name).
 
 The kind sets one rule of the quote-first prompt (``prompts/quote.py``) and how the answer is checked

@@ -1,5 +1,5 @@
 """The quote-first answering prompt: copy the sentence that answers from the numbered sources, then the shortest
-answer (issue 43).
+answer.
 
 A small reader that is asked to answer often says "not stated" about a fact that stands in front of it; asked to
 copy the sentence that answers first, it finds it. The system then finds each quote in the sources

@@ -1,4 +1,4 @@
-"""Listwise reranking: the LLM orders the fused top passages by how well each answers the question (issue 19).
+"""Listwise reranking: the LLM orders the fused top passages by how well each answers the question.
 
 No cross-encoder weights can be installed, so the local LLM is the reranker. One call per question: the
 instructions, the numbered passages (each cut to a few lines), then the question last, so a reply that is only a

@@ -1,4 +1,4 @@
-"""Reviewing documents against a checklist (issue 45): checklists read from TOML (``checklist``), values normalised
+"""Reviewing documents against a checklist: checklists read from TOML (``checklist``), values normalised
 and compared (``values``), the key-figures sheet made without the LLM (``figures``), each item asked through the
 answering engine and stored (``runner``), conflicts between quotes (``conflicts``), and reports (``export``).
 

@@ -1,4 +1,4 @@
-"""Conflicts between documents (issue 45 step 3): every statement of a checklist item's value in the KB, found
+"""Conflicts between documents: every statement of a checklist item's value in the KB, found
 without the LLM, and those whose value differs from the answer's.
 
 The answer call reads a few sources and quotes one sentence; a deadline written again in the evaluation rules, or a

@@ -1,4 +1,4 @@
-"""A review's report to hand over (issue 45 step 5), written from the stored rows without a model: Markdown and CSV
+"""A review's report to hand over, written from the stored rows without a model: Markdown and CSV
 for tools, DOCX for Word users (python-docx), and one self-contained HTML file (no external asset: it opens on an
 air-gapped machine) whose every quote links to its page's text, the quoted lines marked.
 

@@ -1,4 +1,4 @@
-"""The key-figures sheet (issue 45, step 6): every amount, date, duration and percentage of a document with the
+"""The key-figures sheet: every amount, date, duration and percentage of a document with the
 sentence that holds it, its page and lines, and the nearest heading above it. Made from the stored pages and chunks
 with no model, so it is ready the moment a document is ingested.
 

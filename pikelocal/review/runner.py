@@ -1,4 +1,4 @@
-"""Running a checklist over a KB (issue 45 step 2): each item asked through the answering engine, its answer read
+"""Running a checklist over a KB: each item asked through the answering engine, its answer read
 as a value of the item's kind, cross-checked against every statement of that value in the KB, and stored.
 
 Resumable by construction: each item's result is stored the moment it is made, with the KB state it was made on

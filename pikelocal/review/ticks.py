@@ -1,4 +1,4 @@
-"""The ticked box of a form, read by the system (issue 45): "3.4.1 投标保证金的递交 ☑不提交 □提交" answers the bid-bond
+"""The ticked box of a form, read by the system: "3.4.1 投标保证金的递交 ☑不提交 □提交" answers the bid-bond
 item with "不提交", and "1.11 分包 ☑不允许 □允许" the subcontracting item with "no".
 
 Chinese tender templates state most of their choices this way, and the 1.5B reader does not read a tick mark: it

@@ -1,4 +1,4 @@
-"""The store's side of the entity graph (issue 20): entities, chunk↔entity links, triples and synonym edges.
+"""The store's side of the entity graph: entities, chunk↔entity links, triples and synonym edges.
 
 A part of :class:`~pikelocal.store.store.Store` (``store.graph``). The enrichment call's entities and
 subject–relation–object triples (``prompts/atomize.py`` with entities on) are written with the chunk's questions,

@@ -1,4 +1,4 @@
-"""The store's side of legal cross-references (issue 20): citations read from chunks, and what they lead to.
+"""The store's side of legal cross-references: citations read from chunks, and what they lead to.
 
 A part of :class:`~pikelocal.store.store.Store` (``store.refs``).
 

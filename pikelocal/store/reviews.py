@@ -1,4 +1,4 @@
-"""The store's document reviews (issue 45): each checklist item's stored result and the reviewer's marks.
+"""The store's document reviews: each checklist item's stored result and the reviewer's marks.
 
 A part of :class:`~pikelocal.store.store.Store` (``store.reviews``). A result is stored as JSON (the review layer owns
 its shape, as the query layer owns a trace's), with the KB state it was answered on: a rerun asks again only the

@@ -377,7 +377,7 @@ def _v10(conn: Connection, dim: int) -> None:
 
 
 def _v11(conn: Connection, dim: int) -> None:
-    # Document review (issue 45, store/reviews.py): each checklist item's result (JSON of domain.review.ReviewRow,
+    # Document review (store/reviews.py): each checklist item's result (JSON of domain.review.ReviewRow,
     # without the mark) with the KB state it was answered on, so a rerun asks again only what changed; and the
     # reviewer's marks and notes, every one kept with its time (the audit trail of an export).
     conn.execute(

@@ -1,4 +1,4 @@
-"""The store's side of the summary trees (issue 20): summary nodes, the chunks below each, their vectors and FTS rows.
+"""The store's side of the summary trees: summary nodes, the chunks below each, their vectors and FTS rows.
 
 A part of :class:`~pikelocal.store.store.Store` (``store.summaries``). The tree builder (``ingest/enrich/trees.py``)
 plans the nodes a KB should have, each with a ``key`` naming what it summarises; :meth:`Summaries.sync` makes the table

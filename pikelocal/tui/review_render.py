@@ -1,4 +1,4 @@
-"""The review screen's drawing (issue 45): a checklist row's cells (the value, the verdict with conflicts marked,
+"""The review screen's drawing: a checklist row's cells (the value, the verdict with conflicts marked,
 the reviewer's mark and note), the highlighted row in full with each quote's citation, the counts above the table,
 and a quote as a source the viewer opens."""
 

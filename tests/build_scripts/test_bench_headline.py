@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -20,7 +21,7 @@ from tests.support.build_scripts import load_build_script
 ROOT = Path(__file__).resolve().parents[2]
 BENCHMARKS = ROOT / "docs" / "BENCHMARKS.md"
 RESULTS = ROOT / "docs" / "results.json"
-LINK = re.compile(r"\[([^\]]*)\]\((#[^)]*)\)")
+LINK = re.compile(r"\[([^\]]*)\]\(([^)#]*#[^)]*)\)")  # to a section: #anchor, or a topic file's
 NUMBER = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?!\w)")  # not the 1 of "F1" or "1k"
 
 
@@ -50,9 +51,12 @@ def table_rows(section: str) -> list[dict[str, str]]:
     return rows
 
 
-def check_figures(section: str, records: list[dict[str, Any]], markdown: str, mod: ModuleType) -> int:
+def check_figures(
+    section: str, records: list[dict[str, Any]], pages: dict[str, str], mod: ModuleType, **where: Any
+) -> int:
     """Assert that every number in a link of the table is one of its row's record's metrics at the precision shown,
-    and that the link goes to that record's section; the number of figures checked."""
+    and that the link goes to that record's section (``where``: the linking file, as section_link takes it); the
+    number of figures checked."""
     by_key = {tuple(str(r[k]) for k in mod.KEY): r for r in mod.latest(records)}
     checked = 0
     rows = table_rows(section)
@@ -65,7 +69,7 @@ def check_figures(section: str, records: list[dict[str, Any]], markdown: str, mo
         assert row["date"] == record["date"], key
         if "n" in row:
             assert row["n"] == str(record["n"]), key
-        anchor = "#" + mod.section_anchor(mod.section_of(record), markdown)
+        anchor = mod.section_link(mod.section_of(record), pages, **where)
         values = [float(v) for v in record["metrics"].values()]
         for header, cell in row.items():
             for text, link in LINK.findall(cell):
@@ -85,26 +89,39 @@ def check_figures(section: str, records: list[dict[str, Any]], markdown: str, mo
 def test_every_headline_figure_is_a_figure_of_results_json(headline: ModuleType) -> None:
     markdown = BENCHMARKS.read_text(encoding="utf-8")
     records = headline.read_records(RESULTS)
-    assert check_figures(between_markers(markdown, headline), records, markdown, headline) > 50
+    pages = headline.read_pages(BENCHMARKS)
+    assert check_figures(between_markers(markdown, headline), records, pages, headline) > 50
 
 
 def test_the_generated_table_is_checked_the_same_way_and_shows_the_shipped_rows_first(headline: ModuleType) -> None:
-    markdown = BENCHMARKS.read_text(encoding="utf-8")
     records = headline.read_records(RESULTS)
-    section = headline.render(records, markdown)
-    check_figures(section, records, markdown, headline)
+    pages = headline.read_pages(BENCHMARKS)
+    section = headline.render(records, pages)
+    check_figures(section, records, pages, headline)
     shipped, others = section.split("Other modes measured", 1)
     assert "answer.quote = false" not in shipped.split("### How accurate", 1)[1]
     assert "answer.quote = false" in others
 
 
+def test_the_readme_shows_the_shipped_rows_linked_to_the_topic_files(headline: ModuleType) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    records = headline.read_records(RESULTS)
+    pages = headline.read_pages(BENCHMARKS)
+    brief = headline.render(records, pages, here=None, prefix="docs/", brief=True)
+    assert between_markers(readme, headline) == brief, "README.md's headline is stale: run bench_headline.py"
+    assert check_figures(brief, records, pages, headline, here=None, prefix="docs/") > 30
+    assert "answer.quote = false" not in brief and "(docs/benchmarks/" in brief
+
+
 def test_the_table_is_deterministic(headline: ModuleType, tmp_path: Path) -> None:
     markdown = BENCHMARKS.read_text(encoding="utf-8")
     records = headline.read_records(RESULTS)
-    first = headline.render(records, markdown)
+    pages = headline.read_pages(BENCHMARKS)
+    first = headline.render(records, pages)
     shuffled = list(records)
     random.Random(4).shuffle(shuffled)
-    assert headline.render(shuffled, markdown) == first
+    assert headline.render(shuffled, pages) == first
+    shutil.copytree(BENCHMARKS.parent / "benchmarks", tmp_path / "benchmarks")  # the topic files the links name
     out = tmp_path / "BENCHMARKS.md"
     out.write_text(markdown.replace(between_markers(markdown, headline), ""), encoding="utf-8")  # inserted anew
     (tmp_path / "results.json").write_text(RESULTS.read_text(encoding="utf-8"), encoding="utf-8")

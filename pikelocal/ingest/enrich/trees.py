@@ -1,4 +1,4 @@
-"""Summary trees (issue 20, RAPTOR and the section hierarchy): nodes that summarise the chunks below them, bottom up.
+"""Summary trees (RAPTOR and the section hierarchy): nodes that summarise the chunks below them, bottom up.
 
 - **A document with structure** (the splitter's section paths, 第X章 › 第X节 › …): one node per section that holds
   at least two chunks (a section whose only part is a subsection with the same chunks is that subsection), and a

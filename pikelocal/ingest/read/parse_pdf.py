@@ -37,7 +37,7 @@ class PdfPages:
     each page's text and its title; every failure a :class:`DocumentError`.
 
     Pages that draw the same content stream with the same resources have the same text (pypdf's plain extraction
-    reads nothing else of a page), so it is extracted once: issue 17's 2,000 pages sharing one 3 MB stream cost
+    reads nothing else of a page), so it is extracted once: a hostile PDF's 2,000 pages sharing one 3 MB stream cost
     one page's work, not 2,000.
     """
 
@@ -157,7 +157,7 @@ def _unflood(path: Path, texts: Sequence[str]) -> tuple[list[str], list[str]]:
     """Page texts with what only floods the KB taken out, and a warning for each kind of cut.
 
     - A page over ``PAGE_MAX_CHARS`` is cut there: a real page holds a few thousand characters; hundreds of
-      thousands are a page drawn to flood the KB (issue 17's 2,000 pages sharing one 3 MB stream).
+      thousands are a page drawn to flood the KB (a hostile PDF's 2,000 pages sharing one 3 MB stream).
     - A page whose text repeats an earlier page's exactly (``REPEAT_MIN_CHARS`` or more) is kept empty: its
       text is in the KB once, on the first page that has it, and searching or citing it finds that page.
     """

@@ -1,7 +1,7 @@
 """PDF, Word and Excel text read in a child process with limits on time, memory, pages and characters; cancellable
 mid-file.
 
-Issue 17: a 321 KB PDF whose 2,000 pages all draw one 3 MB content stream kept pypdf busy for hours, and
+Why: a 321 KB PDF whose 2,000 pages all draw one 3 MB content stream kept pypdf busy for hours, and
 nothing could stop it short of killing pikelocal. pypdf is pure Python with no way to interrupt a page, so the
 only bound that holds whatever a file does is another process, which can be given a memory ceiling and be killed.
 
@@ -35,7 +35,7 @@ Design (the choices and why):
   raises the child's memory limit to ``ingest.ocr_memory_mb`` (the engine needs some 1.5 GB of address space); a
   child that OCR'd is not given another PDF.
 
-Word (.docx) and Excel (.xlsx) files are read by the same child (:meth:`PdfWorker.read_office`; issue 44: a
+Word (.docx) and Excel (.xlsx) files are read by the same child (:meth:`PdfWorker.read_office`: a
 paragraph of millions of runs, a sheet with a cell in Excel's last column on every row, each kept pikelocal busy
 for many minutes with no way to stop it) under the same time, memory and character limits (``ingest.pdf_*``), and
 a cancel kills it the same way. ``parse_docx.py`` and ``parse_xlsx.py`` bound their own work as well (characters

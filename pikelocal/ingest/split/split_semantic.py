@@ -1,4 +1,4 @@
-"""Semantic chunking (issue 19): the structure splitter's units, cut where the encoder says the topic turns.
+"""Semantic chunking: the structure splitter's units, cut where the encoder says the topic turns.
 
 The text is cut into the structure splitter's units with prose further cut at sentence ends
 (:func:`sentence_units`); every unit is embedded once. Between units ``i-1`` and ``i`` the distance is one less the

@@ -1,4 +1,4 @@
-"""The system's answer to a choice or a true/false (yes/no) question, where it can tell (issue 43).
+"""The system's answer to a choice or a true/false (yes/no) question, where it can tell.
 
 A small reader answers "True" to most statements and picks one option where several are right. So the kinds of
 question that ``prompts/question_kind.py`` tells apart are decided here on the sources, with the model's answer as

@@ -6,7 +6,7 @@ its chunk joins the sources. Backups when the sub-questions find nothing (or the
 yet): the question itself against the atomic-question index, then the sub-questions against the chunks.
 
 The sources live in a :class:`~pikelocal.query.context.workspace.Workspace`, which starts with the question's own top
-search results and only ever grows at its end, so every call extends the previous call's prompt (issue 15).
+search results and only ever grows at its end, so every call extends the previous call's prompt.
 Rounds that cannot add anything are not run: an empty proposal list ends the loop (the sources already answer),
 a full budget ends it, and a pick with a single candidate and no "none" to choose needs no call.
 """

@@ -1,4 +1,4 @@
-"""Two-hop questions the system plans itself (issue 43): a comparison of two named entities, or a composition
+"""Two-hop questions the system plans itself: a comparison of two named entities, or a composition
 through a bridge entity, recognised by patterns, without an LLM call. ``query/answer/second_hop.py`` answers a plan one
 hop at a time, each hop its own search and its own quote.
 

@@ -1,4 +1,4 @@
-"""The values a system-driven hop compares (issue 43): dates read from text and compared, countries named by their
+"""The values a system-driven hop compares: dates read from text and compared, countries named by their
 name or their people's ("Dutch", "the Netherlands"). Pure: no model.
 
 A date is (year, month, day), month and day optional ("1930", "March 1930", "17 February 1948", "December 17,

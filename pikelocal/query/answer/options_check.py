@@ -1,4 +1,4 @@
-"""Multiple choice, each option checked against the sources (issue 43).
+"""Multiple choice, each option checked against the sources.
 
 The question's options ("A) …  B) …", "A. …", "（A）…", "A、…") are read off the question. Each option is scored
 against the sources' sentences (``query/answer/polarity.py``): the best sentence for an option holds most of its

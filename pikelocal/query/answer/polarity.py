@@ -1,4 +1,4 @@
-"""A statement read against the sources' sentences term by term, each term with its polarity (issue 43).
+"""A statement read against the sources' sentences term by term, each term with its polarity.
 
 A true/false statement or a yes/no question is false when the sentence that states it says it with the opposite
 polarity: "the ANZ appealed against the finding" against "The ANZ has not sought to appeal against that finding";

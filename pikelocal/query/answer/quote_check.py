@@ -1,4 +1,4 @@
-"""Checking a quote-first reply (issue 43): the answer kept with the quotes that bear it, or the reason it is not.
+"""Checking a quote-first reply: the answer kept with the quotes that bear it, or the reason it is not.
 
 1. Each quote is located in the sources (``query/verify/quotes.py``); one that stands nowhere is an invention and is
    dropped.

@@ -1,4 +1,4 @@
-"""Quote, then answer (issue 43): the model copies the sentence that answers, then writes the shortest answer; the
+"""Quote, then answer: the model copies the sentence that answers, then writes the shortest answer; the
 system finds the quote in the sources, cites where it stands, and keeps the answer only where the quote bears it
 (``query/answer/quote_check.py``).
 

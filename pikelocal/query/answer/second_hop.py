@@ -1,4 +1,4 @@
-"""A system-driven second hop (issue 43): a comparison or a composition that ``query/answer/hop_plan.py`` recognised is
+"""A system-driven second hop: a comparison or a composition that ``query/answer/hop_plan.py`` recognised is
 answered one hop at a time, each hop its own search, its own quote-then-answer call and its own check.
 
 - Composition ("Where was the director of film X born?"): "Who directed the film X?" over that question's own

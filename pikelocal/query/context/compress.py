@@ -1,4 +1,4 @@
-"""Contextual compression: only the sentences of the sources that bear on the question reach the LLM (issue 19).
+"""Contextual compression: only the sentences of the sources that bear on the question reach the LLM.
 
 Every source is cut into its sentences and table rows (:func:`unit_spans`). Each unit is scored by the encoder:
 its best cosine with the question and any sub-questions. Each source keeps its best unit, so no source and no

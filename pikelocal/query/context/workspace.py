@@ -2,7 +2,7 @@
 
 Every call of the question (propose, select, the answer) is laid out as one shared system text, then these sources,
 then the question, then the call's own task. A new source is only ever appended, so each call's prompt extends the
-previous call's prefix and the in-process model runs each source once per question (issue 15).
+previous call's prefix and the in-process model runs each source once per question.
 
 It starts with the question's own top search results (what the answer would read anyway, in at most half the
 budget), so the planner sees them too and can stop at once when they already answer; the chunks the rounds pick

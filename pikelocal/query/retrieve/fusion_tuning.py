@@ -1,4 +1,4 @@
-"""Hybrid's fusion weights, tuned per KB on its own atomic questions (issue 19: a fusion that never loses).
+"""Hybrid's fusion weights, tuned per KB on its own atomic questions (a fusion that never loses).
 
 No fixed weighting is best on every KB: on the multi-hop and legal sets dense leads and BM25 should weigh little,
 on Vaswani's keyword-style physics abstracts BM25 beats dense, and the tender wants both (docs/BENCHMARKS.md,

@@ -1,4 +1,4 @@
-"""Fact hops (issue 20): the second hop of a multi-hop question, through the entity graph's facts.
+"""Fact hops: the second hop of a multi-hop question, through the entity graph's facts.
 
 "Where was the director of film X born?" names X, and search finds X's passage ("X is a 1943 film directed by Y"),
 but not Y's: the question never names Y. Among the triples nearest the question's vector (the KB's facts, embedded

@@ -1,4 +1,4 @@
-"""The summary trees as retrievable units (issue 20): summary nodes by dense and BM25 rank, and when a question
+"""The summary trees as retrievable units: summary nodes by dense and BM25 rank, and when a question
 asks for an overview ("summarise …", "what are all the …", "有哪些…") so that ``ask`` reads the tree first."""
 
 from __future__ import annotations

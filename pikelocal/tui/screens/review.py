@@ -1,6 +1,6 @@
 """The review screen (F5): a checklist run over the KB in the background, its rows filling in as items are answered,
 conflicts between documents marked; Enter opens the viewer at a row's quote; the reviewer marks rows accepted,
-wrong or to-check and adds notes, stored in the KB with their time (issue 45).
+wrong or to-check and adds notes, stored in the KB with their time.
 
 The run is a job like ingestion: it goes on while the user asks questions on the ask screen, one run at a time, and
 Escape (here) or Ctrl+C (anywhere) stops it after the item being asked; finished items are kept, so starting again
