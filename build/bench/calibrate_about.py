@@ -20,6 +20,7 @@ many *not about* pairs it accepts (an invention it would let through), at severa
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -28,7 +29,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "build" / "bench"))
 
+from sections import write_section  # noqa: E402
+
+from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.domain.answers import Source  # noqa: E402
 from pikelocal.domain.review import ChecklistScript  # noqa: E402
 from pikelocal.query.verify.about import MAX_TEXT_CHARS, topical_query  # noqa: E402
@@ -36,7 +41,8 @@ from pikelocal.query.verify.support import FOCUS_SHARE, Question, focus_share, s
 from pikelocal.review.checklist import load_checklist, question_for  # noqa: E402
 from pikelocal.text import concepts  # noqa: E402
 
-THRESHOLDS = (0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70)
+THRESHOLDS = (0.30, 0.35, 0.40, 0.45, 0.50, 0.55)
+SECTION = "about_pairs"
 
 
 @dataclass(frozen=True)
@@ -111,43 +117,39 @@ def _with_topic(p: Pair) -> str:
 Row = dict[str, object]
 
 
-def _rate(rule: str, pos: Sequence[Row], neg: Sequence[Row], test: Callable[[Row], bool]) -> str:
-    kept = sum(1 for r in pos if test(r))
-    acc = sum(1 for r in neg if test(r))
-    return (
-        f"| {rule} | {kept}/{len(pos)} ({kept / max(1, len(pos)):.0%}) "
-        f"| {acc}/{len(neg)} ({acc / max(1, len(neg)):.1%}) |"
-    )
-
-
 def _num(row: Row, key: str) -> float:
     value = row[key]
     assert isinstance(value, float | int)
     return float(value)
 
 
-def report(rows: Sequence[Row]) -> str:
-    lines: list[str] = []
-    groups = {"rule-writing sheets": [r for r in rows if not r["held_out"]],
-              "held out": [r for r in rows if r["held_out"]]}  # fmt: skip
-    for sheet in sorted({str(r["sheet"]) for r in rows}):
-        groups[sheet] = [r for r in rows if r["sheet"] == sheet]
-    for name, group in groups.items():
-        if not group:
-            continue
-        pos = [r for r in group if r["about"]]
-        neg = [r for r in group if not r["about"]]
-        lines += [f"\n## {name}: {len(pos)} about, {len(neg)} not about", ""]
-        lines += ["| rule | about kept | not-about accepted |", "|---|---|---|"]
-        lines.append(_rate(f"lexical ≥ {FOCUS_SHARE}", pos, neg, lambda r: _num(r, "lexical") >= FOCUS_SHARE))
-        lines.append(_rate(f"aligned ≥ {FOCUS_SHARE}", pos, neg, lambda r: _num(r, "aligned") >= FOCUS_SHARE))
-        for key in ("cosine", "cosine_topic"):
-            for t in THRESHOLDS:
-                lines.append(_rate(
-                    f"aligned ≥ {FOCUS_SHARE} or {key} ≥ {t}", pos, neg,
-                    lambda r, t=t, key=key: _num(r, "aligned") >= FOCUS_SHARE or _num(r, key) >= t,
-                ))  # fmt: skip
-    return "\n".join(lines)
+def report(rows: Sequence[Row], thresholds: Sequence[float] = THRESHOLDS) -> str:
+    """One table: each rule's about-pairs kept and not-about pairs accepted, on the rule-writing sheets, the
+    held-out ones, and each sheet."""
+    sheets = sorted({str(r["sheet"]) for r in rows}, key=lambda s: (any(r["held_out"] for r in rows if r["sheet"] ==
+                    s), s))  # fmt: skip
+    groups = {"rule-writing": [r for r in rows if not r["held_out"]], "held out": [r for r in rows if r["held_out"]]}
+    groups |= {s + (" (held out)" if any(r["held_out"] for r in rows if r["sheet"] == s) else ""):
+               [r for r in rows if r["sheet"] == s] for s in sheets}  # fmt: skip
+    rules: list[tuple[str, Callable[[Row], bool]]] = [
+        (f"words ≥ {FOCUS_SHARE}", lambda r: _num(r, "lexical") >= FOCUS_SHARE),
+        (f"concepts ≥ {FOCUS_SHARE}", lambda r: _num(r, "aligned") >= FOCUS_SHARE),
+    ]
+    rules += [(f"concepts ≥ {FOCUS_SHARE} or cosine ≥ {t}",
+               lambda r, t=t: _num(r, "aligned") >= FOCUS_SHARE or _num(r, "cosine_topic") >= t)
+              for t in thresholds]  # fmt: skip
+    lines = ["| rule | " + " | ".join(groups) + " |", "|---|" + "---|" * len(groups)]
+    for name, test in rules:
+        cells = []
+        for group in groups.values():
+            pos = [r for r in group if r["about"]]
+            neg = [r for r in group if not r["about"]]
+            kept, acc = sum(test(r) for r in pos), sum(test(r) for r in neg)
+            cells.append(f"{kept / max(1, len(pos)):.0%} / {acc / max(1, len(neg)):.1%}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    sizes = ", ".join(f"{name}: {sum(bool(r['about']) for r in g)} about, {sum(not r['about'] for r in g)} not"
+                      for name, g in groups.items())  # fmt: skip
+    return "\n".join(lines) + f"\n\nPairs per group: {sizes}."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -157,6 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--held-out", action="append", default=[], metavar="SHEET", help="a sheet's file stem")
     ap.add_argument("--encoder", default="default")
     ap.add_argument("--json", type=Path, help="write every pair's features here")
+    ap.add_argument("--out", type=Path, help="write the section to the benchmark pages (docs/BENCHMARKS.md)")
     args = ap.parse_args(argv)
     gold = args.gold or [
         f"{ROOT}/tests/data/review/tender-zh-gold.jsonl:tender-zh:hans",
@@ -172,7 +175,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = features(pairs, args.encoder)
     if args.json:
         args.json.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
-    print(report(rows))
+    table = report(rows)
+    print(table)
+    if args.out:
+        command = "python build/bench/calibrate_about.py " + " ".join(
+            a.replace(str(ROOT) + "/", "") for a in (sys.argv[1:] if argv is None else argv)
+        )
+        when = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+        body = [
+            f"<!-- {SECTION}:begin -->",
+            "### Checks that know what a sentence is about",
+            "",
+            f"_`{command}` on {when}; {cpu_summary()}; encoder {args.encoder}; no LLM._",
+            "",
+            "A pair is a checklist item's question and a sentence of its document: *about* when the sentence is the "
+            "gold sheet's quote for the item, *not about* when it is another item's quote (a sentence of the same "
+            "document, often holding a value of the same kind). Each cell: the share of *about* pairs the rule "
+            "keeps / the share of *not about* pairs it accepts. *Words*: the check before the concept groups "
+            "(shared words only); *concepts*: the same share with the vocabularies aligned; *cosine*: the "
+            "encoder's similarity between the question with the item's label and hints and the sentence. The "
+            "sentences here are bare (no section or label lines above them), so cosines are lower than the check "
+            "sees; the review runs below calibrate on real drafts.",
+            "",
+            table,
+            f"<!-- {SECTION}:end -->",
+        ]
+        write_section(args.out, body[0], body[-1], "\n".join(body))
     return 0
 
 
