@@ -91,6 +91,17 @@ class ConceptGroups:
         self._latin_concept = {t: c for t, c in reversed(latin)}
         alternation = "|".join(r"[\s-]+".join(map(re.escape, t.split(" "))) for t, _ in latin) or "(?!)"
         self._latin = re.compile(rf"(?<![a-z0-9])(?:{alternation})(?:e?s)?(?![a-z0-9])")
+        # the concepts a term names besides its own, by the other terms it holds (評選方式 holds 評選: evaluation)
+        self._inner: dict[tuple[str, str], frozenset[str]] = {}
+        cjk_terms = [e for entries in self._cjk.values() for e in entries]
+        for term, cid in cjk_terms:
+            held = {c for t, c in cjk_terms if c != cid and len(t) < len(term) and t in term}
+            if held:
+                self._inner[(term, cid)] = frozenset(held)
+        for term, cid in latin:
+            held = {c for t, c in latin if c != cid and len(t) < len(term) and f" {t} " in f" {term} "}
+            if held:
+                self._inner[(term, cid)] = frozenset(held)
 
     def find(self, folded: str) -> list[Match]:
         """The concepts' terms in a folded text (``fold``), left to right, the longest where two overlap."""
@@ -144,6 +155,21 @@ class ConceptGroups:
 
     def concepts_in(self, text: str) -> frozenset[str]:
         return frozenset(m.concept for m in self.find(fold(text)))
+
+    def broad_concepts_in(self, text: str) -> frozenset[str]:
+        """The concepts ``text`` names, with those its terms hold (評選方式 names the award basis and, by 評選,
+        evaluation; 評審委員 the committee and evaluation): what two texts about one thing share however narrowly
+        each says it."""
+        folded = fold(text)
+        out: set[str] = set()
+        for m in self.find(folded):
+            term = folded[m.start : m.end]
+            key = "".join(term.split()) if _CJK.search(term) else _words(term)
+            out.add(m.concept)
+            out |= self._inner.get((key, m.concept), frozenset())
+            if not _CJK.search(term):  # a plural or another spacing of an English term: its singular's inner ones
+                out |= self._inner.get((_words(term).removesuffix("s"), m.concept), frozenset())
+        return frozenset(out)
 
     def expansion(self, text: str, *, exclude: Iterable[str] = ()) -> list[str]:
         """The other names of the concepts ``text`` names (for a search): each concept's terms not already in the

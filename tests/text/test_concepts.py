@@ -103,3 +103,17 @@ def test_a_bad_entry_is_one_line_naming_the_file_and_line(
 def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
     with pytest.raises(ConceptError, match="concepts file not found"):
         load_groups(tmp_path / "absent.toml")
+
+
+@pytest.mark.parametrize(
+    ("text", "concepts"),
+    [
+        ("本案採用何種評選方式？", {"award_basis", "evaluation"}),  # 評選方式 holds 評選
+        ("由各評審委員辦理序位評比", {"evaluation_committee", "evaluation"}),  # 評審委員 holds 評審
+        ("evaluation committee members", {"evaluation_committee", "evaluation"}),
+        ("本项目采用以下方式支持中小企业发展", {"sme"}),
+        ("履约保证金", {"performance_bond"}),  # no other term inside it
+    ],
+)
+def test_broad_concepts_are_the_terms_and_the_terms_they_hold(text: str, concepts: set[str]) -> None:
+    assert builtin_groups().broad_concepts_in(text) == concepts

@@ -30,6 +30,7 @@ from pikelocal.query.verify.claims import (
     numbers_in,
     quoted_terms,
 )
+from pikelocal.text import concepts
 from pikelocal.text.script import to_simplified
 
 FOCUS_SHARE = 0.4  # set on the first 37 honesty questions (all tender); docs/BENCHMARKS.md
@@ -179,12 +180,15 @@ class Question:
     meaning: Meaning | None = field(default=None, compare=False)
     # a concept's weight among the focus terms: the words its term replaced (押標金 2); others weigh 1
     weights: Mapping[str, int] = field(default_factory=dict, compare=False)
+    # the concepts the question names, with those its terms hold (評選方式: the award basis and evaluation)
+    concepts: frozenset[str] = field(default=frozenset(), compare=False)
 
     @classmethod
     def of(cls, question: str, meaning: Meaning | None = None) -> Question:
         quoted = tuple("".join(q.split()).lower() for q in quoted_terms(question))
         focus = frozenset(focus_terms(question))
-        return cls(question, focus, quoted, frozenset(asked_terms(question)), meaning, focus_weights(question))
+        named = concepts.active().broad_concepts_in(question)
+        return cls(question, focus, quoted, frozenset(asked_terms(question)), meaning, focus_weights(question), named)
 
     def share(self, terms: frozenset[str], of: frozenset[str]) -> float:
         """The weighted share of ``of`` (focus terms) that ``terms`` holds."""
@@ -196,12 +200,23 @@ def is_about(
     question: Question, unit: Unit, heading_terms: frozenset[str], kinds: frozenset[str] | None = None
 ) -> bool:
     """The question is about the unit: the terms it quotes stand in it, and its focus terms (concepts aligned) do
-    at ``FOCUS_SHARE`` or the encoder puts the unit near it (``about.Meaning``)."""
+    at ``FOCUS_SHARE``, or the unit names one of the question's concepts and the encoder puts it near the question
+    (``about.Meaning``)."""
     if not quoted_in(question, unit):
         return False
     if focus_share(question, unit, heading_terms, kinds) >= FOCUS_SHARE:
         return True
-    return question.meaning is not None and question.meaning.about(meaning_text(unit))
+    if question.meaning is None:
+        return False
+    text = meaning_text(unit)
+    return shares_a_concept(question, text) and question.meaning.about(text)
+
+
+def shares_a_concept(question: Question, text: str) -> bool:
+    """The text names one of the concepts the question names (broadly: 評審委員 shares evaluation with 評選方式), or
+    the question names none. The encoder alone would take "本项目采用以下方式支持中小企业发展" as being about "本项目
+    采用什么采购方式": the words are near, the notion (small firms, not the procurement method) is not."""
+    return not question.concepts or bool(question.concepts & concepts.active().broad_concepts_in(text))
 
 
 def meaning_text(unit: Unit) -> str:
