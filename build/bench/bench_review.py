@@ -158,6 +158,7 @@ def metrics(result: ReviewScore, wall_s: float) -> dict[str, float]:
         "to_check_right": float(result.to_check_right),
         "right_drafts_removed": _share(len(result.right_drafts_removed), result.right_drafts),
         "inventions_kept": _share(len(result.inventions_kept), result.inventions_drafted),
+        "wrong_drafts_kept": _share(len(result.wrong_drafts_kept), result.wrong_drafts),
         "wall_s": wall_s,
     }
 
@@ -173,7 +174,8 @@ def summary_line(dataset: str, result: ReviewScore, wall_s: float) -> str:
         f" conflicts found {result.conflicts_found}/{result.conflicts}"
         f" ({len(result.false_conflicts)} where the gold has none), to check {result.to_check_right}/"
         f"{result.to_check} right, right drafts removed {len(result.right_drafts_removed)}/{result.right_drafts},"
-        f" inventions kept {len(result.inventions_kept)}/{result.inventions_drafted}, wall {wall_s:.0f} s"
+        f" inventions kept {len(result.inventions_kept)}/{result.inventions_drafted}, wrong drafts kept"
+        f" {len(result.wrong_drafts_kept)}/{result.wrong_drafts}, wall {wall_s:.0f} s"
     )
 
 
@@ -242,9 +244,11 @@ def render_section(
         f"- To check (the answer stands in a sentence not clearly about the item; counted as neither found nor not"
         f" stated): **{result.to_check}** row(s), {result.to_check_right} of them right.",
         f"- The checks' two error rates: right drafts removed **{len(result.right_drafts_removed)}/"
-        f"{result.right_drafts}** ({_list(result.right_drafts_removed)}); inventions kept (a drafted value that is"
-        f" not the gold's, shown as found) **{len(result.inventions_kept)}/{result.inventions_drafted}**"
-        f" ({_list(result.inventions_kept)}).",
+        f"{result.right_drafts}** ({_list(result.right_drafts_removed)}); inventions kept (a value drafted for an"
+        f" item the document does not state, shown as found) **{len(result.inventions_kept)}/"
+        f"{result.inventions_drafted}** ({_list(result.inventions_kept)}). Misreadings kept (another value drafted"
+        f" for a stated item, shown as found): {len(result.wrong_drafts_kept)}/{result.wrong_drafts}"
+        f" ({_list(result.wrong_drafts_kept)}).",
         f"- Wall time: **{wall_s:,.0f} s** ({timing}).",
         f"- Answered wrong: {_list(result.answered_wrong)}; missed (said not stated): {_list(result.missed)};"
         f" no row: {_list(result.no_row)}.",

@@ -67,9 +67,11 @@ def line(name: str, scores: Sequence[ReviewScore]) -> str:
     drafts = sum(s.right_drafts for s in scores)
     kept = sum(len(s.inventions_kept) for s in scores)
     invented = sum(s.inventions_drafted for s in scores)
+    misread = sum(len(s.wrong_drafts_kept) for s in scores)
+    wrong = sum(s.wrong_drafts for s in scores)
     return (
         f"| {name} | {right}/{stated} | {ns_right}/{ns} | {tc_right}/{to_check} | {removed}/{drafts} "
-        f"| {kept}/{invented} |"
+        f"| {kept}/{invented} | {misread}/{wrong} |"
     )
 
 
@@ -83,8 +85,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     runs = [Run(Path(k), c, Path(g)) for k, c, g in (r.split(":") for r in args.run)]
     grid = [(float(a), float(t)) for a, t in itertools.product(args.about.split(","), args.to_check.split(","))]
-    print("| setting · KB | items right | not stated | to check right | right drafts removed | inventions kept |")
-    print("|---|---|---|---|---|---|")
+    print("| setting · KB | items right | not stated | to check right | right drafts removed | inventions kept "
+          "| misreadings kept |")  # fmt: skip
+    print("|---|---|---|---|---|---|---|")
     variants: list[tuple[str, dict[str, object], float, float]] = [
         (f"about {a}, to check {t}", {}, a, t) for a, t in grid if t < a
     ]

@@ -186,12 +186,21 @@ class ReviewScore:
     def inventions_kept(self) -> tuple[str, ...]:
         """Items the document does not state whose draft gave a value the row shows as found: what the checks
         let through."""
-        return tuple(s.item for s in self.items if s.draft_right is False and s.outcome in ("invented", "wrong"))
+        return tuple(s.item for s in self.items if s.draft_right is False and s.outcome == "invented")
 
     @property
     def inventions_drafted(self) -> int:
-        """Drafts that gave a value that is not an accepted answer (wrong or invented)."""
-        return sum(s.draft_right is False for s in self.items)
+        """Drafts that gave a value for an item the document does not state (and not an accepted partial one)."""
+        return sum(s.draft_right is False and not s.gold.stated for s in self.items)
+
+    @property
+    def wrong_drafts_kept(self) -> tuple[str, ...]:
+        """Items the document states whose draft gave another value, shown as found: a misreading let through."""
+        return tuple(s.item for s in self.items if s.draft_right is False and s.gold.stated and s.outcome == "wrong")
+
+    @property
+    def wrong_drafts(self) -> int:
+        return sum(s.draft_right is False and s.gold.stated for s in self.items)
 
     @property
     def to_check(self) -> int:

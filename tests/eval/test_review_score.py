@@ -335,6 +335,7 @@ def test_bench_script_scores_stored_rows_and_writes_its_section_and_record(tmp_p
         "wall_s": 600.0,
         # these stored rows keep no draft and none is to check
         "to_check": 0.0, "to_check_right": 0.0, "right_drafts_removed": 0.0, "inventions_kept": 0.0,
+        "wrong_drafts_kept": 0.0,
     }  # fmt: skip
     assert bench.main(argv) == 0  # a second run replaces the section and the record
     assert out.read_text(encoding="utf-8").count("<!-- review_test:begin -->") == 1
@@ -405,3 +406,4 @@ def test_a_to_check_row_counts_apart_and_the_drafts_give_the_checks_two_error_ra
     assert result.answerable_right == 0  # a to-check row is not found
     assert result.right_drafts == 2 and result.right_drafts_removed == ("bid_validity", "contract_term")
     assert result.inventions_drafted == 2 and result.inventions_kept == ("max_price",)
+    assert result.wrong_drafts == 0 and result.wrong_drafts_kept == ()  # every stated item's draft was right
