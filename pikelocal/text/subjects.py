@@ -63,15 +63,18 @@ _FILLER = re.compile(
     r"|(?i:\b(?:of|is|are|was|be|shall|will|the|a|an|to|and|or|at|by|on|in|for|from|within|than|not|no|more|less"
     r"|least|most|up|last|past|next)\b)|[\s\W_\d]"
 )
+_TIME = r"\d{1,2}[:：]\d{2}(?:[:：]\d{2})?"  # 17:00, a date's hour: part of the date, no subject
 # The start of a clause's words that numbers or marks a list item, not its subject ("2.2.1", "（1）", "1、", "(a)").
 _LEADING_MARK = re.compile(
-    r"^(?:[#>*\-•·\s☑□■☐✓√✔的、\u2460-\u2473\u2776-\u277f]|\*\*|\d{1,2}(?:\.\d{1,2})*\.?(?![\d%])|[（(]?[\dA-Za-z一二三四五六七八九十]{1,3}[)）]"
+    r"^(?:" + _TIME + r"\s*(?:以前|之前|前|以后|以後|之后|之後|后|後)?"
+    r"|[#>*\-•·\s☑□■☐✓√✔的、\u2460-\u2473\u2776-\u277f]|\*\*|\d{1,2}(?:\.\d{1,2})*\.?(?![\d%])"
+    r"|[（(]?[\dA-Za-z一二三四五六七八九十]{1,3}[)）]"
     r"|[一二三四五六七八九十]{1,3}、|\d{1,2}、|第[一二三四五六七八九十百千零〇\d]{1,8}[章节節条條款]|[A-Za-z][.)](?=\s)"
     r"|并且|並且|以及|或者|[并並且但而或及和])+"
 )
 # Words a subject does not end with: a copula, a colon, a connective, a modal.
 _TRAILING = re.compile(
-    r"(?:[\s:：,，、～~]|\d+(?:\.\d+)?(?=\s*[～~])|得分|得|\*\*|为|為|是|应当|應當|应|應|须|須|将|將|并在|並在|在|和|及|与|與|或|或者|未达|未達|达|達"
+    r"(?:[\s:：,，、～~]|\d+(?:\.\d+)?(?=\s*[～~])|得分|得|\*\*|为|為|是|应当|應當|应于|應於|应|應|须|須|将|將|并在|並在|在|和|及|与|與|或|或者|未达|未達|达|達"
     r"|(?i:\b(?:is|are|was|be|shall be|shall|will|must|of|to|at|by)))+$"
 )
 # After a value: the words that continue it rather than name its subject ("30日内提交", "10日前提出").
@@ -109,7 +112,11 @@ def subject_in(
     ``others`` are the spans of the sentence's other values. Empty when none of these names anything.
     """
     clause = _clause_start(text, lo, start, others)
-    words, counted_from = _without_points(_ASIDE.sub("", text[clause:start]), kind, text[end : end + 4])
+    restated = _restated(text, clause, others)
+    if restated is not None:  # "人民币伍万元整（¥50,000）": the same value again, of the same subject
+        s, e = restated
+        return subject_in(text, lo, s, e, hi, kind, [o for o in others if o != restated])
+    words, counted_from = _without_points(_ASIDE.sub("", text[clause:start]), kind, _following(text, end))
     subject = _clean(words) if _clean(_without_values(text, clause, start, others)) else ""
     if kind == "count" and (thing := _counted(text, end, hi, others)):
         # "一份加密的文件和一份不加密的文件": after another count, the words before are that count's thing
@@ -133,7 +140,7 @@ def words_before(
     """The words before the value at ``text[start:end]`` in its clause (within ``text[lo:]``), less a start point or
     a base; empty when they name nothing (no fallback: a table cell's value is about its row and column)."""
     words = _ASIDE.sub("", text[_clause_start(text, lo, start, others) : start])
-    return _clean(_without_points(words, kind, text[end : end + 4])[0])
+    return _clean(_without_points(words, kind, _following(text, end))[0])
 
 
 def clean_subject(words: str, *, tail: bool = True) -> str:
@@ -187,6 +194,22 @@ def _previous(text: str, lo: int, clause: int, kind: ValueKind, others: Sequence
     prev = _clause_start(text, lo, prev_end, ())
     first = min((s for s, _e in others if prev <= s < prev_end), default=prev_end)
     return _clean(_without_points(_ASIDE.sub("", text[prev:first]), kind)[0])
+
+
+def _restated(text: str, clause: int, others: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
+    """The value a bracketed value restates: the one that ends right before the bracket its clause opens with."""
+    if clause == 0 or text[clause - 1] not in "（(":
+        return None
+    at = clause - 1
+    while at > 0 and text[at - 1].isspace():
+        at -= 1
+    return next(((s, e) for s, e in others if e == at), None)
+
+
+def _following(text: str, end: int) -> str:
+    """The few characters after a value, a time after a date left out ("2026年12月15日17:00前": 前)."""
+    rest = text[end : end + 16]
+    return re.sub(rf"^\s*{_TIME}", "", rest)[:4]
 
 
 def _without_values(text: str, start: int, end: int, others: Sequence[tuple[int, int]]) -> str:
