@@ -20,39 +20,20 @@ The key-figures sheet (``review/figures.py``) is a view of these statements, so 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from pikelocal.domain.documents import ChunkRecord, PageRecord
 from pikelocal.domain.review import Value
 from pikelocal.domain.statements import Statement
-from pikelocal.ingest.read.tables import is_row, is_rule
-from pikelocal.ingest.split.split_struct import marker
-from pikelocal.text.sentences import (
-    WRAPPED_WIDTH,
-    clean_sentence,
-    line_number,
-    line_spans,
-    sentence_around,
-    sentence_spans,
-)
+from pikelocal.ingest.enrich.headings import HeadingMarks
+from pikelocal.ingest.enrich.table_rows import Row, bare_value, label_cell, row_sentence, table_rows
+from pikelocal.text.sentences import WRAPPED_WIDTH, clean_sentence, line_number, sentence_around, sentence_spans
 from pikelocal.text.subjects import clean_subject, concepts_of, is_threshold, subject_in, words_before
 from pikelocal.text.values import SPAN_KINDS, is_traditional, values_in
 
 _SAMPLE = 20_000  # characters read to judge the script
-HEADING_MAX = 40  # characters: a heading line this short is named whole; a longer one (a clause) by its number
-_ARTICLE_LEVEL = 4  # 编 章 节 条: a heading even with its text on the same line
 LABEL_LINES = 4  # short lines above a value that may name it (a table a PDF printed as lines)
 _LABEL_END = "。！？；!?;"
-_WORDS = re.compile(r"[A-Za-z\u3400-\u9fff]")
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_BARE_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
-# A column header that names the unit of the bare numbers below it.
-_HEADER_UNIT = re.compile(
-    r"[（(]\s*(万元|萬元|元|新台币元|新臺幣元|天|日|日历天|日曆天|个月|個月|年|%|％|分|份|人|页|頁)\s*[)）]"
-)
-_HEADER_POINTS = re.compile(r"配分|分值|分數|分数|得分|权重|權重|(?i:\b(?:points|score|weight(?:ing)?)\b)")
 SUBJECT_JOIN = " · "
 # A unit of measure after an English bound ("not more than 75 kW", "not less than 450 litres"): a quantity, no count.
 _MEASURE_UNIT = re.compile(
@@ -75,7 +56,7 @@ def document_statements(doc_id: int, pages: Sequence[PageRecord], chunks: Sequen
     out: list[Statement] = []
     header: list[str] = []  # the header of a table that runs on from the page before
     for page in ordered:
-        rows, header = _table_rows(page.text, header)
+        rows, header = table_rows(page.text, header)
         reader = _PageReader(doc_id, page, None if unpaged else page.page_no, traditional, headings)
         out += reader.prose(rows)
         for row in rows:
@@ -95,68 +76,6 @@ def _opening(pages: Sequence[PageRecord]) -> str:
     return "".join(parts)
 
 
-@dataclass(frozen=True)
-class _Row:
-    """A Markdown table row on a page: its line's span, each cell's span (trimmed) and the table's header cells."""
-
-    start: int
-    end: int
-    cells: tuple[tuple[int, int], ...]
-    header: tuple[str, ...]
-
-
-def _table_rows(text: str, carried: list[str]) -> tuple[list[_Row], list[str]]:
-    """The body rows of the page's Markdown tables, and the header of the last table (for a table that runs on to
-    the next page). A table at the top of a page without a header row of its own takes ``carried``."""
-    rows: list[_Row] = []
-    header: list[str] = []
-    block: list[tuple[int, int]] = []
-    lines = line_spans(text)
-    top = next((i for i, (a, b) in enumerate(lines) if text[a:b].strip()), 0)
-
-    def close(first_line: int) -> None:
-        nonlocal header
-        if not block:
-            return
-        a0, b0 = block[0]
-        if len(block) > 1 and is_rule(text[block[1][0] : block[1][1]]):
-            header = [text[s:e] for s, e in _cells(text, a0, b0)]
-            body = block[2:]
-        else:
-            header = carried if first_line == top else []
-            body = block
-        for a, b in body:
-            if not is_rule(text[a:b]):
-                rows.append(_Row(a, b, tuple(_cells(text, a, b)), tuple(header)))
-        block.clear()
-
-    first = 0
-    for i, (a, b) in enumerate(lines):
-        if is_row(text[a:b]):
-            if not block:
-                first = i
-            block.append((a, b))
-        else:
-            close(first)
-    close(first)
-    return rows, header
-
-
-def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The trimmed spans of a row line's cells (``\\|`` is no separator)."""
-    line = text[start:end]
-    bars = [i for i, c in enumerate(line) if c == "|" and (i == 0 or line[i - 1] != "\\")]
-    out: list[tuple[int, int]] = []
-    for left, right in zip(bars, bars[1:], strict=False):
-        a, b = start + left + 1, start + right
-        while a < b and text[a].isspace():
-            a += 1
-        while b > a and text[b - 1].isspace():
-            b -= 1
-        out.append((a, b))
-    return out
-
-
 class _PageReader:
     """The statements of one page: its prose values and those of its table rows."""
 
@@ -168,7 +87,7 @@ class _PageReader:
         )  # fmt: skip
         self.text = page.text
 
-    def prose(self, rows: Sequence[_Row]) -> list[Statement]:
+    def prose(self, rows: Sequence[Row]) -> list[Statement]:
         """The values outside table rows, each with its sentence and subject."""
         text = self.text
         found = [
@@ -194,19 +113,19 @@ class _PageReader:
             out.append(self._statement(value, subject, clean_sentence(text[s0:s1]), start, end, first, last, threshold))
         return out
 
-    def row(self, row: _Row) -> list[Statement]:
+    def row(self, row: Row) -> list[Statement]:
         """The values of a table row's cells, each about the row's label cell and its column."""
         text = self.text
         out: list[Statement] = []
         line = line_number(text, self.page.line_offsets, row.start)
-        sentence = _row_sentence(text, row)
+        sentence = row_sentence(text, row)
         for j, (a, b) in enumerate(row.cells):
             cell = text[a:b]
             column = row.header[j].strip() if j < len(row.header) else ""
-            found = values_in(cell, SPAN_KINDS, traditional=self.traditional) or _bare(cell, column)
+            found = values_in(cell, SPAN_KINDS, traditional=self.traditional) or bare_value(cell, column)
             if not found:
                 continue
-            label = _label_cell(text, row.cells[:j])
+            label = label_cell(text, row.cells[:j])
             spans = [(s, e) for s, e, _v in found]
             for s, e, value in found:
                 others = [span for span in spans if span != (s, e)]
@@ -276,7 +195,7 @@ def _no_value(text: str, start: int, end: int, value: Value) -> bool:
     return text[end : end + 1] == "性" or bool(_MEASURE_UNIT.match(text, end))
 
 
-def _in_rows(rows: Sequence[_Row], offset: int) -> bool:
+def _in_rows(rows: Sequence[Row], offset: int) -> bool:
     return any(r.start <= offset < r.end for r in rows)
 
 
@@ -286,87 +205,3 @@ def _holds(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
 
 def _width(line: str) -> int:
     return sum(2 if "\u2e80" <= c <= "\uffef" else 1 for c in line)
-
-
-def _label_cell(text: str, cells: Sequence[tuple[int, int]]) -> str:
-    """The row's label: the first cell before the value's that has words (a row number is no label)."""
-    for a, b in cells:
-        cell = text[a:b]
-        if _WORDS.search(cell) and (label := clean_subject(cell, tail=False)):
-            return label
-    return ""
-
-
-def _row_sentence(text: str, row: _Row) -> str:
-    """A table row as one line: each cell after its column's name ("项目：投标保证金；金额（元）：50000")."""
-    cells = [clean_sentence(text[a:b]) for a, b in row.cells]
-    cjk = any(_CJK.search(c) for c in (*cells, *row.header))
-    colon, sep = ("：", "；") if cjk else (": ", "; ")
-    parts = []
-    for j, cell in enumerate(cells):
-        if not cell:
-            continue
-        name = clean_sentence(row.header[j]) if j < len(row.header) else ""
-        parts.append(f"{name}{colon}{cell}" if name and name != cell else cell)
-    return sep.join(parts)
-
-
-def _bare(cell: str, column: str) -> list[tuple[int, int, Value]]:
-    """A cell that is a bare number, read in the unit its column's header names ("配分" 30 → 30 points, "金额（万元）"
-    35 → 350,000 元); empty when the header names none."""
-    number = _BARE_NUMBER.fullmatch(cell)
-    if number is None or not column:
-        return []
-    unit = m.group(1) if (m := _HEADER_UNIT.search(column)) else ("分" if _HEADER_POINTS.search(column) else "")
-    if not unit:
-        return []
-    read = values_in(cell + unit, SPAN_KINDS)
-    if len(read) != 1 or read[0][0] != 0 or read[0][1] < len(cell):
-        return []
-    value = read[0][2]
-    return [(0, len(cell), Value(value.kind, cell, value.normal, value.number, value.unit))]
-
-
-class HeadingMarks:
-    """Where headings begin in the document's text, from two sources: heading lines (the splitter's own grammar,
-    ``ingest.split.split_struct.marker``: Markdown ``#`` lines, 第N章/节/条, short numbered headings) and chunk starts
-    (their section path's last name, for headings no line shows). The heading at an offset is that of the last
-    heading line at or before it, unless a chunk starting after that line names a section the line does not.
-
-    A chunk's ``section_path`` is the path where the chunk *starts*, and the splitter puts several short sections in
-    one chunk, so a heading line met inside the chunk before the value wins over the chunk's own path."""
-
-    def __init__(self, pages: Sequence[PageRecord], chunks: Sequence[ChunkRecord]) -> None:
-        lines = sorted((page.char_start + a, name) for page in pages for a, name in _heading_lines(page.text))
-        starts = sorted((c.char_start, c.section_path[-1]) for c in chunks if c.section_path)
-        self._lines, self._line_at = [n for _o, n in lines], [o for o, _n in lines]
-        self._chunks, self._chunk_at = [n for _o, n in starts], [o for o, _n in starts]
-
-    def at(self, offset: int) -> str:
-        i = bisect_right(self._line_at, offset) - 1
-        j = bisect_right(self._chunk_at, offset) - 1
-        line = self._lines[i] if i >= 0 else ""
-        if j < 0 or (i >= 0 and self._line_at[i] >= self._chunk_at[j]):
-            return line
-        chunk = self._chunks[j]
-        return line if line and _squash(line).startswith(_squash(chunk)) else chunk
-
-
-def _heading_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, heading) of each line of a page that is a heading by the splitter's grammar. A short line is named
-    whole ("第十条 投标保证金"); a numbered clause with its text on the line by its label ("第十条")."""
-    for a, b in line_spans(text):
-        line = text[a:b]
-        found = marker(line)
-        if found is None or not found[1]:
-            continue
-        body = line.strip().lstrip("#").strip()
-        level, label = found
-        if len(body) <= HEADING_MAX and "。" not in body:
-            yield a, body
-        elif level <= _ARTICLE_LEVEL or line.lstrip().startswith("#"):
-            yield a, label
-
-
-def _squash(text: str) -> str:
-    return "".join(text.split())
