@@ -48,11 +48,6 @@ class Statement:
         value = " ".join(self.value.text.split())
         return f"{head}: {value}" if head else value
 
-    def indexed_text(self) -> str:
-        """What is searched and embedded: the subject, then the sentence (the heading where the subject is empty)."""
-        head = self.subject or self.heading
-        return f"{head}\n{self.sentence}" if head else self.sentence
-
 
 @dataclass(frozen=True)
 class StatementHit:

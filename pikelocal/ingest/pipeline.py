@@ -33,7 +33,7 @@ from pikelocal.domain.kinds import LATE_CONTEXTS, DocumentStage, FileStatus, Ing
 from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.enrich.embed import document_text, early_text, header_at, late_vectors, plan_late_groups
-from pikelocal.ingest.enrich.statements import document_statements
+from pikelocal.ingest.enrich.statements import document_statements, vector_text
 from pikelocal.ingest.read.discover import Found, discover, failure_key, read_found
 from pikelocal.ingest.read.ocr import OcrOptions
 from pikelocal.ingest.read.parse import MIB, ParsedDocument, ParsedPage, parse_document
@@ -47,6 +47,7 @@ from pikelocal.store.store import Store
 log = logging.getLogger(__name__)
 
 STAGE_PARSED, STAGE_EMBEDDED, STAGE_READY = get_args(DocumentStage)
+STATEMENTS_PER_BATCH = 4  # statements per encoder call and commit, per chunk of ``embed_batch``
 
 
 @dataclass(frozen=True)
@@ -207,11 +208,18 @@ class Ingestor:
         stage.finish()
 
     def embed_statements(self, report: IngestReport) -> None:
-        """Embed every statement without a vector (new ones, or all after ``reembed``), a batch per commit."""
+        """Embed every statement without a vector (new ones, or all after ``reembed``), a batch per commit. A
+        statement's text is short (:func:`vector_text`), so a batch is ``STATEMENTS_PER_BATCH`` times a chunk batch:
+        the encoder orders each call's texts by length, and a text repeated in the batch (a scoring line written
+        once per criterion) is encoded once."""
         todo = self.store.statements.counts().without_vectors
         stage = _Stage(self.sink, report, "statement_vectors", todo, "statements")
-        while stage.done < todo and (batch := self.store.statements.without_vectors(self.options.embed_batch)):
-            vectors = self.encoder.encode([s.indexed_text() for s in batch], role="passage")
+        size = self.options.embed_batch * STATEMENTS_PER_BATCH
+        while stage.done < todo and (batch := self.store.statements.without_vectors(size)):
+            texts = [vector_text(s) for s in batch]
+            unique = list(dict.fromkeys(texts))
+            encoded = dict(zip(unique, self.encoder.encode(unique, role="passage"), strict=True))
+            vectors = np.stack([encoded[t] for t in texts])
             self.store.statements.put_vectors([s.id for s in batch if s.id is not None], vectors)
             stage.advance(len(batch))
         stage.finish()

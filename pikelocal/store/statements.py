@@ -8,7 +8,8 @@ pipeline's resume, ``reembed``). Removing a document removes its statements (``O
 ``statements_ad`` drops their full-text rows and vectors).
 
 The full-text row holds the subject with the heading (column ``subject``) and the sentence (``sentence``), in the
-project's CJK-bigram form (``store/fts.py``); the vector embeds :meth:`Statement.indexed_text`.
+project's CJK-bigram form (``store/fts.py``); the vector embeds the subject and the value's clause
+(``ingest/enrich/statements.py``, ``vector_text``).
 """
 
 from __future__ import annotations

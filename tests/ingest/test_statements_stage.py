@@ -17,6 +17,7 @@ from pikelocal.domain.events import Event, StageStarted
 from pikelocal.domain.statements import Statement
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.ingest import pipeline
+from pikelocal.ingest.enrich.statements import vector_text
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor, IngestReport, SourceText
 from pikelocal.kb.options import ingest_options
 from pikelocal.store.store import Store
@@ -52,7 +53,7 @@ class CrashOnStatements(CountingEncoder):
 
 
 def options() -> IngestOptions:
-    return replace(ingest_options(load_settings(environ={})), embed_batch=2)
+    return replace(ingest_options(load_settings(environ={})), embed_batch=1)  # 4 statements per batch
 
 
 def rows(store: Store) -> list[tuple[int | None, str, str, str]]:
@@ -81,13 +82,13 @@ def test_killed_while_embedding_statements_resumes_with_the_rest(
             encoder = CrashOnStatements(after=1)
             Ingestor(store, encoder, options(), encoder.sink).ingest_texts(DOCS)
         stored = store.counts()["statements"]
-        assert stored == len(reference) and store.counts()["statement_vectors"] == 2  # one batch of two
+        assert stored == len(reference) and store.counts()["statement_vectors"] == 4  # one batch of four
         before = rows(store)
     counting = CountingEncoder()
     with Store.open(kb, encoder_id="hash-bigram", dim=256) as store:
         report = Ingestor(store, counting, options()).finish_pending(IngestReport())
         assert report.units["statements"] == 0  # no document is read twice
-        assert report.units["statement_vectors"] == counting.texts == stored - 2  # nor a statement embedded twice
+        assert report.units["statement_vectors"] == counting.texts == stored - 4  # nor a statement embedded twice
         assert rows(store) == before == reference
         assert store.statements.counts().without_vectors == 0 and store.integrity_check() == []
 
@@ -149,7 +150,7 @@ def test_reembed_makes_every_statement_vector_again(tmp_path: Path) -> None:
     with Store.open_existing(kb) as store:
         assert store.counts()["statement_vectors"] == n and store.integrity_check() == []
         for s in [s for d in store.docs.documents() for s in store.statements.of_document(d.id)]:
-            expected = new.encode([s.indexed_text()], role="passage")[0]
+            expected = new.encode([vector_text(s)], role="passage")[0]
             np.testing.assert_allclose(store.index.vector("statement", s.id or 0), expected, atol=1e-6)
 
 

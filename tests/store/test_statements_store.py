@@ -16,6 +16,7 @@ from pikelocal.domain.documents import NewChunk, NewPage
 from pikelocal.domain.review import Value
 from pikelocal.domain.statements import Statement
 from pikelocal.embed.fake import HashEncoder
+from pikelocal.ingest.enrich.statements import vector_text
 from pikelocal.ingest.pipeline import Ingestor, IngestReport, SourceText
 from pikelocal.kb.options import ingest_options
 from pikelocal.store import schema
@@ -63,7 +64,7 @@ def test_stored_statements_read_back_and_are_searched(store: Store) -> None:
     # vectors: one per statement, of its subject and sentence
     batch = store.statements.without_vectors()
     store.statements.put_vectors([s.id for s in batch if s.id is not None],
-                                 ENC.encode([s.indexed_text() for s in batch], role="passage"))  # fmt: skip
+                                 ENC.encode([vector_text(s) for s in batch], role="passage"))  # fmt: skip
     assert store.statements.counts().without_vectors == 0
     query = ENC.encode(["投标保证金是多少"], role="query")[0]
     assert store.statements.knn(query, 1)[0].statement.subject == "投标保证金"
@@ -141,5 +142,5 @@ def test_a_v11_kb_gets_the_statements_of_its_documents(tmp_path: Path, monkeypat
         assert store.statements.counts().without_vectors == 0
         assert store.integrity_check() == []
         vector = store.index.vector("statement", found[0].id or 0)
-        expected = ENC.encode([found[0].indexed_text()], role="passage")[0]
+        expected = ENC.encode([vector_text(found[0])], role="passage")[0]
         assert vector is not None and np.allclose(vector, expected, atol=1e-6)
