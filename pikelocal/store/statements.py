@@ -8,7 +8,7 @@ pipeline's resume, ``reembed``). Removing a document removes its statements (``O
 ``statements_ad`` drops their full-text rows and vectors).
 
 The full-text row holds the subject with the heading (column ``subject``) and the sentence (``sentence``), in the
-project's CJK-bigram form (``store/fts.py``); the vector embeds the subject and the value's clause
+project's CJK-bigram form (``store/fts.py``); the vector embeds the statement's line, its subject and value
 (``ingest/enrich/statements.py``, ``vector_text``).
 """
 

@@ -169,4 +169,4 @@ def test_no_statement(line: str) -> None:
 def test_statement_line() -> None:
     [found] = read(["投标保证金：人民币5 万元。"])
     assert found.line() == "投标保证金: 人民币5 万元"
-    assert vector_text(found) == "投标保证金\n人民币5 万元"
+    assert vector_text(found) == "投标保证金: 人民币5 万元"

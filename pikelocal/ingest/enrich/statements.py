@@ -27,20 +27,12 @@ from pikelocal.domain.review import Value
 from pikelocal.domain.statements import Statement
 from pikelocal.ingest.enrich.headings import HeadingMarks
 from pikelocal.ingest.enrich.table_rows import Row, bare_value, label_cell, row_sentence, table_rows
-from pikelocal.text.sentences import (
-    CLAUSE_MARK,
-    WRAPPED_WIDTH,
-    clean_sentence,
-    line_number,
-    sentence_around,
-    sentence_spans,
-)
+from pikelocal.text.sentences import WRAPPED_WIDTH, clean_sentence, line_number, sentence_around, sentence_spans
 from pikelocal.text.subjects import clean_subject, concepts_of, is_threshold, subject_in, words_before
 from pikelocal.text.values import SPAN_KINDS, is_traditional, values_in
 
 _SAMPLE = 20_000  # characters read to judge the script
 LABEL_LINES = 4  # short lines above a value that may name it (a table a PDF printed as lines)
-VECTOR_CLAUSE = 60  # characters of a statement's clause its vector embeds
 _LABEL_END = "。！？；!?;"
 SUBJECT_JOIN = " · "
 # A unit of measure after an English bound ("not more than 75 kW", "not less than 450 litres"): a quantity, no count.
@@ -73,29 +65,11 @@ def document_statements(doc_id: int, pages: Sequence[PageRecord], chunks: Sequen
 
 
 def vector_text(statement: Statement) -> str:
-    """What a statement's vector embeds: its subject (the heading where it has none) and the clause of its sentence
-    that holds the value. The clause, not the whole sentence: a statement is one line in the encoder's eyes too,
-    and a short text keeps its vector cheap (the encoder's cost is per token and per text, and a document has about
-    two statements per page)."""
-    head = statement.subject or statement.heading
-    return f"{head}\n{value_clause(statement)}" if head else value_clause(statement)
-
-
-def value_clause(statement: Statement) -> str:
-    """The clause of the statement's sentence that holds its value (at most ``VECTOR_CLAUSE`` characters; the
-    sentence's start where the value is not found in it)."""
-    sentence = statement.sentence
-    value = clean_sentence(statement.value.text)
-    at = sentence.find(value)
-    if at < 0:
-        return sentence[:VECTOR_CLAUSE]
-    start = max((m.end() for m in CLAUSE_MARK.finditer(sentence, 0, at)), default=0)
-    end_mark = CLAUSE_MARK.search(sentence, at + len(value))
-    end = end_mark.start() if end_mark else len(sentence)
-    if end - start > VECTOR_CLAUSE:  # keep the value, with the words nearest it
-        start = max(start, at - VECTOR_CLAUSE // 2)
-        end = min(end, start + VECTOR_CLAUSE)
-    return sentence[start:end].strip().rstrip("。！？；!?;.")
+    """What a statement's vector embeds: the statement as one line, its subject (the heading where it has none) and
+    its value as printed ("投标保证金: 人民币伍万元整"). Not its sentence: the sentence is in the full-text row, and the
+    encoder's cost is per token and per text (a sentence cost a quarter of the tender's ingest, the line a tenth),
+    while a question about a figure names what the figure is of."""
+    return statement.line()
 
 
 def _opening(pages: Sequence[PageRecord]) -> str:
