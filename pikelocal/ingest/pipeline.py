@@ -47,7 +47,7 @@ from pikelocal.store.store import Store
 log = logging.getLogger(__name__)
 
 STAGE_PARSED, STAGE_EMBEDDED, STAGE_READY = get_args(DocumentStage)
-STATEMENTS_PER_BATCH = 4  # statements per encoder call and commit, per chunk of ``embed_batch``
+STATEMENTS_PER_BATCH = 16  # statements per encoder call and commit, per chunk of ``embed_batch`` (512)
 
 
 @dataclass(frozen=True)

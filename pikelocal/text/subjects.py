@@ -1,11 +1,12 @@
 """What a value in a sentence is a value of: the words before it in its clause, less what is not its subject.
 
-Read by the statements of a document (``ingest/enrich/statements.py``); the rules are those the review's conflict
-check applies to a value after an item's term (``review/conflicts.py`` imports them from here):
+Read by the statements of a document (``ingest/enrich/statements.py``). The rules are those the review's conflict
+check applies to a value after an item's term (``review/conflicts.py``, which keeps its own copy of the patterns
+``START_POINT``, ``LINE_BEFORE`` and ``LINE_AFTER``):
 
 - a start point is not the subject: "自投标截止时间起90日", "投标截止之日起90天", "合同签订后30日内" count from an event
   (``START_POINT``, and the reference a duration is counted from);
-- a base is not the subject: "合同总价的10%", "契約價金總額之20%" is a share *of* the base (``BASE``);
+- a base is not the subject: "合同总价的10%", "契約價金總額之20%" is a share *of* the base;
 - points a score must reach are a threshold, not a weight: "總分達80分以上", "未達70分者" (``is_threshold``).
 
 Where nothing is left before a value ("投标保证金：人民币5万元", "自2025年11月10日至…"), the clause before it names
@@ -30,9 +31,6 @@ _START_POINT_WHOLE = re.compile(START_POINT.pattern + "起?")  # "自收到异�
 # A score's line: points reached or missed ("總分達80分以上者為及格", "未達70分者不得列為優勝廠商").
 LINE_BEFORE = re.compile(r"(?:达|達|未达|未達|满|滿|不足|低于|低於|高于|高於)\s*$")
 LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|higher)))")
-# What a share is of: a concept followed by 的 or 之 right before the value ("不超过合同总价的10%", "契約價金總額之
-# 20%") is its base.
-BASE = re.compile(r"\s*(?:总额|总价|金额)?\s*[的之]\s*(?:百分之|千分之)?\s*$")
 
 # A clause starts after these (an opening bracket too, unless it numbers a list item: "投标保证金（人民币5万元）" is
 # about what stands before it; "（3）联合体各方…" is not cut at its bracket). A full stop inside a sentence closes an
@@ -44,7 +42,8 @@ _REFERENCE_END = re.compile(
 )
 # A duration counted back or on from the point named before it ("投标截止时间10日前", "验收合格后").
 _COUNTED_BACK = re.compile(r"\s*(?:以前|之前|前|以后|以後|之后|之後|后|後)")
-# A share's base ends with 的/之 right before the percentage.
+# What a share is of: the words before it that end with 的 or 之 ("不超过合同总价的10%", "契約價金總額之20%") are its
+# base.
 _BASE_END = re.compile(r"[的之]\s*(?:百分之|千分之)?\s*$")
 # Words after which a reference point or a base begins ("投标有效期为|投标截止之日起", "不超过|合同总价的").
 _OPENER = re.compile(

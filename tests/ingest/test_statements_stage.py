@@ -52,6 +52,11 @@ class CrashOnStatements(CountingEncoder):
             self.armed = event.stage == "statement_vectors"
 
 
+@pytest.fixture(autouse=True)
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "STATEMENTS_PER_BATCH", 4)  # with embed_batch 1: four statements per commit
+
+
 def options() -> IngestOptions:
     return replace(ingest_options(load_settings(environ={})), embed_batch=1)  # 4 statements per batch
 
