@@ -79,13 +79,27 @@ def sentence_around(
     if s1 - s0 <= SENTENCE_LIMIT:
         return s0, s1
     lo, hi = max(s0, start - SENTENCE_LIMIT), min(s1, end + SENTENCE_LIMIT)  # read no further: a page may be one line
-    c0 = max((m.end() for m in CLAUSE_MARK.finditer(text, lo, start)), default=lo)
+    # the clause starts after the last mark not inside brackets still open at the value ("(All Groups, Sydney)")
+    c0 = max((m.end() for m in CLAUSE_MARK.finditer(text, lo, start) if _closed(text, m.end(), start)), default=lo)
     c1 = next((m.start() for m in CLAUSE_MARK.finditer(text, end, hi)), hi)
     if c1 - c0 > SENTENCE_LIMIT:
         c0, c1 = max(c0, start - _WINDOW), min(c1, end + _WINDOW)
     while c0 < start and text[c0].isspace():
         c0 += 1
     return c0, c1
+
+
+def _closed(text: str, start: int, end: int) -> bool:
+    """No bracket closes in ``text[start:end]`` that opened before ``start``."""
+    depth = 0
+    for c in text[start:end]:
+        if c in "(（":
+            depth += 1
+        elif c in ")）":
+            depth -= 1
+            if depth < 0:
+                return False
+    return True
 
 
 def line_spans(text: str) -> list[tuple[int, int]]:

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal
 
-from pikelocal.domain.review import ValueKind
+from pikelocal.domain.review import Value, ValueKind
 from pikelocal.text import concepts
 from pikelocal.text.sentences import clean_sentence
 
+_Kind = ValueKind | Literal["share", "points"]  # a percentage is a share (of a base) or a score in points
 # Where a period is counted from ("自投标截止时间起 90 日", "從決標次日起"): an event named there is the start, not
 # the subject of the value after it.
 START_POINT = re.compile(r"(?:自|从|從|由|于|於)[^，,；;。]{0,30}?(?:起|之日|以后|以後|后|後)")
@@ -57,7 +59,7 @@ _ASIDE = re.compile(r"[（(][^（()）]*[)）]")
 # Words that say nothing of what a value is of: a subject of only these is empty.
 _FILLER = re.compile(
     r"不得超过|不得超過|不超过|不超過|不少于|不少於|不低于|不低於|不高于|不高於|人民币|新台币|新臺幣"
-    r"|金额|金額|其中|最高|最低|最多|最少|至少|以内|以內|应当|應當|最近|有权|有權"
+    r"|金额|金額|其中|最高|最低|最多|最少|至少|以内|以內|应当|應當|最近|有权|有權|连续|連續|否则|否則"
     r"|[为為是指得则則约約共计計即达達至到和及或与與内內前后後自从從由于於在应應须須并並且近将將起]"
     r"|(?i:\b(?:of|is|are|was|be|shall|will|the|a|an|to|and|or|at|by|on|in|for|from|within|than|not|no|more|less"
     r"|least|most|up|last|past|next)\b)|[\s\W_\d]"
@@ -94,13 +96,20 @@ _ONE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SHORT_AFTER = 2  # characters: words after a value this short ("提出", "日期") need the clause before them
 
 
+def _kind(value: Value) -> _Kind:
+    """A value's kind as the rules see it: a percentage is a share of a base, points are not."""
+    if value.kind == "percentage":
+        return "points" if value.unit == "points" else "share"
+    return value.kind
+
+
 def is_threshold(text: str, start: int, end: int) -> bool:
     """Points at ``text[start:end]`` set a line a score must reach ("達80分以上", "未達70分者"), not a weight."""
     return bool(LINE_BEFORE.search(text[max(0, start - 3) : start]) or LINE_AFTER.match(text, end))
 
 
 def subject_in(
-    text: str, lo: int, start: int, end: int, hi: int, kind: ValueKind, others: Sequence[tuple[int, int]] = ()
+    text: str, lo: int, start: int, end: int, hi: int, value: Value, others: Sequence[tuple[int, int]] = ()
 ) -> str:
     """The subject of the value at ``text[start:end]`` within the sentence ``text[lo:hi]``.
 
@@ -110,11 +119,12 @@ def subject_in(
     ("自收到异议之日起3日内作出答复"); else the clause before it ("投标保证金：人民币5万元"); else the words after it.
     ``others`` are the spans of the sentence's other values. Empty when none of these names anything.
     """
+    kind = _kind(value)
     clause = _clause_start(text, lo, start, others)
     restated = _restated(text, clause, others)
     if restated is not None:  # "人民币伍万元整（¥50,000）": the same value again, of the same subject
         s, e = restated
-        return subject_in(text, lo, s, e, hi, kind, [o for o in others if o != restated])
+        return subject_in(text, lo, s, e, hi, value, [o for o in others if o != restated])
     words, counted_from = _without_points(_ASIDE.sub("", text[clause:start]), kind, _following(text, end))
     subject = _clean(words) if _clean(_without_values(text, clause, start, others)) else ""
     if kind == "count" and (thing := _counted(text, end, hi, others)):
@@ -133,13 +143,11 @@ def subject_in(
     return subject or _previous(text, lo, clause, kind, others) or after
 
 
-def words_before(
-    text: str, lo: int, start: int, end: int, kind: ValueKind, others: Sequence[tuple[int, int]] = ()
-) -> str:
+def words_before(text: str, lo: int, start: int, end: int, value: Value, others: Sequence[tuple[int, int]] = ()) -> str:
     """The words before the value at ``text[start:end]`` in its clause (within ``text[lo:]``), less a start point or
     a base; empty when they name nothing (no fallback: a table cell's value is about its row and column)."""
     words = _ASIDE.sub("", text[_clause_start(text, lo, start, others) : start])
-    return _clean(_without_points(words, kind, _following(text, end))[0])
+    return _clean(_without_points(words, _kind(value), _following(text, end))[0])
 
 
 def clean_subject(words: str, *, tail: bool = True) -> str:
@@ -185,7 +193,7 @@ def _after(text: str, end: int, hi: int, others: Sequence[tuple[int, int]]) -> s
     return _clean(_AFTER_LEAD.sub("", rest[: m.start()] if m else rest), tail=False)
 
 
-def _previous(text: str, lo: int, clause: int, kind: ValueKind, others: Sequence[tuple[int, int]]) -> str:
+def _previous(text: str, lo: int, clause: int, kind: _Kind, others: Sequence[tuple[int, int]]) -> str:
     """The subject the clause before ``clause`` names (its words before its first value), within the sentence."""
     if clause <= lo:
         return ""
@@ -241,7 +249,7 @@ def _counted(text: str, end: int, hi: int, others: Sequence[tuple[int, int]]) ->
     return thing[:COUNTED_MAX].strip()
 
 
-def _without_points(words: str, kind: ValueKind, after: str = "") -> tuple[str, bool]:
+def _without_points(words: str, kind: _Kind, after: str = "") -> tuple[str, bool]:
     """The words before a value less the start point a duration counts from ("自收到异议之日起", "投标截止之日起",
     and the point a duration counts back or on from: "投标截止时间10日前", where ``after`` is the text after the
     value) and the base a share is of; and whether such a point or base was taken out (or a date is a deadline:
@@ -258,7 +266,7 @@ def _without_points(words: str, kind: ValueKind, after: str = "") -> tuple[str, 
         if _REFERENCE_END.search(words) or _COUNTED_BACK.match(after):
             words = words[: _opener_end(words)]
             counted_from = True
-    if kind == "percentage" and (base := _BASE_END.search(words)):
+    if kind == "share" and (base := _BASE_END.search(words)):
         words = words[: _opener_end(words[: base.start()])]
         counted_from = True  # "支付合同价款的30%作为预付款": what the share is for may follow it
     return words, counted_from

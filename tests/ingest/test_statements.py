@@ -166,6 +166,13 @@ def test_no_statement(line: str) -> None:
     assert read([line]) == []
 
 
+def test_a_supposed_case_states_nothing() -> None:
+    found = read(
+        ["近3年是指从投标截止日往前推算的3年，如投标截止日为2025年10月1日，则近3年是指2022年10月1日至2025年9月30日。"]
+    )
+    assert [s.value.normal for s in found] == ["3 years", "3 years"]  # the definition's; not the example's
+
+
 def test_statement_line() -> None:
     [found] = read(["投标保证金：人民币5 万元。"])
     assert found.line() == "投标保证金: 人民币5 万元"

@@ -15,7 +15,7 @@ def subjects(sentence: str) -> list[tuple[str, str]]:
     found = values_in(sentence, SPAN_KINDS)
     spans = [(s, e) for s, e, _v in found]
     return [
-        (v.normal, subject_in(sentence, 0, s, e, len(sentence), v.kind, [x for x in spans if x != (s, e)]))
+        (v.normal, subject_in(sentence, 0, s, e, len(sentence), v, [x for x in spans if x != (s, e)]))
         for s, e, v in found
     ]
 
@@ -74,6 +74,7 @@ def subjects(sentence: str) -> list[tuple[str, str]]:
         # a list item's number and mark are no subject
         ("（3）投标人须提交2份证明", [("2", "投标人须提交 证明")]),
         ("①准确、合理的得 3～5 分", [("5 points", "准确、合理的")]),
+        ("正高级技术职称的，得 2 分", [("2 points", "正高级技术职称的")]),  # points have no base
     ],
 )  # fmt: skip
 def test_subjects(sentence: str, expected: list[tuple[str, str]]) -> None:

@@ -41,7 +41,10 @@ _MEASURE_UNIT = re.compile(
     r"|kPa|MPa|bar|rpm|Hz|dB|hours?|minutes?|seconds?|per cent|percent)\b"
 )
 # A value in an example states nothing of the document ("例如投标截止日为2014年6月30日", as conflicts.py reads it).
-_EXAMPLE = re.compile(r"例如|比如|譬如|举例|舉例|(?i:for example|for instance|e\.g\.)")
+# A supposed case is one too ("如投标截止日为2025年10月1日，则近3年是指…").
+_EXAMPLE = re.compile(
+    r"例如|比如|譬如|举例|舉例|如[^，。；]{0,20}[为為][^，。；]{0,30}，[则則]|(?i:for example|for instance|e\.g\.)"
+)
 _ONE_DAY_BEFORE = frozenset("下次上同当當前")
 _ONE_AS_WORD = frozenset("同任每唯统統另某单單这這那其逐")  # 同一, 任一, 每一: "the same", "any", "each"
 
@@ -109,10 +112,10 @@ class _PageReader:
         out: list[Statement] = []
         for start, end, value in found:
             s0, s1 = sentence_around(text, spans, starts, start, end)
-            if _EXAMPLE.search(text, s0, start):
+            if any(m.start() < start for m in _EXAMPLE.finditer(text, s0, s1)):  # a value in or after an example
                 continue
             others = [(a, b) for a, b in value_spans if s0 <= a < s1 and (a, b) != (start, end)]
-            subject = subject_in(text, s0, start, end, s1, value.kind, others)
+            subject = subject_in(text, s0, start, end, s1, value, others)
             if not subject:
                 subject = self._label_above(s0, value_spans)
             threshold = value.unit == "points" and is_threshold(text, start, end)
@@ -137,7 +140,7 @@ class _PageReader:
             spans = [(s, e) for s, e, _v in found]
             for s, e, value in found:
                 others = [span for span in spans if span != (s, e)]
-                words = words_before(cell, 0, s, e, value.kind, others)
+                words = words_before(cell, 0, s, e, value, others)
                 parts = [p for p in (label, clean_sentence(column) if column != label else "") if p]
                 subject = SUBJECT_JOIN.join(parts) + (f": {words}" if words and parts else words)
                 threshold = value.unit == "points" and is_threshold(cell, s, e)
