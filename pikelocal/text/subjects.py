@@ -59,7 +59,7 @@ _ASIDE = re.compile(r"[（(][^（()）]*[)）]")
 # Words that say nothing of what a value is of: a subject of only these is empty.
 _FILLER = re.compile(
     r"不得超过|不得超過|不超过|不超過|不少于|不少於|不低于|不低於|不高于|不高於|人民币|新台币|新臺幣"
-    r"|金额|金額|其中|最高|最低|最多|最少|至少|以内|以內|应当|應當|最近|有权|有權|连续|連續|否则|否則"
+    r"|金额|金額|其中|最高|最低|最多|最少|至少|以内|以內|应当|應當|最近|有权|有權|连续|連續|否则|否則|备注|備註|附注|附註|说明|說明|注"
     r"|[为為是指得则則约約共计計即达達至到和及或与與内內前后後自从從由于於在应應须須并並且近将將起]"
     r"|(?i:\b(?:of|is|are|was|be|shall|will|the|a|an|to|and|or|at|by|on|in|for|from|within|than|not|no|more|less"
     r"|least|most|up|last|past|next)\b)|[\s\W_\d]"
@@ -92,6 +92,11 @@ _CONTINUES = "内內以后後前起之至到每"
 _LIST_COMMA = "、"
 _LEADING_PUNCTUATION = re.compile(r"^[^\w（(“\"《「『\[]+")
 _AND = re.compile(r"(?:和|及|与|與|以及)\s*$")
+_EN_POSSESSIVE = re.compile(
+    r"['’]s?[ \t]+((?:written[ \t]+)?[a-z]+(?:[ \t]+of[ \t]+(?:each[ \t]+|the[ \t]+|a[ \t]+)?[a-z]+)?)"
+)
+_EN_COUNTED = re.compile(r"[ \t]+([a-z]+s)\b")
+_NOT_COUNTED = frozenset(("is", "was", "has", "as", "its", "this", "thus", "unless", "plus", "does", "always"))
 _ONE_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _SHORT_AFTER = 2  # characters: words after a value this short ("提出", "日期") need the clause before them
 
@@ -137,6 +142,8 @@ def subject_in(
     if counted_from and after:  # "招标人应当自收到异议之日起3日内作出答复": who, and what is due
         head = subject or (_previous(text, lo, clause, kind, others) if len(after) <= _SHORT_AFTER else "")
         return f"{head} … {after}" if head else after
+    if subject and (thing := _english_thing(text, end, kind)):  # "give the Buyer at least 5 Business Days' notice"
+        subject = f"{subject} … {thing}"
     if subject and _ONE_WORD.fullmatch(subject):  # "…, capped at 10%": what is capped is in the clause before
         prev = _previous(text, lo, clause, kind, others)
         return f"{prev} … {subject}" if prev else subject
@@ -186,11 +193,29 @@ def _clause_start(text: str, lo: int, start: int, others: Sequence[tuple[int, in
 
 def _after(text: str, end: int, hi: int, others: Sequence[tuple[int, int]]) -> str:
     """The words after a value in its clause (up to the next value; asides dropped), without the words that
-    continue the value (内, 前, 以上)."""
-    stop = min([hi, *(s for s, _e in others if end <= s < hi)])
+    continue the value (内, 前, 以上). Where those name nothing and another value follows in the clause, the words
+    after that one ("近一年内连续6个月社会保险证明": 社会保险证明)."""
+    nxt = [(s, e) for s, e in others if end <= s < hi]
+    stop = min([hi, *(s for s, _e in nxt)])
     rest = _ASIDE.sub("", _AFTER_LEAD.sub("", text[end:stop]))
     m = _CLAUSE.search(rest)
-    return _clean(_AFTER_LEAD.sub("", rest[: m.start()] if m else rest), tail=False)
+    words = _clean(_AFTER_LEAD.sub("", rest[: m.start()] if m else rest), tail=False)
+    if words or m or stop == hi:
+        return words
+    following = next(e for s, e in nxt if s == stop)
+    return _after(text, following, hi, [o for o in others if o[0] > stop])
+
+
+def _english_thing(text: str, end: int, kind: _Kind) -> str:
+    """What an English figure is of where it follows the figure: "5 Business Days' notice of each delivery" (a
+    duration's or amount's possessive), "at least eight pumps" (a count's plural noun)."""
+    m = _EN_POSSESSIVE.match(text, end)
+    if m and kind != "count":
+        return " ".join(m.group(1).split())
+    m = _EN_COUNTED.match(text, end)
+    if m and kind == "count" and m.group(1).lower() not in _NOT_COUNTED:
+        return m.group(1)
+    return ""
 
 
 def _previous(text: str, lo: int, clause: int, kind: _Kind, others: Sequence[tuple[int, int]]) -> str:

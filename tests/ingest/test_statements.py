@@ -173,6 +173,11 @@ def test_a_supposed_case_states_nothing() -> None:
     assert [s.value.normal for s in found] == ["3 years", "3 years"]  # the definition's; not the example's
 
 
+def test_the_one_of_a_rate_is_no_count() -> None:
+    found = read(["承接过中型防洪工程勘测设计业绩的，每提供 1 项得 2 分。"])
+    assert [(s.value.normal, s.subject) for s in found] == [("2 points", "每提供 1 项")]
+
+
 def test_statement_line() -> None:
     [found] = read(["投标保证金：人民币5 万元。"])
     assert found.line() == "投标保证金: 人民币5 万元"

@@ -71,6 +71,16 @@ def subjects(sentence: str) -> list[tuple[str, str]]:
             ("2000 AUD", "The Supplier shall pay liquidated damages"),
             ("10%", "The Supplier shall pay liquidated damages … capped"),
         ]),
+        ("The Supplier must give the Buyer at least 5 Business Days' notice of each delivery.", [
+            ("5 working days", "The Supplier must give the Buyer at least … notice of each delivery"),
+        ]),
+        ("The Supplier must install them so that at least eight pumps remain available.", [
+            ("8", "The Supplier must install them so that … pumps"),
+        ]),
+        # words after a value that name nothing: those after the next value ("…连续6个月社会保险证明")
+        ("注：近一年内连续6个月社会保险证明作为证明材料", [
+            ("1 year", "社会保险证明作为证明材料"), ("6 months", "社会保险证明作为证明材料"),
+        ]),
         # a list item's number and mark are no subject
         ("（3）投标人须提交2份证明", [("2", "投标人须提交 证明")]),
         ("①准确、合理的得 3～5 分", [("5 points", "准确、合理的")]),

@@ -45,6 +45,7 @@ _MEASURE_UNIT = re.compile(
 _EXAMPLE = re.compile(
     r"例如|比如|譬如|举例|舉例|如[^，。；]{0,20}[为為][^，。；]{0,30}，[则則]|(?i:for example|for instance|e\.g\.)"
 )
+_PER = re.compile(r"每[\u4e00-\u9fff]{0,3}[ \t]*$")
 _ONE_DAY_BEFORE = frozenset("下次上同当當前")
 _ONE_AS_WORD = frozenset("同任每唯统統另某单單这這那其逐")  # 同一, 任一, 每一: "the same", "any", "each"
 
@@ -190,7 +191,8 @@ class _PageReader:
 def _no_value(text: str, start: int, end: int, value: Value) -> bool:
     """A value that is none: a day named by its place (下一日, 最后一日); a count that counts nothing: a clause
     number read with the word after it ("2.1 项目概况", "3.1 本次"), "the same" or "any" one (同一人, 任一标段,
-    每一项), a lump sum (一次性付清), a quantity in a unit of measure ("not more than 75 kW")."""
+    每一项), a lump sum (一次性付清), a quantity in a unit of measure ("not more than 75 kW"), the "one" of a rate
+    (每提供1项得2分: two points per project, no count of one)."""
     if value.kind == "duration":  # 下一日, 次一日, 最后一日: a day, not a period of one
         return value.text.startswith("一") and (
             text[max(0, start - 1) : start] in _ONE_DAY_BEFORE or text[max(0, start - 2) : start] == "最后"
@@ -202,6 +204,8 @@ def _no_value(text: str, start: int, end: int, value: Value) -> bool:
     if value.text.startswith("一") and text[max(0, start - 1) : start] in _ONE_AS_WORD:
         return True
     if value.unit == "项" and text[end : end + 1] == "目":  # 项目 is a project, not a measure word
+        return True
+    if value.number == 1 and _PER.search(text, max(0, start - 6), start):  # 每提供1项得2分: a rate's "per one"
         return True
     return text[end : end + 1] == "性" or bool(_MEASURE_UNIT.match(text, end))
 
