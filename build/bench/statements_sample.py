@@ -2,7 +2,7 @@
 the value is of? Writes the sample as a Markdown table; the judgements (``--judged``: a JSON file of
 ``{"index": [value_ok, subject_ok, note]}``) are filled in and the precision counted when given.
 
-    python build/statements_sample.py [--n 100] [--seed 53] [--judged build/statements_judged.json] \
+    python build/bench/statements_sample.py [--n 100] [--seed 53] [--judged build/statements_judged.json] \
         [--out build/statements_sample.md]
 
 The documents: the shared tender (../shared/data/pdfs/zh_tender/*.pdf, half the sample) and two of
@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from pikelocal.config import load_settings  # noqa: E402
@@ -81,7 +81,7 @@ def main() -> int:
     lines = [
         "# Statements: a hand-checked sample",
         "",
-        f"`python build/statements_sample.py --n {args.n} --seed {args.seed}` at commit {_commit()}"
+        f"`python build/bench/statements_sample.py --n {args.n} --seed {args.seed}` at commit {_commit()}"
         f" — {'; '.join(totals)}.",
         "",
         "Value: is the value read right (kind, number, unit, as the document means it)? Subject: is the subject what",

@@ -2,7 +2,7 @@
 configured (default: EmbeddingGemma) encoder, every stage timed as the pipeline reports it, and the statements
 counted per page and per kind.
 
-    python build/bench_statements.py [--out build/bench-work/statements.json] [FILE …]
+    python build/bench/bench_statements.py [--out build/bench-work/statements.json] [FILE …]
 
 Without files: the shared tender (../shared/data/pdfs/zh_tender/*.pdf) and the civil code
 (../shared/data/pdfs/zh_law/中华人民共和国民法典.pdf). The overhead is the time of the two statement stages
@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from pikelocal import api  # noqa: E402
