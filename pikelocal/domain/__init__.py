@@ -3,7 +3,8 @@ with no behaviour beyond small helpers, and nothing below them (they import only
 
 ``kinds`` (every enumeration), ``documents`` (what the KB holds), ``search`` (hits), ``answers`` (traces),
 ``reports`` (what operations report), ``references`` (citations of laws), ``requests`` (what callers ask for),
-``events`` (progress), ``errors``, ``review`` (checklists, values, review rows).
+``events`` (progress), ``errors``, ``review`` (checklists, values, review rows), ``statements`` (every value of a
+document with what it is a value of).
 Front ends import from here and from :mod:`pikelocal.api` only.
 """
 
@@ -104,6 +105,7 @@ from pikelocal.domain.review import (
     ValueKind,
 )
 from pikelocal.domain.search import Hit, Segment, SegmentCell, SegmentSpan, Snippet, SummaryHit
+from pikelocal.domain.statements import Statement, StatementHit
 
 __all__ = [
     "ANSWER_CONTEXTS", "SEGMENT_PRESETS", "AnswerContext", "Segment", "SegmentCell", "SegmentPreset", "SegmentSpan",
@@ -125,4 +127,5 @@ __all__ = [
     "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem", "KeyFigure",
     "Located",
     "ReviewMark", "ReviewQuote", "ReviewReport", "ReviewRequest", "ReviewRow", "ReviewVerdict", "Value", "ValueKind",
+    "Statement", "StatementHit",
 ]  # fmt: skip

@@ -44,8 +44,9 @@ DOCUMENT_STAGES: tuple[DocumentStage, ...] = get_args(DocumentStage)
 EnrichStatus = Literal["done", "skipped", "failed", "pending", "not ready"]  # of a summary or a chunk's questions
 ENRICH_STATUSES: tuple[EnrichStatus, ...] = get_args(EnrichStatus)
 
-# the stages an ingest times: parsing, early vectors, late vectors, reading citations of laws (and resolving them)
-IngestStage = Literal["parse", "embed", "late", "refs"]
+# the stages an ingest times: parsing, early vectors, late vectors, reading citations of laws (and resolving them),
+# reading each document's statements (no model), and their vectors
+IngestStage = Literal["parse", "embed", "late", "refs", "statements", "statement_vectors"]
 
 FileStatus = Literal["ingested", "replaced", "resumed", "unchanged", "duplicate", "failed"]  # one file of an ingest
 

@@ -17,7 +17,7 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, get_args
@@ -33,6 +33,7 @@ from pikelocal.domain.kinds import LATE_CONTEXTS, DocumentStage, FileStatus, Ing
 from pikelocal.domain.reports import FileOutcome, IngestReport
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.enrich.embed import document_text, early_text, header_at, late_vectors, plan_late_groups
+from pikelocal.ingest.enrich.statements import document_statements, vector_text
 from pikelocal.ingest.read.discover import Found, discover, failure_key, read_found
 from pikelocal.ingest.read.ocr import OcrOptions
 from pikelocal.ingest.read.parse import MIB, ParsedDocument, ParsedPage, parse_document
@@ -46,6 +47,7 @@ from pikelocal.store.store import Store
 log = logging.getLogger(__name__)
 
 STAGE_PARSED, STAGE_EMBEDDED, STAGE_READY = get_args(DocumentStage)
+STATEMENTS_PER_BATCH = 16  # statements per encoder call and commit, per chunk of ``embed_batch`` (512)
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,8 @@ class Ingestor:
         else:  # documents a run with late chunking left half done are finished without it
             self._advance_docs(self.store.docs.documents_in_stage(STAGE_EMBEDDED), STAGE_READY)
         self._link_refs(report)
+        self.read_statements(report)
+        self.embed_statements(report)
         return report
 
     def _link_refs(self, report: IngestReport) -> None:
@@ -194,6 +198,30 @@ class Ingestor:
         stage = _Stage(self.sink, report, "refs", unread, "chunks")
         self.store.refs.read_new(lambda done, _total: stage.advance(done - stage.done))
         self.store.refs.resolve()
+        stage.finish()
+
+    def read_statements(self, report: IngestReport) -> None:
+        """Store the statements of every document not read for them yet (:func:`store_statements`; no model)."""
+        unread = len(self.store.statements.unread_documents())
+        stage = _Stage(self.sink, report, "statements", unread, "documents")
+        store_statements(self.store, lambda: stage.advance())
+        stage.finish()
+
+    def embed_statements(self, report: IngestReport) -> None:
+        """Embed every statement without a vector (new ones, or all after ``reembed``), a batch per commit. A
+        statement's text is short (:func:`vector_text`), so a batch is ``STATEMENTS_PER_BATCH`` times a chunk batch:
+        the encoder orders each call's texts by length, and a text repeated in the batch (a scoring line written
+        once per criterion) is encoded once."""
+        todo = self.store.statements.counts().without_vectors
+        stage = _Stage(self.sink, report, "statement_vectors", todo, "statements")
+        size = self.options.embed_batch * STATEMENTS_PER_BATCH
+        while stage.done < todo and (batch := self.store.statements.without_vectors(size)):
+            texts = [vector_text(s) for s in batch]
+            unique = list(dict.fromkeys(texts))
+            encoded = dict(zip(unique, self.encoder.encode(unique, role="passage"), strict=True))
+            vectors = np.stack([encoded[t] for t in texts])
+            self.store.statements.put_vectors([s.id for s in batch if s.id is not None], vectors)
+            stage.advance(len(batch))
         stage.finish()
 
     # --- parse ---------------------------------------------------------------------------------------
@@ -385,6 +413,18 @@ class Ingestor:
                 vectors = late_vectors(self.encoder, text, group, context=context, headers=headers)
                 self.store.index.put_vectors("late", [c.id for c in group.chunks], vectors, skip_missing=True)
                 stage.advance(len(todo), detail=Path(doc.path).name)
+
+
+def store_statements(store: Store, advance: Callable[[], None] | None = None) -> int:
+    """Read and store the statements of every document of ``store`` not read for them yet, one transaction each
+    with its mark (a killed run reads a document again or not at all); the number of documents read. No model."""
+    unread = store.statements.unread_documents()
+    for doc_id in unread:
+        pages = [p for n in store.docs.page_numbers(doc_id) if (p := store.docs.page(doc_id, n)) is not None]
+        store.statements.add(doc_id, document_statements(doc_id, pages, store.chunks.chunks_of(doc_id)))
+        if advance is not None:
+            advance()
+    return len(unread)
 
 
 def _page_note(stage: _Stage, path: Path) -> PageProgress:

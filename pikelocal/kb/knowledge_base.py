@@ -34,10 +34,12 @@ from pikelocal.domain.reports import (
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
 from pikelocal.domain.review import Checklist, KeyFigure, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.domain.search import FusionTuning, Hit, Segment, SummaryHit
+from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
 from pikelocal.kb import catalog, reviewing
+from pikelocal.kb import statements as statement_index
 from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
 from pikelocal.kb.session import encoder_settings_for, kb_session
@@ -400,6 +402,16 @@ class KnowledgeBase:
     def key_figures(self, docs: Sequence[str] = ()) -> list[KeyFigure]:
         """Every amount, date, duration and percentage of the documents with its sentence and page (no model)."""
         return reviewing.figures(self.path, docs)
+
+    def statements(
+        self, docs: Sequence[str] = (), query: str | None = None, k: int | None = None, sink: EventSink = ignore
+    ) -> list[Statement]:
+        """Every value of the documents (all, or those ``docs`` names) with what it is a value of, in document
+        order; with ``query``, the ``k`` (default ``search.k``) that answer it best, best first (BM25 and the
+        encoder, fused). Documents not yet read for statements are read first (no model)."""
+        return statement_index.statements(
+            self.settings, self.path, self.encoder, docs, query, k or self.settings.search.k, sink
+        )
 
     def export_review(self, checklist: str, out: Path) -> Path:
         """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html or .docx; no model)."""

@@ -16,11 +16,13 @@ COUNTED = (
     "entities",
     "triples",
     "law_refs",
+    "statements",
     "chunk_vectors",
     "late_vectors",
     "question_vectors",
     "entity_vectors",
     "triple_vectors",
+    "statement_vectors",
     "summary_nodes",
     "summary_vectors",
     "llm_cache",
@@ -37,6 +39,8 @@ OWNED = (
     ("triple_vectors", "triples"),
     ("summary_vectors", "summary_nodes"),
     ("summaries_fts", "summary_nodes"),
+    ("statement_vectors", "statements"),
+    ("statements_fts", "statements"),
 )
 
 # Sign-bit tables and the float tables they copy: the same rowids in both.
@@ -74,7 +78,7 @@ def integrity_check(conn: Connection) -> list[str]:
         n += one_int(conn, f"SELECT count(*) FROM {bits} WHERE rowid NOT IN (SELECT rowid FROM {floats})")
         if n:
             problems.append(f"{n} rows differ between {floats} and its sign bits {bits}")
-    for owner, fts in (("chunks", "chunks_fts"), ("questions", "questions_fts")):
+    for owner, fts in (("chunks", "chunks_fts"), ("questions", "questions_fts"), ("statements", "statements_fts")):
         n = one_int(conn, f"SELECT count(*) FROM {owner} WHERE id NOT IN (SELECT rowid FROM {fts})")
         if n:
             problems.append(f"{n} {owner} have no full-text row in {fts}")

@@ -25,12 +25,15 @@ if TYPE_CHECKING:
 _DOC_COLS = "id, path, sha256, title, summary, kind, n_pages, stage, error, added_at, updated_at"
 _CHUNKS_OF = "SELECT id FROM chunks WHERE doc_id = ?1"
 _QUESTIONS_OF = f"SELECT id FROM questions WHERE chunk_id IN ({_CHUNKS_OF})"
+_STATEMENTS_OF = "SELECT id FROM statements WHERE doc_id = ?1"
 _DELETE_INDEX_ROWS = (
     f"DELETE FROM chunk_vectors WHERE rowid IN ({_CHUNKS_OF})",
     f"DELETE FROM late_vectors WHERE rowid IN ({_CHUNKS_OF})",
     f"DELETE FROM chunks_fts WHERE rowid IN ({_CHUNKS_OF})",
     f"DELETE FROM question_vectors WHERE rowid IN ({_QUESTIONS_OF})",
     f"DELETE FROM questions_fts WHERE rowid IN ({_QUESTIONS_OF})",
+    f"DELETE FROM statement_vectors WHERE rowid IN ({_STATEMENTS_OF})",
+    f"DELETE FROM statements_fts WHERE rowid IN ({_STATEMENTS_OF})",
 )
 
 
@@ -99,7 +102,7 @@ class Documents:
             )
 
     def delete_document(self, doc_id: int) -> bool:
-        """Remove a document with its pages, chunks, questions, vectors and FTS rows.
+        """Remove a document with its pages, chunks, questions, statements, vectors and FTS rows.
 
         The cascade and the schema's triggers would do it alone, but one index table after another is
         ~10x faster than the triggers' row-by-row interleaving across vec0 tables.

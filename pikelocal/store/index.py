@@ -21,7 +21,7 @@ from pikelocal.store.fts import build_match_query, is_cjk_sentence
 if TYPE_CHECKING:
     from pikelocal.store.handle import Db
 
-VectorTable = Literal["chunk", "late", "question", "entity", "summary", "triple"]
+VectorTable = Literal["chunk", "late", "question", "entity", "summary", "triple", "statement"]
 _OWNER = {
     "chunk": "chunks",
     "late": "chunks",
@@ -29,16 +29,18 @@ _OWNER = {
     "entity": "entities",
     "summary": "summary_nodes",
     "triple": "triples",
+    "statement": "statements",
 }
 # Above this many rows a table with sign bits (schema.BIT_TABLES) is searched through them: hamming KNN for
 # k x BIT_OVERSAMPLE candidates, re-scored by cosine. Below it the exact scan is fast anyway (< 40 ms).
 BIT_SCAN_MIN_ROWS = 20_000
 BIT_OVERSAMPLE = 8
-FtsTable = Literal["chunk", "question", "summary"]
-_FTS_RANK = {  # a chunk's header counts half
+FtsTable = Literal["chunk", "question", "summary", "statement"]
+_FTS_RANK = {  # a chunk's header counts half, a statement's sentence half (its subject stands in it too)
     "chunk": "bm25(chunks_fts, 0.5, 1.0)",
     "question": "bm25(questions_fts)",
     "summary": "bm25(summaries_fts)",
+    "statement": "bm25(statements_fts, 1.0, 0.5)",
 }
 
 

@@ -33,7 +33,7 @@ BATCH = 512
 UNIT_TOLERANCE = 1e-3  # |norm - 1| of a stored vector: float32 rounding is ~1e-7; a flipped high bit is far above
 # kb_meta rows that belong to the file rather than to its contents: the new file's own schema version
 SKIP_META = ("schema_version",)
-VECTOR_KINDS: tuple[VectorTable, ...] = ("chunk", "late", "question", "entity", "summary", "triple")
+VECTOR_KINDS: tuple[VectorTable, ...] = ("chunk", "late", "question", "entity", "summary", "triple", "statement")
 
 
 class OpenKB(Protocol):
@@ -232,13 +232,18 @@ def _drop_orphans(conn: db.Connection, tables: list[str]) -> dict[str, int]:
 
 
 def _index_texts(conn: db.Connection) -> None:
-    """The full-text rows of the chunks, atomic questions and done summary nodes, as the store writes them."""
+    """The full-text rows of the chunks, atomic questions, done summary nodes and statements, as the store writes
+    them."""
     for select, insert in (
         ("SELECT id, header, text FROM chunks", "INSERT INTO chunks_fts(rowid, header, text) VALUES (?, ?, ?)"),
         ("SELECT id, text FROM questions", "INSERT INTO questions_fts(rowid, text) VALUES (?, ?)"),
         (
             "SELECT id, summary FROM summary_nodes WHERE status = 'done' AND summary IS NOT NULL",
             "INSERT INTO summaries_fts(rowid, text) VALUES (?, ?)",
+        ),
+        (
+            "SELECT id, subject || ' ' || heading, sentence FROM statements",
+            "INSERT INTO statements_fts(rowid, subject, sentence) VALUES (?, ?, ?)",
         ),
     ):
         rows = conn.execute(select).fetchall()

@@ -32,12 +32,18 @@ VECTOR_TABLES = {
     "entity": "entity_vectors",
     "summary": "summary_vectors",
     "triple": "triple_vectors",
+    "statement": "statement_vectors",
 }
 # Sign-bit copies of the vector tables that grow with the entity graph (one name per entity, one fact per triple):
 # their KNN scans the bits (hamming) and re-scores the few nearest by cosine on the floats (store/vectors.py).
 # Only for a dimension divisible by 8 (the bit type's unit); other KBs keep the exact scan.
 BIT_TABLES = {"entity": "entity_bits", "triple": "triple_bits"}
-FTS_TABLES = {"chunk": "chunks_fts", "question": "questions_fts", "summary": "summaries_fts"}
+FTS_TABLES = {
+    "chunk": "chunks_fts",
+    "question": "questions_fts",
+    "summary": "summaries_fts",
+    "statement": "statements_fts",
+}
 
 
 @dataclass(frozen=True)
@@ -403,6 +409,45 @@ def _v11(conn: Connection, dim: int) -> None:
     )
 
 
+def _v12(conn: Connection, dim: int) -> None:
+    # Statements (ingest/enrich/statements.py, store/statements.py): every value of a document with what it is a
+    # value of, read at ingest with no model; full-text indexed (subject and heading, sentence) and embedded (one
+    # vector per statement), dropped with their document. documents.statements_read: NULL until the document's
+    # statements are stored (every document of a KB made before this version: the next ingest reads them).
+    conn.execute(
+        f"""
+        CREATE TABLE statements (
+            id INTEGER PRIMARY KEY,
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            kind TEXT NOT NULL,              -- amount | date | duration | count | percentage
+            value_text TEXT NOT NULL,        -- as the document prints it
+            normal TEXT NOT NULL,            -- text/values.py's normal form
+            number REAL,
+            unit TEXT NOT NULL DEFAULT '',
+            subject TEXT NOT NULL,
+            concepts TEXT NOT NULL DEFAULT '[]',  -- JSON list of concept ids, nearest the value first
+            sentence TEXT NOT NULL,
+            heading TEXT NOT NULL DEFAULT '',
+            page INTEGER,                    -- NULL: a document without pages
+            line_start INTEGER NOT NULL,     -- 1-based on the page
+            line_end INTEGER NOT NULL,
+            char_start INTEGER NOT NULL,     -- the value's [start, end) in the document's text
+            char_end INTEGER NOT NULL,
+            threshold INTEGER NOT NULL DEFAULT 0  -- 1: points a score must reach, not a weight
+        );
+        CREATE INDEX statements_doc ON statements(doc_id, char_start);
+        CREATE VIRTUAL TABLE statements_fts USING fts5(subject, sentence,
+            content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE statement_vectors USING vec0(embedding float[{dim}] distance_metric=cosine);
+        CREATE TRIGGER statements_ad AFTER DELETE ON statements BEGIN
+            DELETE FROM statements_fts WHERE rowid = old.id;
+            DELETE FROM statement_vectors WHERE rowid = old.id;
+        END;
+        ALTER TABLE documents ADD COLUMN statements_read INTEGER;
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
@@ -415,6 +460,7 @@ MIGRATIONS: list[Migration] = [
     Migration(9, "triple vectors", _v9),
     Migration(10, "sign bits of entity and triple vectors", _v10),
     Migration(11, "document review", _v11),
+    Migration(12, "statements", _v12),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -13,7 +13,9 @@ says so), a part that calls another being handed it there:
 * ``store.enrichment`` (:class:`~pikelocal.store.enrichment.Enrichment`): summaries and atomic questions to do;
 * ``store.traces`` (:class:`~pikelocal.store.traces.Traces`): the stored query traces;
 * ``store.refs``, ``store.graph``, ``store.summaries``, ``store.reviews``: legal cross-references, the entity graph,
-  summary trees, document reviews.
+  summary trees, document reviews;
+* ``store.statements`` (:class:`~pikelocal.store.statements.Statements`): every value of a document with what it is
+  a value of, with their full-text rows and vectors.
 
 One connection per Store, guarded by the Db's re-entrant lock, so a Store may be shared between threads (LLM
 cache writes come from several). Write transactions are ``BEGIN IMMEDIATE`` (in WAL mode a deferred
@@ -48,6 +50,7 @@ from pikelocal.store.index import SearchIndex
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.references import References
 from pikelocal.store.reviews import Reviews
+from pikelocal.store.statements import Statements
 from pikelocal.store.summaries import Summaries
 from pikelocal.store.traces import Traces
 
@@ -74,6 +77,7 @@ class Store:
         self.traces = Traces(self.db)
         self.refs = References(self.db)
         self.reviews = Reviews(self.db)
+        self.statements = Statements(self.db, self.index)
 
     @classmethod
     def open(

@@ -48,9 +48,11 @@ _ZH_CHARS = "〇零一二三四五六七八九十百千万亿两壹贰叁肆伍�
 # PDF text spaces the pieces: "35 萬 900 元" (a remainder after 万 or 亿 of at most four digits that is no year or
 # day: "35 萬 2025 年" is 35万 and a date).
 _AFTER_MULTIPLIER = r"(?<=[万亿])[ \t]+\d{1,4}(?![\d.,])(?![ \t]*[年月日号%])"
+# A Chinese numeral wrapped by a PDF's line end ("起九\n十日" is ninety days) is read whole.
+_ZH_WRAP = rf"(?<=[{_ZH_CHARS}])[ \t]*\r?\n[ \t]*(?=[{_ZH_CHARS}])"
 _NUM = (
     rf"(?:{_AR}|[{_ZH_CHARS}])"
-    rf"(?:[{_ZH_CHARS}]|(?<=[十百千万亿拾佰仟]){_AR}|{_AFTER_MULTIPLIER}|[ \t]+(?=[万亿千])){{0,24}}"
+    rf"(?:[{_ZH_CHARS}]|(?<=[十百千万亿拾佰仟]){_AR}|{_AFTER_MULTIPLIER}|[ \t]+(?=[万亿千])|{_ZH_WRAP}){{0,24}}"
 )
 _ZH_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
 _ZH_DIGIT |= {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖") if i}
@@ -97,8 +99,10 @@ _PERCENT = re.compile(
     rf"|(?P<n>{_NUM}|{_EN_NUM})[ \t]*(?P<u>%|‰|(?i:per[ \t]?cent|pct)\b)"
 )
 # A weight written in points, as scoring tables do ("投标报价：26.25分", "（0～25分）", "30 points"): Arabic digits only
-# (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期, 分包, 分公司, 分册, 分行 and the like.
-_POINTS = re.compile(rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店机機])|(?i:points?|marks?)\b)")
+# (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期, 分包, 分公司, 分册, 分行, 分值, 分析 and the like.
+_POINTS = re.compile(
+    rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店机機值析布配享类類解])|(?i:points?|marks?)\b)"
+)
 # A fraction: 二分之一 (one half), 三分之二; 百分之 and 千分之 are percentages and permilles above.
 _FRACTION = re.compile(rf"(?<![百千])(?P<d>{_NUM}){_GAP}分之{_GAP}(?P<n>{_NUM})")
 

@@ -211,6 +211,10 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
         conn.execute(f"DROP TABLE {bits}")
     for table in ("review_rows", "review_marks"):  # version 11's
         conn.execute(f"DROP TABLE {table}")
+    conn.execute("DROP TRIGGER statements_ad")  # version 12's
+    for table in ("statements_fts", "statement_vectors", "statements"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("ALTER TABLE documents DROP COLUMN statements_read")
     conn.execute("UPDATE kb_meta SET value = '8' WHERE key = 'schema_version'")
     conn.execute("PRAGMA user_version = 8")
     db.close(conn)

@@ -10,7 +10,8 @@ from pathlib import Path
 import pikelocal
 from pikelocal.domain.documents import ChunkRecord, PageRecord
 from pikelocal.domain.review import KeyFigure, Located
-from pikelocal.review.figures import group_by_heading, key_figures, sentence_spans
+from pikelocal.review.figures import group_by_heading, key_figures
+from pikelocal.text.sentences import sentence_spans
 
 DOC = 7
 TITLE = "道路改造工程招标文件"

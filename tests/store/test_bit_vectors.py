@@ -85,6 +85,10 @@ def test_the_migration_fills_the_bits_of_an_older_kb(kb_path: Path) -> None:
         conn.execute(f"DROP TABLE {bits}")
     for table in ("review_rows", "review_marks"):  # version 11's
         conn.execute(f"DROP TABLE {table}")
+    conn.execute("DROP TRIGGER statements_ad")  # version 12's
+    for table in ("statements_fts", "statement_vectors", "statements"):
+        conn.execute(f"DROP TABLE {table}")
+    conn.execute("ALTER TABLE documents DROP COLUMN statements_read")
     conn.execute("UPDATE kb_meta SET value = '9' WHERE key = 'schema_version'")
     conn.execute("PRAGMA user_version = 9")
     db.close(conn)

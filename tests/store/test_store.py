@@ -128,8 +128,8 @@ def test_delete_document_removes_everything(store: Store) -> None:
     counts = store.counts()
     assert counts == {
         "documents": 1, "pages": 1, "chunks": 3, "questions": 3, "doc_tables": 0, "entities": 0, "triples": 0,
-        "law_refs": 0, "chunk_vectors": 3, "late_vectors": 3, "question_vectors": 3, "entity_vectors": 0,
-        "triple_vectors": 0, "summary_nodes": 0, "summary_vectors": 0,
+        "law_refs": 0, "statements": 0, "chunk_vectors": 3, "late_vectors": 3, "question_vectors": 3,
+        "entity_vectors": 0, "triple_vectors": 0, "statement_vectors": 0, "summary_nodes": 0, "summary_vectors": 0,
         "llm_cache": 0, "traces": 0,
     }  # fmt: skip
     assert store.docs.delete_document(doc) is True

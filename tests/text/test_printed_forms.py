@@ -42,6 +42,8 @@ FORMS: list[tuple[str, ValueKind, str]] = [
     ("90 日曆天", "duration", "90 days"),
     ("一式 8 份", "count", "8"),
     ("委員 5 人", "count", "5"),
+    # a Chinese numeral wrapped over two lines
+    ("之日起九\n十日内未申请登记的", "duration", "90 days"),
 ]
 
 
@@ -72,6 +74,9 @@ def test_a_spaced_amount_is_one_value(text: str) -> None:
         ("案號：LP5-1140213", []),
         # a phone number's extension is no points
         ("電話：(02)2332-6228分機 15", []),
+        # a clause number before 分值 or 分析 is no points
+        ("2.2 分值构成与评分标准", []),
+        ("3.1 分析方法", []),
     ],
 )
 def test_forms_that_are_not_one_value(text: str, expected: list[str]) -> None:
