@@ -206,8 +206,8 @@ def is_about(
         return False
     if focus_share(question, unit, heading_terms, kinds) >= FOCUS_SHARE:
         return True
-    if question.meaning is None:
-        return False
+    if question.meaning is None or (question.asked and not question.asked & (unit.terms | heading_terms)):
+        return False  # what the question asks of its subject (its interest, its postal code) is not in the unit
     text = meaning_text(unit)
     return shares_a_concept(question, text) and question.meaning.about(text)
 
