@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from pikelocal.domain.answers import Source
 from pikelocal.domain.references import LegalRef
-from pikelocal.legal_refs import article_starts, find_refs, law_keys, name_candidates
+from pikelocal.text.legal_refs import article_starts, find_refs, law_keys, name_candidates
 
 # What asks for an article's words rather than a fact in it: 的内容是什么 / 规定了什么 / 原文; "what does … say".
 _ASKS_TEXT = re.compile(

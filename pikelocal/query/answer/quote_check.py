@@ -27,7 +27,6 @@ from functools import cached_property
 
 from pikelocal.domain.answers import TO_CHECK, ClaimCheck, Source
 from pikelocal.prompts.answer import says_not_stated
-from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
 from pikelocal.query.answer.decide import decide
 from pikelocal.query.answer.polarity import Passage
@@ -50,6 +49,7 @@ from pikelocal.query.verify.support import (
     source_units,
     span_unit,
 )
+from pikelocal.text.question_kind import QuestionKind
 from pikelocal.text.script import to_simplified
 
 # A yes/no or true/false answer: checked on whether the question is about its quote, not on its words.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pikelocal.entity_names import entity_key, name_pieces, occurs, unit_string
+from pikelocal.text.entity_names import entity_key, name_pieces, occurs, unit_string
 
 
 def test_a_name_occurs_only_as_whole_words_in_english() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.prompts.question_kind import question_kind
+from pikelocal.text.question_kind import question_kind
 
 
 @pytest.mark.parametrize(

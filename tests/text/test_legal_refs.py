@@ -1,11 +1,11 @@
-"""The grammar of citations to laws (pikelocal.legal_refs): Chinese and English forms, lists, self and earlier-law
+"""The grammar of citations to laws (pikelocal.text.legal_refs): Chinese and English forms, lists, self and earlier-law
 references, near-misses that must not match, Han numerals, article starts and the keys laws are matched by."""
 
 from __future__ import annotations
 
 import pytest
 
-from pikelocal.legal_refs import article_starts, find_refs, han_number, is_law_title, law_keys, name_candidates
+from pikelocal.text.legal_refs import article_starts, find_refs, han_number, is_law_title, law_keys, name_candidates
 
 
 def cited(text: str) -> list[tuple[str | None, str | None, str, str]]:
