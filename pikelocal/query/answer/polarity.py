@@ -36,6 +36,7 @@ from pikelocal.domain.answers import Source
 from pikelocal.query.context.compress import unit_spans
 from pikelocal.query.verify.claims import stem
 from pikelocal.text.negation import EN_NEGATIONS, ZH_NEGATION
+from pikelocal.text.question_kind import RIGHT_TAILS, TRUE_OR_FALSE_EN, TRUE_OR_FALSE_ZH, YESNO_WORDS
 from pikelocal.text.script import to_simplified
 
 EN_SCOPE = 3  # content words after an English negation that it negates (up to a clause mark)
@@ -57,7 +58,9 @@ _ZH_MODAL = re.compile(r"可以|能够|应当|应该|必须|需要|[可能应须
 _ZH_EXCEPT = re.compile(r"除([^，,。；;]{1,40}?)(?:以外|之外|外)")
 _ZH_CLAUSE = re.compile(r"[，,。；;：:！？!?、\s]")
 # "True or False?" and the like, and the scope a statement is asked in
-_TAIL = re.compile(r"\s*(?:\(?\s*true\s*(?:or|/)\s*false\s*\)?|正确还是错误|正確還是錯誤|对吗|對嗎)[?？.。]?\s*$", re.I)
+_TAIL = re.compile(
+    rf"\s*(?:\(?\s*{TRUE_OR_FALSE_EN}\s*\)?|" + "|".join([*TRUE_OR_FALSE_ZH, *RIGHT_TAILS]) + r")[?？.。]?\s*$", re.I
+)
 _EN_SCOPE_LEAD = re.compile(
     r"^\s*(?:in\s+the\s+case\s+of|in|under|according\s+to|as\s+per)\s+.{0,240}?"
     r"(?:\[\d{4}\]\s*[A-Z]{2,6}\s*\d+|\(\d{4}\)\s*\d*\s*[A-Z]{2,6}\s*\d+|\bAct\s+\d{4}(?:\s+No\s+\d+)?"
@@ -67,7 +70,7 @@ _EN_SCOPE_LEAD = re.compile(
 _EN_SCOPE_COMMA = re.compile(r"^\s*(?:in\s+the\s+case\s+of|according\s+to)\s+[^,]{1,160},\s*", re.I)
 _ZH_SCOPE_LEAD = re.compile(r"^\s*(?:根据|依据|按照|根據|依據)?《[^》]{1,60}》(?:的规定|的規定|规定|規定)?[，,：:]?")
 # a yes/no question's own words, which are not the statement's: 是否, 能否, 有没有, 吗; "Is …?" keeps its terms
-_ZH_ASKING = re.compile(r"是否|能否|可否|是不是|有没有|有沒有|对不对|對不對|[吗嗎呢][？?]?\s*$|[？?]\s*$")
+_ZH_ASKING = re.compile("|".join(YESNO_WORDS) + r"|[吗嗎呢][？?]?\s*$|[？?]\s*$")
 
 Verdict = Literal["agrees", "contradicts", "unknown"]
 
