@@ -8,18 +8,15 @@ import unicodedata
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
+from pikelocal.text.lang import Lang, cjk_count
 from pikelocal.text.numerals import ZH_DIGIT_CHARS, ZH_UNIT_CHARS, han_number
-
-Lang = Literal["en", "zh"]
 
 LAWBENCH_CHOICE_TASKS = frozenset({"1-2", "3-6"})
 LAWBENCH_TEXT_TASKS = frozenset({"1-1", "3-2", "3-8"})
 LAWBENCH_TASKS = LAWBENCH_CHOICE_TASKS | LAWBENCH_TEXT_TASKS | {"3-1"}
 
 _ARTICLES_EN = re.compile(r"\b(a|an|the)\b")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _ZH_TOKEN = re.compile(r"[a-z0-9]+|\S")
 _GOLD_PREFIXES = ("正确答案:", "正确答案：", "答案:", "答案：", "法条:", "法条：", "回答:", "回答：")
 
@@ -84,9 +81,9 @@ def normalize_zh(text: str) -> str:
     return "".join(_clean_zh(text).split())
 
 
-def detect_lang(text: str) -> Lang:
-    """zh when the text holds any CJK ideograph, else en."""
-    return "zh" if _CJK.search(text) else "en"
+def _scored_as(text: str) -> Lang:
+    """zh when the text holds any CJK ideograph (scored by characters), else en (by words)."""
+    return "zh" if cjk_count(text) else "en"
 
 
 def tokens(text: str, lang: Lang | None = None) -> list[str]:
@@ -94,7 +91,7 @@ def tokens(text: str, lang: Lang | None = None) -> list[str]:
 
     Whitespace separates Chinese-mode tokens before it is dropped, so "hello world" stays two words.
     """
-    if (lang or detect_lang(text)) == "en":
+    if (lang or _scored_as(text)) == "en":
         return normalize_en(text).split()
     return _ZH_TOKEN.findall(_clean_zh(text))
 
@@ -131,7 +128,7 @@ def score_text(prediction: str, golds: Sequence[str], lang: Lang | None = None) 
     scores: list[Score] = []
     em = 0.0
     for gold in golds:
-        gold_lang = lang or detect_lang(gold or prediction)
+        gold_lang = lang or _scored_as(gold or prediction)
         if _normalize(prediction, gold_lang) == _normalize(gold, gold_lang):
             em = 1.0
         pred_toks, gold_toks = tokens(prediction, gold_lang), tokens(gold, gold_lang)
