@@ -21,6 +21,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from pikelocal.domain.review import Value, ValueKind
 from pikelocal.text.dates import date_spans
+from pikelocal.text.negation import NO_ANSWER, YES_ANSWER
 from pikelocal.text.numerals import (
     ARABIC,
     EN_NUMBER,
@@ -113,12 +114,6 @@ _COUNT_EN = re.compile(
 )
 _BARE_NUMBER = re.compile(rf"(?:{NUMBER}|{EN_NUMBER})(?:[ \t]*(?P<x>(?i:million|billion|thousand))\b)?")
 
-_NO = re.compile(
-    r"(?:不正确|不正確|不是|不对|不對|错误|錯誤|否|不|无|無|没有|沒有|非|未)|(?i:no|not|false|incorrect|none)\b"
-)
-_YES = re.compile(
-    r"(?:是|对|對|正确|正確|可以|允许|允許|接受|需要|须|須|必须|必須|应当|應當|有)|(?i:yes|true|correct)\b"
-)
 _JOINED_AFTER = re.compile(r"[-/:][0-9A-Za-z]")  # 0571-8888, 9:30, 1/2
 _JOINED_BEFORE = re.compile(r"[0-9A-Za-z][-/:]$")
 _TRIM = " \t\r\n.,;:!?。，、；：！？\"'“”‘’「」『』()（）[]【】*-–—·•"
@@ -392,7 +387,7 @@ def _yesno(text: str) -> Value | None:
     """是/否, 正确/错误, yes/no, true/false at the start of an answer (a no first: 不正确 is no, not 正确)."""
     prepared = prepare(text)
     start = len(prepared) - len(prepared.lstrip(_TRIM))
-    for pattern, normal in ((_NO, "no"), (_YES, "yes")):
+    for pattern, normal in ((NO_ANSWER, "no"), (YES_ANSWER, "yes")):
         m = pattern.match(prepared, start)
         if m:
             return Value(kind="yesno", text=text[m.start() : m.end()], normal=normal)

@@ -1,11 +1,12 @@
-"""Negation, one list per language: a table of sentences, each with whether it says no and the Chinese negation
-words it holds (whole words: 不得, not 不 then 得)."""
+"""Negation and polarity, one list per language: a table of sentences, each with whether it says no and the Chinese
+negation words it holds (whole words: 不得, not 不 then 得); a table of answers, each with the yes or no it opens
+with."""
 
 from __future__ import annotations
 
 import pytest
 
-from pikelocal.text.negation import EN_NEGATIONS, NEGATION, ZH_NEGATION, ZH_NEGATIONS
+from pikelocal.text.negation import EN_NEGATIONS, NEGATION, NO_ANSWER, YES_ANSWER, ZH_NEGATION, ZH_NEGATIONS
 
 # text (Chinese simplified, as callers hand it), whether it says no
 SAYS_NO: list[tuple[str, bool]] = [
@@ -47,3 +48,27 @@ def test_a_chinese_negation_is_read_whole(text: str, words: list[str]) -> None:
 
 def test_each_word_is_listed_once() -> None:
     assert len(set(ZH_NEGATIONS)) == len(ZH_NEGATIONS) and len(set(EN_NEGATIONS)) == len(EN_NEGATIONS)
+
+
+# an answer (or a form's ticked option), the yes or no it opens with (a no is tried first), and the words that say it
+ANSWERS: list[tuple[str, str | None, str]] = [
+    ("是", "yes", "是"),
+    ("否", "no", "否"),
+    ("不正确", "no", "不正确"),  # not 正确
+    ("不允许", "no", "不"),
+    ("允許", "yes", "允許"),
+    ("沒有", "no", "沒有"),
+    ("需要提交", "yes", "需要"),
+    ("No, it is not.", "no", "No"),
+    ("Incorrect", "no", "Incorrect"),
+    ("True", "yes", "True"),
+    ("nobody", None, ""),  # "no" only as a whole word
+    ("B", None, ""),
+]
+
+
+@pytest.mark.parametrize(("answer", "polarity", "words"), ANSWERS)
+def test_the_yes_or_no_an_answer_opens_with(answer: str, polarity: str | None, words: str) -> None:
+    no, yes = NO_ANSWER.match(answer), YES_ANSWER.match(answer)
+    found = ("no", no) if no else ("yes", yes) if yes else (None, None)
+    assert (found[0], found[1].group(0) if found[1] else "") == (polarity, words)
