@@ -1,9 +1,9 @@
 """Language, in one place, one module per concern: which language and script a text is in (``lang``, ``script``),
 numbers (``numerals``: Chinese, financial, full-width and English), dates (``dates``: Chinese, numeric, English,
 ROC years), the values documents print (``values``: amounts, durations, counts, percentages, over the numbers and
-dates), negation (``negation``), what a question asks for (``question_kind``), citations of laws (``legal_refs``),
-entity names by whole words (``entity_names``), the concept groups that align the vocabularies of the mainland,
-Taiwan and English (``concepts``) and look-alike ideographs (``unicode_forms``).
+dates), negation and the words of a yes or a no (``negation``), what a question asks for (``question_kind``),
+citations of laws (``legal_refs``), entity names by whole words (``entity_names``), the concept groups that align
+the vocabularies of the mainland, Taiwan and English (``concepts``) and look-alike ideographs (``unicode_forms``).
 
 Each module's word lists are data (module-level tables, or TOML beside it) and its code an engine over them; the
 rest of pikelocal asks these modules and keeps no word list of its own. Pure functions over text; the layer just
