@@ -67,6 +67,9 @@ EN_WORD = (
 EN_NUMBER = rf"(?:{ARABIC}(?:[ \t]*\([ \t]*[A-Za-z -]+\))?|\b{EN_WORD}\b(?:[ \t]*\([ \t]*{ARABIC}[ \t]*\))?)"
 
 _TOKEN = re.compile(rf"\d[\d,]*(?:\.\d+)?|[{ZH_NUMERAL_CHARS}]")
+_ZH_NUMERAL_SET = frozenset(ZH_NUMERAL_CHARS)
+_ZH_DIGIT_SET = frozenset(ZH_DIGITS)
+_ZEROS = frozenset("零〇")
 _ARABIC = re.compile(ARABIC)
 
 # --- the readers --------------------------------------------------------------------------------------------------
@@ -76,44 +79,58 @@ def parse_number(text: str) -> Decimal | None:
     """The value of a number written in Arabic digits, Chinese numerals or both: 350,900 · 三十 · 一百二十 · 伍拾万 ·
     35万900 · 1.5亿 · 3亿5000万 · 35 万 900 (what is no numeral between the pieces is passed over). None where it is no
     number: a bare 万 or 千 (a unit, as in 千元), or two numbers run together (二五, which may be a range)."""
-    tokens = _TOKEN.findall(text)
-    has_digit = any(t[0].isdigit() or t in ZH_DIGITS for t in tokens)
-    if not tokens or not (has_digit or tokens[0] in "十拾"):
-        return None
-    high, wan, small = Decimal(0), Decimal(0), Decimal(0)
-    digit: Decimal | None = None
+    value = _place_value(_TOKEN.findall(text))
+    return None if value is None else Decimal(value)
+
+
+def _place_value(tokens: list[str]) -> int | Decimal | None:
+    """The value of numeral tokens (Arabic numbers and single Chinese characters) read by place: each digit times
+    the unit after it, each myriad times all since the last greater one; a 零 holds a place (一千零五). Units with
+    no digit (千, 百万) are no number, but for a leading 十 (十五)."""
+    high: int | Decimal = 0
+    wan: int | Decimal = 0
+    small: int | Decimal = 0
+    digit: int | Decimal | None = None
+    seen = False  # a digit was read (零 too)
     for t in tokens:
-        if t in ("零", "〇") and len(tokens) > 1:  # a place holder: 一千零五
+        if t in _ZEROS and len(tokens) > 1:  # a place holder: 一千零五
             if digit is not None:
                 return None
+            seen = True
             continue
-        value = Decimal(t.replace(",", "")) if t[0].isdigit() else _zh_digit(t)
+        value: int | Decimal | None = ZH_DIGITS.get(t)
+        if value is None and t[0].isdigit():
+            value = _arabic(t)
         if value is not None:
             if digit is not None:
                 return None
-            digit = value
-        elif t in ZH_UNITS:
-            small += (Decimal(1) if digit is None else digit) * ZH_UNITS[t]
+            digit, seen = value, True
+        elif (unit := ZH_UNITS.get(t)) is not None:
+            small += (1 if digit is None else digit) * unit
             digit = None
         else:  # a myriad: 万 multiplies what stands since the last 亿, 亿 all before it
-            part = (high + wan if ZH_MYRIADS[t] == 10**8 else 0) + small + (digit or 0)
+            myriad = ZH_MYRIADS[t]
+            part = (high + wan if myriad == 10**8 else 0) + small + (digit or 0)
             if part == 0:
                 return None
-            if ZH_MYRIADS[t] == 10**4:
-                wan, small, digit = part * 10_000, Decimal(0), None
+            if myriad == 10**4:
+                wan, small, digit = part * myriad, 0, None
             else:
-                high, wan, small, digit = part * 100_000_000, Decimal(0), Decimal(0), None
+                high, wan, small, digit = part * myriad, 0, 0, None
+    if not tokens or not (seen or tokens[0] in "十拾"):
+        return None
     return high + wan + small + (digit or 0)
 
 
-def _zh_digit(char: str) -> Decimal | None:
-    """零 … 九, 两 and the financial 壹 … 玖 as a digit; None for a unit character (十, 万, …)."""
-    return Decimal(ZH_DIGITS[char]) if char in ZH_DIGITS else None
+def _arabic(token: str) -> int | Decimal:
+    """An Arabic number token (350,900 · 1.5) as an int, or a Decimal where it has a fraction."""
+    plain = token.replace(",", "")
+    return Decimal(plain) if "." in plain else int(plain)
 
 
 def digits_value(text: str) -> int | None:
     """Chinese digits read one by one, as a year is written (二〇二五 → 2025); None when any is no digit."""
-    if not text or any(c not in ZH_DIGITS for c in text):
+    if not text or not _ZH_DIGIT_SET.issuperset(text):
         return None
     return int("".join(str(ZH_DIGITS[c]) for c in text))
 
@@ -127,12 +144,12 @@ def han_number(text: str) -> int | None:
         return None
     if text.isdecimal():
         return int(text)
-    if any(c not in ZH_NUMERAL_CHARS for c in text):
+    if not _ZH_NUMERAL_SET.issuperset(text):
         return None
     if len(text) >= 3 and (digits := digits_value(text)) is not None:
         return digits
-    value = parse_number(text)
-    return int(value) if value is not None and value == value.to_integral_value() else None
+    value = _place_value(list(text))
+    return None if value is None else int(value)
 
 
 def en_number(text: str) -> Decimal | None:
