@@ -37,8 +37,9 @@ from pikelocal.config import Settings  # noqa: E402
 from pikelocal.cpu import cpu_summary  # noqa: E402
 from pikelocal.embed.fake import HashEncoder  # noqa: E402
 from pikelocal.ingest.pipeline import IngestOptions, Ingestor  # noqa: E402
-from pikelocal.legal_refs import find_refs, han_number  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
+from pikelocal.text.legal_refs import find_refs  # noqa: E402
+from pikelocal.text.numerals import han_number  # noqa: E402
 
 BEGIN, END = "<!-- bench_refs:begin -->", "<!-- bench_refs:end -->"
 SHARED = ROOT.parent / "shared" / "data"

@@ -1,4 +1,4 @@
-"""Citations of laws and their articles found in documents (``pikelocal.legal_refs``), and where they lead."""
+"""Citations of laws and their articles found in documents (``pikelocal.text.legal_refs``), and where they lead."""
 
 from __future__ import annotations
 

@@ -8,16 +8,15 @@ import unicodedata
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
-Lang = Literal["en", "zh"]
+from pikelocal.text.lang import Lang, cjk_count
+from pikelocal.text.numerals import ZH_DIGIT_CHARS, ZH_UNIT_CHARS, han_number
 
 LAWBENCH_CHOICE_TASKS = frozenset({"1-2", "3-6"})
 LAWBENCH_TEXT_TASKS = frozenset({"1-1", "3-2", "3-8"})
 LAWBENCH_TASKS = LAWBENCH_CHOICE_TASKS | LAWBENCH_TEXT_TASKS | {"3-1"}
 
 _ARTICLES_EN = re.compile(r"\b(a|an|the)\b")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _ZH_TOKEN = re.compile(r"[a-z0-9]+|\S")
 _GOLD_PREFIXES = ("正确答案:", "正确答案：", "答案:", "答案：", "法条:", "法条：", "回答:", "回答：")
 
@@ -44,9 +43,7 @@ _BOOL_MARKER = re.compile(r"^(?:\[正确答案\]|(?:正确)?答案\s*[:：是为
 _EN_BOOL = re.compile(r"((?:\bnot|n't)\s+)?\b(true|false)\b", re.IGNORECASE)
 _ECHO = re.compile(r"^true\s+or\s+false\s*[?:]?\s*", re.IGNORECASE)  # the question's own "True or False?"
 
-_ZH_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_ZH_UNITS = {"十": 10, "百": 100, "千": 1000}
-_NUM = r"(?:[0-9]+|[零〇一二三四五六七八九十百千两]+)"
+_NUM = rf"(?:[0-9]+|[{ZH_DIGIT_CHARS}{ZH_UNIT_CHARS}]+)"
 _ARTICLE_NO = re.compile(rf"第\s*({_NUM}(?:\s*[、,，和及与]\s*(?:第\s*)?{_NUM})*)\s*条")
 
 
@@ -84,9 +81,9 @@ def normalize_zh(text: str) -> str:
     return "".join(_clean_zh(text).split())
 
 
-def detect_lang(text: str) -> Lang:
-    """zh when the text holds any CJK ideograph, else en."""
-    return "zh" if _CJK.search(text) else "en"
+def _scored_as(text: str) -> Lang:
+    """zh when the text holds any CJK ideograph (scored by characters), else en (by words)."""
+    return "zh" if cjk_count(text) else "en"
 
 
 def tokens(text: str, lang: Lang | None = None) -> list[str]:
@@ -94,7 +91,7 @@ def tokens(text: str, lang: Lang | None = None) -> list[str]:
 
     Whitespace separates Chinese-mode tokens before it is dropped, so "hello world" stays two words.
     """
-    if (lang or detect_lang(text)) == "en":
+    if (lang or _scored_as(text)) == "en":
         return normalize_en(text).split()
     return _ZH_TOKEN.findall(_clean_zh(text))
 
@@ -131,7 +128,7 @@ def score_text(prediction: str, golds: Sequence[str], lang: Lang | None = None) 
     scores: list[Score] = []
     em = 0.0
     for gold in golds:
-        gold_lang = lang or detect_lang(gold or prediction)
+        gold_lang = lang or _scored_as(gold or prediction)
         if _normalize(prediction, gold_lang) == _normalize(gold, gold_lang):
             em = 1.0
         pred_toks, gold_toks = tokens(prediction, gold_lang), tokens(gold, gold_lang)
@@ -228,27 +225,12 @@ def score_bool(prediction: str, gold: str) -> Score:
 # --- LawBench 3-1: cited articles ------------------------------------------------------------------------------
 
 
-def zh_number(numeral: str) -> int:
-    """An Arabic or Chinese numeral as an int: 二百六十四 → 264, 一百零三 → 103, 十 → 10, 一〇三 → 103."""
-    if numeral.isdigit():
-        return int(numeral)
-    if not any(c in _ZH_UNITS for c in numeral):  # digit by digit: 一〇三
-        return int("".join(str(_ZH_DIGITS[c]) for c in numeral))
-    total, digit = 0, 0
-    for char in numeral:
-        if char in _ZH_UNITS:
-            total += (digit or 1) * _ZH_UNITS[char]  # a bare 十 is 10
-            digit = 0
-        else:
-            digit = _ZH_DIGITS[char]
-    return total + digit
-
-
 def article_numbers(text: str) -> frozenset[int]:
-    """Every article number cited as 第N条 (N Arabic or Chinese), including lists like 刑法第234、275条."""
+    """Every article number cited as 第N条 (N Arabic or Chinese, ``text/numerals.han_number``), including lists like
+    刑法第234、275条."""
     found: set[int] = set()
     for match in _ARTICLE_NO.finditer(unicodedata.normalize("NFKC", text)):
-        found.update(zh_number(n) for n in re.findall(_NUM, match.group(1)))
+        found.update(n for n in map(han_number, re.findall(_NUM, match.group(1))) if n is not None)
     return frozenset(found)
 
 

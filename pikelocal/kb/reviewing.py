@@ -28,7 +28,7 @@ from pikelocal.domain.review import (
 from pikelocal.embed.base import Encoder
 from pikelocal.kb import catalog
 from pikelocal.kb.options import ask_options, search_weights
-from pikelocal.kb.session import kb_session
+from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
@@ -56,7 +56,8 @@ def run(
     item's answer depends on besides the KB's contents is every setting declared to change an answer
     (:func:`pikelocal.config.answers_key`): a change to any of them asks the stored items again."""
     checklist = load_checklist(request.checklist)
-    key = answers_key(settings)
+    # the encoder named as the KB's own ("default" resolved), however the KB was opened: one key for one encoder
+    key = answers_key(encoder_settings_for(settings, path))
     with Store.open_existing(path) as store:
         doc_ids = _doc_ids(store, request.docs)
         script = request.script or documents_script(store, doc_ids)

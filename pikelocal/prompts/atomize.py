@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from pikelocal.entity_names import occurs, unit_string
 from pikelocal.prompts.base import Prompt, ReplyError, clean_line
+from pikelocal.text.entity_names import occurs, unit_string
 from pikelocal.text.lang import Lang, detect_lang
 
 QUESTION_MAX_CHARS = 120

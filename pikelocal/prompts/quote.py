@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.prompts.answer import answer_system
-from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.text.lang import Lang
+from pikelocal.text.question_kind import QuestionKind
 from pikelocal.text.script import Script, to_traditional
 
 QUOTE_TAG = "answer-quote"
@@ -87,7 +87,7 @@ class QuotedReply:
     answer: str
 
 
-# One more rule by the question's kind (prompts/question_kind.py); a factoid needs none.
+# One more rule by the question's kind (text/question_kind.py); a factoid needs none.
 _KIND_RULES: Mapping[tuple[QuestionKind, bool], str] = {
     ("yesno", False): "答案先写“是”或“否”（题目问对错时写“正确”或“错误”）。",
     ("yesno", True): 'Begin the answer with "Yes" or "No" ("True" or "False" when the question asks which).',

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pikelocal.domain.review import ChecklistItem, Located
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import Corpus
+from pikelocal.text.negation import NO_ANSWER
 
 TICKED = "☑☒■✔"
 UNTICKED = "□☐"
@@ -26,7 +27,6 @@ SHORT_TERM_CHARS = 2
 _FIELD_START = re.compile(r"(?:^|\s)\d+(?:\.\d+)*\s*$")
 _OPTION = re.compile(rf"[{TICKED}]\s*([^\s{TICKED}{UNTICKED}，,；;。:：（(/]{{1,20}})")
 _SENTENCE_END = re.compile(r"[。！？!?]")
-_NEGATIVE = re.compile(r"^(?:不|否|无|無|未|没|沒|非)")
 
 
 @dataclass(frozen=True)
@@ -90,4 +90,4 @@ def _where(corpus: Corpus, doc_id: int, chunk_start: int, start: int, end: int) 
 
 def as_yes_no(option: str) -> str:
     """A ticked option as a yes/no answer: 不允许, 否, 不接受 → no; 允许, 是 → yes."""
-    return "no" if _NEGATIVE.match(option) else "yes"
+    return "no" if NO_ANSWER.match(option) else "yes"

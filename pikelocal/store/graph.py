@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from pikelocal.domain.search import Fact
-from pikelocal.entity_names import entity_key, name_pieces
+from pikelocal.text.entity_names import entity_key, name_pieces
 
 if TYPE_CHECKING:
     from pikelocal.store.handle import Db

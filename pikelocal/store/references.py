@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pikelocal.domain.references import LegalRef, RefCounts, StoredRef
-from pikelocal.legal_refs import article_starts, find_refs, is_law_title, law_keys, name_candidates
+from pikelocal.text.legal_refs import article_starts, find_refs, is_law_title, law_keys, name_candidates
 
 if TYPE_CHECKING:
     from pikelocal.store.handle import Db

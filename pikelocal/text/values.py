@@ -17,19 +17,30 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterator
-from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 
 from pikelocal.domain.review import Value, ValueKind
+from pikelocal.text.dates import date_spans
+from pikelocal.text.negation import NO_ANSWER, YES_ANSWER
+from pikelocal.text.numerals import (
+    ARABIC,
+    EN_NUMBER,
+    EN_WORD,
+    GAP,
+    HALF_WIDTH,
+    NUMBER,
+    any_number,
+    en_number,
+    parse_number,
+)
 
 # The kinds that are read as spans of a text, in the order overlapping candidates are taken.
 SPAN_KINDS: tuple[ValueKind, ...] = ("date", "percentage", "amount", "duration", "count")
 FIGURE_KINDS: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage")
 
 # One character for one, so offsets survive: full-width ASCII → ASCII, ideographic space → space, ￥ → ¥, ○ → 〇.
-_FULL_WIDTH: dict[int, int] = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)} | {0x3000: 0x20, 0xFFE5: 0xA5}
 _SAME_LENGTH: dict[int, int] = (
-    _FULL_WIDTH
+    HALF_WIDTH
     | {0x25CB: 0x3007}
     | str.maketrans(
         "萬億兩貳參叄陸個週臺幣曆國華號點圓頁張輛項處種標冊時鐘頭",
@@ -40,71 +51,17 @@ _SAME_LENGTH: dict[int, int] = (
 _TRADITIONAL_ONLY = frozenset("萬億國臺與為個這們會時間標證條書還說開關發號資貳參陸週曆處於當應")
 _SIMPLIFIED_ONLY = frozenset("万亿国台与为个这们会时间标证条书还说开关发号资贰叁陆周历处于当应")
 
-_GAP = r"[ \t]*(?:\r?\n[ \t]*)?"  # spaces and at most one line break: a value whose line wrapped is still read
-_AR = r"(?<![\d.])(?<!\d,)(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?!\d)(?!\.\d)"  # 5.2.1 is no number
-_ZH_CHARS = "〇零一二三四五六七八九十百千万亿两壹贰叁肆伍陆柒捌玖拾佰仟"
-# Arabic digits follow only a multiplier (35万900, 3亿5000万), so "统一35万" reads 35万, not 一35万. At most 24
-# pieces: a longer run of numerals is no number, and the bound keeps reading a hostile text linear.
-# PDF text spaces the pieces: "35 萬 900 元" (a remainder after 万 or 亿 of at most four digits that is no year or
-# day: "35 萬 2025 年" is 35万 and a date).
-_AFTER_MULTIPLIER = r"(?<=[万亿])[ \t]+\d{1,4}(?![\d.,])(?![ \t]*[年月日号%])"
-# A Chinese numeral wrapped by a PDF's line end ("起九\n十日" is ninety days) is read whole.
-_ZH_WRAP = rf"(?<=[{_ZH_CHARS}])[ \t]*\r?\n[ \t]*(?=[{_ZH_CHARS}])"
-_NUM = (
-    rf"(?:{_AR}|[{_ZH_CHARS}])"
-    rf"(?:[{_ZH_CHARS}]|(?<=[十百千万亿拾佰仟]){_AR}|{_AFTER_MULTIPLIER}|[ \t]+(?=[万亿千])|{_ZH_WRAP}){{0,24}}"
-)
-_ZH_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_ZH_DIGIT |= {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖") if i}
-_ZH_UNIT = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
-_NUM_TOKEN = re.compile(rf"\d[\d,]*(?:\.\d+)?|[{_ZH_CHARS}]")
-
-_EN_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
-_EN_ONES += " seventeen eighteen nineteen"
-_EN_VALUE = {w: i for i, w in enumerate(_EN_ONES.split())}
-_EN_TENS_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
-_EN_TENS = {w: 10 * i for i, w in enumerate(_EN_TENS_WORDS, 2)}
-_EN_WORD = (
-    "(?i:(?:" + "|".join(_EN_TENS) + ")(?:-(?:" + "|".join(_EN_ONES.split()[1:10]) + "))?|"
-    + "|".join(sorted(_EN_VALUE, key=len, reverse=True)) + ")"
-)  # fmt: skip
-# "30", "30 (thirty)", "thirty", "thirty (30)"
-_EN_NUM = rf"(?:{_AR}(?:[ \t]*\([ \t]*[A-Za-z -]+\))?|\b{_EN_WORD}\b(?:[ \t]*\([ \t]*{_AR}[ \t]*\))?)"
-
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november",
-    "december",
-)  # fmt: skip
-_MONTH_NO = {m: i for i, m in enumerate(_MONTHS, 1)} | {m[:3]: i for i, m in enumerate(_MONTHS, 1)} | {"sept": 9}
-_MON = "(?P<mon>" + "|".join(n for m in sorted(_MONTH_NO, key=len, reverse=True) for n in (m.title(), m.upper())) + ")"
-_MON = rf"(?<![A-Za-z]){_MON}(?![A-Za-z])\.?"
-
-_DATE_ZH = re.compile(
-    rf"(?P<roc>(?:中华)?民国{_GAP})?(?<![\d.])(?P<y>\d{{2,4}}|[〇零一二三四五六七八九十百]{{2,7}})(?!\d){_GAP}年{_GAP}"
-    rf"(?P<m>\d{{1,2}}|十[一二]?|[一二三四五六七八九])(?!\d){_GAP}月"
-    rf"(?:{_GAP}(?P<d>\d{{1,2}}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(?!\d){_GAP}[日号])?"
-)
-_BLANK_DAY = re.compile(r"[ \t_＿]*[日号]")
-_DATE_ISO = re.compile(r"(?<![\d.\-/])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d)(?!(?P=s)\d)")
-_DATE_ROC = re.compile(r"(?<![\d.\-/])(?P<y>\d{3})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d)(?!(?P=s)\d)")
-_DATE_DMY = re.compile(r"(?<![\d.\-/])(?P<a>\d{1,2})(?P<s>[-/.])(?P<b>\d{1,2})(?P=s)(?P<y>\d{4})(?!\d)")
-_DATE_EN_DMY = re.compile(
-    rf"(?<![\d.])(?P<d>\d{{1,2}})(?:st|nd|rd|th)?{_GAP}(?:day{_GAP}of{_GAP})?{_MON},?{_GAP}(?P<y>\d{{4}})(?!\d)"
-)
-_DATE_EN_MDY = re.compile(rf"{_MON}{_GAP}(?P<d>\d{{1,2}})(?:st|nd|rd|th)?(?!\d),?{_GAP}(?P<y>\d{{4}})(?!\d)")
-_DATE_EN_MY = re.compile(rf"{_MON},?{_GAP}(?P<y>\d{{4}})(?!\d)")
-
 _PERCENT = re.compile(
-    rf"(?P<k>百分之|千分之){_GAP}(?P<z>{_NUM})"
-    rf"|(?P<n>{_NUM}|{_EN_NUM})[ \t]*(?P<u>%|‰|(?i:per[ \t]?cent|pct)\b)"
+    rf"(?P<k>百分之|千分之){GAP}(?P<z>{NUMBER})"
+    rf"|(?P<n>{NUMBER}|{EN_NUMBER})[ \t]*(?P<u>%|‰|(?i:per[ \t]?cent|pct)\b)"
 )
 # A weight written in points, as scoring tables do ("投标报价：26.25分", "（0～25分）", "30 points"): Arabic digits only
 # (十分 is "very"), never 分钟 (minutes), 分之 (a fraction), 分期, 分包, 分公司, 分册, 分行, 分值, 分析 and the like.
 _POINTS = re.compile(
-    rf"(?P<n>{_AR})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店机機值析布配享类類解])|(?i:points?|marks?)\b)"
+    rf"(?P<n>{ARABIC})[ \t]*(?:分(?![钟鐘之期别別包項项批公册冊部段局行店机機值析布配享类類解])|(?i:points?|marks?)\b)"
 )
 # A fraction: 二分之一 (one half), 三分之二; 百分之 and 千分之 are percentages and permilles above.
-_FRACTION = re.compile(rf"(?<![百千])(?P<d>{_NUM}){_GAP}分之{_GAP}(?P<n>{_NUM})")
+_FRACTION = re.compile(rf"(?<![百千])(?P<d>{NUMBER}){GAP}分之{GAP}(?P<n>{NUMBER})")
 
 _CURRENCY = {
     **dict.fromkeys(("人民币", "RMB", "CNY", "¥", "yuan"), "CNY"),
@@ -122,16 +79,16 @@ _PREFIX = r"人民币|新台币|(?<![A-Za-z])(?:RMB|CNY|TWD|NTD|NT\$|US\$|USD|AU
 _SUFFIX = r"美元|澳元|澳币|港元|港币|欧元|英镑|日元|新台币|人民币|元|块钱|(?:CNY|RMB|TWD|NTD|USD|AUD|HKD|EUR|GBP)\b"
 _SUFFIX += r"|(?i:dollars?|yuan)\b"
 _AMOUNT = re.compile(
-    rf"(?:(?P<pre>{_PREFIX})[ \t]*(?:\(大写\))?[ \t:]*)?(?P<n>{_NUM})"
+    rf"(?:(?P<pre>{_PREFIX})[ \t]*(?:\(大写\))?[ \t:]*)?(?P<n>{NUMBER})"
     rf"(?:[ \t]*(?P<x>(?i:million|billion|thousand|mn|bn|m|k))\b)?[ \t]*(?P<suf>{_SUFFIX})?(?P<z>整)?"
 )
 _MULTIPLIER = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6, "billion": 10**9, "bn": 10**9}
 
 _DURATION_ZH = re.compile(
-    rf"(?P<n>{_NUM}){_GAP}(?P<u>个?(?:日历天|日历日|自然日|工作日|工作天|天|日|星期|礼拜|周|半月|月|小时|钟头|分钟|年))"
+    rf"(?P<n>{NUMBER}){GAP}(?P<u>个?(?:日历天|日历日|自然日|工作日|工作天|天|日|星期|礼拜|周|半月|月|小时|钟头|分钟|年))"
 )
 _DURATION_EN = re.compile(
-    rf"(?P<n>{_EN_NUM})[ \t-]+(?:(?P<q>(?i:calendar|working|business|clear|consecutive))[ \t]+)?"
+    rf"(?P<n>{EN_NUMBER})[ \t-]+(?:(?P<q>(?i:calendar|working|business|clear|consecutive))[ \t]+)?"
     r"(?P<u>(?i:days?|weeks?|months?|years?|hours?|minutes?))\b"
 )
 # unit as written → (normal unit, days per unit; None where a unit is no fixed number of days)
@@ -147,22 +104,16 @@ _DURATION_UNIT: dict[str, tuple[str, float | None]] = {
 _MAX_YEARS = 50  # "5年" is a duration, "2025年" and "114年" are years
 
 _COUNT_ZH = re.compile(
-    rf"(?P<n>{_NUM})[ \t]*(?P<u>个|人|名|份|页|家|次|项|件|套|本|台|辆|张|册|位|处|座|种|批|标段|包|支)"
+    rf"(?P<n>{NUMBER})[ \t]*(?P<u>个|人|名|份|页|家|次|项|件|套|本|台|辆|张|册|位|处|座|种|批|标段|包|支)"
 )
 _COUNT_EN = re.compile(
     r"(?P<b>(?i:not more than|no more than|not less than|no less than|not exceeding|at least|at most|up to"
-    rf"|a maximum of|a minimum of|maximum of|minimum of))[ \t]+(?P<n>{_EN_NUM})"
-    rf"|(?P<m>{_EN_NUM})[ \t]+(?P<u>(?i:cop(?:y|ies)|persons?|people|members?|pages?|bidders?|tenderers?"
+    rf"|a maximum of|a minimum of|maximum of|minimum of))[ \t]+(?P<n>{EN_NUMBER})"
+    rf"|(?P<m>{EN_NUMBER})[ \t]+(?P<u>(?i:cop(?:y|ies)|persons?|people|members?|pages?|bidders?|tenderers?"
     r"|originals?|sets?|items?|referees?|references?|lots?))\b"
 )
-_BARE_NUMBER = re.compile(rf"(?:{_NUM}|{_EN_NUM})(?:[ \t]*(?P<x>(?i:million|billion|thousand))\b)?")
+_BARE_NUMBER = re.compile(rf"(?:{NUMBER}|{EN_NUMBER})(?:[ \t]*(?P<x>(?i:million|billion|thousand))\b)?")
 
-_NO = re.compile(
-    r"(?:不正确|不正確|不是|不对|不對|错误|錯誤|否|不|无|無|没有|沒有|非|未)|(?i:no|not|false|incorrect|none)\b"
-)
-_YES = re.compile(
-    r"(?:是|对|對|正确|正確|可以|允许|允許|接受|需要|须|須|必须|必須|应当|應當|有)|(?i:yes|true|correct)\b"
-)
 _JOINED_AFTER = re.compile(r"[-/:][0-9A-Za-z]")  # 0571-8888, 9:30, 1/2
 _JOINED_BEFORE = re.compile(r"[0-9A-Za-z][-/:]$")
 _TRIM = " \t\r\n.,;:!?。，、；：！？\"'“”‘’「」『』()（）[]【】*-–—·•"
@@ -184,70 +135,12 @@ def prepare(text: str) -> str:
     return text.translate(_SAME_LENGTH)
 
 
-def parse_number(text: str) -> Decimal | None:
-    """The value of a number written in Arabic digits, Chinese numerals or both: 350,900 · 三十 · 一百二十 · 伍拾万 ·
-    35万900 · 1.5亿 · 3亿5000万 (in prepared text). None where it is no number: a bare 万 or 千 (a unit, as in
-    千元), or two numbers run together (二五, which may be a range)."""
-    tokens = _NUM_TOKEN.findall(text)
-    has_digit = any(t[0].isdigit() or t in _ZH_DIGIT for t in tokens)
-    if not tokens or not (has_digit or tokens[0] in "十拾"):
-        return None
-    high, wan, small = Decimal(0), Decimal(0), Decimal(0)
-    digit: Decimal | None = None
-    for t in tokens:
-        if t in ("零", "〇") and len(tokens) > 1:  # a place holder: 一千零五
-            if digit is not None:
-                return None
-            continue
-        value = Decimal(t.replace(",", "")) if t[0].isdigit() else _zh_digit(t)
-        if value is not None:
-            if digit is not None:
-                return None
-            digit = value
-        elif t in _ZH_UNIT:
-            small += (Decimal(1) if digit is None else digit) * _ZH_UNIT[t]
-            digit = None
-        else:  # 万 or 亿
-            part = (high + wan if t == "亿" else 0) + small + (digit or 0)
-            if part == 0:
-                return None
-            if t == "万":
-                wan, small, digit = part * 10_000, Decimal(0), None
-            else:
-                high, wan, small, digit = part * 100_000_000, Decimal(0), Decimal(0), None
-    return high + wan + small + (digit or 0)
-
-
-def _zh_digit(char: str) -> Decimal | None:
-    """零 … 九, 两 and the financial 壹 … 玖 as a digit; None for a unit character (十, 万, …)."""
-    return Decimal(_ZH_DIGIT[char]) if char in _ZH_DIGIT else None
-
-
 def number_text(n: Decimal | float) -> str:
     """A number as normal forms write it: an integer when whole, else up to two decimals (350900, 1.5, 0.33)."""
     q = Decimal(str(n)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     if q == q.to_integral_value():
         return str(int(q))
     return f"{q:f}".rstrip("0").rstrip(".")
-
-
-def _en_number(text: str) -> Decimal | None:
-    """30 · thirty · thirty-one · "thirty (30)" (the digits win) · "30 (thirty)"."""
-    digits = re.search(_AR, text)
-    if digits:
-        return Decimal(digits.group(0).replace(",", ""))
-    word = text.strip().lower()
-    tens, _, ones = word.partition("-")
-    if tens in _EN_TENS:
-        return Decimal(_EN_TENS[tens] + _EN_VALUE.get(ones, 0))
-    return Decimal(_EN_VALUE[word]) if word in _EN_VALUE else None
-
-
-def _any_number(text: str) -> Decimal | None:
-    """A number in digits, Chinese numerals or English words."""
-    if re.search(r"[A-Za-z]", text):
-        return _en_number(text)
-    return parse_number(text)
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int]:
@@ -274,88 +167,10 @@ def _before(prepared: str, start: int) -> str:
 # --- dates -----------------------------------------------------------------------------------------------------
 
 
-def _year(written: str, roc: bool, traditional: bool) -> int | None:
-    """A Gregorian year from a year as written: 2025, 二〇二五; 114 (three digits, at most 200), 民國114, 民國九十九,
-    or 99 in a Taiwanese text are years of the Republic (Gregorian = ROC + 1911). Two digits elsewhere: None."""
-    if written.isdigit():
-        n, digits = int(written), len(written)
-    elif all(c in _ZH_DIGIT for c in written):
-        n, digits = int("".join(str(_ZH_DIGIT[c]) for c in written)), len(written)
-    else:
-        parsed = parse_number(written)
-        if parsed is None:
-            return None
-        n, digits = int(parsed), len(str(int(parsed)))
-    if digits == 4 and 1800 <= n <= 2200:
-        return n
-    if 1 <= n <= 200 and (roc or digits == 3 or (traditional and digits == 2)):
-        return n + 1911
-    return None
-
-
-def _small(written: str) -> int | None:
-    """A month or day number: 12, 十二, 三十一."""
-    if written.isdigit():
-        return int(written)
-    parsed = parse_number(written)
-    return int(parsed) if parsed is not None else None
-
-
-def _date_value(text: str, start: int, end: int, year: int | None, month: int | None, day: int | None) -> Found | None:
-    """A date value (YYYY-MM-DD, or YYYY-MM without a day), or None where no such day exists."""
-    if year is None or month is None:
-        return None
-    try:
-        date(year, month, day or 1)
-    except ValueError:
-        return None
-    normal = f"{year:04d}-{month:02d}" + (f"-{day:02d}" if day else "")
-    return _value(text, start, end, "date", normal, None, "")
-
-
-def _dates_zh(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """2025年12月15日 · 二〇二五年十二月十五日 · 民國114年12月15日 · 114 年 12 月 15\\n日 · 2025年12月. A month whose
-    day was left blank ("2025 年 10 月 日", a form never filled in) is no date."""
-    for m in _DATE_ZH.finditer(prepared):
-        if not m["d"] and _BLANK_DAY.match(prepared, m.end()):
-            continue
-        year = _year(m["y"], bool(m["roc"]), traditional)
-        day = _small(m["d"]) if m["d"] else None
-        found = _date_value(text, m.start(), m.end(), year, _small(m["m"]), day)
-        if found is not None and not (m["d"] and day is None):
-            yield found
-
-
-def _dates_numeric(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """2025-12-15 · 2025/12/15 · 2025.12.15 · 114/12/15 (ROC; with - or . only in a Taiwanese text) · 15/12/2025
-    (day first, as Chinese, Australian and British documents write it, unless the first number cannot be a month
-    and the second cannot be a day: 12/15/2025)."""
-    for m in _DATE_ISO.finditer(prepared):
-        found = _date_value(text, m.start(), m.end(), int(m["y"]), int(m["m"]), int(m["d"]))
-        if found is not None:
-            yield found
-    for m in _DATE_ROC.finditer(prepared):
-        if int(m["y"]) <= 200 and (m["s"] == "/" or traditional):
-            found = _date_value(text, m.start(), m.end(), int(m["y"]) + 1911, int(m["m"]), int(m["d"]))
-            if found is not None:
-                yield found
-    for m in _DATE_DMY.finditer(prepared):
-        a, b = int(m["a"]), int(m["b"])
-        day, month = (b, a) if b > 12 >= a else (a, b)
-        found = _date_value(text, m.start(), m.end(), int(m["y"]), month, day)
-        if found is not None:
-            yield found
-
-
-def _dates_en(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """15 December 2025 · 15th day of December, 2025 · December 15, 2025 · Dec. 15 2025 · December 2025."""
-    for pattern in (_DATE_EN_DMY, _DATE_EN_MDY, _DATE_EN_MY):
-        for m in pattern.finditer(prepared):
-            month = _MONTH_NO[m["mon"].lower()]
-            day = int(m["d"]) if "d" in m.groupdict() else None
-            found = _date_value(text, m.start(), m.end(), int(m["y"]), month, day)
-            if found is not None:
-                yield found
+def _dates(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
+    """Every date (``text/dates.py``: Chinese, numeric, English, ROC) as a value."""
+    for start, end, normal in date_spans(prepared, traditional):
+        yield _value(text, start, end, "date", normal, None, "")
 
 
 # --- percentages, amounts -------------------------------------------------------------------------------------
@@ -367,7 +182,7 @@ def _percentages(text: str, prepared: str, traditional: bool) -> Iterator[Found]
     in points (26.25分, 30 points) is a percentage whose unit is points: its share of a total the text may not
     state."""
     for m in _PERCENT.finditer(prepared):
-        n = parse_number(m["z"]) if m["k"] else _any_number(m["n"])
+        n = parse_number(m["z"]) if m["k"] else any_number(m["n"])
         if n is None:
             continue
         if m["k"] == "千分之" or m["u"] == "‰":
@@ -379,7 +194,7 @@ def _percentages(text: str, prepared: str, traditional: bool) -> Iterator[Found]
             share = n * 100 / d
             yield _value(text, m.start(), m.end(), "percentage", f"{number_text(share)}%", float(share), "%")
     for m in _POINTS.finditer(prepared):
-        n = _any_number(m["n"])
+        n = any_number(m["n"])
         if n is not None:
             yield _value(text, m.start(), m.end(), "percentage", f"{number_text(n)} points", float(n), "points")
 
@@ -442,7 +257,7 @@ def _not_a_duration(prepared: str, m: re.Match[str], unit: str, n: Decimal) -> b
     if unit == "周":
         return after in ("年", "岁")
     if unit == "年":
-        dated = re.match(rf"{_GAP}\d{{1,2}}{_GAP}月", prepared[m.end() : m.end() + 12])
+        dated = re.match(rf"{GAP}\d{{1,2}}{GAP}月", prepared[m.end() : m.end() + 12])
         return (
             n > _MAX_YEARS
             or after in ("度", "级", "代")
@@ -455,7 +270,7 @@ def _not_a_duration(prepared: str, m: re.Match[str], unit: str, n: Decimal) -> b
 def _durations_en(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
     """90 days · 30 calendar days · 15 working days · 6 months · 2 years · thirty (30) days · 6-month."""
     for m in _DURATION_EN.finditer(prepared):
-        n = _en_number(m["n"])
+        n = en_number(m["n"])
         if n is None or n == 0:
             continue
         qualifier = (m["q"] or "").lower()
@@ -476,14 +291,12 @@ def _counts(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
         if n is not None and _before(prepared, m.start()) != "第":
             yield _count(text, m.start(), m.end(), n, m["u"])
     for m in _COUNT_EN.finditer(prepared):
-        n = _en_number(m["n"] or m["m"])
+        n = en_number(m["n"] or m["m"])
         if n is not None:
             yield _count(text, m.start(), m.end(), n, (m["u"] or "").lower())
 
 
-_READERS: tuple[Reader, ...] = (
-    _dates_zh, _dates_numeric, _dates_en, _percentages, _amounts, _durations_zh, _durations_en, _counts,
-)  # fmt: skip
+_READERS: tuple[Reader, ...] = (_dates, _percentages, _amounts, _durations_zh, _durations_en, _counts)
 
 
 def values_in(
@@ -527,7 +340,7 @@ def normalise(text: str, kind: ValueKind) -> Value | None:
         return _bare(text, kind, found)
     if kind == "yesno":
         return _yesno(text)
-    normal = " ".join(text.translate(_FULL_WIDTH).split()).strip(_TRIM)
+    normal = " ".join(text.translate(HALF_WIDTH).split()).strip(_TRIM)
     return Value(kind=kind, text=text.strip(), normal=normal) if normal else None
 
 
@@ -538,15 +351,15 @@ def _bare(text: str, kind: ValueKind, found: list[Found]) -> Value | None:
     if kind in ("amount", "percentage", "count"):
         start, end = _trimmed(prepared, 0, len(prepared))
         m = _BARE_NUMBER.fullmatch(prepared.rstrip(_TRIM), start)
-        n = _any_number(m.group(0).removesuffix(m["x"] or "")) if m else None
+        n = any_number(m.group(0).removesuffix(m["x"] or "")) if m else None
         if m is not None and n is not None:
             n *= _MULTIPLIER.get((m["x"] or "").lower(), 1)
             normal = f"{number_text(n)}%" if kind == "percentage" else number_text(n)
             unit = "%" if kind == "percentage" else ""
             return Value(kind=kind, text=text[start : m.end()], normal=normal, number=float(n), unit=unit)
     if kind == "count":
-        for m in re.finditer(rf"{_AR}|\b{_EN_WORD}\b", prepared):
-            n = _any_number(m.group(0))
+        for m in re.finditer(rf"{ARABIC}|\b{EN_WORD}\b", prepared):
+            n = any_number(m.group(0))
             if n is not None and _standalone(prepared, m.start(), m.end(), found):
                 return Value(kind="count", text=text[m.start() : m.end()], normal=number_text(n), number=float(n))
     return None
@@ -574,7 +387,7 @@ def _yesno(text: str) -> Value | None:
     """是/否, 正确/错误, yes/no, true/false at the start of an answer (a no first: 不正确 is no, not 正确)."""
     prepared = prepare(text)
     start = len(prepared) - len(prepared.lstrip(_TRIM))
-    for pattern, normal in ((_NO, "no"), (_YES, "yes")):
+    for pattern, normal in ((NO_ANSWER, "no"), (YES_ANSWER, "yes")):
         m = pattern.match(prepared, start)
         if m:
             return Value(kind="yesno", text=text[m.start() : m.end()], normal=normal)

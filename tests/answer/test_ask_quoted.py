@@ -12,9 +12,9 @@ from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.events import AnswerDelta, Event
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.question_kind import question_kind
 from pikelocal.query.answer.modes import AskOptions, ask
 from pikelocal.store.store import Store
+from pikelocal.text.question_kind import question_kind
 from tests.support.answer_kb import ENC, build, chunk_with
 
 OPTIONS = AskOptions.from_settings(

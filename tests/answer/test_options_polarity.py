@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pikelocal.domain.answers import Source
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.question_kind import question_kind
 from pikelocal.prompts.quote import Quote, QuotedReply
 from pikelocal.query.answer.decide import decide
 from pikelocal.query.answer.options_check import Choices, choose, parse_choices, score_options
 from pikelocal.query.answer.polarity import Passages, read_statement, statement_of, terms
 from pikelocal.query.answer.quote_check import check_reply
 from pikelocal.query.answer.quoted import quoted_answer
+from pikelocal.text.question_kind import question_kind
 
 FEES = (
     "Penalty doctrine – Honour fee – Dishonour fee – Late payment fee – Non-payment fee – Over limit fee. "

@@ -21,7 +21,7 @@ from pikelocal.ingest.enrich.tree_plans import CLUSTER_SIZE, MAX_PARTS, section_
 from pikelocal.ingest.enrich.trees import TreeBuilder
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.query.retrieve.summaries import is_overview, search_summaries
+from pikelocal.query.retrieve.summaries import search_summaries
 from pikelocal.store.store import Store
 from tests.support.enrich_corpus import EN_STEM, SCRIPT, ZH_TITLE, build_kb, open_kb, write_corpus
 
@@ -228,26 +228,6 @@ def test_summary_search_finds_the_node_of_a_section(store: Store) -> None:
     assert hits[0].document is not None and hits[0].document.title == ZH_TITLE
     assert set(hits[0].chunk_ids) <= {c.id for c in store.chunks.chunks_of(hits[0].document.id)}
     assert search_summaries(store, ENC, "anything", 0) == []
-
-
-@pytest.mark.parametrize(
-    ("question", "overview"),
-    [
-        ("总结一下投标保证金的规定", True),
-        ("投标人有哪些义务？", True),
-        ("Summarise the tender's payment terms", True),
-        ("What are all the deadlines in this contract?", True),
-        ("What are the main obligations of the supplier?", True),
-        ("投标保证金最多是采购预算的多少？", False),
-        ("When must the deposit be returned?", False),
-        ("Which committee evaluates the bids?", False),  # "which" asks for one fact
-        ("合同的主要条款是什么？", True),
-        ("所有权在交付时转移吗？", False),  # 所有权 (ownership) is not "all"
-        ("项目的主要负责人是谁？", False),
-    ],
-)
-def test_overview_questions_are_told_from_single_fact_questions(question: str, overview: bool) -> None:
-    assert is_overview(question) is overview
 
 
 def test_tree_builder_alone_reports_its_cost(store: Store) -> None:

@@ -19,7 +19,6 @@ from pikelocal.eval.qa_metrics import (
     score_item,
     score_text,
     tokens,
-    zh_number,
 )
 
 ONES = Score(1.0, 1.0, 1.0, 1.0)
@@ -169,17 +168,6 @@ def test_score_bool() -> None:
 
 
 # --- articles --------------------------------------------------------------------------------------------------
-
-
-def test_chinese_numerals() -> None:
-    assert zh_number("二百六十四") == 264
-    assert zh_number("一百零三") == 103
-    assert zh_number("十") == 10
-    assert zh_number("十二") == 12
-    assert zh_number("二百三十二") == 232
-    assert zh_number("一千零一") == 1001
-    assert zh_number("两百") == 200
-    assert zh_number("一〇三") == 103
 
 
 def test_article_numbers() -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pikelocal.prompts.answer import answer_messages, cite_each_sentence_grammar, not_stated, says_not_stated
-from pikelocal.text.script import convert, detect_script, in_script
+from pikelocal.text.script import Script, convert, detect_script, in_script, to_simplified, to_traditional
 
 
 def test_a_mixed_answer_is_converted_whole_to_the_questions_script() -> None:
@@ -55,3 +57,20 @@ def test_the_cite_each_sentence_grammar_compiles_in_llama_cpp() -> None:
     gbnf = cite_each_sentence_grammar(3)
     assert '"1" | "2" | "3"' in gbnf
     LlamaGrammar.from_string(gbnf, verbose=False)
+
+
+# written, its script, in simplified, in Taiwan's traditional forms
+FORMS: list[tuple[str, Script, str, str]] = [
+    ("投標保證金是多少", "hant", "投标保证金是多少", "投標保證金是多少"),
+    ("投标保证金是多少", "hans", "投标保证金是多少", "投標保證金是多少"),
+    ("新台币35万元", "hans", "新台币35万元", "新臺幣35萬元"),
+    ("文档中没有说明", "hans", "文档中没有说明", "文件中沒有說明"),
+    ("第5条", "hans", "第5条", "第5條"),
+    ("Notice takes 30 days.", "en", "Notice takes 30 days.", "Notice takes 30 days."),
+]
+
+
+@pytest.mark.parametrize(("written", "script", "simplified", "traditional"), FORMS)
+def test_each_form_in_each_script(written: str, script: Script, simplified: str, traditional: str) -> None:
+    assert detect_script(written) == script
+    assert (to_simplified(written), to_traditional(written)) == (simplified, traditional)

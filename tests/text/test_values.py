@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.review import Value, ValueKind
-from pikelocal.text.values import is_blank_date, normalise, parse_number, same_value, values_in
+from pikelocal.text.values import is_blank_date, normalise, same_value, values_in
 
 ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
 
@@ -21,26 +21,6 @@ def found(text: str, kinds: tuple[ValueKind, ...] = ALL) -> list[tuple[str, str,
 def normal(text: str, kind: ValueKind) -> str | None:
     value = normalise(text, kind)
     return value.normal if value else None
-
-
-# --- numbers ------------------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("written", "value"),
-    [
-        ("三十", 30), ("十五", 15), ("一百二十", 120), ("一千零五", 1005), ("两万", 20_000), ("伍拾万", 500_000),
-        ("壹万贰仟", 12_000), ("35万900", 350_900), ("1.5亿", 150_000_000), ("3亿5000万", 350_000_000),
-        ("350,900", 350_900), ("5千", 5000), ("十万", 100_000),
-    ],
-)  # fmt: skip
-def test_parse_number(written: str, value: int) -> None:
-    assert parse_number(written) == value
-
-
-@pytest.mark.parametrize("written", ["万", "千", "二五"])
-def test_not_a_number(written: str) -> None:
-    assert parse_number(written) is None  # a unit alone; two digits run together may be a range (二五天)
 
 
 # --- amounts ------------------------------------------------------------------------------------------------------

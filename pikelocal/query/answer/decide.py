@@ -1,7 +1,7 @@
 """The system's answer to a choice or a true/false (yes/no) question, where it can tell.
 
 A small reader answers "True" to most statements and picks one option where several are right. So the kinds of
-question that ``prompts/question_kind.py`` tells apart are decided here on the sources, with the model's answer as
+question that ``text/question_kind.py`` tells apart are decided here on the sources, with the model's answer as
 the fallback:
 
 - multiple choice: each option scored against the sources' sentences, the best supported chosen, the one not
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 from pikelocal.domain.answers import Source
 from pikelocal.prompts.answer import says_not_stated
-from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply
 from pikelocal.query.answer.options_check import choose, parse_choices, score_options
 from pikelocal.query.answer.polarity import Passage, Passages, read_statement, statement_of
+from pikelocal.text.question_kind import QuestionKind
 
 
 @dataclass(frozen=True)

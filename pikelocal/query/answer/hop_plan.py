@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from pikelocal.text.question_kind import AGE_WORDS, ORDER_WORDS, order_asked
+
 Attribute = Literal["birth", "death", "release", "nationality", "country"]
 Pick = Literal["earlier", "later", "same"]
 Want = Literal["name", "date", "place", "nationality", "text"]
@@ -106,10 +108,8 @@ def _relations(word: str) -> tuple[str, ...]:
 
 # ---- comparisons -------------------------------------------------------------------------------------------------
 
-_EARLIER = {"first", "earlier", "sooner", "older", "earliest", "oldest"}
-_LATER = {"later", "last", "more recently", "most recently", "younger", "latest", "youngest"}
-_WHEN = r"(?P<w>first|earlier|earliest|sooner|later|last|latest|more recently|most recently)"
-_AGE = r"(?P<age>older|younger|oldest|youngest)(?: than the other)?"
+_WHEN = "(?P<w>" + "|".join(sorted(ORDER_WORDS, key=len, reverse=True)) + ")"  # first, later, more recently
+_AGE = "(?P<age>" + "|".join(sorted(AGE_WORDS, key=len, reverse=True)) + ")(?: than the other)?"  # older
 _SIDES = r"\s*,?\s*(?P<sides>.+?)\s*$"
 # "Which film came out first, X or Y?", "Which film was released more recently, X or Y?"
 _RELEASED = re.compile(
@@ -132,14 +132,6 @@ _SAME = re.compile(
 )
 
 
-def _pick(word: str | None) -> Pick | None:
-    if word in _EARLIER:
-        return "earlier"
-    if word in _LATER:
-        return "later"
-    return None
-
-
 def _two(sides: str) -> tuple[str, str] | None:
     """ "X or Y?" → (X, Y), at the first " or "; None when either side is empty."""
     text = sides.strip()
@@ -152,7 +144,7 @@ def _two(sides: str) -> tuple[str, str] | None:
 
 def _comparison(question: str) -> Comparison | None:
     if m := _RELEASED.match(question):
-        pick, sides = _pick(m.group("w")), _two(m.group("sides"))
+        pick, sides = order_asked(m.group("w")), _two(m.group("sides"))
         noun = "" if m.group("noun") == "one" else m.group("noun")
         if pick and sides:
             return Comparison((Entity(sides[0], noun=noun), Entity(sides[1], noun=noun)), "release", pick)
@@ -160,7 +152,7 @@ def _comparison(question: str) -> Comparison | None:
         sides = _two(m.group("sides"))
         rel, verb = _relations(m.group("rel")), m.group("verb") or ""
         attribute: Attribute = "death" if verb in ("died", "passed away") else "birth"
-        pick = _pick(m.group("w")) if verb else _pick(m.group("age"))
+        pick = order_asked(m.group("w")) if verb else order_asked(m.group("age"))
         if pick and sides:
             a, b = (Entity(s, rel, m.group("noun")) for s in sides)
             return Comparison((a, b), attribute, pick)
@@ -168,7 +160,7 @@ def _comparison(question: str) -> Comparison | None:
         sides = _two(m.group("sides"))
         verb = m.group("verb") or ""
         attribute = "death" if verb in ("died", "passed away") else "birth"
-        pick = _pick(m.group("w")) if verb else _pick(m.group("age"))
+        pick = order_asked(m.group("w")) if verb else order_asked(m.group("age"))
         if pick and sides:
             return Comparison((entity(sides[0]), entity(sides[1])), attribute, pick)
     if m := _SAME.match(question):

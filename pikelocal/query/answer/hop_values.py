@@ -14,28 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),  # fmt: skip
-        start=1,
-    )
-    for m in names
-}
-_MONTH_NAMES = "|".join(sorted((m.capitalize() for m in _MONTHS), key=len, reverse=True))
+from pikelocal.text.dates import MONTHS
+
+_MONTH_NAMES = "|".join(sorted((m.capitalize() for m in MONTHS), key=len, reverse=True))
 _ERA = r"(?:\s*(?P<era{n}>BC|BCE|AD|CE)\b)?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
 
@@ -82,7 +63,7 @@ def dates_in(text: str) -> list[Date]:
         month_name = next((g[f"month{n}"] for n in range(1, 4) if f"month{n}" in g), None)
         day = g.get("day1") or g.get("day2")
         value = -int(year) if era in ("BC", "BCE") else int(year)
-        month = _MONTHS[month_name.lower()] if month_name else None
+        month = MONTHS[month_name.lower()] if month_name else None
         out.append(Date(value, month, int(day) if day else None, m.group(0).strip()))
     return out
 

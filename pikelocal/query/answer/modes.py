@@ -37,9 +37,10 @@ from pikelocal.query.context.segments import PRESETS, SegmentParams
 from pikelocal.query.context.workspace import Compress, Workspace
 from pikelocal.query.retrieve.rerank import rerank
 from pikelocal.query.retrieve.search import search
-from pikelocal.query.retrieve.summaries import is_overview, search_summaries, summary_sources
+from pikelocal.query.retrieve.summaries import search_summaries, summary_sources
 from pikelocal.store.store import Store
 from pikelocal.text.lang import Lang, detect_lang
+from pikelocal.text.question_kind import is_overview
 from pikelocal.text.script import Script, detect_script
 
 CHUNKS_ONLY = {"questions": 0.0}

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from pikelocal.domain.answers import Source
 from pikelocal.query.answer.polarity import Passage, Passages, disagreements, statement_of, terms
+from pikelocal.text.question_kind import asks_not_stated, asks_which_statements
 
 MARGIN = 0.5  # score lead (of 3) over every other option that lets the system choose against the model
 STATED_ORDER = 0.5  # share of an option's consecutive term pairs that must stand in order in one sentence
@@ -43,17 +44,6 @@ _AGGREGATE_ALL = re.compile(
     re.I,
 )
 _AGGREGATE_SOME = re.compile(r"^(?:both\s+)?[（(]?([A-H])[)）]?\s*(?:and|&|和|与|與)\s*[（(]?([A-H])[)）]?\b", re.I)
-_NEGATIVE = re.compile(
-    r"\b(?:NOT|not|n't)\s+(?:\w+\s+){0,2}?(?:discussed|mentioned|included|listed|stated|considered|referred|"
-    r"described|covered|addressed|raised|identified|among|one\s+of|part\s+of|a\s+(?:component|part|ground))\b"
-    r"|\bEXCEPT\b|\bexcept\b|不属于|不屬於|不包括|未提及|沒有提及|没有提及|未涉及|不是[^，,。]{0,12}的是",
-)
-# a question asking which statements are true: an option stated in the sources is one of its answers
-_STATEMENTS = re.compile(
-    r"\bstatements?\b|\b(?:is|are)\s+(?:true|correct)\b|\b(?:true|correct)\s+statements?\b"
-    r"|说法|說法|表述|(?:正确|正確)的(?:是|有)",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -76,7 +66,7 @@ class Choices:
     @property
     def negative(self) -> bool:
         """The question asks for the option that is not stated ("which … was NOT discussed")."""
-        return _NEGATIVE.search(self.stem) is not None
+        return asks_not_stated(self.stem)
 
     @property
     def plain(self) -> tuple[Option, ...]:
@@ -186,7 +176,7 @@ def choose(choices: Choices, scores: Sequence[OptionScore], model: frozenset[str
             return Choice((option.letter,), "aggregate", evidence)
     if any(o.covers and o.letter in model for o in choices.options):
         return kept  # the model chose an aggregate whose options are not all stated
-    several = 2 <= len(stated) < len(scores) and _STATEMENTS.search(choices.stem) is not None
+    several = 2 <= len(stated) < len(scores) and asks_which_statements(choices.stem)
     if several and model and model <= stated:
         letters = tuple(sorted(stated))
         return Choice(letters, "all stated", tuple(p for c in letters if (p := by_letter[c].passage) is not None))

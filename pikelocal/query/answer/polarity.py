@@ -35,6 +35,8 @@ from typing import Literal
 from pikelocal.domain.answers import Source
 from pikelocal.query.context.compress import unit_spans
 from pikelocal.query.verify.claims import stem
+from pikelocal.text.negation import EN_NEGATIONS, ZH_NEGATION
+from pikelocal.text.question_kind import RIGHT_TAILS, TRUE_OR_FALSE_EN, TRUE_OR_FALSE_ZH, YESNO_WORDS
 from pikelocal.text.script import to_simplified
 
 EN_SCOPE = 3  # content words after an English negation that it negates (up to a clause mark)
@@ -43,7 +45,7 @@ MIN_COVER = 0.5  # share of the statement's (weighted) terms its best sentence m
 AGREE_COVER = 0.99  # … to say the statement as it stands
 MAX_SLOT = 4  # terms on either side of a substituted name or number
 
-_EN_NEGATION = frozenset({"not", "no", "never", "neither", "nor", "without", "cannot", "none", "unless", "except"})
+_EN_NEGATION = frozenset(EN_NEGATIONS)
 _STOP_WORDS = """a an the of in on at to for by with from and or is are was were be been being do does did has have had
     this that these those there their its it as any all will shall would should may might can could than then into
     upon about per each which who whom whose what when where why how he she his her him they them we our you your
@@ -52,12 +54,13 @@ _EN_STOP = frozenset(_STOP_WORDS.split())
 _CLAUSE_MARK = frozenset(',;:()[]"“”')
 _EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z'’-]*|\$?\d+(?:[.,/:-]\d+)*|[,;:()\[\]\"“”]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_ZH_NEGATION = re.compile(r"不得|不可|不能|不予|不应|不须|不需|不必|禁止|严禁|没有|不|未|无|非|勿")
 _ZH_MODAL = re.compile(r"可以|能够|应当|应该|必须|需要|[可能应须需得]")  # may, must: the polarity is the negation's
 _ZH_EXCEPT = re.compile(r"除([^，,。；;]{1,40}?)(?:以外|之外|外)")
 _ZH_CLAUSE = re.compile(r"[，,。；;：:！？!?、\s]")
 # "True or False?" and the like, and the scope a statement is asked in
-_TAIL = re.compile(r"\s*(?:\(?\s*true\s*(?:or|/)\s*false\s*\)?|正确还是错误|正確還是錯誤|对吗|對嗎)[?？.。]?\s*$", re.I)
+_TAIL = re.compile(
+    rf"\s*(?:\(?\s*{TRUE_OR_FALSE_EN}\s*\)?|" + "|".join([*TRUE_OR_FALSE_ZH, *RIGHT_TAILS]) + r")[?？.。]?\s*$", re.I
+)
 _EN_SCOPE_LEAD = re.compile(
     r"^\s*(?:in\s+the\s+case\s+of|in|under|according\s+to|as\s+per)\s+.{0,240}?"
     r"(?:\[\d{4}\]\s*[A-Z]{2,6}\s*\d+|\(\d{4}\)\s*\d*\s*[A-Z]{2,6}\s*\d+|\bAct\s+\d{4}(?:\s+No\s+\d+)?"
@@ -67,7 +70,7 @@ _EN_SCOPE_LEAD = re.compile(
 _EN_SCOPE_COMMA = re.compile(r"^\s*(?:in\s+the\s+case\s+of|according\s+to)\s+[^,]{1,160},\s*", re.I)
 _ZH_SCOPE_LEAD = re.compile(r"^\s*(?:根据|依据|按照|根據|依據)?《[^》]{1,60}》(?:的规定|的規定|规定|規定)?[，,：:]?")
 # a yes/no question's own words, which are not the statement's: 是否, 能否, 有没有, 吗; "Is …?" keeps its terms
-_ZH_ASKING = re.compile(r"是否|能否|可否|是不是|有没有|有沒有|对不对|對不對|[吗嗎呢][？?]?\s*$|[？?]\s*$")
+_ZH_ASKING = re.compile("|".join(YESNO_WORDS) + r"|[吗嗎呢][？?]?\s*$|[？?]\s*$")
 
 Verdict = Literal["agrees", "contradicts", "unknown"]
 
@@ -131,7 +134,7 @@ def _zh_terms(text: str) -> list[Term]:
             negated[i] = True
         for i in range(m.end(1), m.end()):
             drop[i] = True
-    for m in _ZH_NEGATION.finditer(text):
+    for m in ZH_NEGATION.finditer(text):
         if any(drop[m.start() : m.end()]):
             continue
         for i in range(m.start(), m.end()):

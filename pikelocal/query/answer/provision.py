@@ -17,15 +17,8 @@ from dataclasses import dataclass
 
 from pikelocal.domain.answers import Source
 from pikelocal.domain.references import LegalRef
-from pikelocal.legal_refs import article_starts, find_refs, law_keys, name_candidates
-
-# What asks for an article's words rather than a fact in it: 的内容是什么 / 规定了什么 / 原文; "what does … say".
-_ASKS_TEXT = re.compile(
-    r"(?:内容|規定|规定|原文|全文|条文|條文)\s*(?:是什么|是什麼|为何|為何|如何)?\s*[？?。]?\s*$"
-    r"|规定了什么|規定了什麼|怎么规定|怎麼規定|如何规定|如何規定|说了什么|說了什麼"
-    r"|\bwhat\s+does\b.*\b(?:say|provide|state)s?\b|\b(?:text|wording|content)s?\s+of\s+(?:section|article|clause|s)\b",
-    re.IGNORECASE,
-)
+from pikelocal.text.legal_refs import article_starts, find_refs, law_keys, name_candidates
+from pikelocal.text.question_kind import asks_article_text
 
 # A heading between two articles (a chapter's or section's: "## 第二节 组织机构", "第三章 …") ends the one before.
 _HEADING_LINE = re.compile(r"^[ \t]*(?:#{1,6}[ \t]|第[一二三四五六七八九十百零〇\d]+[章节節编編][ \t　])", re.MULTILINE)
@@ -44,7 +37,7 @@ class ArticleSpan:
 
 def asked_article(question: str) -> LegalRef | None:
     """The one article whose words ``question`` asks for, or None (no such ask, or several articles named)."""
-    if not _ASKS_TEXT.search(question.strip()):
+    if not asks_article_text(question):
         return None
     refs = [r for r in find_refs(question) if r.article is not None]
     return refs[0] if len(refs) == 1 and not refs[0].detail else None

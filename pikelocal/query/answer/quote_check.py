@@ -27,7 +27,6 @@ from functools import cached_property
 
 from pikelocal.domain.answers import TO_CHECK, ClaimCheck, Source
 from pikelocal.prompts.answer import says_not_stated
-from pikelocal.prompts.question_kind import QuestionKind
 from pikelocal.prompts.quote import QuotedReply, says_none
 from pikelocal.query.answer.decide import decide
 from pikelocal.query.answer.polarity import Passage
@@ -50,6 +49,8 @@ from pikelocal.query.verify.support import (
     source_units,
     span_unit,
 )
+from pikelocal.text.negation import NEGATION as _NEGATION
+from pikelocal.text.question_kind import QuestionKind
 from pikelocal.text.script import to_simplified
 
 # A yes/no or true/false answer: checked on whether the question is about its quote, not on its words.
@@ -70,9 +71,6 @@ _BARE_NUMBER = re.compile(r"\d{1,2}(?:\.\d+)?")
 # The measure word a question counts with (几人, 多少份, how many days); what a bare number must stand before.
 _MEASURE_ASKED = re.compile(r"(?:几|多少)\s*(?:个)?([人份页次名家条项天日年月周分位])")
 _NUMBER_TEXT = r"\d+(?:\.\d+)?|[零〇一二三四五六七八九十百两]+"
-_NEGATION = re.compile(
-    r"不得|不可|不能|不予|不应|禁止|严禁|不|未|非|无|没有|\bnot\b|\bno\b|\bnever\b|n't\b", re.IGNORECASE
-)
 _ITEM_SPLIT = re.compile(r"[、；;\n]")  # a list's items (not at commas: "Smith, the director" is one)
 
 

@@ -17,12 +17,12 @@ from pikelocal.domain.kinds import Verdict
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import not_stated, says_not_stated
-from pikelocal.prompts.question_kind import QuestionKind, question_kind
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_messages, quote_params
 from pikelocal.query.answer.provision import ArticleSpan, article_span, asked_article
 from pikelocal.query.answer.quote_check import QuotedVerdict, check_reply
 from pikelocal.query.verify.about import Meaning
 from pikelocal.query.verify.support import Locator, evidence, span_unit
+from pikelocal.text.question_kind import QuestionKind, question_kind
 from pikelocal.text.script import Script, convert
 
 

@@ -43,6 +43,7 @@ from pikelocal.query.verify.claims import split_claims
 from pikelocal.query.verify.quotes import Located, fold, locate
 from pikelocal.query.verify.support import Locator, Unit, evidence, span_unit
 from pikelocal.store.store import Store
+from pikelocal.text.dates import MONTH_NAMES
 from pikelocal.text.script import Script
 
 HOP_TAG = "answer-hop"
@@ -479,7 +480,5 @@ def _standing_head(answer: str, where: str, *, names: bool) -> str | None:
     return next((h for h in heads if h and _stands(h, where)), None)
 
 
-_DATES = re.compile(
-    r"\b\d{1,4}\b|\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b"
-)
+_DATES = re.compile(r"\b\d{1,4}\b|\b(?:" + "|".join(m.title() for m in MONTH_NAMES) + r")\b")
 _WHEN_ADDED = re.compile(r"[\s,]+(?:on|in|at the age of|aged)\s+(?=[^,]*\d)[^,]*$")

@@ -1,9 +1,8 @@
-"""The summary trees as retrievable units: summary nodes by dense and BM25 rank, and when a question
-asks for an overview ("summarise …", "what are all the …", "有哪些…") so that ``ask`` reads the tree first."""
+"""The summary trees as retrievable units: summary nodes by dense and BM25 rank, read first when a question asks for
+an overview ("summarise …", "what are all the …", "有哪些…": ``text/question_kind.is_overview``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from pikelocal.domain.answers import Source
@@ -12,21 +11,6 @@ from pikelocal.embed.base import Encoder
 from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion
 from pikelocal.store.store import Store
 from pikelocal.text.lang import Lang
-
-# Words of a question that wants the whole of something rather than one fact.
-_OVERVIEW = re.compile(
-    r"总结|概括|概述|归纳|综述|梳理|摘要|大意|要点|有哪些|哪些方面|都有什么|都包括|包括哪些|"
-    r"(?:主要|全部|所有|各项)(?:的)?(?:内容|规定|条款|义务|要求|责任|风险|期限|事项|条件)|"
-    r"\bsummar|\boverview\b|\boutline\b|\bmain (?:points|themes|obligations|terms|issues|requirements)\b|"
-    r"\bkey (?:points|themes|obligations|terms|issues|requirements)\b|\bwhat are (?:all )?the\b|\blist (?:all|the)\b|"
-    r"\ball (?:the )?(?:obligations|requirements|conditions|deadlines|parties)\b",
-    re.IGNORECASE,
-)
-
-
-def is_overview(question: str) -> bool:
-    """Whether ``question`` asks for a summary or for all of something (not one fact)."""
-    return bool(_OVERVIEW.search(question))
 
 
 def search_summaries(store: Store, encoder: Encoder, query: str, k: int) -> list[SummaryHit]:

@@ -12,6 +12,14 @@ import re
 from dataclasses import dataclass
 
 from pikelocal.text.concepts import concept_terms, concept_weights
+from pikelocal.text.numerals import (
+    EN_NUMBER_WORDS,
+    ZH_DIGIT_CHARS,
+    ZH_FINANCIAL_CHARS,
+    ZH_UNIT_CHARS,
+    ZH_WAN_CHARS,
+    han_number,
+)
 from pikelocal.text.script import to_simplified
 
 # A claim ends at 。！？；!? , at ". " / "; " and at a line break. A list item ("1. ...") stays one claim.
@@ -36,11 +44,9 @@ def _words(text: str) -> list[str]:
 _COMMA = re.compile(r"[，；;]|,(?!\d)")
 _LEADING_CITES = re.compile(r"(?:\s?[\[【]\s*\d{1,3}(?:\s*[,，、;]\s*\d{1,3})*\s*[\]】])+")
 
-# Everyday and financial (大写: 伍万元整) numerals; traditional forms are simplified before parsing.
-_DIGITS = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
-_DIGITS |= {c: i for i, c in enumerate("零壹贰叁肆伍陆柒捌玖") if i}
-_UNITS = {"十": 10, "百": 100, "千": 1000, "拾": 10, "佰": 100, "仟": 1000}
-_ZH_NUMERAL = r"[零〇一二三四五六七八九十百千万两壹贰叁肆伍陆柒捌玖拾佰仟]+"
+# Everyday and financial (大写: 伍万元整) numerals up to 万 (亿 is a measure word here: 3亿 stays 3, as sources print
+# it); traditional forms are simplified before parsing.
+_ZH_NUMERAL = rf"[{ZH_DIGIT_CHARS}{ZH_UNIT_CHARS}{ZH_FINANCIAL_CHARS}{ZH_WAN_CHARS}]+"
 # A Chinese numeral counts as a number only before a measure word or after 第 (else 统一, 一般 would be numbers).
 _ZH_MEASURE = (
     r"(?=\s*(?:年|个月|月|日|天|周|小时|分钟|分|岁|倍|条|款|项|章|节|名|人|次|元|万|亿|%|％|个|份|家|页|日历天|工作日))"
@@ -51,16 +57,7 @@ _LIST_MARK = re.compile(r"^\s*(?:\d{1,2}[.、)）](?!\d)|[（(]\d{1,2}[)）]|[-*
 _BLANK = re.compile(r"(?:[为是：:]|为)\s*[/／∕]\s*(?:[万亿]?元|%|％|日|天|个|人|$|[。，,；;])")
 _PHONE = re.compile(r"(?<!\d)\d{3,4}-\d{6,8}(?!\d)")
 _WAN = re.compile(r"(\d+(?:\.\d+)?)\s*[万萬]\s*(\d+)?")
-_EN_NUMBER_WORDS = {
-    w: i
-    for i, w in enumerate(
-        _words(
-            "zero one two three four five six seven eight nine"
-            " ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty"
-        )
-    )
-} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
-_EN_WORD_NUMBER = re.compile(r"\b(" + "|".join(_EN_NUMBER_WORDS) + r")\b", re.IGNORECASE)
+_EN_WORD_NUMBER = re.compile(r"\b(" + "|".join(EN_NUMBER_WORDS) + r")\b", re.IGNORECASE)
 _QUOTED = re.compile(r"「([^」]{2,40})」|『([^』]{2,40})』|“([^”]{2,40})”|\"([^\"]{2,40})\"")
 _TITLE = re.compile(r"《([^》]{1,40})》")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
@@ -155,28 +152,6 @@ def strip_markers(text: str) -> str:
     return _CITE.sub("", text)
 
 
-def zh_numeral(text: str) -> int | None:
-    """一百八十八 → 188, 三十 → 30, 十五 → 15, 二〇二四 → 2024, 两万 → 20000; None when it is not a numeral
-    (a bare 万 or 千 before 元 is a unit, not a number)."""
-    if not text or not (any(c in _DIGITS for c in text) or text[0] in "十拾"):
-        return None
-    if all(c in _DIGITS for c in text):  # digit by digit: 二〇二四
-        return int("".join(str(_DIGITS[c]) for c in text))
-    total, section, digit = 0, 0, 0
-    for c in text:
-        if c in _DIGITS:
-            digit = _DIGITS[c]
-        elif c in _UNITS:
-            section += (digit or 1) * _UNITS[c]
-            digit = 0
-        elif c == "万":
-            total += (section + digit) * 10000
-            section, digit = 0, 0
-        else:
-            return None
-    return total + section + digit
-
-
 def _number_text(n: float) -> str:
     return str(int(n)) if float(n).is_integer() else f"{n:g}"
 
@@ -189,11 +164,11 @@ def numbers_in(text: str) -> set[str]:
         value = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
         found.add(_number_text(value))
     for m in _ZH_NUMBER.finditer(text):
-        zh_value = zh_numeral(next(g for g in m.groups() if g))
+        zh_value = han_number(next(g for g in m.groups() if g))
         if zh_value is not None:
             found.add(str(zh_value))
     for m in _EN_WORD_NUMBER.finditer(text):
-        found.add(str(_EN_NUMBER_WORDS[m.group(1).lower()]))
+        found.add(str(EN_NUMBER_WORDS[m.group(1).lower()]))
     return {_strip_zeros(n) for n in found}
 
 
@@ -218,7 +193,7 @@ def facts_in(claim: str) -> list[Fact]:
         wan_parts = frozenset({m.group(1), *([m.group(2)] if m.group(2) else [])})
         add(m.start(), m.end(), Fact(m.group(0), frozenset({_number_text(amount)}), wan_parts, "amount"))
     for m in _ZH_NUMBER.finditer(text):
-        zh_value = zh_numeral(next(g for g in m.groups() if g))
+        zh_value = han_number(next(g for g in m.groups() if g))
         if zh_value is not None:
             kind = "article" if m.group(1) else "percent" if m.group(2) else _kind(text, m.end())
             add(m.start(), m.end(), Fact(m.group(0), frozenset({str(zh_value)}), frozenset({str(zh_value)}), kind))
@@ -229,7 +204,7 @@ def facts_in(claim: str) -> list[Fact]:
         value = _strip_zeros(m.group(0).replace(",", "").replace("，", ""))
         add(m.start(), m.end(), Fact(m.group(0), frozenset({value}), frozenset({value}), _kind(text, m.end())))
     for m in _EN_WORD_NUMBER.finditer(text):
-        value = str(_EN_NUMBER_WORDS[m.group(1).lower()])
+        value = str(EN_NUMBER_WORDS[m.group(1).lower()])
         add(m.start(), m.end(), Fact(m.group(0), frozenset({value}), frozenset({value}), _kind(text, m.end())))
     for m in _QUOTED.finditer(text):
         quoted = next(g for g in m.groups() if g)

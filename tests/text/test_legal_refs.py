@@ -1,11 +1,11 @@
-"""The grammar of citations to laws (pikelocal.legal_refs): Chinese and English forms, lists, self and earlier-law
+"""The grammar of citations to laws (pikelocal.text.legal_refs): Chinese and English forms, lists, self and earlier-law
 references, near-misses that must not match, Han numerals, article starts and the keys laws are matched by."""
 
 from __future__ import annotations
 
 import pytest
 
-from pikelocal.legal_refs import article_starts, find_refs, han_number, is_law_title, law_keys, name_candidates
+from pikelocal.text.legal_refs import article_starts, find_refs, is_law_title, law_keys, name_candidates
 
 
 def cited(text: str) -> list[tuple[str | None, str | None, str, str]]:
@@ -147,15 +147,6 @@ def test_mixed_text_reads_both_languages() -> None:
         ("中华人民共和国民法典", "500"),
         ("Insurance Contracts Act 1984", "54"),
     ]
-
-
-@pytest.mark.parametrize(
-    ("text", "value"),
-    [("四十六", 46), ("十", 10), ("十二", 12), ("二十", 20), ("一百零五", 105), ("二百六十四", 264), ("一千零一", 1001),
-     ("两百", 200), ("64", 64), ("６４", 64), ("一二", None), ("abc", None), ("", None)],
-)  # fmt: skip
-def test_han_numbers(text: str, value: int | None) -> None:
-    assert han_number(text) == value
 
 
 def test_article_starts_at_line_starts_only() -> None:

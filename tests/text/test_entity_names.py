@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pikelocal.entity_names import entity_key, name_pieces, occurs, unit_string
+import pytest
+
+from pikelocal.text.entity_names import entity_key, name_pieces, occurs, unit_string, units
 
 
 def test_a_name_occurs_only_as_whole_words_in_english() -> None:
@@ -34,3 +36,20 @@ def test_pieces_are_the_keys_of_runs_of_whole_units() -> None:
     assert "red" not in pieces and "ra" not in pieces
     assert {"水利", "水利厅"} <= name_pieces("省水利厅", 2, 80) and "省" not in name_pieces("省水利厅", 2, 80)
     assert all(len(p) <= 6 for p in name_pieces("one two three four", 1, 6))
+
+
+# a name as written → the key it is one node under, and its units
+FORMS: list[tuple[str, str, list[str]]] = [
+    ("Khanzada Begum", "khanzadabegum", ["khanzada", "begum"]),
+    ("  KHANZADA  begum ", "khanzadabegum", ["khanzada", "begum"]),
+    ("“The Rug Maker’s Daughter”", "therugmakersdaughter", ["the", "rug", "maker", "s", "daughter"]),
+    ("《招标投标法》", "招标投标法", ["招", "标", "投", "标", "法"]),
+    ("ＡＢＣ公司", "abc公司", ["abc", "公", "司"]),
+    ("B. S. Ranga", "b.s.ranga", ["b", ".", "s", ".", "ranga"]),
+]
+
+
+@pytest.mark.parametrize(("name", "key", "name_units"), FORMS)
+def test_a_name_keys_and_units(name: str, key: str, name_units: list[str]) -> None:
+    assert entity_key(name) == key
+    assert units(name) == name_units

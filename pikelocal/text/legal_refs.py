@@ -28,11 +28,9 @@ import unicodedata
 from collections.abc import Iterable
 
 from pikelocal.domain.references import ArticleStart, LegalRef
+from pikelocal.text.numerals import ZH_DIGIT_CHARS, ZH_UNIT_CHARS, han_number
 
-_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
-               "八": 8, "九": 9}  # fmt: skip
-_HAN_UNITS = {"十": 10, "百": 100, "千": 1000}
-_NUM = r"(?:[0-9０-９]+|[零〇一二两兩三四五六七八九十百千]+)"
+_NUM = rf"(?:[0-9０-９]+|[{ZH_DIGIT_CHARS}{ZH_UNIT_CHARS}]+)"
 _LAW_SUFFIX = r"(?:法典|法|条例|條例|规定|規定|办法|辦法|细则|細則|解释|解釋|规则|規則|决定|決定|通则|通則)"
 _ARTICLE = rf"第\s*({_NUM})\s*[条條](?:\s*之\s*({_NUM}))?(?![件款])"  # 条件 is "condition"; 条款 "clause" (a word)
 _DETAIL_ITEM = rf"第\s*{_NUM}\s*[款项項目]"
@@ -124,27 +122,6 @@ _EN_SECTION_START = re.compile(r"(?m)^[ \t]*(?:Section\s+)?(\d+[A-Z]{0,2})\.?[ \
 _TITLE_NOISE = re.compile(
     r"[（(][^（）()]*[0-9０-９][^（）()]*[）)]\s*$"
 )  # "(2017-12-27)", "（2019年修正）" at the end
-
-
-def han_number(text: str) -> int | None:
-    """四十六 → 46, 一百零五 → 105, 十二 → 12, 64 → 64, ６４ → 64; None for what is not a number."""
-    text = unicodedata.normalize("NFKC", text.strip())
-    if not text:
-        return None
-    if text.isdigit():
-        return int(text)
-    total, digit = 0, None
-    for ch in text:
-        if ch in _HAN_DIGITS:
-            if digit is not None and digit != 0:  # two digits in a row (一二) is not a number
-                return None
-            digit = _HAN_DIGITS[ch]
-        elif ch in _HAN_UNITS:
-            total += (1 if digit is None else digit) * _HAN_UNITS[ch]
-            digit = None
-        else:
-            return None
-    return total + (digit or 0)
 
 
 def _article_key(number: str, sub: str | None) -> str | None:
