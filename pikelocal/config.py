@@ -361,6 +361,12 @@ class AnswerSettings:
         "naive and hier: copy the answering sentence, then answer; the quote is found and cited",
         docs="Quote, then answer",
     )
+    # pikelocal/query/answer/select.py: the statements read at ingest, the model only picks one.
+    select: bool = setting(
+        False,
+        "naive and hier: a question asking for a figure answered by choosing among the KB's statements of its kind",
+        docs="Figures the system reads, the model only picks",
+    )
     # pikelocal/query/answer/second_hop.py; with `quote`.
     hop: bool = setting(
         True,

@@ -24,6 +24,7 @@ from pikelocal.domain.review import (
     ReviewReport,
     ReviewRequest,
     ReviewRow,
+    ValueKind,
 )  # fmt: skip
 from pikelocal.embed.base import Encoder
 from pikelocal.kb import catalog
@@ -67,8 +68,9 @@ def run(
     with kb_session(settings, path, encoder=encoder(), load_llm=load_llm) as s:
         options = replace(options, weights=search_weights(s.settings, s.store, s.encoder.model_id), doc_ids=doc_ids)
 
-        def ask_item(question: str, hints: Sequence[str]) -> QueryTrace:
-            return ask(s.store, s.encoder, s.llm(), question, replace(options, search_terms=tuple(hints)))
+        def ask_item(question: str, hints: Sequence[str], kind: ValueKind | None) -> QueryTrace:
+            asked = replace(options, search_terms=tuple(hints), value_kind=kind)  # type: ignore[arg-type]
+            return ask(s.store, s.encoder, s.llm(), question, asked)
 
         return run_review(
             s.store, checklist, ask_item, script, settings_key=key, doc_ids=doc_ids,

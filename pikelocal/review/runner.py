@@ -27,6 +27,7 @@ from pikelocal.domain.review import (
     ReviewRow,
     ReviewVerdict,
     Value,
+    ValueKind,
 )  # fmt: skip
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
@@ -45,8 +46,9 @@ ROWS_VERSION = 3
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 
-# Ask one question, searching with extra terms (an item's hints); the trace of the answer.
-Ask = Callable[[str, Sequence[str]], QueryTrace]
+# Ask one question, searching with extra terms (an item's hints), for a figure of a kind (an item's valued kind, or
+# None); the trace of the answer.
+Ask = Callable[[str, Sequence[str], ValueKind | None], QueryTrace]
 
 
 def run_review(
@@ -110,7 +112,7 @@ def answer_item(
     if ticked is not None:  # a form's ticked box, read by the system: the model is not asked
         return ticked
     began = time.perf_counter()
-    trace = ask(question, item.hints)
+    trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
     answer = trace.answer
     to_check = answer.unsupported and any(c.method == TO_CHECK for c in answer.claims)

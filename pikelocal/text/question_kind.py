@@ -20,6 +20,7 @@ import re
 from typing import Literal
 
 QuestionKind = Literal["factoid", "yesno", "choice", "list"]
+ValueAsked = Literal["amount", "date", "duration", "count", "percentage"]  # the review's valued kinds
 Order = Literal["earlier", "later"]
 
 # --- the word tables ----------------------------------------------------------------------------------------------
@@ -111,6 +112,51 @@ _STATEMENTS = re.compile(
     rf"|{_alternatives(_STATEMENT_WORDS)}|(?:正确|正確)的(?:是|有)",
     re.IGNORECASE,
 )
+
+
+# The kind of figure a question asks for, in the order they are tried: a share before an amount ("占合同价款的比例"),
+# a date before a period ("履约期限到何时" wants the day).
+_ASKED_VALUE: tuple[tuple[ValueAsked, re.Pattern[str]], ...] = (
+    (
+        "percentage",
+        re.compile(
+            r"比例|比率|百分之[几幾]|百分比|权重|權重|配分|[占佔][^，,。？?]{0,8}(?:多少|[几幾])"
+            r"|\b(?:what|which) (?:percentage|share|proportion)\b|\bpercent|\bweight(?:ing)?\b",
+            re.I,
+        ),
+    ),
+    (
+        "date",
+        re.compile(
+            r"何[时時]|什[么麼][时時]候|哪一?天|[几幾]月[几幾][日号號]|日期|截止[时時][间間]"
+            r"|\bwhen\b|\bwhat date\b|\bwhich date\b|\bby when\b",
+            re.I,
+        ),
+    ),
+    ("count", re.compile(r"[几幾多少][个個]?[人份家项項名位次页頁件本条條套]|\bhow many\b|\bnumber of\b", re.I)),
+    (
+        "duration",
+        re.compile(
+            r"多久|多[长長][时時][间間]|[几幾][个個]?(?:天|日|月|年|星期|周|週|小[时時]|工作日)|\bhow long\b", re.I
+        ),
+    ),
+    (
+        "amount",
+        re.compile(
+            r"金[额額]|多少[钱錢]|[费費]用|[价價]格|[预預]算|保[证證]金|押[标標]金|[价價][款金]|[报報][价價]"
+            r"|\bhow much\b|\bamount\b|\bprice\b|\bfee\b|\bbudget\b|\bcost\b",
+            re.I,
+        ),
+    ),
+)
+
+
+def asked_value(question: str) -> ValueAsked | None:
+    """The kind of figure the question asks for (an amount, a date, a count, a duration, a percentage), or None
+    when it asks for none (a name, a method, a yes or no)."""
+    if question_kind(question) != "factoid":
+        return None
+    return next((kind for kind, pattern in _ASKED_VALUE if pattern.search(question)), None)
 
 
 def question_kind(question: str, instruction: str = "") -> QuestionKind:

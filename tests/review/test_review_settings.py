@@ -35,6 +35,7 @@ SCRIPT = {
     "rerank": '{"ranking": [1]}',
     "propose_subquestions": '{"sub_questions": []}',
     "select_atom": '{"pick": 0}',
+    "answer-select": "1",  # answer.select on: the first statement
 }
 ANSWERING = [d for d in SCHEMA if d.spec.answers]
 NOT_ANSWERING = [d for d in SCHEMA if not d.spec.answers]

@@ -30,6 +30,7 @@ from pikelocal.query.answer.generate import AnswerRequest, CallLog, Checking, Re
 from pikelocal.query.answer.hop_plan import Plan, hop_plan
 from pikelocal.query.answer.provision import asked_article
 from pikelocal.query.answer.second_hop import HopOptions, hop_answer
+from pikelocal.query.answer.select import selected_answer, statement_options
 from pikelocal.query.context.compress import compress_sources
 from pikelocal.query.context.expand import Budget, Ranking, assemble, estimate_tokens
 from pikelocal.query.context.locate import store_locator
@@ -40,7 +41,7 @@ from pikelocal.query.retrieve.search import search
 from pikelocal.query.retrieve.summaries import search_summaries, summary_sources
 from pikelocal.store.store import Store
 from pikelocal.text.lang import Lang, detect_lang
-from pikelocal.text.question_kind import is_overview
+from pikelocal.text.question_kind import ValueAsked, asked_value, is_overview
 from pikelocal.text.script import Script, detect_script
 
 CHUNKS_ONLY = {"questions": 0.0}
@@ -79,12 +80,16 @@ class AskOptions:
     cite_grammar: bool  # force a [n] after each sentence with a grammar (answer.cite_grammar)
     quote: bool  # naive and hier: quote, then answer (answer.quote; query/answer/quoted.py)
     hop: bool  # naive, with quote: comparisons and compositions hop by hop (answer.hop; query/answer/second_hop.py)
+    # naive and hier: a question asking for a figure answered by choosing among the KB's statements
+    # (answer.select; query/answer/select.py)
+    select: bool
     # What a request adds; no setting feeds these.
     style: AnswerStyle = "full"
     instruction: str = ""
     # A review item's hints (review/checklist.py): searched with the question, never shown to the model
     search_terms: tuple[str, ...] = ()
     doc_ids: tuple[int, ...] | None = None  # only these documents' chunks are searched (None: all)
+    value_kind: ValueAsked | None = None  # a review item's kind of figure (None: told from the question's words)
 
     @classmethod
     def from_settings(cls, settings: Settings, **overrides: Any) -> AskOptions:
@@ -96,7 +101,7 @@ class AskOptions:
             compress_tokens=a.compress_tokens, rerank=a.rerank, follow_refs=a.follow_refs, tree_nodes=a.tree_nodes,
             max_tokens=a.max_tokens, weights=s.weights(), fusion=s.fusion, hops=s.hops,
             hop_similarity=s.hop_similarity, check=a.check, check_encoder=a.check_encoder,
-            cite_grammar=a.cite_grammar, quote=a.quote, hop=a.hop,
+            cite_grammar=a.cite_grammar, quote=a.quote, hop=a.hop, select=a.select,
         )  # fmt: skip
         return replace(options, **overrides)
 
@@ -151,7 +156,10 @@ def ask(
     log = CallLog()
     run = _Run.start(store, encoder, llm, RecordingLLM(llm, log), question, options)
     plan = _hop_plan(question, options)
-    if options.mode == "decompose":
+    selected = _select_mode(run, stream) if options.select and options.mode != "decompose" else None
+    if selected is not None:
+        answered = selected
+    elif options.mode == "decompose":
         answered = _decompose_mode(run, stream)
     elif plan is not None:
         answered = _hop_mode(run, plan, stream)
@@ -253,6 +261,25 @@ def _decompose_mode(run: _Run, stream: _Stream) -> Answered:
     messages = workspace.messages(run.question, answer_task(lang))
     answer = _generate(run, sources, stream, messages=messages)
     return Answered(answer, priority, fill=fill, decomposition=decomposition)
+
+
+def _select_mode(run: _Run, stream: _Stream) -> Answered | None:
+    """A question asking for a figure (a review item's kind, or its words) answered by choosing among the KB's
+    statements of that kind (query/answer/select.py); None when it asks for none, or the KB holds no statement of
+    the kind for it: the question is then read as any other."""
+    kind = run.options.value_kind or asked_value(run.question)
+    if kind is None:
+        return None
+    options = statement_options(
+        run.store, run.encoder, run.question, kind, run.options.search_terms, run.options.doc_ids
+    )
+    if not options:
+        return None
+    docs = {d.id: (d.path, d.title or "") for d in run.store.docs.documents()}
+    answer = selected_answer(
+        run.model, run.question, run.lang, run.script, options, lambda doc: docs.get(doc, ("", "")), stream.on_delta
+    )
+    return Answered(answer, [])
 
 
 def _hop_mode(run: _Run, plan: Plan, stream: _Stream) -> Answered:

@@ -1,0 +1,149 @@
+"""The selection reader: a question asking for a figure is answered by choosing among the KB's statements.
+
+The system read every figure of the documents at ingest (``store.statements``: each value with what it is a value
+of, its sentence, page and lines). For a question that asks for an amount, a date, a count, a duration or a
+percentage (the question's words, ``text/question_kind.asked_value``, or a review item's kind), the statements of
+that kind nearest the question (BM25 with the concept groups' other names, and the encoder, fused) are shown as at
+most eight numbered one-line options and "none of these" (``prompts/select.py``); the model answers with one number.
+The answer is the chosen statement's value as the document prints it, cited at its page and lines; "none", or no
+statement of the kind, is "not stated".
+
+The model's choice is checked as a quote is: a statement whose words name none of the question's concepts (the
+budget offered for a bid bond) is not shown as found but kept as "to check" (``domain.answers.TO_CHECK``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+
+from pikelocal.domain.answers import TO_CHECK, Answer, ClaimCheck, Evidence, Source
+from pikelocal.domain.review import ValueKind
+from pikelocal.domain.statements import Statement
+from pikelocal.embed.base import Encoder
+from pikelocal.llm.base import LLM
+from pikelocal.prompts.answer import not_stated
+from pikelocal.prompts.select import MAX_OPTIONS, parse_choice, select_messages, select_params
+from pikelocal.query.retrieve.fusion import reciprocal_rank_fusion
+from pikelocal.query.verify.about import topical_query
+from pikelocal.query.verify.support import Question, shares_a_concept
+from pikelocal.store.store import Store
+from pikelocal.text import concepts
+from pikelocal.text.script import Script, convert
+
+CANDIDATES = 40  # statements each ranking reads before the kind filter
+HEAD_CHARS = 24  # of a statement's subject on its option line
+AROUND_CHARS = 16  # of its sentence on either side of the value
+_SPACES = re.compile(r"\s+")
+
+
+def statement_options(
+    store: Store,
+    encoder: Encoder,
+    question: str,
+    kind: ValueKind,
+    topic: Sequence[str] = (),
+    doc_ids: Sequence[int] | None = None,
+) -> list[Statement]:
+    """The statements of ``kind`` nearest the question, at most ``MAX_OPTIONS``, best first: BM25 over their
+    subjects and sentences (the question, a review item's terms and the other names of their concepts) and the
+    encoder's nearest, fused by rank. A figure stated twice in the same words is shown once; a score's line (80分以上)
+    is no weight."""
+    words = [question, *topic, *concepts.active().expansion(question)]
+    fts = store.statements.search_fts(" ".join(words), CANDIDATES, doc_ids=doc_ids)
+    vector = encoder.encode([topical_query(question, topic)], role="query")[0]
+    dense = store.statements.knn(vector, CANDIDATES, doc_ids=doc_ids)
+    by_id = {h.statement.id: h.statement for h in [*fts, *dense] if h.statement.id is not None}
+    fused = reciprocal_rank_fusion(
+        {"bm25": [h.statement.id for h in fts if h.statement.id is not None],
+         "dense": [h.statement.id for h in dense if h.statement.id is not None]}
+    )  # fmt: skip
+    out: list[Statement] = []
+    seen: set[tuple[str, str]] = set()
+    for sid, _score in fused:
+        s = by_id[sid]
+        key = (_squash(s.subject or s.heading), s.value.normal)
+        if s.value.kind != kind or s.threshold or key in seen:
+            continue
+        seen.add(key)
+        out.append(s)
+        if len(out) == MAX_OPTIONS:
+            break
+    return out
+
+
+def option_line(s: Statement) -> str:
+    """One statement as an option: what the value is of, the value as printed, and the words around it."""
+    head = _clip(_squash_spaces(s.subject or s.heading), HEAD_CHARS)
+    value = _squash_spaces(s.value.text)
+    sentence = _squash_spaces(s.sentence)
+    at = sentence.find(value)
+    if at < 0:
+        around = _clip(sentence, 2 * AROUND_CHARS)
+    else:
+        start, end = max(0, at - AROUND_CHARS), min(len(sentence), at + len(value) + AROUND_CHARS)
+        around = ("…" if start else "") + sentence[start:end] + ("…" if end < len(sentence) else "")
+    return f"{head}：{value}（{around}）" if head else f"{value}（{around}）"
+
+
+def selected_answer(
+    llm: LLM,
+    question: str,
+    lang: str,
+    script: Script,
+    options: Sequence[Statement],
+    paths: Callable[[int], tuple[str, str]],
+    on_delta: Callable[[str], None],
+) -> Answer:
+    """Ask the model to pick one of ``options`` (non-empty) and answer with it; ``paths(doc_id)`` gives a
+    document's stored path and title for the citations."""
+    sources = tuple(_source(n, s, *paths(s.doc_id)) for n, s in enumerate(options, start=1))
+    on_delta("")  # the model is choosing (the answer is shown once checked)
+    reply = llm.complete(
+        select_messages(question, script, [option_line(s) for s in options]), select_params(len(options))
+    )
+    started = time.perf_counter()
+    choice = parse_choice(reply.text, len(options))
+    if not choice:
+        why = "the model chose none of the statements" if choice == 0 else f"no choice in the reply {reply.text!r}"
+        shown = not_stated(script)
+        on_delta(shown)
+        claim = ClaimCheck("", "not_stated", why, method="select")
+        return Answer(question, "naive", lang, shown, sources, (), 0, True, claims=(claim,), draft=str(choice),
+                      script=script, check_s=time.perf_counter() - started)  # fmt: skip
+    chosen, source = options[choice - 1], sources[choice - 1]
+    value = chosen.value.text
+    evidence = Evidence(choice, _squash_spaces(chosen.sentence), chosen.page, chosen.page, chosen.line_start,
+                        chosen.line_end, source.path)  # fmt: skip
+    about = shares_a_concept(Question.of(question), f"{chosen.heading}\n{chosen.subject}\n{chosen.sentence}")
+    if not about:  # the statement names none of the question's concepts: for a reviewer to check, not an answer
+        shown = not_stated(script)
+        on_delta(shown)
+        why = "to check: the chosen statement names none of the question's concepts"
+        claim = ClaimCheck(value, "unsupported", why, evidence=evidence, method=TO_CHECK)
+        return Answer(question, "naive", lang, shown, sources, (), 0, True, claims=(claim,), draft=value,
+                      script=script, check_s=time.perf_counter() - started)  # fmt: skip
+    shown = convert(value, script, keep=[chosen.sentence]) + f" [{choice}]"
+    on_delta(shown)
+    claim = ClaimCheck(value, "supported", "", evidence=evidence, method="select")
+    return Answer(question, "naive", lang, shown, sources, (choice,), 0, False, claims=(claim,), draft=value,
+                  script=script, check_s=time.perf_counter() - started)  # fmt: skip
+
+
+def _source(number: int, s: Statement, path: str, title: str) -> Source:
+    return Source(number=number, doc_id=s.doc_id, path=path, title=title, chunk_ids=(), page_start=s.page,
+                  page_end=s.page, line_start=s.line_start, line_end=s.line_end,
+                  section=(s.heading,) if s.heading else (), text=s.sentence)  # fmt: skip
+
+
+def _squash(text: str) -> str:
+    return "".join(text.split()).lower()
+
+
+def _squash_spaces(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

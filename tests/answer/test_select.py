@@ -1,0 +1,120 @@
+"""The selection reader over a real KB (the hashing encoder, a scripted model): a question asking for a figure is shown
+the KB's statements of that kind as numbered lines and answered with the one the model picks, cited at its page and
+lines; "0" is "not stated"; a pick that names none of the question's concepts is "to check"; the prompt is short."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from pikelocal import api
+from pikelocal.config import load_settings
+from pikelocal.domain.answers import TO_CHECK, QueryTrace
+from pikelocal.embed.fake import HashEncoder
+from pikelocal.llm.base import GenParams, Message
+from pikelocal.llm.fake import FakeLLM
+from pikelocal.prompts.select import MAX_OPTIONS, parse_choice, select_messages, select_params
+from pikelocal.text.question_kind import asked_value
+
+RULES = """臺中市某局「智慧路燈維運服務委託案」評選須知
+
+一、本案採購預算金額為新臺幣35萬900元（含稅）。
+二、廠商簡報時間不得超過15分鐘，答詢時間不得超過10分鐘。
+三、評選委員會由委員7人組成，服務建議書一式8份。
+四、履約期限：自決標次日起至115年12月31日止。
+"""
+
+
+def pick(number_for: dict[str, str]) -> object:
+    """A model that picks the option whose line holds the given words (0 when none does)."""
+
+    def reply(messages: Sequence[Message], params: GenParams) -> str:
+        prompt = messages[-1].content
+        asked = prompt.split("：", 1)[1].split("\n", 1)[0]
+        words = next((w for q, w in number_for.items() if q in asked), None)
+        for line in prompt.splitlines():
+            head, _, rest = line.partition(". ")
+            if words and head.isdigit() and words in rest:
+                return head
+        return "0"
+
+    return reply
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("select")
+    doc = root / "評選須知.txt"
+    doc.write_text(RULES, encoding="utf-8")
+    path = root / "kb.sqlite"
+    with api.open_kb(path, load_settings(environ={}), encoder=HashEncoder()) as knowledge_base:
+        assert knowledge_base.add([doc]).ingest.count("ingested") == 1
+    return path
+
+
+def ask(kb: Path, question: str, words: str | None, select: bool = True) -> tuple[QueryTrace, FakeLLM]:
+    llm = FakeLLM({"answer-select": pick({question: words} if words else {}), "answer-quote": "答案：文件中沒有說明"})
+    settings = load_settings(environ={}, overrides={"answer.select": select})
+    with api.open_kb(kb, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:
+        return knowledge_base.ask(question, api.AskRequest(mode="naive")), llm
+
+
+def test_two_figures_in_one_sentence_are_two_options_and_the_pick_is_the_answer(kb: Path) -> None:
+    trace, llm = ask(kb, "答詢時間為多久？", "答詢時間")
+    prompt = llm.calls_for("answer-select")[0].messages[-1].content
+    assert "簡報時間" in prompt and "答詢時間" in prompt  # each figure a line of its own, with what it is of
+    answer = trace.answer
+    assert answer.text.startswith("10分鐘") and not answer.unsupported, answer
+    (claim,) = answer.claims
+    assert claim.method == "select" and claim.evidence is not None and claim.evidence.line_start == 4
+    assert llm.calls_for("answer-quote") == []  # the model only picked
+
+
+def test_none_of_these_is_not_stated(kb: Path) -> None:
+    trace, _ = ask(kb, "本案押標金金額是多少？", None)  # the rules state no bid bond: the model picks 0
+    assert trace.answer.unsupported and trace.answer.text == "文件中沒有說明這一點。"
+
+
+def test_a_pick_of_another_concept_is_kept_to_check_not_shown(kb: Path) -> None:
+    # the model takes the budget for the bid bond (another wording than above: the KB's cache keeps that reply)
+    trace, _ = ask(kb, "本案押標金的金額為何？", "預算金額")
+    assert trace.answer.unsupported
+    (claim,) = trace.answer.claims
+    assert claim.method == TO_CHECK and claim.text == "新臺幣35萬900元" and claim.evidence is not None
+
+
+def test_the_prompt_is_a_few_short_lines(kb: Path) -> None:
+    trace, llm = ask(kb, "評選委員會由幾人組成？", "委員")
+    prompt = llm.calls_for("answer-select")[0].messages[-1].content
+    options = [ln for ln in prompt.splitlines() if ln[:1].isdigit() and ln[1:3] == ". "]
+    assert 1 < len(options) <= MAX_OPTIONS + 1 and all(len(ln) <= 80 for ln in options)
+    assert trace.answer.text.startswith("7人")
+
+
+def test_off_by_default_a_figure_question_is_answered_by_quote_then_answer(kb: Path) -> None:
+    _, llm = ask(kb, "答詢時間為多久？", "答詢時間", select=False)
+    assert llm.calls_for("answer-select") == [] and llm.calls_for("answer-quote")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("本案押標金金額是多少？", "amount"), ("投标截止时间是什么时候？", "date"), ("评标委员会由几人组成？", "count"),
+        ("履约期限为多久？", "duration"), ("价格分权重是多少？", "percentage"),
+        ("预付款占合同金额的比例是多少？", "percentage"), ("本案的履約期限到何時？", "date"),
+        ("How many copies must be submitted?", "count"), ("What is the bid security amount?", "amount"),
+        ("本案採用何種評選方式？", None), ("是否接受联合体投标？", None),
+    ],
+)  # fmt: skip
+def test_the_figure_a_question_asks_for(question: str, kind: str | None) -> None:
+    assert asked_value(question) == kind
+
+
+def test_the_reply_is_one_number_under_a_grammar() -> None:
+    params = select_params(3)
+    assert params.grammar == "root ::= [0123]" and params.max_tokens <= 3
+    assert [parse_choice(r, 3) for r in ("2", " 0\n", "编号：3", "9", "none")] == [2, 0, 3, None, None]
+    with pytest.raises(ValueError):
+        select_messages("?", "hans", [])
