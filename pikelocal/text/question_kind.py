@@ -115,7 +115,7 @@ _STATEMENTS = re.compile(
 
 
 # The kind of figure a question asks for, in the order they are tried: a share before an amount ("占合同价款的比例"),
-# a date before a period ("履约期限到何时" wants the day).
+# a date before a period ("履约期限到何时" wants the day), a period before a count ("how many days").
 _ASKED_VALUE: tuple[tuple[ValueAsked, re.Pattern[str]], ...] = (
     (
         "percentage",
@@ -133,13 +133,16 @@ _ASKED_VALUE: tuple[tuple[ValueAsked, re.Pattern[str]], ...] = (
             re.I,
         ),
     ),
-    ("count", re.compile(r"[几幾多少][个個]?[人份家项項名位次页頁件本条條套]|\bhow many\b|\bnumber of\b", re.I)),
     (
         "duration",
         re.compile(
-            r"多久|多[长長][时時][间間]|[几幾][个個]?(?:天|日|月|年|星期|周|週|小[时時]|工作日)|\bhow long\b", re.I
+            r"多久|多[长長][时時][间間]|[几幾][个個]?(?:天|日|月|年|星期|周|週|小[时時]|工作日|分[钟鐘])"
+            r"|多少(?:天|日|个月|個月|年|小[时時]|分[钟鐘])|\bhow long\b"
+            r"|\bhow many (?:days|weeks|months|years|hours|minutes)\b",
+            re.I,
         ),
     ),
+    ("count", re.compile(r"[几幾多少][个個]?[人份家项項名位次页頁件本条條套]|\bhow many\b|\bnumber of\b", re.I)),
     (
         "amount",
         re.compile(

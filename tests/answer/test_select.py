@@ -15,7 +15,7 @@ from pikelocal.domain.answers import TO_CHECK, QueryTrace
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
-from pikelocal.prompts.select import MAX_OPTIONS, parse_choice, select_messages, select_params
+from pikelocal.prompts.select import LETTERS, MAX_OPTIONS, parse_choice, select_messages, select_params
 from pikelocal.text.question_kind import asked_value
 
 RULES = """臺中市某局「智慧路燈維運服務委託案」評選須知
@@ -27,18 +27,20 @@ RULES = """臺中市某局「智慧路燈維運服務委託案」評選須知
 """
 
 
-def pick(number_for: dict[str, str]) -> object:
-    """A model that picks the option whose line holds the given words (0 when none does)."""
+def options_of(prompt: str) -> list[tuple[str, str]]:
+    """The prompt's lettered lines as (letter, text), "none of these" last."""
+    return [(ln[0], ln[3:]) for ln in prompt.splitlines() if ln[:1] in LETTERS and ln[1:3] == ". "]
+
+
+def pick(letter_for: dict[str, str]) -> object:
+    """A model that picks the option whose line holds the given words ("none of these" when none does)."""
 
     def reply(messages: Sequence[Message], params: GenParams) -> str:
         prompt = messages[-1].content
         asked = prompt.split("：", 1)[1].split("\n", 1)[0]
-        words = next((w for q, w in number_for.items() if q in asked), None)
-        for line in prompt.splitlines():
-            head, _, rest = line.partition(". ")
-            if words and head.isdigit() and words in rest:
-                return head
-        return "0"
+        words = next((w for q, w in letter_for.items() if q in asked), None)
+        lines = options_of(prompt)
+        return next((letter for letter, text in lines if words and words in text), lines[-1][0])
 
     return reply
 
@@ -88,8 +90,8 @@ def test_a_pick_of_another_concept_is_kept_to_check_not_shown(kb: Path) -> None:
 def test_the_prompt_is_a_few_short_lines(kb: Path) -> None:
     trace, llm = ask(kb, "評選委員會由幾人組成？", "委員")
     prompt = llm.calls_for("answer-select")[0].messages[-1].content
-    options = [ln for ln in prompt.splitlines() if ln[:1].isdigit() and ln[1:3] == ". "]
-    assert 1 < len(options) <= MAX_OPTIONS + 1 and all(len(ln) <= 80 for ln in options)
+    options = options_of(prompt)
+    assert 1 < len(options) <= MAX_OPTIONS + 1 and all(len(text) <= 80 for _, text in options)
     assert trace.answer.text.startswith("7人")
 
 
@@ -112,9 +114,16 @@ def test_the_figure_a_question_asks_for(question: str, kind: str | None) -> None
     assert asked_value(question) == kind
 
 
-def test_the_reply_is_one_number_under_a_grammar() -> None:
-    params = select_params(3)
-    assert params.grammar == "root ::= [0123]" and params.max_tokens <= 3
-    assert [parse_choice(r, 3) for r in ("2", " 0\n", "编号：3", "9", "none")] == [2, 0, 3, None, None]
+def test_the_reply_is_one_letter_under_a_grammar() -> None:
+    params = select_params(3)  # A, B, C: the statements; D: none of these
+    assert params.grammar == "root ::= [A-D]" and params.max_tokens <= 2
+    assert [parse_choice(r, 3) for r in ("B", " D\n", "答案：c", "E", "none")] == [2, 0, 3, None, None]
     with pytest.raises(ValueError):
         select_messages("?", "hans", [])
+
+
+def test_the_option_whose_subject_holds_the_question_s_own_words_comes_first(kb: Path) -> None:
+    # 簡報時間 and 答詢時間 share 時間; 答詢 is the word that tells them apart
+    trace, llm = ask(kb, "廠商答詢時間最長為幾分鐘？", "答詢時間")
+    first = options_of(llm.calls_for("answer-select")[0].messages[-1].content)[0][1]
+    assert first.startswith("答詢時間") and trace.answer.text.startswith("10分鐘")

@@ -36,6 +36,8 @@ CANDIDATES = 40  # statements each ranking reads before the kind filter
 HEAD_CHARS = 24  # of a statement's subject on its option line
 AROUND_CHARS = 16  # of its sentence on either side of the value
 _SPACES = re.compile(r"\s+")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_WORD = re.compile(r"[a-z]+")
 
 
 def statement_options(
@@ -70,7 +72,33 @@ def statement_options(
         out.append(s)
         if len(out) == MAX_OPTIONS:
             break
-    return out
+    return by_subject(question, out)
+
+
+def by_subject(question: str, options: Sequence[Statement]) -> list[Statement]:
+    """``options`` with those whose subject shares the question's distinguishing words first (a stable sort).
+
+    A term counts by how few options hold it (1/n of the options holding it): the words all options share (时间 in
+    简报时间 and 答询时间) tell them apart from nothing; the word only one holds (答询) tells which the question asks
+    about. Words are counted twice over, as written (bigrams) and by concept (text/concepts.py), so 答詢 counts
+    whichever vocabulary the question uses. The reader is shown the most likely one first."""
+    asked = _terms(question)
+    held = [_terms(s.subject or s.heading) for s in options]
+    counts: dict[str, int] = {}
+    for terms in held:
+        for t in terms:
+            counts[t] = counts.get(t, 0) + 1
+    scores = [sum(1 / counts[t] for t in asked & terms) for terms in held]
+    order = sorted(range(len(options)), key=lambda i: -scores[i])
+    return [options[i] for i in order]
+
+
+def _terms(text: str) -> frozenset[str]:
+    """A text's CJK bigrams and English words as written, and its concepts (as §id)."""
+    folded = concepts.fold(text)
+    out = {run[i : i + 2] for run in _CJK_RUN.findall(folded) for i in range(len(run) - 1)}
+    out |= {w for w in _WORD.findall(folded) if len(w) > 2}
+    return frozenset(out | {concepts.concept_term(c) for c in concepts.active().concepts_in(text)})
 
 
 def option_line(s: Statement) -> str:
