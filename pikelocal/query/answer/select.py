@@ -35,9 +35,12 @@ from pikelocal.text.script import Script, convert
 CANDIDATES = 40  # statements each ranking reads before the kind filter
 HEAD_CHARS = 24  # of a statement's subject on its option line
 AROUND_CHARS = 16  # of its sentence on either side of the value
+# Of the best option's subject score, what an option needs to be shown (0.5 kept 簡報 beside 答詢: 廠商 counts twice).
+NARROW_SHARE = 0.75
 _SPACES = re.compile(r"\s+")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _WORD = re.compile(r"[a-z]+")
+_CLAUSE_END = re.compile(r"[，,；;。！？!?]")
 
 
 def statement_options(
@@ -76,12 +79,15 @@ def statement_options(
 
 
 def by_subject(question: str, options: Sequence[Statement]) -> list[Statement]:
-    """``options`` with those whose subject shares the question's distinguishing words first (a stable sort).
+    """``options`` whose subject shares the question's distinguishing words, best first; the others dropped when
+    some option's subject holds those words well (below ``NARROW_SHARE`` of the best option's score).
 
     A term counts by how few options hold it (1/n of the options holding it): the words all options share (时间 in
     简报时间 and 答询时间) tell them apart from nothing; the word only one holds (答询) tells which the question asks
     about. Words are counted twice over, as written (bigrams) and by concept (text/concepts.py), so 答詢 counts
-    whichever vocabulary the question uses. The reader is shown the most likely one first."""
+    whichever vocabulary the question uses. Shown 答詢時間…10分鐘 and 簡報時間…15分鐘 side by side, the 1.5B model
+    picks the presentation's line whatever the question asks (BENCHMARKS "Figures the system reads, the model only
+    picks"), so the system reads the subjects and the model is left to say which of the best it is, or none."""
     asked = _terms(question)
     held = [_terms(s.subject or s.heading) for s in options]
     counts: dict[str, int] = {}
@@ -90,7 +96,8 @@ def by_subject(question: str, options: Sequence[Statement]) -> list[Statement]:
             counts[t] = counts.get(t, 0) + 1
     scores = [sum(1 / counts[t] for t in asked & terms) for terms in held]
     order = sorted(range(len(options)), key=lambda i: -scores[i])
-    return [options[i] for i in order]
+    best = scores[order[0]] if order else 0.0
+    return [options[i] for i in order if scores[i] >= NARROW_SHARE * best]
 
 
 def _terms(text: str) -> frozenset[str]:
@@ -102,7 +109,10 @@ def _terms(text: str) -> frozenset[str]:
 
 
 def option_line(s: Statement) -> str:
-    """One statement as an option: what the value is of, the value as printed, and the words around it."""
+    """One statement as an option: what the value is of, the value as printed, and the rest of its clause.
+
+    Only its own clause (cut at commas and semicolons): the words around the value across a comma name the figure
+    beside it (簡報時間…15分鐘，答詢時間…10分鐘), and a small reader shown both picks by the wrong one."""
     head = _clip(_squash_spaces(s.subject or s.heading), HEAD_CHARS)
     value = _squash_spaces(s.value.text)
     sentence = _squash_spaces(s.sentence)
@@ -110,8 +120,13 @@ def option_line(s: Statement) -> str:
     if at < 0:
         around = _clip(sentence, 2 * AROUND_CHARS)
     else:
-        start, end = max(0, at - AROUND_CHARS), min(len(sentence), at + len(value) + AROUND_CHARS)
-        around = ("…" if start else "") + sentence[start:end] + ("…" if end < len(sentence) else "")
+        start = max(0, at - AROUND_CHARS, *(m.end() for m in _CLAUSE_END.finditer(sentence, 0, at)))
+        after = _CLAUSE_END.search(sentence, at + len(value))
+        end = min(len(sentence), at + len(value) + AROUND_CHARS, after.start() if after else len(sentence))
+        around = ("…" if start and not _CLAUSE_END.match(sentence, start - 1) else "") + sentence[start:end]
+        around += "…" if end < len(sentence) and not _CLAUSE_END.match(sentence, end) else ""
+    if head and _squash(around).startswith(_squash(head)) and _squash(around).endswith(_squash(value)):
+        return f"{head}：{value}"  # the clause says no more than the subject and the value
     return f"{head}：{value}（{around}）" if head else f"{value}（{around}）"
 
 
