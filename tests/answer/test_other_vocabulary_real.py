@@ -20,7 +20,7 @@ from tests.support.paths import installed_model
 pytestmark = pytest.mark.slow
 DOCUMENT = """臺北市某局「市民服務中心委外營運案」評選須知
 
-一、本案採序位法，由各評審委員辦理序位評比，以序位合計值最低者為優勝廠商。
+一、評審方式：本案採序位法，以序位合計值最低者為優勝廠商。
 二、執行期程：自決標日起至115年1月31日前完成。
 三、服務建議書以20頁為限。
 """
