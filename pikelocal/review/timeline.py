@@ -29,6 +29,8 @@ _BEFORE = 14  # characters before a period searched for its anchor
 _AFTER = 6
 # A period anchored to an event: counted from it (起, 之日, 后, after, of, from) or ending at it (内, 前, before).
 _ANCHOR_BEFORE = re.compile(r"(?:起|之日|以后|之后|后|前|自|于|(?<![a-z])(?:within|after|before|of|from)\s*)$", re.I)
+# A period looking back ("近三年内", "in the past 3 years"): a window of experience, no deadline.
+_LOOKBACK = re.compile(r"(?:近|最近|过去|(?<![a-z])(?:past|last|preceding)\s*)$", re.I)
 _ANCHOR_AFTER = re.compile(
     r"^\s*(?:以内|之内|内|以前|之前|前|后|以后|止|(?<![a-z])(?:after|before|of|from|prior|following|notice))", re.I
 )
@@ -108,4 +110,6 @@ def _anchored(s: Statement) -> bool:
     before = sentence[max(0, start - _BEFORE) : start]
     after = sentence[end : end + _AFTER]
     near = before[-4:]
+    if _LOOKBACK.search(before[-3:]):
+        return False
     return bool(_ANCHOR_AFTER.search(after) or _ANCHOR_BEFORE.search(near) or ("起" in before and "内" in after))
