@@ -79,7 +79,7 @@ def matches(gold: Mapping[str, Any], found: Found, *, by_date: bool = False) -> 
     if gold.get("page") != found.page:
         return False
     if by_date and gold.get("date"):
-        return found.date == gold["date"]
+        return found.date == str(gold["date"])
     g, f = fold(str(gold.get("quote", ""))), fold(found.text)
     if not g or not f:
         return False
