@@ -66,6 +66,9 @@ STATS = Record(
 REVIEW_ROW = Record(
     "review row", ("checklist", "item_id", "label", "kind", "question", "answer", "verdict", "values", "quotes")
 )
+RISK = Record("risk", ("clause", "stage", "triggers"))
+REQUIREMENT = Record("requirement", ("clause", "party", "kind", "modal", "figures"))
+TIMELINE_ENTRY = Record("timeline entry", ("clause", "date", "roc", "value", "what"))
 KEY_FIGURE = Record("key figure", ("value", "sentence", "where", "heading"))
 SETTING = Record("setting", ("key", "value", "default", "source", "where", "env"))
 

@@ -10,7 +10,7 @@ import click
 from pikelocal import api
 from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
-from pikelocal.cli.output import KEY_FIGURE, REVIEW_ROW, echo_records, json_option
+from pikelocal.cli.output import KEY_FIGURE, REQUIREMENT, REVIEW_ROW, RISK, TIMELINE_ENTRY, echo_records, json_option
 from pikelocal.cli.progress import ProgressPrinter
 
 
@@ -26,10 +26,16 @@ from pikelocal.cli.progress import ProgressPrinter
     "--export",
     "export_to",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the stored rows to a report (.md, .csv, .html or .docx) instead of running; no model is loaded.",
+    help="Write the stored rows to a report (.md, .csv, .html or .docx) instead of running; no model is loaded."
+    " With --risks, --requirements or --timeline: those views (.md, .csv, or .xlsx with one sheet per view).",
 )
 @click.option("--list", "list_only", is_flag=True, help="List the built-in checklists and stop.")
-@json_option(REVIEW_ROW)
+@click.option("--risks", "show_risks", is_flag=True, help="Every clause that rejects a bid, by stage (no model).")
+@click.option(
+    "--requirements", "show_requirements", is_flag=True, help="Every sentence that binds someone, as rows (no model)."
+)
+@click.option("--timeline", "show_timeline", is_flag=True, help="Every dated or relative deadline, sorted (no model).")
+@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY)
 @key_file_option
 @click.pass_context
 def review(
@@ -41,13 +47,28 @@ def review(
     fresh: bool,
     export_to: Path | None,
     list_only: bool,
+    show_risks: bool,
+    show_requirements: bool,
+    show_timeline: bool,
     as_json: bool,
 ) -> None:
     """Run a checklist over KB: each item answered with a quote, its value compared across documents, and stored.
 
     Items already answered on the KB as it is are not asked again, so Ctrl-C keeps what finished and running it
     again continues. `--export report.docx` writes the stored rows with the reviewer's marks.
+
+    `--risks`, `--requirements` and `--timeline` list what a reviewer reads first, found without the LLM: every
+    clause that rejects a bid (by stage), every sentence that binds someone, every deadline.
     """
+    views = {"risks": show_risks, "requirements": show_requirements, "timeline": show_timeline}
+    if any(views.values()):
+        if checklist or fresh or script or list_only:
+            raise api.InputError(
+                "--risks, --requirements and --timeline read no checklist: drop --checklist, "
+                "--fresh, --script and --list"
+            )
+        _views(ctx, kb, docs, views, export_to, as_json)
+        return
     if list_only:
         for name in api.builtin_checklists():
             click.echo(name)
@@ -73,6 +94,62 @@ def review(
         f" {n['not_stated']} not stated, {n['conflicting']} in conflict; {report.asked} asked now in"
         f" {report.seconds:.0f} s, {report.kept} kept."
     )
+
+
+def _views(
+    ctx: click.Context, kb: Path, docs: tuple[str, ...], views: dict[str, bool], export_to: Path | None, as_json: bool
+) -> None:
+    """The reviewer's first views, printed, as JSON (one view at a time) or exported."""
+    if as_json and sum(views.values()) > 1:
+        raise api.InputError("--json prints one view at a time: give one of --risks, --requirements, --timeline")
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        risks = knowledge_base.risks(docs) if views["risks"] else []
+        requirements = knowledge_base.requirements(docs) if views["requirements"] else []
+        timeline = knowledge_base.timeline(docs) if views["timeline"] else []
+        if export_to is not None:
+            written = knowledge_base.export_views(export_to, risks, requirements, timeline)
+            click.echo(api.shown_name(f"Wrote {written}"))
+            return
+    if as_json:
+        record, rows = next(
+            (r, v) for r, v, on in ((RISK, risks, views["risks"]), (REQUIREMENT, requirements, views["requirements"]),
+                                    (TIMELINE_ENTRY, timeline, views["timeline"])) if on
+        )  # fmt: skip
+        echo_records(record, rows)
+        return
+    if views["risks"]:
+        _print_risks(risks)
+    if views["requirements"]:
+        _print_requirements(requirements)
+    if views["timeline"]:
+        _print_timeline(timeline)
+
+
+def _print_risks(risks: list[api.Risk]) -> None:
+    for stage in api.RISK_STAGES:
+        group = [r for r in risks if r.stage == stage]
+        if not group:
+            continue
+        click.echo(f"\n## {api.STAGE_NAMES[stage]} ({len(group)})")
+        for r in group:
+            click.echo(api.printable(f"  “{r.clause.text}” — {r.clause.where.citation()}  [{', '.join(r.triggers)}]"))
+    click.echo(f"\n{len(risks)} rejection risks")
+
+
+def _print_requirements(requirements: list[api.Requirement]) -> None:
+    for r in requirements:
+        who = api.PARTY_NAMES[r.party] or "-"
+        figures = "; ".join(dict.fromkeys(v.normal for v in r.figures))
+        head = f"[{r.kind}] {who}: “{r.clause.text}” — {r.clause.where.citation()}"
+        click.echo(api.printable(head + (f"  ({figures})" if figures else "")))
+    click.echo(f"\n{len(requirements)} requirements")
+
+
+def _print_timeline(timeline: list[api.TimelineEntry]) -> None:
+    for e in timeline:
+        when = f"{e.date} ({e.roc})" if e.date else f"(relative) {e.value}"
+        click.echo(api.printable(f"{when:<34} {e.what} — “{e.clause.text}” — {e.clause.where.citation()}"))
+    click.echo(f"\n{len(timeline)} deadlines")
 
 
 def _print_row(row: api.ReviewRow) -> None:

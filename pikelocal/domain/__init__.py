@@ -66,6 +66,16 @@ from pikelocal.domain.kinds import (
     Verdict,
     answer_mode,
 )
+from pikelocal.domain.obligations import (
+    PARTY_NAMES,
+    REQUIREMENT_KINDS,
+    RISK_STAGES,
+    STAGE_NAMES,
+    Clause,
+    Requirement,
+    Risk,
+    TimelineEntry,
+)
 from pikelocal.domain.references import LegalRef, RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
@@ -122,7 +132,8 @@ __all__ = [
     "ReasoningStep", "RecoverReport", "ReembedReport", "Round", "SearchMode", "SearchRequest", "Snippet", "Source",
     "Splitter",
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
-    "Verdict", "answer_mode", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
+    "Verdict", "answer_mode", "PARTY_NAMES", "REQUIREMENT_KINDS", "RISK_STAGES", "STAGE_NAMES", "Clause", "Requirement",
+    "Risk", "TimelineEntry", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
     "SummaryNode",
     "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem", "KeyFigure",
     "Located",

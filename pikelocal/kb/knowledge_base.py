@@ -21,6 +21,7 @@ from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
+from pikelocal.domain.obligations import Requirement, Risk, TimelineEntry
 from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
@@ -412,6 +413,29 @@ class KnowledgeBase:
         return statement_index.statements(
             self.settings, self.path, self.encoder, docs, query, k or self.settings.search.k, sink
         )
+
+    def risks(self, docs: Sequence[str] = ()) -> list[Risk]:
+        """Every clause that rejects a bid, voids it, zeroes a score or cancels the procurement, cited, with its
+        stage (no model)."""
+        return reviewing.risks(self.path, docs)
+
+    def requirements(self, docs: Sequence[str] = ()) -> list[Requirement]:
+        """Every sentence that binds someone, with who, its kind and its figures, cited (no model)."""
+        return reviewing.requirements(self.path, docs)
+
+    def timeline(self, docs: Sequence[str] = ()) -> list[TimelineEntry]:
+        """Every dated deadline in date order, then every relative one, with what happens then (no model)."""
+        return reviewing.timeline(self.path, docs)
+
+    def export_views(
+        self,
+        out: Path,
+        risks: Sequence[Risk] = (),
+        requirements: Sequence[Requirement] = (),
+        timeline: Sequence[TimelineEntry] = (),
+    ) -> Path:
+        """Write the views given to ``out`` (.md, .csv, or .xlsx: one sheet per view), private like the KB."""
+        return reviewing.export_views(self.path, out, risks, requirements, timeline)
 
     def export_review(self, checklist: str, out: Path) -> Path:
         """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html or .docx; no model)."""

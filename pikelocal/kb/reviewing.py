@@ -15,6 +15,7 @@ from pikelocal.config import Settings, answers_key
 from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, ignore
+from pikelocal.domain.obligations import Clause, Requirement, Risk, TimelineEntry
 from pikelocal.domain.review import (
     REVIEW_MARKS,
     Checklist,
@@ -26,19 +27,26 @@ from pikelocal.domain.review import (
     ReviewRow,
     ValueKind,
 )  # fmt: skip
+from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
+from pikelocal.ingest.enrich.statements import document_statements
 from pikelocal.kb import catalog
 from pikelocal.kb.options import ask_options, search_weights
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.answer.modes import ask
 from pikelocal.review.checklist import load_checklist
+from pikelocal.review.clauses import document_clauses
 from pikelocal.review.escape import clean_text
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures
 from pikelocal.review.report_file import file_mode
+from pikelocal.review.requirements import find_requirements
+from pikelocal.review.risks import find_risks
 from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
+from pikelocal.review.timeline import find_timeline
+from pikelocal.review.view_export import ViewsReport, write_views
 from pikelocal.store.store import Store
 from pikelocal.text.script import detect_script
 
@@ -159,3 +167,52 @@ def export(path: Path, checklist_ref: str, out: Path) -> Path:
         pages = {key: p for key in wanted if (p := store.docs.page(key[0], key[1])) is not None}
         report = Report(checklist, answered, store.reviews.marks(checklist.name), path.name, pages)
     return write_report(report, out, file_mode(path))
+
+
+# --- the reviewer's first views (issue 55): risks, requirements, timeline, without a model ----------------------
+
+
+def _view_documents(store: Store, doc_refs: Sequence[str]) -> list[tuple[int, str, list[Clause], list[Statement]]]:
+    """Each document the views read (all, or those ``doc_refs`` name): its id, title, clauses and statements (the
+    stored ones; read now, not stored, for a document not read for statements yet)."""
+    doc_ids = _doc_ids(store, doc_refs)
+    unread = set(store.statements.unread_documents())
+    out: list[tuple[int, str, list[Clause], list[Statement]]] = []
+    for doc in store.docs.documents():
+        if doc_ids is not None and doc.id not in doc_ids:
+            continue
+        pages = [p for n in store.docs.page_numbers(doc.id) if (p := store.docs.page(doc.id, n)) is not None]
+        chunks = store.chunks.chunks_of(doc.id)
+        title = doc.title or Path(doc.path).name
+        said = document_statements(doc.id, pages, chunks) if doc.id in unread else store.statements.of_document(doc.id)
+        out.append((doc.id, title, document_clauses(doc.id, title, pages, chunks), said))
+    return out
+
+
+def risks(path: Path, doc_refs: Sequence[str] = ()) -> list[Risk]:
+    """Every clause that rejects a bid, in document order (group them with ``review.risks.by_stage``)."""
+    with Store.open_existing(path) as store, store.snapshot():
+        return [r for _i, _t, clauses, _s in _view_documents(store, doc_refs) for r in find_risks(clauses)]
+
+
+def requirements(path: Path, doc_refs: Sequence[str] = ()) -> list[Requirement]:
+    """Every sentence that binds someone, in document order, with its figures."""
+    with Store.open_existing(path) as store, store.snapshot():
+        return [
+            r for _i, _t, clauses, said in _view_documents(store, doc_refs) for r in find_requirements(clauses, said)
+        ]
+
+
+def timeline(path: Path, doc_refs: Sequence[str] = ()) -> list[TimelineEntry]:
+    """Every dated deadline in date order, then every relative one in document order."""
+    with Store.open_existing(path) as store, store.snapshot():
+        found = _view_documents(store, doc_refs)
+    return find_timeline([s for _i, _t, _c, said in found for s in said], {i: t for i, t, _c, _s in found})
+
+
+def export_views(
+    path: Path, out: Path, risks_found: Sequence[Risk], requirements_found: Sequence[Requirement],
+    timeline_found: Sequence[TimelineEntry],
+) -> Path:  # fmt: skip
+    """Write the views to ``out`` (.md, .csv or .xlsx), with the KB file's permissions."""
+    return write_views(ViewsReport(path.name, risks_found, requirements_found, timeline_found), out, file_mode(path))

@@ -72,7 +72,12 @@ def invocations(kb: Path) -> dict[str, list[list[object]]]:
         "figures": [["figures", kb]],
         "history": [["history", kb]],
         "refs": [["refs", kb]],
-        "review": [["review", kb, "--checklist", checklist]],
+        "review": [
+            ["review", kb, "--checklist", checklist],
+            ["review", kb, "--risks"],
+            ["review", kb, "--requirements"],
+            ["review", kb, "--timeline"],
+        ],
         "search": [
             ["search", kb, "投标保证金"],
             ["search", kb, "投标保证金", "--segments"],

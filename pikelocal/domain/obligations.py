@@ -1,0 +1,89 @@
+"""What a reviewer reads first, found without the LLM (issue 55): every clause that rejects a bid (:class:`Risk`),
+every sentence that binds someone (:class:`Requirement`) and every dated or relative deadline
+(:class:`TimelineEntry`), each cited by document, page and lines.
+
+The finders are ``review/risks.py``, ``review/requirements.py`` and ``review/timeline.py``; their words are concept
+groups (``text/concepts.toml``), so a mainland, a Taiwanese and an English document are read by one rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from pikelocal.domain.review import Located, Value
+
+RiskStage = Literal["qualification", "submission", "responsiveness", "evaluation", "presentation", "award"]
+# In the order a bid meets them; "submission" is the issue's "form and submission", "award" what follows the award
+# (signing, the performance bond): a winner can still lose the contract there.
+RISK_STAGES: tuple[RiskStage, ...] = (
+    "qualification", "submission", "responsiveness", "evaluation", "presentation", "award",
+)  # fmt: skip
+STAGE_NAMES: dict[str, str] = {
+    "qualification": "qualification",
+    "submission": "form and submission",
+    "responsiveness": "responsiveness",
+    "evaluation": "evaluation",
+    "presentation": "presentation",
+    "award": "award and signing",
+}
+Party = Literal["bidder", "winning_bidder", "purchaser", "evaluators", ""]
+PARTY_NAMES: dict[str, str] = {
+    "bidder": "bidder",
+    "winning_bidder": "winning bidder",
+    "purchaser": "purchaser",
+    "evaluators": "evaluators",
+    "": "",
+}
+RequirementKind = Literal["mandatory", "prohibition", "deadline", "form"]
+REQUIREMENT_KINDS: tuple[RequirementKind, ...] = ("mandatory", "prohibition", "deadline", "form")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A sentence of a page as a reader cuts it (``text/sentences.py``), or a table row whole, with where it stands
+    and the nearest heading above it."""
+
+    text: str
+    where: Located
+    heading: str = ""
+    in_table: bool = False
+
+
+@dataclass(frozen=True)
+class Risk:
+    """A clause by which a bid is rejected, made void, scored zero, or the procurement cancelled.
+
+    ``triggers`` are the concept groups that made it one (``rejection``, ``zero_score`` …), ``stage`` the step of
+    the procedure where it bites."""
+
+    clause: Clause
+    stage: RiskStage
+    triggers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A sentence that binds someone: who (``party``: "" when the sentence names nobody), its kind, the binding
+    word as printed (``modal``: 应, 不得, shall …) and the figures the KB's statements read in it."""
+
+    clause: Clause
+    party: Party
+    kind: RequirementKind
+    modal: str
+    figures: tuple[Value, ...] = ()
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """A dated or relative deadline and what happens then.
+
+    ``date`` is ISO (Gregorian) for a dated entry, None for a relative one; ``roc`` the same day as a Taiwanese
+    document writes it (民國115年1月27日), ``value`` the date or period as the document prints it, ``what`` what
+    it is the date of (the statement's subject, else its sentence)."""
+
+    clause: Clause
+    date: str | None
+    roc: str
+    value: str
+    what: str

@@ -1,0 +1,131 @@
+"""The reviewer's first views written to a file, without a model: rejection risks by stage, requirements and the
+timeline, as Markdown, CSV or an XLSX workbook (openpyxl; one sheet per view). Every quote has its document, page,
+first and last line in their own columns, so a reviewer sorts and filters them in a spreadsheet.
+
+Text passes through ``review/escape.py`` (``csv_cell`` for every CSV and XLSX cell: a cell that starts like a
+formula is prefixed, so a spreadsheet shows it as text; ``markdown_text`` for Markdown) and the file is written by
+the one writer of report files (``review/report_file.py``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pikelocal.domain.errors import InputError
+from pikelocal.domain.obligations import PARTY_NAMES, STAGE_NAMES, Clause, Requirement, Risk, TimelineEntry
+from pikelocal.domain.shown import shown_name
+from pikelocal.review.escape import csv_cell, markdown_text
+from pikelocal.review.report_file import write_file
+from pikelocal.review.risks import by_stage
+
+VIEW_FORMATS = (".md", ".csv", ".xlsx")
+WHERE_COLUMNS = ("quote", "document", "page", "line_start", "line_end")
+RISK_COLUMNS = ("stage", "triggers", *WHERE_COLUMNS)
+REQUIREMENT_COLUMNS = ("who", "kind", "binding word", "figures", *WHERE_COLUMNS)
+TIMELINE_COLUMNS = ("date", "ROC date", "as printed", "what", *WHERE_COLUMNS)
+
+
+@dataclass(frozen=True)
+class ViewsReport:
+    """What a views export writes: the KB's name and each view's rows (an empty view is left out)."""
+
+    kb_name: str
+    risks: Sequence[Risk] = ()
+    requirements: Sequence[Requirement] = ()
+    timeline: Sequence[TimelineEntry] = ()
+
+
+def _where(c: Clause) -> list[str]:
+    w = c.where
+    return [
+        c.text, shown_name(w.title), "" if w.page is None else str(w.page),
+        "" if w.line_start is None else str(w.line_start), "" if w.line_end is None else str(w.line_end),
+    ]  # fmt: skip
+
+
+def risk_cells(r: Risk) -> list[str]:
+    return [STAGE_NAMES[r.stage], ", ".join(r.triggers), *_where(r.clause)]
+
+
+def requirement_cells(r: Requirement) -> list[str]:
+    figures = "; ".join(dict.fromkeys(v.normal for v in r.figures))
+    return [PARTY_NAMES[r.party], r.kind, r.modal, figures, *_where(r.clause)]
+
+
+def timeline_cells(e: TimelineEntry) -> list[str]:
+    return [e.date or "(relative)", e.roc, e.value, e.what, *_where(e.clause)]
+
+
+def sheets(report: ViewsReport) -> list[tuple[str, tuple[str, ...], list[list[str]]]]:
+    """Each non-empty view as (name, columns, rows of plain text), risks grouped by stage."""
+    out: list[tuple[str, tuple[str, ...], list[list[str]]]] = []
+    if report.risks:
+        ordered = [r for _s, group in by_stage(report.risks) for r in group]
+        out.append(("risks", RISK_COLUMNS, [risk_cells(r) for r in ordered]))
+    if report.requirements:
+        out.append(("requirements", REQUIREMENT_COLUMNS, [requirement_cells(r) for r in report.requirements]))
+    if report.timeline:
+        out.append(("timeline", TIMELINE_COLUMNS, [timeline_cells(e) for e in report.timeline]))
+    return out
+
+
+def markdown(report: ViewsReport) -> str:
+    lines = [f"# Review views of {markdown_text(report.kb_name)}", ""]
+    for name, columns, rows in sheets(report):
+        lines += [f"## {name} ({len(rows)})", ""]
+        lines.append("| " + " | ".join(markdown_text(c) for c in columns) + " |")
+        lines.append("|" + "---|" * len(columns))
+        lines += ["| " + " | ".join(markdown_text(c) for c in row) + " |" for row in rows]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def csv_text(report: ViewsReport) -> str:
+    """One table: a ``view`` column, then every view's columns (each row fills its own)."""
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    views = sheets(report)
+    columns = list(dict.fromkeys(c for _n, cols, _r in views for c in cols))
+    writer.writerow(["view", *columns])
+    for name, cols, rows in views:
+        for row in rows:
+            cells = dict(zip(cols, row, strict=True))
+            writer.writerow([csv_cell(name), *(csv_cell(cells.get(c, "")) for c in columns)])
+    return buf.getvalue()
+
+
+def xlsx_bytes(report: ViewsReport) -> bytes:
+    """A workbook of one sheet per view, the header row frozen; page and lines as numbers."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    if book.active is not None:
+        book.remove(book.active)
+    numeric = {"page", "line_start", "line_end"}
+    for name, columns, rows in sheets(report) or [("risks", RISK_COLUMNS, [])]:
+        sheet = book.create_sheet(name)
+        sheet.append(list(columns))
+        for row in rows:
+            sheet.append(
+                [int(v) if c in numeric and v.isdigit() else csv_cell(v) for c, v in zip(columns, row, strict=True)]
+            )
+        sheet.freeze_panes = "A2"
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+def write_views(report: ViewsReport, out: Path, mode: int = 0o600) -> Path:
+    """Write ``report`` in the format ``out``'s suffix names (.md, .csv, .xlsx), whole or not at all."""
+    suffix = out.suffix.lower()
+    if suffix not in VIEW_FORMATS:
+        raise InputError(f"{shown_name(str(out))}: the views' format is named by its suffix: {', '.join(VIEW_FORMATS)}")
+    if suffix == ".xlsx":
+        data = xlsx_bytes(report)
+    else:
+        data = (markdown(report) if suffix == ".md" else csv_text(report)).encode("utf-8")
+    return write_file(out, data, mode)
