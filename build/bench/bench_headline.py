@@ -48,6 +48,7 @@ SECTIONS = {
     "qa": "quote_then_answer_sets",
     "quote_budget": "compress_budget_450",
     "review": "bench_review_tender_zh",
+    "review_views": "bench_review_views",
     "ingest": "bench_ingest",
     "ingest_format": "bench_formats",
     "setup": "export_stages",
