@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from pikelocal.domain.answers import QueryTrace  # noqa: E402
+from pikelocal.prompts.select import SELECT_TAG  # noqa: E402
 from pikelocal.review.checklist import load_checklist  # noqa: E402
 from pikelocal.store.store import Store  # noqa: E402
 
@@ -60,6 +61,7 @@ def figures(traces: Sequence[QueryTrace], kinds: dict[str, str]) -> dict[str, fl
     """Medians (tokens sent, evaluated, seconds) for all items and the typed ones, and the totals."""
     typed = [t for t in traces if kinds.get(t.answer.question) in TYPED]
     out: dict[str, float | int] = {"items": len(traces), "typed_items": len(typed)}
+    out["selected"] = sum(any(c.tag == SELECT_TAG for c in t.calls) for t in traces)  # answered by the selection
     for label, group in (("all", traces), ("typed", typed)):
         if not group:
             continue
