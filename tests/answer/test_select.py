@@ -1,6 +1,7 @@
 """The selection reader over a real KB (the hashing encoder, a scripted model): a question asking for a figure is shown
-the KB's statements of that kind as numbered lines and answered with the one the model picks, cited at its page and
-lines; "0" is "not stated"; a pick that names none of the question's concepts is "to check"; the prompt is short."""
+the KB's statements of that kind as lettered lines and answered with the one the model picks, cited at its page and
+lines; "none of these", or a pick that names none of the question's concepts, is read again by quote-then-answer; the
+prompt is short."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 from pikelocal import api
 from pikelocal.config import load_settings
-from pikelocal.domain.answers import TO_CHECK, QueryTrace
+from pikelocal.domain.answers import QueryTrace
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
@@ -75,17 +76,17 @@ def test_two_figures_in_one_sentence_are_two_options_and_the_pick_is_the_answer(
     assert llm.calls_for("answer-quote") == []  # the model only picked
 
 
-def test_none_of_these_is_not_stated(kb: Path) -> None:
-    trace, _ = ask(kb, "本案押標金金額是多少？", None)  # the rules state no bid bond: the model picks 0
-    assert trace.answer.unsupported and trace.answer.text == "文件中沒有說明這一點。"
+def test_none_of_these_is_read_again_by_quote_then_answer(kb: Path) -> None:
+    trace, llm = ask(kb, "本案押標金金額是多少？", None)  # the rules state no bid bond: the model picks none
+    assert llm.calls_for("answer-select") and llm.calls_for("answer-quote")
+    assert trace.answer.unsupported and trace.answer.text == "文件中沒有說明這一點。"  # the quote path's reply
 
 
-def test_a_pick_of_another_concept_is_kept_to_check_not_shown(kb: Path) -> None:
+def test_a_pick_of_another_concept_is_not_the_answer(kb: Path) -> None:
     # the model takes the budget for the bid bond (another wording than above: the KB's cache keeps that reply)
-    trace, _ = ask(kb, "本案押標金的金額為何？", "預算金額")
-    assert trace.answer.unsupported
-    (claim,) = trace.answer.claims
-    assert claim.method == TO_CHECK and claim.text == "新臺幣35萬900元" and claim.evidence is not None
+    trace, llm = ask(kb, "本案押標金的金額為何？", "預算金額")
+    assert llm.calls_for("answer-select") and llm.calls_for("answer-quote")  # read again, quote-then-answer
+    assert "35萬900" not in trace.answer.text and all(c.method != "select" for c in trace.answer.claims)
 
 
 def test_the_prompt_is_a_few_short_lines(kb: Path) -> None:

@@ -265,8 +265,10 @@ def _decompose_mode(run: _Run, stream: _Stream) -> Answered:
 
 def _select_mode(run: _Run, stream: _Stream) -> Answered | None:
     """A question asking for a figure (a review item's kind, or its words) answered by choosing among the KB's
-    statements of that kind (query/answer/select.py); None when it asks for none, or the KB holds no statement of
-    the kind for it: the question is then read as any other."""
+    statements of that kind (query/answer/select.py); None when it asks for none, the KB holds no statement of the
+    kind for it, or the model's pick is no answer (none of these, or a statement naming none of the question's
+    concepts): the question is then read as any other. Answering those "not stated" instead lost on every review
+    sheet measured (BENCHMARKS "Figures the system reads, the model only picks"): the model seldom says none."""
     kind = run.options.value_kind or asked_value(run.question)
     if kind is None:
         return None
@@ -279,6 +281,8 @@ def _select_mode(run: _Run, stream: _Stream) -> Answered | None:
     answer = selected_answer(
         run.model, run.question, run.lang, run.script, options, lambda doc: docs.get(doc, ("", "")), stream.on_delta
     )
+    if answer.unsupported:  # none chosen, or a pick to check: the question is read as any other
+        return None
     return Answered(answer, [])
 
 

@@ -3,13 +3,14 @@
 The system read every figure of the documents at ingest (``store.statements``: each value with what it is a value
 of, its sentence, page and lines). For a question that asks for an amount, a date, a count, a duration or a
 percentage (the question's words, ``text/question_kind.asked_value``, or a review item's kind), the statements of
-that kind nearest the question (BM25 with the concept groups' other names, and the encoder, fused) are shown as at
-most eight numbered one-line options and "none of these" (``prompts/select.py``); the model answers with one number.
-The answer is the chosen statement's value as the document prints it, cited at its page and lines; "none", or no
-statement of the kind, is "not stated".
+that kind nearest the question (BM25 with the concept groups' other names, and the encoder, fused; those whose subject
+holds the question's own words first, the rest dropped) are shown as at most eight lettered one-line options and
+"none of these" (``prompts/select.py``); the model answers with one letter. The answer is the chosen statement's value
+as the document prints it, cited at its page and lines.
 
 The model's choice is checked as a quote is: a statement whose words name none of the question's concepts (the
-budget offered for a bid bond) is not shown as found but kept as "to check" (``domain.answers.TO_CHECK``).
+budget offered for a bid bond) is no answer (kept in the returned answer's claim as ``domain.answers.TO_CHECK``);
+then, as after "none of these", the caller reads the question again by quote-then-answer (``query/answer/modes.py``).
 """
 
 from __future__ import annotations
@@ -140,7 +141,8 @@ def selected_answer(
     on_delta: Callable[[str], None],
 ) -> Answer:
     """Ask the model to pick one of ``options`` (non-empty) and answer with it; ``paths(doc_id)`` gives a
-    document's stored path and title for the citations."""
+    document's stored path and title for the citations. Only a found answer is streamed (``on_delta``): an
+    unsupported one (none chosen, or a pick to check) is the caller's to show or to read again another way."""
     sources = tuple(_source(n, s, *paths(s.doc_id)) for n, s in enumerate(options, start=1))
     on_delta("")  # the model is choosing (the answer is shown once checked)
     reply = llm.complete(
@@ -151,7 +153,6 @@ def selected_answer(
     if not choice:
         why = "the model chose none of the statements" if choice == 0 else f"no choice in the reply {reply.text!r}"
         shown = not_stated(script)
-        on_delta(shown)
         claim = ClaimCheck("", "not_stated", why, method="select")
         return Answer(question, "naive", lang, shown, sources, (), 0, True, claims=(claim,), draft=str(choice),
                       script=script, check_s=time.perf_counter() - started)  # fmt: skip
@@ -162,7 +163,6 @@ def selected_answer(
     about = shares_a_concept(Question.of(question), f"{chosen.heading}\n{chosen.subject}\n{chosen.sentence}")
     if not about:  # the statement names none of the question's concepts: for a reviewer to check, not an answer
         shown = not_stated(script)
-        on_delta(shown)
         why = "to check: the chosen statement names none of the question's concepts"
         claim = ClaimCheck(value, "unsupported", why, evidence=evidence, method=TO_CHECK)
         return Answer(question, "naive", lang, shown, sources, (), 0, True, claims=(claim,), draft=value,
