@@ -56,6 +56,7 @@ HOMES = {
     "bench_fact_hops": "search",
     "eval_qa": "answering",
     "qa_": "answering",
+    "select_reader": "answering",
     "honesty": "answering",
     "cite_grammar": "answering",
     "bench_context": "answering",
