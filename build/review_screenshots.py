@@ -1,4 +1,4 @@
-"""Screenshots of a checklist review as a user sees it, for docs/ (issue 45): the self-contained HTML report opened
+"""Screenshots of a checklist review as a user sees it, for docs/: the self-contained HTML report opened
 in headless Chromium, and the TUI's Review screen (F5) driven in tmux, with the viewer opened at a row's quote.
 
     .venv/bin/python build/review_screenshots.py KB --checklist tender-zh --row price_weight

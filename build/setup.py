@@ -13,7 +13,7 @@ when .venv/.deps-installed is newer than pyproject.toml (and, on a CPU with AMX,
 without AMX: see NO_AMX_FLAGS), a model when it is installed and verified.
 
 With ``--json`` (for a fresh clone, where every stage runs) the whole set-up's time, its largest process and the
-disk it used are also recorded in that results file (benchmark "setup", issue 46), through the project's own
+disk it used are also recorded in that results file (benchmark "setup"), through the project's own
 helper in the environment just made.
 
 Runs with the system Python (standard library only): the project's environment does not exist yet.

@@ -1,4 +1,4 @@
-"""What a reviewer reads first, found without the LLM (issue 55): every clause that rejects a bid (:class:`Risk`),
+"""What a reviewer reads first, found without the LLM: every clause that rejects a bid (:class:`Risk`),
 every sentence that binds someone (:class:`Requirement`) and every dated or relative deadline
 (:class:`TimelineEntry`), each cited by document, page and lines.
 

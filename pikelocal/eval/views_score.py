@@ -1,4 +1,4 @@
-"""Scores of the reviewer's first views (issue 55) against gold lists written by reading the documents
+"""Scores of the reviewer's first views against gold lists written by reading the documents
 (``tests/data/review/views/*.jsonl``).
 
 A gold file is JSON lines: first ``{"meta": {...}}`` (``pages``: "all" or the pages whose every row is listed, the

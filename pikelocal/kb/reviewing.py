@@ -169,7 +169,7 @@ def export(path: Path, checklist_ref: str, out: Path) -> Path:
     return write_report(report, out, file_mode(path))
 
 
-# --- the reviewer's first views (issue 55): risks, requirements, timeline, without a model ----------------------
+# --- the reviewer's first views: risks, requirements, timeline, without a model ----------------------
 
 
 def _view_documents(store: Store, doc_refs: Sequence[str]) -> list[tuple[int, str, list[Clause], list[Statement]]]:
