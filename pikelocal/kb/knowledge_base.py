@@ -43,7 +43,7 @@ from pikelocal.kb import catalog, reviewing
 from pikelocal.kb import statements as statement_index
 from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
-from pikelocal.kb.session import encoder_settings_for, kb_session
+from pikelocal.kb.session import encoder_settings_for, kb_session, use_concepts
 from pikelocal.llm.base import LLM
 from pikelocal.query.context.expand import find_segments
 from pikelocal.query.context.segments import PRESETS
@@ -333,7 +333,9 @@ class KnowledgeBase:
         return recover(self.settings, self.path, Path(new), self.encoder, sink)
 
     def search(self, query: str, request: SearchRequest = SearchRequest()) -> list[Hit]:
-        """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid retrieval."""
+        """Ranked chunks for ``query`` by BM25, dense, late-chunked, atomic-question or hybrid retrieval; BM25 also
+        looks for the other names of the concepts the query names (``answer.concepts``)."""
+        use_concepts(self.settings.answer.concepts)
         with Store.open_existing(self.path) as store:
             return self._search(store, query, request.mode, request.k or self.settings.search.k)
 
