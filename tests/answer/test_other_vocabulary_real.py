@@ -16,6 +16,7 @@ import pytest
 from pikelocal import api
 from pikelocal.domain.answers import QueryTrace
 from tests.support.paths import installed_model
+from tests.support.text_kb import one_text_kb
 
 pytestmark = pytest.mark.slow
 DOCUMENT = """臺北市某局「市民服務中心委外營運案」評選須知
@@ -32,12 +33,8 @@ OLD = {**NEW, "answer.concepts": "none", "answer.check_encoder": False}  # words
 def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     installed_model("embeddinggemma-300m/model.onnx")
-    root = tmp_path_factory.mktemp("vocab-real")
-    doc = root / "評選須知.txt"
-    doc.write_text(DOCUMENT, encoding="utf-8")
-    path = root / "kb.sqlite"
+    path = one_text_kb(tmp_path_factory.mktemp("vocab-real"), "評選須知.txt", DOCUMENT, NEW)
     with api.open_kb(path, api.load_settings(environ={}, overrides=NEW)) as knowledge_base:
-        assert knowledge_base.add([doc]).ingest.count("ingested") == 1
         assert knowledge_base.stats().vectors["chunks"] == 1  # one prompt whatever the search's order
     return path
 

@@ -18,6 +18,7 @@ from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.prompts.select import LETTERS, MAX_OPTIONS, parse_choice, select_messages, select_params
 from pikelocal.text.question_kind import asked_value
+from tests.support.text_kb import one_text_kb
 
 RULES = """臺中市某局「智慧路燈維運服務委託案」評選須知
 
@@ -48,13 +49,7 @@ def pick(letter_for: dict[str, str]) -> object:
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("select")
-    doc = root / "評選須知.txt"
-    doc.write_text(RULES, encoding="utf-8")
-    path = root / "kb.sqlite"
-    with api.open_kb(path, load_settings(environ={}), encoder=HashEncoder()) as knowledge_base:
-        assert knowledge_base.add([doc]).ingest.count("ingested") == 1
-    return path
+    return one_text_kb(tmp_path_factory.mktemp("select"), "評選須知.txt", RULES, encoder=HashEncoder())
 
 
 def ask(kb: Path, question: str, words: str | None, select: bool = True) -> tuple[QueryTrace, FakeLLM]:

@@ -15,6 +15,7 @@ import pytest
 from pikelocal import api
 from pikelocal.domain.answers import QueryTrace
 from tests.support.paths import installed_model
+from tests.support.text_kb import one_text_kb
 
 pytestmark = pytest.mark.slow
 RULES = """臺中市某局「智慧路燈維運服務委託案」評選須知
@@ -30,13 +31,7 @@ SETTINGS = {"ingest.late": False, "answer.mode": "naive", "answer.select": True}
 def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     installed_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
     installed_model("embeddinggemma-300m/model.onnx")
-    root = tmp_path_factory.mktemp("select-real")
-    doc = root / "評選須知.txt"
-    doc.write_text(RULES, encoding="utf-8")
-    path = root / "kb.sqlite"
-    with api.open_kb(path, api.load_settings(environ={}, overrides=SETTINGS)) as knowledge_base:
-        assert knowledge_base.add([doc]).ingest.count("ingested") == 1
-    return path
+    return one_text_kb(tmp_path_factory.mktemp("select-real"), "評選須知.txt", RULES, SETTINGS)
 
 
 def ask(kb: Path, question: str) -> QueryTrace:

@@ -10,19 +10,14 @@ import pytest
 from pikelocal import api
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.text import concepts
+from tests.support.text_kb import one_text_kb
 
 TEXT = "第三章 投标须知\n\n投标人须提交投标保证金人民币伍万元整，以银行保函形式递交。\n"
 
 
 @pytest.fixture(scope="module")
 def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("search-concepts")
-    doc = root / "须知.txt"
-    doc.write_text(TEXT, encoding="utf-8")
-    path = root / "kb.sqlite"
-    with api.open_kb(path, api.load_settings(environ={}), encoder=HashEncoder()) as knowledge_base:
-        assert knowledge_base.add([doc]).ingest.count("ingested") == 1
-    return path
+    return one_text_kb(tmp_path_factory.mktemp("search-concepts"), "须知.txt", TEXT, encoder=HashEncoder())
 
 
 def bm25(kb: Path, query: str, groups: str) -> int:
