@@ -36,6 +36,16 @@ _OWNER = {
 BIT_SCAN_MIN_ROWS = 20_000
 BIT_OVERSAMPLE = 8
 FtsTable = Literal["chunk", "question", "summary", "statement"]
+# The ids of each table's rows that belong to some documents (a JSON list bound as the one parameter): what a search
+# limited to those documents ranks among. The entity graph's tables span documents and have none.
+_OF_DOCUMENTS = {
+    "chunk": "SELECT id FROM chunks WHERE doc_id IN (SELECT value FROM json_each(?))",
+    "late": "SELECT id FROM chunks WHERE doc_id IN (SELECT value FROM json_each(?))",
+    "question": "SELECT q.id FROM questions q JOIN chunks c ON c.id = q.chunk_id"
+    " WHERE c.doc_id IN (SELECT value FROM json_each(?))",
+    "summary": "SELECT id FROM summary_nodes WHERE doc_id IN (SELECT value FROM json_each(?))",
+    "statement": "SELECT id FROM statements WHERE doc_id IN (SELECT value FROM json_each(?))",
+}
 _FTS_RANK = {  # a chunk's header counts half, a statement's sentence half (its subject stands in it too)
     "chunk": "bm25(chunks_fts, 0.5, 1.0)",
     "question": "bm25(questions_fts)",
@@ -100,8 +110,12 @@ class SearchIndex:
         rows = self._db.rows(f"SELECT embedding FROM {schema.VECTOR_TABLES[table]} WHERE rowid = ?", (row_id,))
         return np.frombuffer(rows[0][0], dtype=np.float32).copy() if rows else None
 
-    def knn(self, table: VectorTable, query_vector: ArrayLike, k: int) -> list[tuple[int, float]]:
-        """The ``k`` nearest ids by cosine distance (0 = same direction), nearest first.
+    def knn(
+        self, table: VectorTable, query_vector: ArrayLike, k: int, *, doc_ids: Sequence[int] | None = None
+    ) -> list[tuple[int, float]]:
+        """The ``k`` nearest ids by cosine distance (0 = same direction), nearest first; with ``doc_ids``, the ``k``
+        nearest among those documents' rows (an exact scan of their vectors alone, so a document far down the whole
+        KB's ranking still gets its ``k``).
 
         Exact, except on a large table with sign bits (more than :data:`BIT_SCAN_MIN_ROWS` rows): there the
         candidates come from the bits and only they are re-scored (see :func:`vectors.knn_binary_rescore`)."""
@@ -110,12 +124,28 @@ class SearchIndex:
         if q.shape != (dim,):
             raise ValueError(f"expected a ({dim},) query vector, got {q.shape}")
         floats, bits = schema.VECTOR_TABLES[table], self._bit_table(table)
+        if doc_ids is not None:
+            return self._knn_within(table, q, k, doc_ids)
         with self._db.locked() as conn:
             if bits is not None and self._size_at_least(table, BIT_SCAN_MIN_ROWS):
                 return vectors.knn_binary_rescore(
                     conn, bit_table=bits, float_table=floats, query=q, k=k, oversample=BIT_OVERSAMPLE
                 )
             return vectors.knn(conn, floats, q, k)
+
+    def _knn_within(self, table: VectorTable, q: np.ndarray, k: int, doc_ids: Sequence[int]) -> list[tuple[int, float]]:
+        """The ``k`` nearest of the rows of ``doc_ids`` only: their float vectors scanned and ranked exactly."""
+        if table not in _OF_DOCUMENTS:
+            raise ValueError(f"{table} vectors are not kept per document")
+        if k <= 0 or not doc_ids:
+            return []
+        floats = schema.VECTOR_TABLES[table]
+        rows = self._db.rows(
+            f"SELECT rowid, vec_distance_cosine(embedding, ?) AS d FROM {floats}"
+            f" WHERE rowid IN ({_OF_DOCUMENTS[table]}) ORDER BY d, rowid LIMIT ?",
+            (vectors.float32_blob(q), json.dumps([int(d) for d in doc_ids]), int(k)),
+        )
+        return [(int(i), float(d)) for i, d in rows]
 
     def has_vectors(self, table: VectorTable) -> bool:
         """Whether ``table`` holds any vector (a KB built with ``ingest.late = false`` has no late ones)."""
@@ -173,8 +203,11 @@ class SearchIndex:
         *,
         require_all: bool = False,
         exact_phrases: bool | None = None,
+        doc_ids: Sequence[int] | None = None,
     ) -> list[tuple[int, float]]:
-        """Full-text hits as (id, score), best first; score = -bm25, so higher is better.
+        """Full-text hits as (id, score), best first; score = -bm25, so higher is better. With ``doc_ids``, only
+        those documents' rows are matched and ranked (the restriction is in the query, so the ``k`` best of them
+        come back however many other documents outrank them).
 
         See :func:`pikelocal.store.fts.build_match_query` for ``require_all`` and ``exact_phrases``; None
         chooses: exact phrases for terms, bigrams for a Chinese sentence (:func:`is_cjk_sentence`).
@@ -185,6 +218,13 @@ class SearchIndex:
         if match is None or k <= 0:
             return []
         name, rank = schema.FTS_TABLES[table], _FTS_RANK[table]
+        if doc_ids is not None:
+            rows = self._db.rows(
+                f"SELECT rowid, {rank} AS r FROM {name} WHERE {name} MATCH ?"
+                f" AND rowid IN ({_OF_DOCUMENTS[table]}) ORDER BY r LIMIT ?",
+                (match, json.dumps([int(d) for d in doc_ids]), k),
+            )
+            return [(int(i), -float(r)) for i, r in rows]
         rows = self._db.rows(
             f"SELECT rowid, {rank} AS r FROM {name} WHERE {name} MATCH ? ORDER BY r LIMIT ?", (match, k)
         )

@@ -34,7 +34,6 @@ _COLS = (
     "id, doc_id, kind, value_text, normal, number, unit, subject, concepts, sentence, heading, page, line_start,"
     " line_end, char_start, char_end, threshold"
 )
-OVERSAMPLE = 4  # candidates read per hit wanted when hits are then filtered by document
 
 
 @dataclass(frozen=True)
@@ -135,22 +134,17 @@ class Statements:
     def search_fts(self, query: str, k: int, *, doc_ids: Sequence[int] | None = None) -> list[StatementHit]:
         """Statements for ``query`` by BM25 over their subject (with heading) and sentence, best first (score:
         negated BM25, higher is better); only those of ``doc_ids`` when given."""
-        wanted = k * OVERSAMPLE if doc_ids is not None else k
-        return self._hits(self._index.fts_search("statement", query, wanted), k, doc_ids)
+        return self._hits(self._index.fts_search("statement", query, k, doc_ids=doc_ids), k)
 
     def knn(self, vector: ArrayLike, k: int, *, doc_ids: Sequence[int] | None = None) -> list[StatementHit]:
         """The statements nearest ``vector`` (a query encoded with ``role="query"``), nearest first (score:
         1 − cosine distance); only those of ``doc_ids`` when given."""
-        wanted = k * OVERSAMPLE if doc_ids is not None else k
-        found = [(i, 1.0 - d) for i, d in self._index.knn("statement", vector, wanted)]
-        return self._hits(found, k, doc_ids)
+        found = [(i, 1.0 - d) for i, d in self._index.knn("statement", vector, k, doc_ids=doc_ids)]
+        return self._hits(found, k)
 
-    def _hits(self, found: Sequence[tuple[int, float]], k: int, doc_ids: Sequence[int] | None) -> list[StatementHit]:
+    def _hits(self, found: Sequence[tuple[int, float]], k: int) -> list[StatementHit]:
         scores = dict(found)
         hits = [StatementHit(s, scores[s.id]) for s in self.get([i for i, _ in found]) if s.id is not None]
-        if doc_ids is not None:
-            keep = set(doc_ids)
-            hits = [h for h in hits if h.statement.doc_id in keep]
         return hits[:k]
 
 

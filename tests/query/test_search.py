@@ -351,7 +351,9 @@ def test_a_chunk_deleted_between_ranking_and_fetch_is_skipped(
         return {name: stale[name][:n] for name in sources}
 
     monkeypatch.setattr(
-        search_module, "rankings", lambda s, e, q, sources, n, v=None: stale_rankings(sources=sources, n=n)
+        search_module,
+        "rankings",
+        lambda s, e, q, sources, n, v=None, doc_ids=None: stale_rankings(sources=sources, n=n),
     )
     assert search(store, ENC, query, mode="bm25", k=50) == []  # every bm25 candidate was deleted
     for mode in ("dense", "late"):

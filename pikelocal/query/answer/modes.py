@@ -46,7 +46,6 @@ from pikelocal.text.script import Script, detect_script
 
 CHUNKS_ONLY = {"questions": 0.0}
 PROMPT_OVERHEAD_TOKENS = 500  # rules, question and headings around the sources
-DOC_FILTER_DEPTH = 8  # searched this many times deeper when only some documents count, then filtered
 
 
 @dataclass(frozen=True)
@@ -114,20 +113,21 @@ def context_budget(options: AskOptions, llm: LLM) -> Budget:
 
 def _search(store: Store, encoder: Encoder, question: str, options: AskOptions, weights: dict[str, float]) -> list[Hit]:
     """The question's hybrid search (with the options' extra search terms), as deep as the context assembly needs,
-    with the settings' fact hops; only the options' documents when it names some (searched deeper, then kept)."""
+    with the settings' fact hops; only the options' documents when it names some (each ranking choosing among
+    their chunks: ``search``'s ``doc_ids``)."""
     depth = ranking_depth(options)
     query = " ".join([question, *options.search_terms])
     wanted = options.doc_ids
     hits = search(
-        store, encoder, query, k=depth if wanted is None else depth * DOC_FILTER_DEPTH, weights=weights,
-        fusion=options.fusion, hops=options.hops, hop_similarity=options.hop_similarity,
+        store, encoder, query, k=depth, weights=weights, fusion=options.fusion, hops=options.hops,
+        hop_similarity=options.hop_similarity, doc_ids=wanted,
     )  # fmt: skip
     if options.search_terms:  # the terms alone by BM25 too: a question's words can bury the one line with the term
-        alone = search(store, encoder, " ".join(options.search_terms), mode="bm25", k=depth * 2)
+        alone = search(store, encoder, " ".join(options.search_terms), mode="bm25", k=depth * 2, doc_ids=wanted)
         by_id = {h.chunk.id: h for h in [*hits, *alone]}
         order = _interleave([h.chunk.id for h in hits], [h.chunk.id for h in alone])
         hits = [by_id[cid] for cid in order]
-    return hits[:depth] if wanted is None else [h for h in hits if h.chunk.doc_id in wanted][:depth]
+    return hits[:depth]
 
 
 def ranking_depth(options: AskOptions) -> int:
@@ -307,7 +307,7 @@ def _hier_mode(run: _Run, stream: _Stream) -> Answered:
     """The search's first ``k`` chunks interleaved with the chunks the nearest atomic questions lead to."""
     hits, ranking = run.ranking()
     direct = [cid for cid, _ in ranking[: run.options.k]]
-    via = search(run.store, run.encoder, run.question, mode="questions", k=run.options.k)
+    via = search(run.store, run.encoder, run.question, mode="questions", k=run.options.k, doc_ids=run.options.doc_ids)
     priority = _interleave(direct, [h.chunk.id for h in via])
     # two rankings' scores do not compare: the interleaved order, then the rest of the search's, by rank
     ranking = [(cid, None) for cid in dict.fromkeys([*priority, *(h.chunk.id for h in hits)])]
@@ -323,7 +323,9 @@ def _read_and_answer(run: _Run, priority: list[int], ranking: Ranking, stream: _
     read: list[Source] = []
     if options.tree_nodes > 0 and is_overview(run.question):
         read = summary_sources(
-            run.store, search_summaries(run.store, run.encoder, run.question, options.tree_nodes), run.lang
+            run.store,
+            search_summaries(run.store, run.encoder, run.question, options.tree_nodes, options.doc_ids),
+            run.lang,
         )
         budget = replace(budget, tokens=max(256, budget.tokens - sum(estimate_tokens(s.text) for s in read)))
     sources = assemble(run.store, priority, budget, [], ranking=ranking)

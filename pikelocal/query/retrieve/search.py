@@ -24,6 +24,8 @@ from pikelocal.store.store import Store
 from pikelocal.text import concepts
 
 QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense leads, BM25 adds exact terms
+# The entity graph's walk spans documents: when a search is kept to some, it is read this many times deeper first.
+GRAPH_DOC_DEPTH = 8
 
 
 def hybrid_sources(weights: Mapping[str, float] | None) -> tuple[str, ...]:
@@ -38,12 +40,14 @@ def rankings(
     sources: tuple[str, ...],
     n: int,
     vector: NDArray[np.float32] | None = None,
+    doc_ids: Sequence[int] | None = None,
 ) -> dict[str, list[tuple[int, float]]]:
     """Each named source's ranking of chunk ids with its own score, best first. ``vector``: the query's, when the
-    caller has encoded it already."""
+    caller has encoded it already; ``doc_ids``: only these documents' chunks are ranked (each source selects its
+    candidates among them; the graph's walk, which spans documents, is read deeper and kept to them)."""
     out: dict[str, list[tuple[int, float]]] = {}
     if "bm25" in sources:
-        out["bm25"] = bm25_ranking(store, "chunk", query, n)
+        out["bm25"] = bm25_ranking(store, "chunk", query, n, doc_ids)
     dense = [s for s in sources if s in ("dense", "late", "questions", "graph")]
     if dense:
         if encoder is None:
@@ -51,37 +55,50 @@ def rankings(
         q = encoder.encode([query], role="query")[0] if vector is None else vector
         for name in dense:
             if name == "questions":
-                out[name] = question_ranking(store, q, query, n)
+                out[name] = question_ranking(store, q, query, n, doc_ids)
             elif name == "graph":
                 from pikelocal.query.retrieve.graph import (  # scipy loads only for the graph
                     PASSAGE_SEEDS,
                     graph_ranking,
                 )
 
-                hits = out.get("dense") or [(c, 1.0 - d) for c, d in store.index.knn("chunk", q, PASSAGE_SEEDS)]
-                out[name] = graph_ranking(store, query, q, n, dense_hits=hits)
+                seeds = store.index.knn("chunk", q, PASSAGE_SEEDS, doc_ids=doc_ids)
+                hits = out.get("dense") or [(c, 1.0 - d) for c, d in seeds]
+                walked = graph_ranking(store, query, q, n if doc_ids is None else n * GRAPH_DOC_DEPTH, dense_hits=hits)
+                out[name] = walked if doc_ids is None else within(store, walked, doc_ids)[:n]
             else:
                 table: VectorTable = "chunk" if name == "dense" else "late"
-                out[name] = [(cid, 1.0 - dist) for cid, dist in store.index.knn(table, q, n)]
+                out[name] = [(cid, 1.0 - dist) for cid, dist in store.index.knn(table, q, n, doc_ids=doc_ids)]
     return out
 
 
-def bm25_ranking(store: Store, table: FtsTable, query: str, n: int) -> list[tuple[int, float]]:
+def within(store: Store, ranking: Sequence[tuple[int, float]], doc_ids: Sequence[int]) -> list[tuple[int, float]]:
+    """The entries of a chunk ranking that belong to ``doc_ids``, in its order."""
+    keep = set(doc_ids)
+    owners = {c.id: c.doc_id for c in store.chunks.get_chunks([cid for cid, _ in ranking])}
+    return [(cid, score) for cid, score in ranking if owners.get(cid) in keep]
+
+
+def bm25_ranking(
+    store: Store, table: FtsTable, query: str, n: int, doc_ids: Sequence[int] | None = None
+) -> list[tuple[int, float]]:
     """BM25 over ``table`` for the query and the other names of the concepts it names (``text/concepts.py``: a
     question about 押標金 also finds 投标保证金 and "bid security"). The query's own form decides how its terms are
     matched (a Chinese sentence by bigrams, terms as phrases), so the added names do not change it."""
     extra = [f'"{t}"' if " " in t else t for t in concepts.active().expansion(query)]  # "bid bond": one phrase
     exact = not is_cjk_sentence(query)
-    return store.index.fts_search(table, " ".join([query, *extra]), n, exact_phrases=exact)
+    return store.index.fts_search(table, " ".join([query, *extra]), n, exact_phrases=exact, doc_ids=doc_ids)
 
 
-def question_ranking(store: Store, query_vector: NDArray[np.float32], query: str, n: int) -> list[tuple[int, float]]:
+def question_ranking(
+    store: Store, query_vector: NDArray[np.float32], query: str, n: int, doc_ids: Sequence[int] | None = None
+) -> list[tuple[int, float]]:
     """PIKE-RAG's path via atomic questions: the query matched against every chunk's questions (dense and
     BM25, fused by RRF), each chunk ranked by its best question; empty when the KB has no questions yet."""
     wide = 3 * n  # a chunk has several questions
     lists = {
-        "dense": [qid for qid, _ in store.index.knn("question", query_vector, wide)],
-        "bm25": [qid for qid, _ in bm25_ranking(store, "question", query, wide)],
+        "dense": [qid for qid, _ in store.index.knn("question", query_vector, wide, doc_ids=doc_ids)],
+        "bm25": [qid for qid, _ in bm25_ranking(store, "question", query, wide, doc_ids)],
     }
     fused = reciprocal_rank_fusion(lists, weights={"bm25": QUESTION_BM25_WEIGHT})
     owner = store.chunks.question_chunks([qid for qid, _ in fused])
@@ -105,10 +122,14 @@ def search(
     fusion: FusionMethod = "rrf",
     hops: int = 0,
     hop_similarity: float = HOP_MIN_SIMILARITY,
+    doc_ids: Sequence[int] | None = None,
 ) -> list[Hit]:
     """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense, late (and question) rankings, weighted,
     by ``fusion`` (:func:`fuse`), then puts up to ``hops`` fact hops (:mod:`pikelocal.query.retrieve.hops`; a KB
-    enriched with entities) after its first hits, and the articles the query cites first."""
+    enriched with entities) after its first hits, and the articles the query cites first. ``doc_ids``: only these
+    documents' chunks, each ranking choosing its candidates among them (a filter in the query, not on the result:
+    the ``k`` best of those documents come back however many other chunks outrank them); hops and cited articles
+    in other documents are left out."""
     if mode not in SEARCH_MODES:
         raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(SEARCH_MODES)})")
     if not query.strip():
@@ -123,7 +144,7 @@ def search(
     if hops < 0:
         raise InputError(f"hops must be at least 0, got {hops}")
     with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
-        return _search(store, encoder, query, mode, k, weights, candidates, fusion, (hops, hop_similarity))
+        return _search(store, encoder, query, mode, k, weights, candidates, fusion, (hops, hop_similarity), doc_ids)
 
 
 def fuse(
@@ -151,21 +172,25 @@ def _search(
     candidates: int,
     fusion: FusionMethod,
     hopping: tuple[int, float],
+    doc_ids: Sequence[int] | None = None,
 ) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
     hops, hop_similarity = hopping if mode == "hybrid" and encoder is not None else (0, 0.0)
     vector = encoder.encode([query], role="query")[0] if hops and encoder is not None else None
-    ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k, vector)
+    ranked = rankings(
+        store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k, vector, doc_ids=doc_ids
+    )
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
     fused = fuse(ranked, weights, max(k, candidates), fusion)[:k] if mode == "hybrid" else ranked[mode][:k]
     via: dict[int, str] = {}
     if mode == "hybrid":
         if vector is not None and encoder is not None:
             fused, found = add_hops(store, encoder, query, vector, fused, hops, hop_similarity)
-            fused = fused[:k]
+            fused = fused[:k] if doc_ids is None else within(store, fused, doc_ids)[:k]
             ranks["hops"] = {h.chunk_id: r for r, h in enumerate(found, start=1)}
             via = {h.chunk_id: fact_text(h.fact.subject, h.fact.relation, h.fact.object) for h in found}
         fused = cited_first(store, query, fused, ranks, k)
+        fused = fused if doc_ids is None else within(store, fused, doc_ids)
     cites: dict[int, list[StoredRef]] = {}
     for ref in store.refs.refs(chunk_ids=[cid for cid, _ in fused]) if fused else ():
         cites.setdefault(ref.chunk_id, []).append(ref)

@@ -13,14 +13,17 @@ from pikelocal.store.store import Store
 from pikelocal.text.lang import Lang
 
 
-def search_summaries(store: Store, encoder: Encoder, query: str, k: int) -> list[SummaryHit]:
-    """The ``k`` summary nodes nearest ``query``: reciprocal-rank fusion of their vectors' and BM25 ranks."""
+def search_summaries(
+    store: Store, encoder: Encoder, query: str, k: int, doc_ids: Sequence[int] | None = None
+) -> list[SummaryHit]:
+    """The ``k`` summary nodes nearest ``query``: reciprocal-rank fusion of their vectors' and BM25 ranks; with
+    ``doc_ids``, only the nodes of those documents (a cluster across documents is left out)."""
     if k <= 0:
         return []
     depth = 3 * k
     vector = encoder.encode([query], role="query")[0]
-    dense = [nid for nid, _ in store.index.knn("summary", vector, depth)]
-    bm25 = [nid for nid, _ in store.index.fts_search("summary", query, depth)]
+    dense = [nid for nid, _ in store.index.knn("summary", vector, depth, doc_ids=doc_ids)]
+    bm25 = [nid for nid, _ in store.index.fts_search("summary", query, depth, doc_ids=doc_ids)]
     fused = reciprocal_rank_fusion({"dense": dense, "bm25": bm25}, weights={"dense": 1.0, "bm25": 0.5})[:k]
     nodes = {n.id: n for n in store.summaries.get([nid for nid, _ in fused])}
     hits = []
