@@ -12,10 +12,12 @@ from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.cli.output import KEY_FIGURE, REQUIREMENT, REVIEW_ROW, RISK, TIMELINE_ENTRY, echo_records, json_option
 from pikelocal.cli.progress import ProgressPrinter
+from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
 
 
 @click.command()
 @click.argument("kb", type=click.Path(path_type=Path))
+@click.argument("per_document_docs", metavar="[DOC]...", nargs=-1)
 @click.option("--checklist", "checklist", help="A built-in checklist (see --list) or a checklist TOML file.")
 @click.option("--docs", "docs", multiple=True, help="Only this document (id, path, file name); repeatable.")
 @click.option(
@@ -35,7 +37,14 @@ from pikelocal.cli.progress import ProgressPrinter
     "--requirements", "show_requirements", is_flag=True, help="Every sentence that binds someone, as rows (no model)."
 )
 @click.option("--timeline", "show_timeline", is_flag=True, help="Every dated or relative deadline, sorted (no model).")
-@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY)
+@click.option(
+    "--per-document",
+    "per_document",
+    is_flag=True,
+    help="Run the checklist once per document (the DOCs after KB, else every one) and show them side by side,"
+    " differences marked; --export writes the table (.md, .csv, .xlsx, .docx).",
+)
+@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY, SIDE_BY_SIDE)
 @key_file_option
 @click.pass_context
 def review(
@@ -50,6 +59,8 @@ def review(
     show_risks: bool,
     show_requirements: bool,
     show_timeline: bool,
+    per_document: bool,
+    per_document_docs: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Run a checklist over KB: each item answered with a quote, its value compared across documents, and stored.
@@ -75,6 +86,11 @@ def review(
         return
     if not checklist:
         raise api.InputError("name a checklist: --checklist tender-zh (see --list) or --checklist FILE.toml")
+    if per_document_docs and not per_document:
+        raise api.InputError("documents after KB are read with --per-document; else name them with --docs")
+    if per_document:
+        run_side_by_side(ctx, kb, checklist, (*per_document_docs, *docs), script, fresh, export_to, as_json)
+        return
     if export_to is not None:
         with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
             written = knowledge_base.export_review(checklist, export_to)

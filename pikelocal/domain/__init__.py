@@ -3,8 +3,8 @@ with no behaviour beyond small helpers, and nothing below them (they import only
 
 ``kinds`` (every enumeration), ``documents`` (what the KB holds), ``search`` (hits), ``answers`` (traces),
 ``reports`` (what operations report), ``references`` (citations of laws), ``requests`` (what callers ask for),
-``events`` (progress), ``errors``, ``review`` (checklists, values, review rows), ``statements`` (every value of a
-document with what it is a value of).
+``events`` (progress), ``errors``, ``review`` (checklists, values, review rows), ``side_by_side`` (a checklist per
+document, as columns), ``statements`` (every value of a document with what it is a value of).
 Front ends import from here and from :mod:`pikelocal.api` only.
 """
 
@@ -115,6 +115,15 @@ from pikelocal.domain.review import (
     ValueKind,
 )
 from pikelocal.domain.search import Hit, Segment, SegmentCell, SegmentSpan, Snippet, SummaryHit
+from pikelocal.domain.side_by_side import (
+    AGREEMENT_NAMES,
+    AGREEMENTS,
+    Agreement,
+    ComparedDocument,
+    SideBySide,
+    SideBySideRequest,
+    SideBySideRow,
+)
 from pikelocal.domain.statements import Statement, StatementHit
 
 __all__ = [
@@ -139,4 +148,6 @@ __all__ = [
     "Located",
     "ReviewMark", "ReviewQuote", "ReviewReport", "ReviewRequest", "ReviewRow", "ReviewVerdict", "Value", "ValueKind",
     "Statement", "StatementHit",
+    "AGREEMENTS", "AGREEMENT_NAMES", "Agreement", "ComparedDocument", "SideBySide", "SideBySideRequest",
+    "SideBySideRow",
 ]  # fmt: skip

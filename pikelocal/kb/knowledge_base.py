@@ -35,11 +35,12 @@ from pikelocal.domain.reports import (
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
 from pikelocal.domain.review import Checklist, KeyFigure, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.domain.search import FusionTuning, Hit, Segment, SummaryHit
+from pikelocal.domain.side_by_side import SideBySide, SideBySideRequest
 from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.kb import catalog, reviewing
+from pikelocal.kb import catalog, reviewing, side_by_side
 from pikelocal.kb import statements as statement_index
 from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
@@ -442,6 +443,19 @@ class KnowledgeBase:
     def export_review(self, checklist: str, out: Path) -> Path:
         """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html or .docx; no model)."""
         return reviewing.export(self.path, checklist, out)
+
+    def side_by_side(self, request: SideBySideRequest, sink: EventSink = ignore) -> SideBySide:
+        """Run a checklist once per document (each answered from that document alone, its rows stored apart and
+        kept for the next run) and return the items as rows, the documents as columns, differences marked."""
+        return side_by_side.run(self.settings, self.path, request, self.encoder, self.llm, sink)
+
+    def side_by_side_table(self, request: SideBySideRequest) -> SideBySide:
+        """The side-by-side table from the rows stored so far (no model)."""
+        return side_by_side.table(self.path, request)
+
+    def export_side_by_side(self, compared: SideBySide, out: Path) -> Path:
+        """Write a side-by-side table to ``out`` (.md, .csv, .xlsx or .docx), private like the KB."""
+        return side_by_side.export(self.path, compared, out)
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
         """Answer ``question`` with cited sources; the trace is stored in the KB.

@@ -361,3 +361,23 @@ def _docx_table(document: WordDocument, headings: Sequence[str], rows: Sequence[
     for row in rows:
         for cell, text in zip(table.add_row().cells, row, strict=True):
             cell.text = text
+
+
+def docx_tables(
+    title: str, paragraphs: Sequence[str], tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]]
+) -> bytes:
+    """A Word document of a title, paragraphs, then a heading and a table per (heading, columns, rows of plain
+    text) (another report's layout: documents side by side), every text kept to what XML allows."""
+    import docx  # python-docx: its one home
+
+    x = xml_text
+    document = docx.Document()
+    document.add_heading(x(title), level=0)
+    for paragraph in paragraphs:
+        document.add_paragraph(x(paragraph))
+    for heading, columns, rows in tables:
+        document.add_heading(x(heading), level=1)
+        _docx_table(document, [x(c) for c in columns], [[x(cell) for cell in row] for row in rows])
+    buf = io.BytesIO()
+    document.save(buf)
+    return buf.getvalue()

@@ -32,7 +32,7 @@ from pikelocal.domain.review import (
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
-from pikelocal.review.stored import row_json, stored_rows
+from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.store.store import Store
@@ -61,12 +61,16 @@ def run_review(
     doc_ids: Sequence[int] | None = None,
     fresh: bool = False,
     sink: EventSink = ignore,
+    scope: str = "",
 ) -> ReviewReport:
     """Answer every item of ``checklist`` not yet answered on this KB state (every item with ``fresh``);
-    ``settings_key`` names what else an answer depends on (model, mode), so a change there asks again too."""
+    ``settings_key`` names what else an answer depends on (model, mode), so a change there asks again too.
+    ``scope`` keeps the rows apart from the checklist's other runs (one document's, for documents side by side:
+    ``review/stored.py``'s :func:`~pikelocal.review.stored.stored_name`)."""
     start = time.perf_counter()
+    name = stored_name(checklist.name, scope)
     state = state_of(store, settings_key, script, doc_ids)
-    stored = {r.item_id: r for r in store.reviews.results(checklist.name)}
+    stored = {r.item_id: r for r in store.reviews.results(name)}
     todo = [
         i for i in checklist.items if fresh or (r := stored.get(i.id)) is None or r.kb_state != item_state(state, i)
     ]
@@ -75,13 +79,13 @@ def run_review(
     for done, item in enumerate(todo, start=1):
         row = answer_item(checklist, item, ask, script, corpus)
         made_on = item_state(state, item)
-        store.reviews.save_result(checklist.name, item.id, made_on, row_json(replace(row, kb_state=made_on)))
+        store.reviews.save_result(name, item.id, made_on, row_json(replace(row, kb_state=made_on)))
         sink(StageAdvanced(STAGE, done, len(todo), item.label))
         if row.verdict == "conflicting":
             sink(Notice("warning", f"{item.label}: the documents disagree ({_values_text(row)})"))
     seconds = time.perf_counter() - start
     sink(StageFinished(STAGE, len(todo), seconds))
-    rows = tuple(stored_rows(store, checklist))
+    rows = tuple(stored_rows(store, checklist, scope))
     return ReviewReport(checklist, len(todo), len(checklist.items) - len(todo), rows, seconds, script)
 
 

@@ -43,11 +43,25 @@ def _quote(q: dict[str, Any]) -> ReviewQuote:
     return ReviewQuote(text=q["text"], where=Located(**q["where"]), value=_value(value) if value else None)
 
 
-def stored_rows(store: Store, checklist: Checklist) -> list[ReviewRow]:
-    """The stored rows of ``checklist`` in its items' order (items never answered are left out), each with the
-    reviewer's newest mark and note."""
-    by_item = {r.item_id: row_from_json(r.json) for r in store.reviews.results(checklist.name)}
-    newest: dict[str, StoredMark] = {m.item_id: m for m in store.reviews.marks(checklist.name)}
+def stored_name(checklist: str, scope: str = "") -> str:
+    """The name a checklist's rows are stored under: its own, or with a scope (``tender-zh@doc:1f3a…``: the rows of
+    one document, answered from that document alone), so the runs of one checklist over the whole KB and over each
+    document never overwrite one another's rows."""
+    return f"{checklist}@{scope}" if scope else checklist
+
+
+def document_scope(sha256: str) -> str:
+    """The scope of the rows answered from one document alone: its content's hash, so a changed document is asked
+    again and an unchanged one keeps its rows whatever its id."""
+    return f"doc:{sha256[:16]}"
+
+
+def stored_rows(store: Store, checklist: Checklist, scope: str = "") -> list[ReviewRow]:
+    """The stored rows of ``checklist`` (in ``scope``: :func:`stored_name`) in its items' order (items never answered
+    are left out), each with the reviewer's newest mark and note."""
+    name = stored_name(checklist.name, scope)
+    by_item = {r.item_id: row_from_json(r.json) for r in store.reviews.results(name)}
+    newest: dict[str, StoredMark] = {m.item_id: m for m in store.reviews.marks(name)}
     rows = []
     for item in checklist.items:
         row = by_item.get(item.id)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -100,18 +100,30 @@ def csv_text(report: ViewsReport) -> str:
 
 def xlsx_bytes(report: ViewsReport) -> bytes:
     """A workbook of one sheet per view, the header row frozen; page and lines as numbers."""
+    return workbook_bytes(sheets(report) or [("risks", RISK_COLUMNS, [])])
+
+
+NUMERIC_COLUMNS = frozenset({"page", "line_start", "line_end"})
+
+
+def workbook_bytes(
+    tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]],
+    numeric: Callable[[str], bool] = NUMERIC_COLUMNS.__contains__,
+) -> bytes:
+    """A workbook of one sheet per (name, columns, rows of plain text), the header row frozen; a cell of a column
+    ``numeric`` names (page, lines) written as a number when it is one, every other cell through ``csv_cell``
+    (openpyxl writes a cell starting with ``=`` as a formula)."""
     from openpyxl import Workbook
 
     book = Workbook()
     if book.active is not None:
         book.remove(book.active)
-    numeric = {"page", "line_start", "line_end"}
-    for name, columns, rows in sheets(report) or [("risks", RISK_COLUMNS, [])]:
+    for name, columns, rows in tables:
         sheet = book.create_sheet(name)
-        sheet.append(list(columns))
+        sheet.append([csv_cell(c) for c in columns])
         for row in rows:
             sheet.append(
-                [int(v) if c in numeric and v.isdigit() else csv_cell(v) for c, v in zip(columns, row, strict=True)]
+                [int(v) if numeric(c) and v.isdigit() else csv_cell(v) for c, v in zip(columns, row, strict=True)]
             )
         sheet.freeze_panes = "A2"
     buf = io.BytesIO()

@@ -77,6 +77,7 @@ def invocations(kb: Path) -> dict[str, list[list[object]]]:
             ["review", kb, "--risks"],
             ["review", kb, "--requirements"],
             ["review", kb, "--timeline"],
+            ["review", kb, "--checklist", checklist, "--per-document"],
         ],
         "search": [
             ["search", kb, "投标保证金"],
