@@ -32,6 +32,7 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("a w c x", "review", "mark the row accepted / wrong / to check / clear the mark (kept with the time)"),
     ("n", "review", "the row's note"),
     ("Esc", "review", "cancel the running checklist (answered items are kept)"),
+    ("p", "review", "documents side by side: the checklist per document (s runs it, Enter a cell's quote, e exports)"),
 )
 
 NOTES = """

@@ -112,6 +112,7 @@ class ReviewScreen(Screen[None]):
         Binding("t", "script", "Script", show=False),
         Binding("f", "start_fresh", "Ask again", show=False),
         Binding("r", "refresh", "Refresh", show=False),
+        Binding("p", "side_by_side", "Per document", show=False),
         Binding("escape", "cancel", "Cancel"),
         *(Binding(str(n), f"open_quote({n})", f"Quote {n}", show=False) for n in range(1, 10)),
     ]
@@ -332,6 +333,12 @@ class ReviewScreen(Screen[None]):
             self._load()
         self._progress(f"Stopped: {message.error}", None, running=False)
         self.notify(message.error, title="Review", severity="warning" if message.cancelled else "error")
+
+    def action_side_by_side(self) -> None:
+        """The checklist answered once per document, side by side (``tui/screens/side_by_side.py``)."""
+        from pikelocal.tui.screens.side_by_side import SideBySideScreen
+
+        self.app.push_screen(SideBySideScreen(self.ref, self.docs, self.script))
 
     # --- a user's checklist --------------------------------------------------------------------------
 
