@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,8 @@ from pikelocal.domain.events import Event, StageAdvanced
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.review.side_by_side import agreement
+from pikelocal.review.stored import document_scope
+from pikelocal.store.store import Store
 from tests.support.side_kb import bids_kb, quote_figure
 
 
@@ -137,6 +143,35 @@ def test_a_run_stopped_midway_resumes_without_asking_twice(
     assert resumed.asked == 6 and resumed.kept == 6
     assert len(llm.calls) == len(whole.calls)  # the stopped run and the resumed one asked what one run asks
     assert len(llm.calls) > before
+    assert {r.item_id: r.agreement for r in resumed.rows}["validity"] == "differs"
+
+
+WORKER = Path(__file__).resolve().parent / "side_worker.py"
+
+
+def _stored_per_document(path: Path) -> int:
+    with Store.open_existing(path) as store:
+        return sum(len(store.reviews.results(f"bids@{document_scope(d.sha256)}")) for d in store.docs.documents())
+
+
+def test_a_run_killed_outright_resumes_without_asking_a_stored_item_again(
+    kb: tuple[Path, Path], settings: Settings
+) -> None:
+    path, checklist = kb
+    worker = subprocess.Popen([sys.executable, str(WORKER), str(path), str(checklist)])
+    try:
+        deadline = time.monotonic() + 60
+        while _stored_per_document(path) < 5 and time.monotonic() < deadline and worker.poll() is None:
+            time.sleep(0.05)
+        worker.send_signal(signal.SIGKILL)
+    finally:
+        worker.wait(timeout=30)
+    stored = _stored_per_document(path)
+    assert worker.returncode == -signal.SIGKILL and 5 <= stored < 12
+    llm = FakeLLM({"answer-quote": quote_figure})
+    resumed = run(path, settings, checklist, llm)
+    assert (resumed.asked, resumed.kept) == (12 - stored, stored)
+    assert len(llm.calls_for("answer-quote")) == resumed.asked  # one call per item not stored, none for the rest
     assert {r.item_id: r.agreement for r in resumed.rows}["validity"] == "differs"
 
 
