@@ -42,7 +42,7 @@ from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
     "per_document",
     is_flag=True,
     help="Run the checklist once per document (the DOCs after KB, else every one) and show them side by side,"
-    " differences marked; --export writes the table (.md, .csv, .xlsx, .docx).",
+    " differences marked. With --export: the table of the rows stored so far (.md, .csv, .xlsx, .docx), no model.",
 )
 @json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY, SIDE_BY_SIDE)
 @key_file_option

@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from pikelocal import api
-from pikelocal.cli.common import llm_settings
+from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import open_kb
 from pikelocal.cli.output import Record, echo_records
 from pikelocal.cli.progress import ProgressPrinter
@@ -34,14 +34,22 @@ def run_side_by_side(
     export_to: Path | None,
     as_json: bool,
 ) -> None:
-    """Run (or, with ``export_to``, export) the checklist per document and print the table."""
+    """Run the checklist per document and print the table; with ``export_to``, write the table of the rows stored
+    so far instead (no model is loaded, as for a checklist's export)."""
     request = api.SideBySideRequest(checklist, docs, script, fresh)  # type: ignore[arg-type]  # click.Choice
+    if export_to is not None:
+        with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+            stored = knowledge_base.side_by_side_table(request)
+            if all(c is None for row in stored.rows for c in row.cells):
+                raise api.InputError(
+                    f"{api.shown_name(kb.name)}: checklist {stored.checklist.name} has no item answered per document"
+                    " yet (run `pikelocal review KB --checklist NAME --per-document`)"
+                )
+            written = knowledge_base.export_side_by_side(stored, export_to)
+        click.echo(api.shown_name(f"Wrote {written}"))
+        return
     with open_kb(ctx, kb, llm_settings(ctx)) as knowledge_base:
         compared = knowledge_base.side_by_side(request, ProgressPrinter())
-        if export_to is not None:
-            written = knowledge_base.export_side_by_side(compared, export_to)
-            click.echo(api.shown_name(f"Wrote {written}"))
-            return
     if as_json:
         echo_records(SIDE_BY_SIDE, json_record(compared))
         return

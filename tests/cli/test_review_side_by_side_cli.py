@@ -82,6 +82,7 @@ def test_the_table_exported_as_a_workbook(
     from openpyxl import load_workbook
 
     path, checklist = kb
+    run(capsys, "review", path, "--checklist", checklist, "--per-document")
     out = tmp_path / "bids.xlsx"
     printed = run(capsys, "review", path, "--checklist", checklist, "--per-document", "--export", out)
     assert printed.strip() == f"Wrote {out}"
@@ -89,6 +90,14 @@ def test_the_table_exported_as_a_workbook(
     header = [c.value for c in sheet[1]]
     validity = next(r for r in sheet.iter_rows(min_row=2, values_only=True) if r[1] == "validity")
     assert dict(zip(header, validity, strict=True))["甲公司投标文件: value"] == "90 days"
+
+
+def test_an_export_before_any_per_document_run_is_one_line(tmp_path: Path) -> None:
+    path, checklist = bids_kb(tmp_path, load_settings(environ={}))
+    out = tmp_path / "side.md"
+    proc = run_cli("review", str(path), "--checklist", str(checklist), "--per-document", "--export", str(out))
+    assert_one_line_error(proc, 6, "no item answered per document yet", "--per-document")
+    assert not out.exists()
 
 
 def test_an_unknown_document_is_one_line(kb: tuple[Path, Path]) -> None:
