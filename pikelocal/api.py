@@ -68,8 +68,10 @@ def open_kb(
     loaded. Every operation on a KB is a method of the object returned (``add``, ``enrich``, ``search``,
     ``segments``, ``ask``, ``documents``, ``stats``, ``history``, ``trace``, ``remove``, ``reembed``, ``page``,
     ``encrypt``, ``rekey``, ``decrypt``, and ``recover``: a new KB from what a damaged one still reads; a damaged KB
-    is refused by every writer with :class:`CorruptKBError`). ``key`` opens an encrypted KB, or makes a new one
-    encrypted (else ``$PIKELOCAL_KEY``, which a plain KB ignores); it is never stored."""
+    is refused by every writer with :class:`CorruptKBError`); a document review too (``review``, ``side_by_side``:
+    a checklist per document, as columns, with ``side_by_side_table`` and ``export_side_by_side``). ``key`` opens
+    an encrypted KB, or makes a new one encrypted (else ``$PIKELOCAL_KEY``, which a plain KB ignores); it is never
+    stored."""
     from pikelocal.kb.knowledge_base import open_kb as open_knowledge_base
 
     return open_knowledge_base(path, settings, encoder=encoder, llm=llm, key=key)
