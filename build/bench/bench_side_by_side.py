@@ -69,34 +69,48 @@ def main() -> None:
             knowledge_base.add(args.add)
     first, seconds, calls = timed_run(kb, args.checklist)
     again, seconds_again, calls_again = timed_run(kb, args.checklist)
-    lines = report(first, seconds, calls, again, seconds_again, calls_again)
+    source = f"a copy of `{args.kb.name}`" + (f" with {', '.join(p.name for p in args.add)} added" if args.add else "")
+    lines = report(source, first, seconds, calls, again, seconds_again, calls_again)
     print("\n".join(lines))
     write_section(args.out, BEGIN, END, "\n".join([BEGIN, *lines, END]), topic="reviewing")
     cells = len(first.rows) * len(first.documents)
     record_result(
-        args.results, benchmark="review_side_by_side", dataset="tw-tender+tw-contract", mode="per-document",
+        args.results, benchmark="review_side_by_side", dataset="+".join([args.kb.stem, *(p.stem for p in args.add)]),
+        mode="per-document",
         n=cells, metrics={"seconds": seconds, "llm_calls": calls, "asked": first.asked, "kept": first.kept,
                           "rerun_seconds": seconds_again, "rerun_llm_calls": calls_again},
-        command="nice -n 15 python build/bench/bench_side_by_side.py", held_out=False,
+        command=command(), held_out=False,
     )  # fmt: skip
 
 
+def command() -> str:
+    """This run's command line, as the section shows it (the home folder as ~)."""
+    args = " ".join(sys.argv[1:]).replace(str(Path.home()), "~")
+    return f"nice -n 15 python build/bench/bench_side_by_side.py {args}".rstrip()
+
+
 def report(
-    first: api.SideBySide, seconds: float, calls: int, again: api.SideBySide, seconds_again: float, calls_again: int
+    source: str,
+    first: api.SideBySide,
+    seconds: float,
+    calls: int,
+    again: api.SideBySide,
+    seconds_again: float,
+    calls_again: int,
 ) -> list[str]:
     docs = ", ".join(d.heading for d in first.documents)
     agree = {a: sum(r.agreement == a for r in first.rows) for a in api.AGREEMENTS}
     return [
         "## Documents side by side: a checklist per document",
         "",
-        f"`pikelocal review KB --checklist {first.checklist.name} --per-document` on a copy of the shared"
-        f" Taiwanese tender KB with the contract of the same procurement added ({len(first.documents)} documents:"
-        f" {docs}); each document answered from its own chunks (the search filtered inside each ranking), its rows"
-        " stored under the document. LLM calls: completions added to the KB's cache (answers the cache already held"
-        " from the whole-KB review are not calls). Measured on 2 shared cores under `nice -n 15`, other work"
-        " running: the seconds are an upper bound.",
+        f"`pikelocal review KB --checklist {first.checklist.name} --per-document` on {source}"
+        f" ({len(first.documents)} document{'s' if len(first.documents) != 1 else ''}: {docs}); each document"
+        " answered from its own chunks (the search filtered inside each ranking), its rows stored under the document."
+        " LLM calls: completions added to the KB's cache (an answer the cache already held, from the whole-KB review"
+        " of the same chunks, is not a call). Measured on 2 cores shared with other work under `nice -n 15`: the"
+        " seconds are an upper bound.",
         "",
-        "Command: `nice -n 15 python build/bench/bench_side_by_side.py`",
+        f"Command: `{command()}`",
         "",
         "| run | item × document cells | asked | kept | LLM calls | wall (s) |",
         "|---|---|---|---|---|---|",
