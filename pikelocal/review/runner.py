@@ -37,7 +37,7 @@ from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.values import is_blank_date, normalise, values_in
+from pikelocal.text.values import as_printed, is_blank_date, normalise, values_in
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
@@ -121,6 +121,7 @@ def answer_item(
     value = None if answer.unsupported and not to_check else normalise(text, item.kind)
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
+    value = _printed(value, quotes)
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
@@ -133,6 +134,17 @@ def answer_item(
     if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
         return titled
     return cross_checked(row, item, corpus) if row.verdict != "to_check" else row
+
+
+def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:
+    """The answer's bare number read as its quote prints it ("10" from 「新臺幣10萬元整」 is 100000 TWD): the small
+    reader often copies the digits and drops 萬 and the currency."""
+    if value is None:
+        return None
+    for quote in quotes:
+        if (printed := as_printed(value, quote.text)) is not value:
+            return printed
+    return value
 
 
 def _title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:

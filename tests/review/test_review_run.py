@@ -203,3 +203,19 @@ def test_a_date_the_form_left_blank_is_not_stated(tmp_path: Path, settings: Sett
     deadline = {r.item_id: r for r in report.rows}["deadline"]
     assert deadline.verdict == "not_stated" and deadline.values == ()
     assert deadline.answer == "2025年10月日"  # the model's words are kept for the reviewer to see
+
+
+def test_a_bare_number_copied_from_its_quote_is_read_as_the_quote_prints_it(tmp_path: Path, settings: Settings) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "bond.md").write_text("# 投標須知\n\n三、押標金金額為新臺幣10萬元整。\n", encoding="utf-8")
+    path = tmp_path / "t.kb"
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        assert not knowledge_base.add([docs]).ingest.failed
+    checklist = tmp_path / "mini.toml"
+    checklist.write_text(CHECKLIST, encoding="utf-8")
+    reply = "原文：三、押標金金額為新臺幣10萬元整。\n答案：10"  # the digits without 萬 and the currency
+    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
+    bond = {r.item_id: r for r in report.rows}["bond"]
+    assert bond.verdict == "found"  # not a conflict between "10" and the document's 10萬元
+    assert [(v.number, v.unit) for v in bond.values] == [(100_000, "TWD")]
