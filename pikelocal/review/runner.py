@@ -123,6 +123,7 @@ def answer_item(
         value = next((q.value for q in quotes if q.value is not None), None)
     value = _printed(value, quotes)
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
+    blank = blank or _valueless(item, value, text)
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
@@ -134,6 +135,16 @@ def answer_item(
     if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
         return titled
     return cross_checked(row, item, corpus) if row.verdict != "to_check" else row
+
+
+def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:
+    """An item asking for a figure (a date, an amount, a duration …) answered without one, in the answer or its
+    quotes, and not with a no ("不组织", "不提交", "none": there is none): the answer states no figure ("投标截止时间
+    见投标人须知前附表" refers elsewhere), so the row is not stated, its words kept for the reviewer."""
+    if item.kind not in VALUED or value is not None:
+        return False
+    negative = normalise(text, "yesno")
+    return not (negative is not None and negative.normal == "no")
 
 
 def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:
