@@ -123,7 +123,8 @@ def answer_item(
         value = next((q.value for q in quotes if q.value is not None), None)
     value = _printed(value, quotes)
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
-    blank = blank or _valueless(item, value, text)
+    # a name answered by a field's label or a party's role ("招标人") names nobody
+    blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,

@@ -245,3 +245,28 @@ def test_a_figure_item_answered_without_a_figure_is_not_stated_unless_the_answer
     report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
     deadline = {r.item_id: r for r in report.rows}["deadline"]
     assert deadline.verdict == verdict and deadline.values == ()
+
+
+NAME_CHECKLIST = """name = "names"
+[[items]]
+id = "purchaser"
+label = "采购人"
+kind = "name"
+question.hans = "本项目的采购人是谁？"
+hints = ["采购人", "招标人"]
+"""
+
+
+@pytest.mark.parametrize(("answer", "verdict"), [("招标人", "not_stated"), ("黄梅县水利局", "found")])
+def test_a_name_answered_by_a_role_names_nobody(tmp_path: Path, settings: Settings, answer: str, verdict: str) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notice.md").write_text("# 招标公告\n\n一、招标人：黄梅县水利局。\n", encoding="utf-8")
+    path = tmp_path / "t.kb"
+    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
+        assert not knowledge_base.add([docs]).ingest.failed
+    checklist = tmp_path / "names.toml"
+    checklist.write_text(NAME_CHECKLIST, encoding="utf-8")
+    reply = f"原文：一、招标人：黄梅县水利局。\n答案：{answer}"
+    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
+    assert report.rows[0].verdict == verdict
