@@ -133,7 +133,7 @@ def _import_marks(ctx: click.Context, kb: Path, checklist: str, workbook: Path, 
             click.echo(api.printable(f"  not taken  {line}"))
         click.echo(
             api.printable(
-                f"{done.checklist}: {done.read} rows read from {done.workbook}, {done.changed} marks stored,"
+                f"{done.checklist}: {done.read} rows read from {done.workbook}: {done.changed} changed,"
                 f" {done.unchanged} unchanged, {len(done.errors)} not taken."
             )
         )

@@ -172,7 +172,8 @@ def import_marks(path: Path, checklist_ref: str, workbook: Path) -> MarksImport:
                 continue
             store.reviews.add_mark(checklist.name, m.item_id, m.mark, note)
             changed += 1
-    return MarksImport(checklist.name, workbook.name, len(sheet.marks), changed, unchanged, tuple(errors))
+    read = len(sheet.marks) + len(sheet.errors)  # the rows that held something, taken or not
+    return MarksImport(checklist.name, workbook.name, read, changed, unchanged, tuple(errors))
 
 
 def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:

@@ -42,20 +42,30 @@ VIEW_TEXT: dict[ViewName, ViewText] = {
     "requirements": ViewText("Requirements", "No sentence that binds someone was found"),
     "timeline": ViewText("Timeline", "No dated or relative deadline was found"),
 }
-# Each view's columns: (heading, width in cells; 0: the clause's, which takes what the others leave).
+# Each view's columns: (heading, width in cells; 0: the clause's, which takes what the others leave; -1: the
+# citation's, wider when the rows come from several documents and it names the document too).
 COLUMNS: dict[ViewName, tuple[tuple[str, int], ...]] = {
-    "risks": (("stage", 20), ("clause", 0), ("cited", 26)),
-    "requirements": (("who", 15), ("kind", 12), ("clause", 0), ("figures", 16), ("cited", 26)),
-    "timeline": (("date", 11), ("ROC date", 18), ("what", 18), ("clause", 0), ("cited", 26)),
+    "risks": (("stage", 20), ("clause", 0), ("cited", -1)),
+    "requirements": (("who", 14), ("kind", 11), ("clause", 0), ("figures", 14), ("cited", -1)),
+    "timeline": (("date", 10), ("ROC date", 17), ("what", 16), ("clause", 0), ("cited", -1)),
 }
 MIN_CLAUSE = 20
+CITED_WIDTH = 16  # "p. 102, l. 23–24"
+TITLE_WIDTH = 10  # the document's title before it, when the rows come from several documents
 
 
-def column_widths(view: ViewName, screen_width: int) -> list[int]:
-    """Each column's width: the fixed ones as declared, the clause's the rest (less each cell's padding)."""
-    fixed = sum(w for _h, w in COLUMNS[view])
-    clause = max(MIN_CLAUSE, screen_width - 4 - fixed - 2 * len(COLUMNS[view]))
-    return [w or clause for _h, w in COLUMNS[view]]
+def column_widths(view: ViewName, screen_width: int, *, titled: bool = False) -> list[int]:
+    """Each column's width: the fixed ones as declared, the citation's (wider when ``titled``), the clause's the
+    rest (less each cell's padding and the scroll bar)."""
+    cited = CITED_WIDTH + (TITLE_WIDTH + 2 if titled else 0)
+    widths = [cited if w < 0 else w for _h, w in COLUMNS[view]]
+    clause = max(MIN_CLAUSE, screen_width - 4 - sum(widths) - 2 * len(widths))
+    return [w or clause for w in widths]
+
+
+def several_documents(rows: Sequence[ViewRow]) -> bool:
+    """Whether the rows come from more than one document (their citations then name it)."""
+    return len({r.clause.where.doc_id for r in rows}) > 1
 
 
 def ordered(view: ViewName, rows: Sequence[ViewRow]) -> list[ViewRow]:
@@ -66,48 +76,53 @@ def ordered(view: ViewName, rows: Sequence[ViewRow]) -> list[ViewRow]:
     return list(rows)
 
 
-def short_citation(clause: Clause) -> str:
-    """``rfp, p. 2, line 3``, the document's title clipped so the page and line stay."""
-    title = shown_name(clause.where.title)
-    rest = clause.where.citation()[len(title) :]  # the citation starts with the title, as shown_name shows it
-    return clip(printable(title), 12) + printable(rest)
+def cited_cell(clause: Clause, titled: bool) -> str:
+    """``p. 2, l. 3–4`` (``rfp, p. 2, l. 3–4`` when ``titled``): where the clause stands, short enough for a column;
+    the row's detail below the table gives the whole citation."""
+    w = clause.where
+    parts = [clip(printable(shown_name(w.title)), TITLE_WIDTH)] if titled else []
+    if w.page is not None:
+        parts.append(f"p. {w.page}")
+    if w.line_start is not None:
+        parts.append(f"l. {w.line_start}" + ("" if w.line_end in (None, w.line_start) else f"–{w.line_end}"))
+    return ", ".join(parts)
 
 
-def _risk(r: Risk, widths: Sequence[int]) -> tuple[Text, ...]:
+def _risk(r: Risk, widths: Sequence[int], titled: bool) -> tuple[Text, ...]:
     return (
         Text(clip(STAGE_NAMES[r.stage], widths[0]), style="bold red"),
         Text(clip(printable(r.clause.text), widths[1])),
-        Text(clip(short_citation(r.clause), widths[2]), style="cyan"),
+        Text(cited_cell(r.clause, titled), style="cyan"),
     )
 
 
-def _requirement(r: Requirement, widths: Sequence[int]) -> tuple[Text, ...]:
+def _requirement(r: Requirement, widths: Sequence[int], titled: bool) -> tuple[Text, ...]:
     figures = "; ".join(dict.fromkeys(v.normal for v in r.figures))
     return (
         Text(clip(PARTY_NAMES[r.party] or "—", widths[0]), style="" if r.party else "dim"),
         Text(clip(r.kind, widths[1]), style="red" if r.kind == "prohibition" else ""),
         Text(clip(printable(r.clause.text), widths[2])),
         Text(clip(printable(figures), widths[3])),
-        Text(clip(short_citation(r.clause), widths[4]), style="cyan"),
+        Text(cited_cell(r.clause, titled), style="cyan"),
     )
 
 
-def _entry(e: TimelineEntry, widths: Sequence[int]) -> tuple[Text, ...]:
+def _entry(e: TimelineEntry, widths: Sequence[int], titled: bool) -> tuple[Text, ...]:
     return (
         Text(e.date or "relative", style="bold" if e.date else "dim"),
         Text(clip(printable(e.roc or ("" if e.date else e.value)), widths[1])),
         Text(clip(printable(e.what), widths[2])),
         Text(clip(printable(e.clause.text), widths[3])),
-        Text(clip(short_citation(e.clause), widths[4]), style="cyan"),
+        Text(cited_cell(e.clause, titled), style="cyan"),
     )
 
 
 _CELLS: dict[type, Callable[..., tuple[Text, ...]]] = {Risk: _risk, Requirement: _requirement, TimelineEntry: _entry}
 
 
-def row_cells(row: ViewRow, widths: Sequence[int]) -> tuple[Text, ...]:
-    """One table row of its view, in :data:`COLUMNS`' order."""
-    return _CELLS[type(row)](row, widths)
+def row_cells(row: ViewRow, widths: Sequence[int], titled: bool = False) -> tuple[Text, ...]:
+    """One table row of its view, in :data:`COLUMNS`' order (``titled``: its citation names the document)."""
+    return _CELLS[type(row)](row, widths, titled)
 
 
 def detail_text(row: ViewRow) -> Text:

@@ -229,7 +229,7 @@ def test_the_cli_imports_and_names_each_row_not_taken(reviewed: Reviewed, tmp_pa
         f"  not taken  {workbook}: row 4: item 'warranty': mark 'maybe' is not one of accepted, wrong, to_check"
         " (or empty)"
     )
-    assert out[1] == "mini-en: 2 rows read from review.xlsx, 1 marks stored, 1 unchanged, 1 not taken."
+    assert out[1] == "mini-en: 3 rows read from review.xlsx: 1 changed, 1 unchanged, 1 not taken."
     assert marks(reviewed)["security"] == ("accepted", "")
 
 
@@ -262,6 +262,7 @@ def test_an_invalid_mark_a_repeated_item_and_a_long_note_are_named_and_the_rest_
         f" {MAX_NOTE_CHARS:,}): not taken",
         f"{workbook}: row 5: item 'warranty' again (first on row 4): not taken",
     )
+    assert (done.read, done.changed, done.unchanged) == (4, 1, 0)  # every row that held something is counted
     assert marks(reviewed)["warranty"] == ("accepted", "") and marks(reviewed)["closing"] == ("to_check", "two dates?")
 
 
@@ -312,7 +313,7 @@ def test_a_damaged_workbook_is_one_line(reviewed: Reviewed, tmp_path: Path) -> N
         for info in src.infolist():
             data = src.read(info)
             dst.writestr(info, data[: len(data) // 2] if info.filename == "xl/worksheets/sheet1.xml" else data)
-    with pytest.raises(api.InputError, match=r"broken\.xlsx: (sheet 'review' cannot be read|not a readable \.xlsx)"):
+    with pytest.raises(api.InputError, match=r"broken\.xlsx: sheet 'review' cannot be read \("):
         import_marks(reviewed, broken)
 
 

@@ -78,10 +78,14 @@ def test_the_risks_view_lists_each_rejection_by_stage_and_enter_opens_its_line(r
             assert views.view == "risks"
             rows = cells(views)
             assert [r[0] for r in rows] == ["form and submission", "evaluation"]  # the order a bid meets them
-            assert rows[0][1:] == ["A bid received after the closing time shall be rejected.", "rfp, p. 1, line 3"]
-            assert rows[1][1:] == ["A bidder who fails the evaluation shall be disqualified.", "rfp, p. 2, line 3"]
+            assert rows[0][1:] == ["A bid received after the closing time shall be rejected.", "p. 1, l. 3"]
+            assert rows[1][1:] == ["A bidder who fails the evaluation shall be disqualified.", "p. 2, l. 3"]
             assert text_of(app, "#views-head").startswith("Rejection risks · 2 rows · all documents")
-            assert "A bid received after the closing time shall be rejected." in text_of(app, "#views-detail")
+            detail = text_of(app, "#views-detail")  # the row in full, with its whole citation
+            assert "A bid received after the closing time shall be rejected.\nrfp, p. 1, line 3" in detail
+            screen = app.screen
+            assert isinstance(screen, ReviewScreen)
+            assert not screen.query_one("#review-detail-box").display  # the checklist's rows are away
             await pilot.press("down", "enter")
             await wait_until(pilot, lambda: isinstance(app.screen, DocumentViewer))
             viewer = app.screen
@@ -103,7 +107,7 @@ def test_the_requirements_view_shows_who_is_bound_and_the_figures(rfp_kb: Path) 
             views = await open_view(pilot, 2)
             assert views.view == "requirements"
             deliver = next(r for r in cells(views) if r[2].startswith("The Supplier shall deliver"))
-            assert (deliver[0], deliver[3], deliver[4]) == ("bidder", "30 days", "rfp, p. 2, line 2")
+            assert (deliver[0], deliver[3], deliver[4]) == ("bidder", "30 days", "p. 2, l. 2")
             assert text_of(app, "#views-head").startswith("Requirements · ")
             table = views.query_one("#views-rows", DataTable)
             table.move_cursor(row=[r[2] for r in cells(views)].index(deliver[2]))
@@ -126,7 +130,7 @@ def test_the_timeline_view_sorts_dates_with_their_roc_form_then_the_relative_one
                 ["2025-12-16", "民國114年12月16日"],
                 ["relative", "30 days"],
             ]
-            assert [r[4] for r in rows] == ["rfp, p. 1, line 2", "rfp, p. 2, line 4", "rfp, p. 2, line 2"]
+            assert [r[4] for r in rows] == ["p. 1, l. 2", "p. 2, l. 4", "p. 2, l. 2"]
             await pilot.press("down", "enter")
             await wait_until(pilot, lambda: isinstance(app.screen, DocumentViewer))
             assert "rfp.pdf · page 2 of 2 · [1] lines 4–4" in screen_text(app)
@@ -168,13 +172,14 @@ def test_d_limits_the_views_to_the_chosen_documents(tmp_path: Path) -> None:
         app = make_app(path)
         async with app.run_test(size=(120, 30)) as pilot:
             views = await open_view(pilot, 1)
-            assert len(cells(views)) == 3  # two in the RFP, one in the note
+            cited = [r[2] for r in cells(views)]  # two documents: each citation names its own
+            assert set(cited[:2]) == {"rfp, p. 1, l. 3", "Note, p. 1, l. 3"} and cited[2] == "rfp, p. 2, l. 3"
             await pilot.press("d")
             await wait_until(pilot, lambda: not isinstance(app.screen, ReviewScreen))
             app.screen.query_one("#scope").value = "note.md"  # type: ignore[attr-defined]
             await pilot.press("enter")
             await wait_until(pilot, lambda: views.docs == ("note.md",) and "risks" in views.found)
-            assert [r[1:] for r in cells(views)] == [["Late bids shall be rejected.", "Note, p. 1, line 3"]]
+            assert [r[1:] for r in cells(views)] == [["Late bids shall be rejected.", "p. 1, l. 3"]]  # one document
             assert text_of(app, "#views-head").startswith("Rejection risks · 1 rows · note.md")
 
     run(scenario())

@@ -197,7 +197,7 @@ class ReviewScreen(Screen[None]):
         self.view = SHOWN[(SHOWN.index(self.view) + 1) % len(SHOWN)]
         views = self.query_one(ReviewViews)
         on_checklist = self.view is None
-        for widget in ("#review-head", "#review-rows"):
+        for widget in ("#review-head", "#review-rows", "#review-detail-box"):
             self.query_one(widget).display = on_checklist
         views.display = not on_checklist
         if self.view is None:

@@ -27,6 +27,7 @@ from pikelocal.tui.views_render import (
     head_text,
     ordered,
     row_cells,
+    several_documents,
 )
 
 if TYPE_CHECKING:
@@ -125,12 +126,13 @@ class ReviewViews(Vertical):
     def _draw(self) -> None:
         table = self.query_one("#views-rows", DataTable)
         table.clear(columns=True)
-        widths = column_widths(self.view, self.app.size.width)
+        rows = self.found.get(self.view)
+        titled = several_documents(rows or ())
+        widths = column_widths(self.view, self.app.size.width, titled=titled)
         for (name, _w), width in zip(COLUMNS[self.view], widths, strict=True):
             table.add_column(name, key=name, width=width)
-        rows = self.found.get(self.view)
         for n, row in enumerate(rows or ()):
-            table.add_row(*row_cells(row, widths), key=str(n))
+            table.add_row(*row_cells(row, widths, titled), key=str(n))
         head = self.query_one("#views-head", Static)
         if self.view in self.failed:
             head.update(Text(f"Stopped: {self.failed[self.view]} (r tries again)", style="red"))
