@@ -38,8 +38,8 @@ from pikelocal.review.export import MARK_TEXT, REVIEW_SHEET, XLSX_MARKS
 if TYPE_CHECKING:
     from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
-MAX_BYTES = 16 << 20  # a review of 1,000 items with their quotes is a few megabytes
-MAX_UNZIPPED_BYTES = 16 << 20  # parsed in at most a few seconds, however its cells are laid out
+MAX_BYTES = 8 << 20  # a review of 1,000 items with their quotes is a few megabytes
+MAX_UNZIPPED_BYTES = 8 << 20  # parsed in a few seconds however its cells and strings are laid out
 MAX_ROWS = MAX_ITEMS  # one row per item of the checklist
 MAX_COLUMNS = 64  # the export writes 18
 MAX_ID_CHARS = 200
