@@ -105,6 +105,7 @@ from pikelocal.domain.review import (
     ChecklistItem,
     KeyFigure,
     Located,
+    MarksImport,
     ReviewMark,
     ReviewQuote,
     ReviewReport,
@@ -136,7 +137,7 @@ __all__ = [
     "Risk", "TimelineEntry", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
     "SummaryNode",
     "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem", "KeyFigure",
-    "Located",
+    "Located", "MarksImport",
     "ReviewMark", "ReviewQuote", "ReviewReport", "ReviewRequest", "ReviewRow", "ReviewVerdict", "Value", "ValueKind",
     "Statement", "StatementHit",
 ]  # fmt: skip
