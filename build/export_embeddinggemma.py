@@ -39,7 +39,7 @@ Options, in the order tried:
     int8-u8u8     dynamic int8, unsigned 8-bit per-channel weights (U8U8 kernels) for the MatMuls
     float-matmul  float32 MatMuls (no integer GEMM at all; slower, larger)
 and, measured by build/bench/bench_quantization.py but never installed:
-    int8-w8       the export before issue 13, unchanged: 8-bit weights (saturates on CPUs without VNNI), the
+    int8-w8       the first export, unchanged: 8-bit weights (saturates on CPUs without VNNI), the
                   embedding table quantized by quantize_dynamic, no fused norms or GELUs
 Every integer option keeps each layer's mlp.down_proj and the last layer's linears in float32
 (kept_float_nodes: activation outliers; quality, not portability). Every installable option gets the embedding
@@ -120,7 +120,7 @@ class QuantOption:
     integer_gemm: bool  # False: no MatMulInteger in the file
     installable: bool = True
     # False only for the measured-only baseline: quantize_dynamic quantizes the embedding table (op_types has
-    # "Gather") and no norm or GELU is fused, as in the export before issue 13
+    # "Gather") and no norm or GELU is fused, as in the first export
     rewrites: bool = True
 
 
@@ -157,7 +157,7 @@ OPTIONS = (
 MEASURED_ONLY = (
     QuantOption(
         "int8-w8",
-        "dynamic int8 (U8S8), 8-bit symmetric per-channel weights (the export before issue 13)",
+        "dynamic int8 (U8S8), 8-bit symmetric per-channel weights (the first export)",
         "never installed: VPMADDUBSW saturates on CPUs without VNNI, so results depend on the CPU",
         ("MatMul", "Gather"),
         "QInt8",

@@ -10,7 +10,16 @@ import click
 from pikelocal import api
 from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
-from pikelocal.cli.output import KEY_FIGURE, REQUIREMENT, REVIEW_ROW, RISK, TIMELINE_ENTRY, echo_records, json_option
+from pikelocal.cli.output import (
+    KEY_FIGURE,
+    MARKS_IMPORT,
+    REQUIREMENT,
+    REVIEW_ROW,
+    RISK,
+    TIMELINE_ENTRY,
+    echo_records,
+    json_option,
+)
 from pikelocal.cli.progress import ProgressPrinter
 from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
 
@@ -28,8 +37,15 @@ from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
     "--export",
     "export_to",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Write the stored rows to a report (.md, .csv, .html or .docx) instead of running; no model is loaded."
-    " With --risks, --requirements or --timeline: those views (.md, .csv, or .xlsx with one sheet per view).",
+    help="Write the stored rows to a report (.md, .csv, .html, .docx or .xlsx) instead of running; no model is"
+    " loaded. With --risks, --requirements or --timeline: those views (.md, .csv, or .xlsx with one sheet per view).",
+)
+@click.option(
+    "--import-marks",
+    "import_from",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Store the marks and notes filled in in a review workbook (--export FILE.xlsx), matched by item id;"
+    " no model is loaded.",
 )
 @click.option("--list", "list_only", is_flag=True, help="List the built-in checklists and stop.")
 @click.option("--risks", "show_risks", is_flag=True, help="Every clause that rejects a bid, by stage (no model).")
@@ -44,7 +60,7 @@ from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
     help="Run the checklist once per document (the DOCs after KB, else every one) and show them side by side,"
     " differences marked. With --export: the table of the rows stored so far (.md, .csv, .xlsx, .docx), no model.",
 )
-@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY, SIDE_BY_SIDE)
+@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY, MARKS_IMPORT, SIDE_BY_SIDE)
 @key_file_option
 @click.pass_context
 def review(
@@ -55,6 +71,7 @@ def review(
     script: str | None,
     fresh: bool,
     export_to: Path | None,
+    import_from: Path | None,
     list_only: bool,
     show_risks: bool,
     show_requirements: bool,
@@ -66,17 +83,19 @@ def review(
     """Run a checklist over KB: each item answered with a quote, its value compared across documents, and stored.
 
     Items already answered on the KB as it is are not asked again, so Ctrl-C keeps what finished and running it
-    again continues. `--export report.docx` writes the stored rows with the reviewer's marks.
+    again continues. `--export report.docx` writes the stored rows with the reviewer's marks; `--export
+    review.xlsx` writes a workbook whose mark and note columns the reviewer fills in, and `--import-marks
+    review.xlsx` stores them back.
 
     `--risks`, `--requirements` and `--timeline` list what a reviewer reads first, found without the LLM: every
     clause that rejects a bid (by stage), every sentence that binds someone, every deadline.
     """
     views = {"risks": show_risks, "requirements": show_requirements, "timeline": show_timeline}
     if any(views.values()):
-        if checklist or fresh or script or list_only:
+        if checklist or fresh or script or list_only or import_from:
             raise api.InputError(
                 "--risks, --requirements and --timeline read no checklist: drop --checklist, "
-                "--fresh, --script and --list"
+                "--fresh, --script, --list and --import-marks"
             )
         _views(ctx, kb, docs, views, export_to, as_json)
         return
@@ -88,6 +107,13 @@ def review(
         raise api.InputError("name a checklist: --checklist tender-zh (see --list) or --checklist FILE.toml")
     if per_document_docs and not per_document:
         raise api.InputError("documents after KB are read with --per-document; else name them with --docs")
+    if import_from is not None:
+        if export_to is not None or fresh or docs or script:
+            raise api.InputError(
+                "--import-marks reads a workbook into the KB: drop --export, --fresh, --docs and --script"
+            )
+        _import_marks(ctx, kb, checklist, import_from, as_json)
+        return
     if per_document:
         run_side_by_side(ctx, kb, checklist, (*per_document_docs, *docs), script, fresh, export_to, as_json)
         return
@@ -110,6 +136,25 @@ def review(
         f" {n['not_stated']} not stated, {n['conflicting']} in conflict; {report.asked} asked now in"
         f" {report.seconds:.0f} s, {report.kept} kept."
     )
+
+
+def _import_marks(ctx: click.Context, kb: Path, checklist: str, workbook: Path, as_json: bool) -> None:
+    """The workbook's marks stored; each row not taken on a line of its own; exit 1 when any was not taken."""
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        done = knowledge_base.import_marks(checklist, workbook)
+    if as_json:
+        echo_records(MARKS_IMPORT, done)
+    else:
+        for line in done.errors:
+            click.echo(api.printable(f"  not taken  {line}"))
+        click.echo(
+            api.printable(
+                f"{done.checklist}: {done.read} rows read from {done.workbook}: {done.changed} changed,"
+                f" {done.unchanged} unchanged, {len(done.errors)} not taken."
+            )
+        )
+    if done.errors:
+        ctx.exit(1)
 
 
 def _views(

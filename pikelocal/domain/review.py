@@ -166,3 +166,18 @@ class ReviewReport:
     rows: tuple[ReviewRow, ...]
     seconds: float
     script: ChecklistScript = "hans"
+
+
+@dataclass(frozen=True)
+class MarksImport:
+    """What a re-import of marks and notes from a review workbook did: the rows read (every row that held something),
+    the marks stored now (``changed``; a row whose mark and note the KB holds already is ``unchanged``, so importing
+    the same workbook twice stores nothing the second time), and one line per row that was not taken, naming the
+    file, the row and the reason: ``read == changed + unchanged + len(errors)``."""
+
+    checklist: str
+    workbook: str
+    read: int
+    changed: int
+    unchanged: int
+    errors: tuple[str, ...] = ()

@@ -33,7 +33,7 @@ from pikelocal.domain.reports import (
     TraceSummary,
 )
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
-from pikelocal.domain.review import Checklist, KeyFigure, ReviewReport, ReviewRequest, ReviewRow
+from pikelocal.domain.review import Checklist, KeyFigure, MarksImport, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.domain.search import FusionTuning, Hit, Segment, SummaryHit
 from pikelocal.domain.side_by_side import SideBySide, SideBySideRequest
 from pikelocal.domain.statements import Statement
@@ -441,7 +441,8 @@ class KnowledgeBase:
         return reviewing.export_views(self.path, out, risks, requirements, timeline)
 
     def export_review(self, checklist: str, out: Path) -> Path:
-        """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html or .docx; no model)."""
+        """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html, .docx or .xlsx; no
+        model)."""
         return reviewing.export(self.path, checklist, out)
 
     def side_by_side(self, request: SideBySideRequest, sink: EventSink = ignore) -> SideBySide:
@@ -456,6 +457,11 @@ class KnowledgeBase:
     def export_side_by_side(self, compared: SideBySide, out: Path) -> Path:
         """Write a side-by-side table to ``out`` (.md, .csv, .xlsx or .docx), private like the KB."""
         return side_by_side.export(self.path, compared, out)
+
+    def import_marks(self, checklist: str, workbook: Path) -> MarksImport:
+        """Store the marks and notes a reviewer wrote in a review workbook (``export_review`` to .xlsx), matched by
+        item id; rows that cannot be taken are listed in the result, the others stored (no model)."""
+        return reviewing.import_marks(self.path, checklist, workbook)
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:
         """Answer ``question`` with cited sources; the trace is stored in the KB.

@@ -21,12 +21,14 @@ from pikelocal.domain.review import (
     Checklist,
     ChecklistScript,
     KeyFigure,
+    MarksImport,
     ReviewMark,
     ReviewReport,
     ReviewRequest,
     ReviewRow,
     ValueKind,
 )  # fmt: skip
+from pikelocal.domain.shown import shown_name
 from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
 from pikelocal.ingest.enrich.statements import document_statements
@@ -40,6 +42,7 @@ from pikelocal.review.clauses import document_clauses
 from pikelocal.review.escape import clean_text
 from pikelocal.review.export import Report, write_report
 from pikelocal.review.figures import key_figures
+from pikelocal.review.marks_import import read_marks
 from pikelocal.review.report_file import file_mode
 from pikelocal.review.requirements import find_requirements
 from pikelocal.review.risks import find_risks
@@ -136,6 +139,41 @@ def mark(path: Path, checklist_ref: str, item_id: str, value: str, note: str = "
     row = next(r for r in answered if r.item_id == item_id)
     mark_value: ReviewMark = value  # checked against REVIEW_MARKS above
     return replace(row, mark=mark_value, note=stored.note, marked_at=stored.at)
+
+
+def import_marks(path: Path, checklist_ref: str, workbook: Path) -> MarksImport:
+    """The marks and notes of a review workbook (``export`` to .xlsx, filled in in a spreadsheet) stored as marks,
+    as ``pikelocal mark`` stores them, in one transaction; rows matched by their item id.
+
+    A row whose mark and note the KB holds already stores nothing (a second import of the same workbook changes
+    nothing); a row that differs is the reviewer's newest word and becomes the item's mark (the marks before it stay
+    in the audit trail). An item the checklist does not hold, or holds but has not answered, is one line in the
+    result's errors, and the other rows are taken."""
+    checklist = load_checklist(checklist_ref)
+    sheet = read_marks(workbook)
+    shown = shown_name(str(workbook))
+    others = sorted(sheet.checklists - {checklist.name})
+    if others:
+        raise InputError(f"{shown}: a review of checklist {others[0]}, not {checklist.name}")
+    known = {i.id for i in checklist.items}
+    errors = list(sheet.errors)
+    changed = unchanged = 0
+    with Store.open_existing(path, readonly=False) as store, store.db.transaction():
+        answered = {r.item_id: r for r in stored_rows(store, checklist)}
+        for m in sheet.marks:
+            row = answered.get(m.item_id)
+            if row is None:
+                why = "not answered on this KB yet" if m.item_id in known else f"no item of {checklist.name}"
+                errors.append(f"{shown}: row {m.row}: item '{m.item_id}' is {why}: not taken")
+                continue
+            note = clean_text(m.note).strip()
+            if (row.mark, row.note.strip()) == (m.mark, note):
+                unchanged += 1
+                continue
+            store.reviews.add_mark(checklist.name, m.item_id, m.mark, note)
+            changed += 1
+    read = len(sheet.marks) + len(sheet.errors)  # the rows that held something, taken or not
+    return MarksImport(checklist.name, workbook.name, read, changed, unchanged, tuple(errors))
 
 
 def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:

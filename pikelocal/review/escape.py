@@ -6,7 +6,7 @@ must stay text there:
 
 - :func:`csv_cell`: a cell a spreadsheet would read as a formula (``=HYPERLINK(…)``, ``+SUM(…)``, ``@cmd``) gets a
   leading ``'`` (OWASP's advice for CSV injection), so the spreadsheet shows it as text. Any writer of cells (a
-  future .xlsx one too) calls it.
+  future .xlsx one too) calls it; :func:`cell_text` takes that ``'`` off again when a report's cell is read back.
 - :func:`markdown_text`: one line; HTML (``<script>``, ``<img onerror=…>``) written as entities, and
   the characters that would make a link, a code span or a new table cell (``[ ] ` | \\``) escaped, so a title
   holding ``|`` cannot add a column.
@@ -47,6 +47,14 @@ def csv_cell(text: str) -> str:
     if cleaned[:1] in _FORMULA_START or cleaned.lstrip(" \t\r\n")[:1] in _FORMULA_START:
         return "'" + cleaned
     return cleaned
+
+
+def cell_text(cell: str) -> str:
+    """What :func:`csv_cell` was given, from a cell it wrote: its ``'`` taken off again (a cell that starts with
+    ``'`` for any other reason is kept as it is), so a note read back from a report is the note that was written."""
+    if cell.startswith("'") and csv_cell(cell[1:]) == cell:
+        return cell[1:]
+    return cell
 
 
 def markdown_text(text: str) -> str:

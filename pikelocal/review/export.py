@@ -1,6 +1,8 @@
 """A review's report to hand over, written from the stored rows without a model: Markdown and CSV
-for tools, DOCX for Word users (python-docx), and one self-contained HTML file (no external asset: it opens on an
-air-gapped machine) whose every quote links to its page's text, the quoted lines marked.
+for tools, DOCX for Word users (python-docx), an XLSX workbook for spreadsheet users (openpyxl) whose mark and note
+columns the reviewer fills in and ``pikelocal review --import-marks`` reads back (``review/marks_import.py``), and
+one self-contained HTML file (no external asset: it opens on an air-gapped machine) whose every quote links to its
+page's text, the quoted lines marked.
 
 Each format holds, per item: the label, the answer, its normal value, the verdict, every quote with document, page
 and lines, the reviewer's mark and note; then the audit trail, every mark ever made with its time.
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from pikelocal.domain.documents import PageRecord
 from pikelocal.domain.errors import InputError
-from pikelocal.domain.review import VERDICT_NAMES, Checklist, Located, ReviewQuote, ReviewRow
+from pikelocal.domain.review import REVIEW_MARKS, VERDICT_NAMES, Checklist, Located, ReviewQuote, ReviewRow
 from pikelocal.domain.shown import shown_name
 from pikelocal.review.escape import csv_cell, html_text, markdown_text, xml_text
 from pikelocal.review.report_file import write_file
@@ -35,7 +37,7 @@ from pikelocal.store.reviews import StoredMark
 if TYPE_CHECKING:
     from docx.document import Document as WordDocument
 
-FORMATS = (".md", ".csv", ".html", ".docx")
+FORMATS = (".md", ".csv", ".html", ".docx", ".xlsx")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,8 @@ def write_report(report: Report, out: Path, mode: int = 0o600) -> Path:
         raise InputError(f"{shown_name(str(out))}: the report's format is named by its suffix: {', '.join(FORMATS)}")
     if not out.parent.is_dir():
         raise InputError(f"{shown_name(str(out.parent))}: no such folder")
-    data = docx_bytes(report) if suffix == ".docx" else TEXT_WRITERS[suffix](report).encode("utf-8")
+    binary = BINARY_WRITERS.get(suffix)
+    data = binary(report) if binary is not None else TEXT_WRITERS[suffix](report).encode("utf-8")
     return write_file(out, data, mode)
 
 
@@ -361,6 +364,120 @@ def _docx_table(document: WordDocument, headings: Sequence[str], rows: Sequence[
     for row in rows:
         for cell, text in zip(table.add_row().cells, row, strict=True):
             cell.text = text
+
+
+# --- XLSX -------------------------------------------------------------------------------------------------------
+
+# The workbook's sheets and columns. ``review`` holds one row per item, keyed by its id (``item``): the reviewer
+# edits ``mark`` and ``note`` (the only unlocked cells) and ``--import-marks`` matches rows by that key, so rows may
+# be sorted, filtered or deleted.
+REVIEW_SHEET = "review"
+QUOTES_SHEET = "quotes"
+AUDIT_SHEET = "audit trail"
+XLSX_REVIEW_COLUMNS = (
+    "checklist", "item", "section", "label", "kind", "question", "answer", "value", "verdict", "quotes", "quote",
+    "document", "page", "line_start", "line_end", "mark", "note", "marked_at",
+)  # fmt: skip
+XLSX_QUOTE_COLUMNS = ("item", "n", "quote", "value", "document", "page", "line_start", "line_end")
+EDITABLE_COLUMNS = ("mark", "note")
+# What the mark column's drop-down offers: the marks as ``pikelocal mark`` takes them (empty: no mark).
+XLSX_MARKS = tuple(m for m in REVIEW_MARKS if m)
+_NUMERIC = frozenset({"page", "line_start", "line_end", "n", "quotes"})
+_WIDTHS = {"question": 40, "answer": 30, "quote": 60, "label": 24, "note": 40, "mark": 12, "document": 20}
+
+
+def _where_cells(q: ReviewQuote | None) -> list[str]:
+    """A quote's text, document, page, first and last line (empty cells for no quote)."""
+    if q is None:
+        return ["", "", "", "", ""]
+    w = q.where
+    last = w.line_start if w.line_end is None else w.line_end
+    return [
+        q.text, shown_name(w.title), "" if w.page is None else str(w.page),
+        "" if w.line_start is None else str(w.line_start), "" if last is None else str(last),
+    ]  # fmt: skip
+
+
+def xlsx_review_rows(report: Report) -> list[list[str]]:
+    """One row per item in :data:`XLSX_REVIEW_COLUMNS`' order, its first quote in the quote's columns (the others
+    are on the quotes sheet), as plain text."""
+    return [
+        [
+            report.checklist.name, r.item_id, r.section, r.label, r.kind, r.question, r.answer, value_text(r),
+            r.verdict, str(len(r.quotes)), *_where_cells(r.quotes[0] if r.quotes else None), r.mark, r.note,
+            r.marked_at,
+        ]
+        for r in report.rows
+    ]  # fmt: skip
+
+
+def xlsx_quote_rows(report: Report) -> list[list[str]]:
+    """Every quote of every item, numbered as the TUI's digits and the other reports number them."""
+    out = []
+    for r in report.rows:
+        for n, q in enumerate(r.quotes, start=1):
+            text, *where = _where_cells(q)
+            out.append([r.item_id, str(n), text, q.value.normal if q.value else "", *where])
+    return out
+
+
+def _cell(column: str, text: str) -> str | int | None:
+    """A cell's value: page, line and count columns as numbers, an empty text as an empty cell, everything else as
+    text a spreadsheet keeps as text (``csv_cell``: a formula-looking text is prefixed)."""
+    if not text:
+        return None
+    return int(text) if column in _NUMERIC and text.isdigit() else csv_cell(text)
+
+
+def xlsx_bytes(report: Report) -> bytes:
+    """The review as a workbook: the ``review`` sheet (one row per item; only mark and note unlocked, the mark a
+    drop-down of :data:`XLSX_MARKS`; protected without a password, so filtering works and Unprotect Sheet lets a
+    user sort), every quote on ``quotes``, every mark ever made on ``audit trail``; each header row frozen."""
+    from openpyxl import Workbook
+    from openpyxl.styles import Font, Protection
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    book = Workbook()
+    if book.active is not None:
+        book.remove(book.active)
+    tables = (
+        (REVIEW_SHEET, XLSX_REVIEW_COLUMNS, xlsx_review_rows(report)),
+        (QUOTES_SHEET, XLSX_QUOTE_COLUMNS, xlsx_quote_rows(report)),
+        (AUDIT_SHEET, AUDIT_COLUMNS, [list(_audit_cells(m)) for m in report.marks]),
+    )
+    for name, columns, rows in tables:
+        sheet = book.create_sheet(name)
+        sheet.append(list(columns))
+        for cell in sheet[1]:
+            cell.font = Font(bold=True)
+        for row in rows:
+            sheet.append([_cell(c, v) for c, v in zip(columns, row, strict=True)])
+        sheet.freeze_panes = "A2"
+        for i, column in enumerate(columns, start=1):
+            sheet.column_dimensions[get_column_letter(i)].width = _WIDTHS.get(column, 12)
+    review = book[REVIEW_SHEET]
+    last = len(report.rows) + 1
+    review.auto_filter.ref = f"A1:{get_column_letter(len(XLSX_REVIEW_COLUMNS))}{last}"
+    for column in EDITABLE_COLUMNS:
+        letter = get_column_letter(XLSX_REVIEW_COLUMNS.index(column) + 1)
+        for (cell,) in review[f"{letter}2:{letter}{max(last, 2)}"]:
+            cell.protection = Protection(locked=False)
+    mark_letter = get_column_letter(XLSX_REVIEW_COLUMNS.index("mark") + 1)
+    marks = ", ".join(XLSX_MARKS)
+    choice = DataValidation(type="list", formula1=f'"{",".join(XLSX_MARKS)}"', allow_blank=True,
+                            showErrorMessage=True, error=f"A mark is {marks}, or empty.")  # fmt: skip
+    choice.add(f"{mark_letter}2:{mark_letter}{max(last, 2)}")
+    review.add_data_validation(choice)
+    review.protection.sheet = True
+    review.protection.autoFilter = False  # filtering stays allowed on the protected sheet
+    review.protection.formatColumns = False
+    buf = io.BytesIO()
+    book.save(buf)
+    return buf.getvalue()
+
+
+BINARY_WRITERS: Mapping[str, Callable[[Report], bytes]] = {".docx": docx_bytes, ".xlsx": xlsx_bytes}
 
 
 def docx_tables(

@@ -37,7 +37,7 @@ from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.values import is_blank_date, normalise, values_in
+from pikelocal.text.values import as_printed, is_blank_date, normalise, values_in
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
@@ -125,7 +125,10 @@ def answer_item(
     value = None if answer.unsupported and not to_check else normalise(text, item.kind)
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
+    value = _printed(value, quotes)
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
+    # a name answered by a field's label or a party's role ("招标人") names nobody
+    blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
@@ -137,6 +140,27 @@ def answer_item(
     if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
         return titled
     return cross_checked(row, item, corpus) if row.verdict != "to_check" else row
+
+
+def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:
+    """An item asking for a figure (a date, an amount, a duration …) answered without one, in the answer or its
+    quotes, and not with a no ("不组织", "不提交", "none": there is none): the answer states no figure ("投标截止时间
+    见投标人须知前附表" refers elsewhere), so the row is not stated, its words kept for the reviewer."""
+    if item.kind not in VALUED or value is not None:
+        return False
+    negative = normalise(text, "yesno")
+    return not (negative is not None and negative.normal == "no")
+
+
+def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:
+    """The answer's bare number read as its quote prints it ("10" from 「新臺幣10萬元整」 is 100000 TWD): the small
+    reader often copies the digits and drops 萬 and the currency."""
+    if value is None:
+        return None
+    for quote in quotes:
+        if (printed := as_printed(value, quote.text)) is not value:
+            return printed
+    return value
 
 
 def _title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:

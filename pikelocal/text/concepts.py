@@ -325,6 +325,17 @@ def concept_weights(folded: str, groups: ConceptGroups | None = None) -> dict[st
     return {concept_term(c): w for c, w in (groups or active()).weights(folded).items()}
 
 
+# What may stand around a concept's name in an answer that names nothing else ("本案之招標機關", "the purchaser").
+_FILLER = re.compile(r"[\W_]|\b(?:the|a|an|of|this|its)\b|本标案|本项目|本合同|本案|[该之的]")
+
+
+def only_terms(text: str, groups: ConceptGroups | None = None) -> bool:
+    """Whether ``text`` is nothing but concept names ("招标人", "the purchaser", "本案招標機關"): a field's label or a
+    party's role, not a value such as the purchaser's name."""
+    rest, found = (groups or active()).split(fold(text))
+    return bool(found) and not _FILLER.sub("", rest).strip()
+
+
 def names(concept: str, groups: ConceptGroups | None = None) -> Sequence[str]:
     c = (groups or active()).concepts.get(concept)
     return c.all_terms() if c is not None else ()

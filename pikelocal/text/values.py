@@ -84,8 +84,13 @@ _AMOUNT = re.compile(
 )
 _MULTIPLIER = {"thousand": 10**3, "k": 10**3, "million": 10**6, "mn": 10**6, "m": 10**6, "billion": 10**9, "bn": 10**9}
 
+# A form's blank filled in brackets ("簡報時間為（20）分鐘", "共(3)份"): the number stands between brackets right
+# after a word, never at a line's or a clause's start, where "(1)" numbers a list ("（1）日期", "(2)项目").
+_FILLED = r"(?:(?<=[\u4e00-\u9fff])(?P<o>[(\[【]))?"
+_FILLED_END = r"(?(o)[)\]】])"
+
 _DURATION_ZH = re.compile(
-    rf"(?P<n>{NUMBER}){GAP}(?P<u>个?(?:日历天|日历日|自然日|工作日|工作天|天|日|星期|礼拜|周|半月|月|小时|钟头|分钟|年))"
+    rf"{_FILLED}(?P<n>{NUMBER}){_FILLED_END}{GAP}(?P<u>个?(?:日历天|日历日|自然日|工作日|工作天|天|日|星期|礼拜|周|半月|月|小时|钟头|分钟|年))"
 )
 _DURATION_EN = re.compile(
     rf"(?P<n>{EN_NUMBER})[ \t-]+(?:(?P<q>(?i:calendar|working|business|clear|consecutive))[ \t]+)?"
@@ -104,7 +109,8 @@ _DURATION_UNIT: dict[str, tuple[str, float | None]] = {
 _MAX_YEARS = 50  # "5年" is a duration, "2025年" and "114年" are years
 
 _COUNT_ZH = re.compile(
-    rf"(?P<n>{NUMBER})[ \t]*(?P<u>个|人|名|份|页|家|次|项|件|套|本|台|辆|张|册|位|处|座|种|批|标段|包|支)"
+    rf"{_FILLED}(?P<n>{NUMBER}){_FILLED_END}[ \t]*"
+    r"(?P<u>个|人|名|份|页|家|次|项|件|套|本|台|辆|张|册|位|处|座|种|批|标段|包|支)"
 )
 _COUNT_EN = re.compile(
     r"(?P<b>(?i:not more than|no more than|not less than|no less than|not exceeding|at least|at most|up to"
@@ -363,6 +369,27 @@ def _bare(text: str, kind: ValueKind, found: list[Found]) -> Value | None:
             if n is not None and _standalone(prepared, m.start(), m.end(), found):
                 return Value(kind="count", text=text[m.start() : m.end()], normal=number_text(n), number=float(n))
     return None
+
+
+_SCALES = (10**3, 10**4, 10**6, 10**8, 10**9)  # 千, 万, million, 亿, billion
+_AMOUNT_ONLY: tuple[ValueKind, ...] = ("amount",)
+
+
+def as_printed(value: Value, quote: str) -> Value:
+    """A bare number that a reader copied from ``quote`` without its multiplier and unit ("10" from 「新臺幣10萬元
+    整」, "1300" from 「1300 萬元」) read as the quote prints it (100000 TWD); ``value`` itself when it has a unit,
+    when no amount of the quote is that number scaled, or when two such amounts disagree."""
+    if value.kind != "amount" or value.unit or value.number is None or value.number <= 0:
+        return value
+    digits = value.text.replace(",", "").strip()
+    scaled = [
+        v
+        for _s, _e, v in values_in(quote, _AMOUNT_ONLY)
+        if v.number is not None
+        and digits in v.text.replace(",", "").replace(" ", "")
+        and any(abs(v.number - value.number * k) < 0.005 for k in _SCALES)
+    ]
+    return scaled[0] if scaled and all(same_value(scaled[0], v) for v in scaled) else value
 
 
 def _standalone(prepared: str, start: int, end: int, found: list[Found]) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 import pytest
+from openpyxl import Workbook
 
 from pikelocal import api
 from pikelocal.cli import cli
@@ -41,6 +42,13 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (docs / "rules.md").write_text(RULES, encoding="utf-8")
     (docs / "招标文件.txt").write_text(TENDER_TEXT.text, encoding="utf-8")
     (root / "mini.toml").write_text(CHECKLIST, encoding="utf-8")
+    book = Workbook()  # a review workbook as `review --export` writes it, filled in: one row, one mark
+    sheet = book.active
+    assert sheet is not None
+    sheet.title = "review"
+    sheet.append(["checklist", "item", "mark", "note"])
+    sheet.append(["mini", "deadline", "accepted", "checked"])
+    book.save(root / "marks.xlsx")
     path = root / "t.kb"
     with api.open_kb(path, load_settings(environ={}), encoder=HashEncoder()) as knowledge:
         assert not knowledge.add([docs]).ingest.failed
@@ -77,6 +85,7 @@ def invocations(kb: Path) -> dict[str, list[list[object]]]:
             ["review", kb, "--risks"],
             ["review", kb, "--requirements"],
             ["review", kb, "--timeline"],
+            ["review", kb, "--checklist", checklist, "--import-marks", kb.parent / "marks.xlsx"],
             ["review", kb, "--checklist", checklist, "--per-document"],
         ],
         "search": [

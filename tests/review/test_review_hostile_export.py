@@ -4,7 +4,8 @@ subprocess), and the report read back by the tool its reader opens it with.
 
 The cases: a quote or a title that a spreadsheet would run as a formula; a temporary file planted as a link; a
 control character in a document or a note (python-docx refused it); raw HTML and a `|` in a Markdown table; the
-report's permissions (the KB's, not the umask's); a full disk (one line, nothing left behind)."""
+report's permissions (the KB's, not the umask's); a full disk (one line, nothing left behind); the XLSX workbook
+read as a spreadsheet reads it, and imported back without a change."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.base import GenParams, Message
 from pikelocal.llm.fake import FakeLLM
 from tests.support.cli import assert_one_line_error, run_cli
+from tests.support.workbooks import rows_as_a_spreadsheet_reads_them
 
 TENDER = '=HYPERLINK("http://127.0.0.1:9","x") The budget is 5,000 USD.\n+SUM(1+1) The budget is 7,000 USD.\n'
 NOTES = (
@@ -110,6 +112,23 @@ def test_no_csv_cell_starts_a_formula(reviewed: tuple[Path, Path], tmp_path: Pat
     assert any("HYPERLINK(" in quote for quote in quotes)
     assert "'=cmd|' /C calc'!A0" in [line[9] for line in lines[1:]]  # the document's title
     assert all(len(line) == len(lines[0]) for line in lines)
+
+
+def test_no_xlsx_cell_is_a_formula_and_the_workbook_imports_back_unchanged(
+    reviewed: tuple[Path, Path], tmp_path: Path
+) -> None:
+    out = exported(reviewed, tmp_path / "r.xlsx")
+    sheets = rows_as_a_spreadsheet_reads_them(out)  # no formula cell, no text a spreadsheet would take for one
+    quotes = [row[2] for row in sheets["quotes"][1:]]
+    assert "'+SUM(1+1) The budget is 7,000 USD." in quotes
+    assert "'=cmd|' /C calc'!A0" in [row[4] for row in sheets["quotes"][1:]]  # the document's title
+    header, *rows = sheets["review"]
+    notes = {row[header.index("item")]: row[header.index("note")] for row in rows}
+    assert notes == {"budget": None, "deposit": "x\ufffd =1+1 <i>note</i>"}  # BEL as the replacement mark
+    kb, checklist = reviewed
+    proc = run_cli("review", str(kb), "--checklist", str(checklist), "--import-marks", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().endswith("2 rows read from r.xlsx: 0 changed, 2 unchanged, 0 not taken.")
 
 
 def test_a_planted_temporary_link_is_not_followed(reviewed: tuple[Path, Path], tmp_path: Path) -> None:

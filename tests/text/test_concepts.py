@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal.text.concepts import ConceptError, builtin_groups, fold, load_groups
+from pikelocal.text.concepts import ConceptError, builtin_groups, fold, load_groups, only_terms
 
 ALIGNED: list[tuple[str, str, str]] = [
     # (Taiwan's or English term, the mainland's, the concept both name)
@@ -117,3 +117,17 @@ def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
 )
 def test_broad_concepts_are_the_terms_and_the_terms_they_hold(text: str, concepts: set[str]) -> None:
     assert builtin_groups().broad_concepts_in(text) == concepts
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        # a role or a field's label, alone or with filler words
+        ("招标人", True), ("本案之招標機關", True), ("the purchaser", True), ("招标编号", True), ("Purchaser.", True),
+        # a value, or a value after its label
+        ("黄梅县水利和湖泊局", False), ("采购人：黄梅县水利和湖泊局", False), ("Harbour City Council", False),
+        ("HBHM-202510SL-007001", False), ("的", False), ("", False),
+    ],
+)  # fmt: skip
+def test_an_answer_that_is_only_concept_names_names_no_value(text: str, only: bool) -> None:
+    assert only_terms(text) is only

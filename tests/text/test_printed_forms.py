@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.review import ValueKind
-from pikelocal.text.values import normalise, values_in
+from pikelocal.text.values import as_printed, normalise, values_in
 
 ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
 
@@ -42,6 +42,10 @@ FORMS: list[tuple[str, ValueKind, str]] = [
     ("90 日曆天", "duration", "90 days"),
     ("一式 8 份", "count", "8"),
     ("委員 5 人", "count", "5"),
+    # a form's blank filled in brackets
+    ("簡報時間為（20）分鐘", "duration", "20 minutes"),
+    ("简报时间为(20)分钟", "duration", "20 minutes"),
+    ("服務建議書一式（10）份", "count", "10"),
     # a Chinese numeral wrapped over two lines
     ("之日起九\n十日内未申请登记的", "duration", "90 days"),
 ]
@@ -77,7 +81,33 @@ def test_a_spaced_amount_is_one_value(text: str) -> None:
         # a clause number before 分值 or 分析 is no points
         ("2.2 分值构成与评分标准", []),
         ("3.1 分析方法", []),
+        # a bracketed number at a clause's start numbers a list
+        ("（1）日期及地點", []),
+        ("內容如下：(2)項目名稱", []),
     ],
 )
 def test_forms_that_are_not_one_value(text: str, expected: list[str]) -> None:
     assert [v.normal for _s, _e, v in values_in(text, ALL)] == expected
+
+
+@pytest.mark.parametrize(
+    ("draft", "quote", "expected"),
+    [
+        # the reader copied the digits and dropped 萬 and the currency: 10 萬 is 100,000
+        ("10", "(二)保固保證金金額為新臺幣10萬元整。", "100000 TWD"),
+        ("1300", "預算金額為新臺幣 1300 萬元", "13000000 TWD"),
+        ("5", "投标保证金人民币5万元", "50000 CNY"),
+        ("2.5", "contract price of USD 2.5 million", "2500000 USD"),
+        # no amount of the quote is the number scaled: the draft stays as drafted
+        ("30", "履約保證金為新臺幣65萬元", "30"),
+        ("35", "新臺幣35萬900元", "35"),
+        # two scaled amounts that disagree: the draft stays
+        ("5", "押標金新臺幣5萬元，保固金新臺幣5千元", "5"),
+        # a draft with its unit is the reader's own reading
+        ("10元", "新臺幣10萬元整", "10 元"),
+    ],
+)
+def test_a_bare_number_is_read_as_its_quote_prints_it(draft: str, quote: str, expected: str) -> None:
+    value = normalise(draft, "amount")
+    assert value is not None
+    assert as_printed(value, quote).normal == expected

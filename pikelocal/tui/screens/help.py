@@ -31,8 +31,10 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("Enter 1 … 9", "review", "open the row's quote in the viewer (its n-th quote: a conflict has two)"),
     ("a w c x", "review", "mark the row accepted / wrong / to check / clear the mark (kept with the time)"),
     ("n", "review", "the row's note"),
-    ("Esc", "review", "cancel the running checklist (answered items are kept)"),
+    ("v", "review", "the view: checklist rows, rejection risks, requirements, timeline (no model; d limits them too)"),
+    ("Enter", "review views", "open the cited page in the viewer, the row's lines highlighted; r finds the view again"),
     ("p", "review", "documents side by side: the checklist per document (s runs it, Enter a cell's quote, e exports)"),
+    ("Esc", "review", "cancel the running checklist (answered items are kept)"),
 )
 
 NOTES = """
@@ -45,6 +47,8 @@ adding the same files again continues where it stopped.
 
 Review runs a checklist (tender-zh, contract-en, … or your own file) while you keep asking questions; each row
 shows the item's value, ⚠ where the documents disagree, and your mark and note, kept in the KB for the export.
+v shows what a reviewer reads first, found without the model: every clause that rejects a bid (by stage), every
+sentence that binds someone (who, kind, figures), every deadline (dated ones sorted, ROC and Gregorian).
 """
 
 

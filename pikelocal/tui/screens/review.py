@@ -1,6 +1,7 @@
 """The review screen (F5): a checklist run over the KB in the background, its rows filling in as items are answered,
 conflicts between documents marked; Enter opens the viewer at a row's quote; the reviewer marks rows accepted,
-wrong or to-check and adds notes, stored in the KB with their time.
+wrong or to-check and adds notes, stored in the KB with their time. ``v`` turns to the views found without the
+model (rejection risks, requirements, the timeline: ``screens/review_views.py``) and back.
 
 The run is a job like ingestion: it goes on while the user asks questions on the ask screen, one run at a time, and
 Escape (here) or Ctrl+C (anywhere) stops it after the item being asked; finished items are kept, so starting again
@@ -37,7 +38,9 @@ from pikelocal.tui.review_render import (
     row_cells,
 )
 from pikelocal.tui.screens.dialogs import ConfirmDialog, PathDialog
+from pikelocal.tui.screens.review_views import ReviewViews
 from pikelocal.tui.screens.viewer import DocumentViewer
+from pikelocal.tui.views_render import VIEW_NAMES, ViewName
 
 if TYPE_CHECKING:
     from pikelocal.tui.app import PikeApp
@@ -85,6 +88,9 @@ class ScopeDialog(ModalScreen[tuple[str, ...] | None]):
 
 # The questions' script, in the order t cycles through it (None: the documents' own).
 SCRIPTS: tuple[ChecklistScript | None, ...] = (None, "hans", "hant", "en")
+# What the screen shows, in the order v cycles through it: the checklist's rows, then each view.
+SHOWN: tuple[ViewName | None, ...] = (None, *VIEW_NAMES)
+CHECKLIST_ONLY = "Marks and notes are for the checklist's rows: v turns back to them."
 
 
 class ReviewScreen(Screen[None]):
@@ -107,6 +113,7 @@ class ReviewScreen(Screen[None]):
         Binding("c", "mark('to_check')", "To check"),
         Binding("x", "mark('')", "Clear mark", show=False),
         Binding("n", "note", "Note"),
+        Binding("v", "next_view", "View"),
         Binding("o", "open_file", "Checklist file", show=False),
         Binding("d", "scope", "Documents", show=False),
         Binding("t", "script", "Script", show=False),
@@ -130,6 +137,7 @@ class ReviewScreen(Screen[None]):
         self.files: list[str] = []  # the users' checklist files picked with o, offered after the built-ins
         self.docs: tuple[str, ...] = ()  # the documents a run reviews (d; empty: all)
         self.script: ChecklistScript | None = None  # the questions' script (t; None: the documents' own)
+        self.view: ViewName | None = None  # the view shown (v), None: the checklist's rows
 
     def compose(self) -> ComposeResult:
         names = builtin_checklists()
@@ -141,6 +149,7 @@ class ReviewScreen(Screen[None]):
         yield DataTable(id="review-rows", cursor_type="row", zebra_stripes=True)
         with VerticalScroll(id="review-detail-box"):
             yield Static("", id="review-detail")
+        yield ReviewViews(id="review-views")
         with Horizontal(id="review-progress-row"):
             yield Label(self._idle_text(), id="review-progress-label")
             yield ProgressBar(id="review-progress", show_eta=True)
@@ -148,6 +157,7 @@ class ReviewScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#review-progress", ProgressBar).display = False
+        self.query_one(ReviewViews).display = False
         self.ref = self._first_with_rows()
         select = self.query_one("#checklist", Select)
         if select.value != self.ref:
@@ -178,7 +188,25 @@ class ReviewScreen(Screen[None]):
             self._load()
 
     def action_refresh(self) -> None:
+        if self.view is not None:
+            self.query_one(ReviewViews).find_again()
+            return
         self._load()
+
+    def action_next_view(self) -> None:
+        """The next of: the checklist's rows, rejection risks, requirements, the timeline."""
+        self.view = SHOWN[(SHOWN.index(self.view) + 1) % len(SHOWN)]
+        views = self.query_one(ReviewViews)
+        on_checklist = self.view is None
+        for widget in ("#review-head", "#review-rows", "#review-detail-box"):
+            self.query_one(widget).display = on_checklist
+        views.display = not on_checklist
+        if self.view is None:
+            self._detail()
+            self.query_one("#review-rows", DataTable).focus()
+            return
+        views.show(self.view, self.docs)
+        views.query_one(DataTable).focus()
 
     def _load(self) -> None:
         """Read the checklist's stored rows (no model) and redraw the table, keeping the cursor where it was."""
@@ -219,7 +247,7 @@ class ReviewScreen(Screen[None]):
         item = self._item()
         detail = self.query_one("#review-detail", Static)
         box = self.query_one("#review-detail-box")
-        box.display = item is not None
+        box.display = item is not None and self.view is None
         if item is not None:
             detail.update(detail_text(self.rows.get(item[0]), item[1]))
 
@@ -277,6 +305,8 @@ class ReviewScreen(Screen[None]):
             if docs is not None and not self._working:
                 self.docs = docs
                 self._progress(self._idle_text(), None, running=False)
+                if self.view is not None:
+                    self.query_one(ReviewViews).show(self.view, docs)
 
         self.app.push_screen(ScopeDialog(self.docs), chosen)
 
@@ -366,6 +396,9 @@ class ReviewScreen(Screen[None]):
     # --- marks, notes, quotes ------------------------------------------------------------------------
 
     def _answered(self) -> ReviewRow | None:
+        if self.view is not None:
+            self.notify(CHECKLIST_ONLY, severity="warning")
+            return None
         item = self._item()
         if item is None:
             return None
@@ -399,7 +432,11 @@ class ReviewScreen(Screen[None]):
         self._draw()
 
     def action_open_quote(self, number: int) -> None:
-        """Open the viewer at quote ``number`` of the row under the cursor: its page, its lines highlighted."""
+        """Open the viewer at quote ``number`` of the row under the cursor: its page, its lines highlighted (in a
+        view: the row's one cited clause)."""
+        if self.view is not None:
+            self.query_one(ReviewViews).open_cited()
+            return
         row = self._answered()
         if row is None:
             return

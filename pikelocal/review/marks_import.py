@@ -1,0 +1,208 @@
+"""The reviewer's marks and notes read back from a review workbook (``pikelocal review --export review.xlsx``,
+filled in in a spreadsheet): one mark per row of its ``review`` sheet, matched to its item by the item id written in
+the row, never by the row's position, so the reviewer may sort, filter or delete rows.
+
+A workbook is a zip of XML anyone can craft, and this reads one a user was handed, so it is judged before openpyxl
+reads it and read within bounds:
+
+- at most :data:`MAX_BYTES` on disk and :data:`MAX_UNZIPPED_BYTES` declared uncompressed (the zip module never
+  inflates a member past its declared size, so this bounds what openpyxl reads), the package checked as ingest
+  checks one (``ingest/read/ooxml.py``: a legacy or encrypted file, a damaged zip, odd packing, a DTD in any part);
+- openpyxl in read-only mode, the saved values of formulas (a note typed as ``=A1`` is what the spreadsheet showed);
+- at most :data:`MAX_ROWS` rows (one per checklist item: ``review/checklist_file.py``'s :data:`MAX_ITEMS`) and
+  :data:`MAX_COLUMNS` columns; an item id of at most :data:`MAX_ID_CHARS` and a note of at most
+  :data:`MAX_NOTE_CHARS` characters.
+
+A fault of the whole file (not an .xlsx, damaged, no ``review`` sheet, no item, mark or note column, too large) is
+an :class:`InputError` naming the file; a fault of one row (an unknown mark, a note too long, an item id twice) is
+one line in :attr:`MarksSheet.errors` naming the file and the row, and the other rows are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from io import BytesIO
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pikelocal.domain.errors import DocumentError, InputError
+from pikelocal.domain.review import REVIEW_MARKS, ReviewMark
+from pikelocal.domain.shown import shown_name
+from pikelocal.ingest.read.ooxml import OLE_MAGIC, check_prologs, first_line, open_package
+from pikelocal.review.checklist_file import MAX_ITEMS
+from pikelocal.review.escape import cell_text
+from pikelocal.review.export import MARK_TEXT, REVIEW_SHEET, XLSX_MARKS
+
+if TYPE_CHECKING:
+    from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+
+MAX_BYTES = 8 << 20  # a review of 1,000 items with their quotes is a few megabytes
+MAX_UNZIPPED_BYTES = 8 << 20  # parsed in a few seconds however its cells and strings are laid out
+MAX_ROWS = MAX_ITEMS  # one row per item of the checklist
+MAX_COLUMNS = 64  # the export writes 18
+MAX_ID_CHARS = 200
+MAX_NOTE_CHARS = 4_000
+REQUIRED_COLUMNS = ("item", "mark", "note")
+# A mark as a reviewer may type it: the stored name, or as the reports show it ("to check"), in any case.
+_MARKS: dict[str, ReviewMark] = {
+    **{m: m for m in REVIEW_MARKS},
+    **{MARK_TEXT[m]: m for m in REVIEW_MARKS},
+}
+
+
+@dataclass(frozen=True)
+class SheetMark:
+    """One row's mark and note, and the row's number in the sheet."""
+
+    row: int
+    item_id: str
+    mark: ReviewMark
+    note: str
+
+
+@dataclass(frozen=True)
+class MarksSheet:
+    """What a review workbook holds: the checklists its ``checklist`` column names, the rows' marks in sheet order,
+    and one line per row that could not be read."""
+
+    checklists: frozenset[str]
+    marks: tuple[SheetMark, ...]
+    errors: tuple[str, ...]
+
+
+def read_marks(path: Path) -> MarksSheet:
+    """The marks and notes of ``path``'s ``review`` sheet (see the module's docstring for the bounds)."""
+    shown = shown_name(str(path))
+    data = _read_bytes(path, shown)
+    _check_package(path, data, shown)
+    from openpyxl import load_workbook
+
+    try:
+        book = load_workbook(BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises what its parts' readers raise: KeyError, ValueError, ParseError…
+        raise InputError(f"{shown}: not a readable .xlsx workbook ({first_line(exc)})") from None
+    try:
+        if REVIEW_SHEET not in book.sheetnames:
+            names = ", ".join(repr(n) for n in book.sheetnames[:8]) or "none"
+            raise InputError(f"{shown}: no sheet '{REVIEW_SHEET}' (it has {names}): export the review as .xlsx again")
+        sheet = book[REVIEW_SHEET]
+        try:
+            return _read_sheet(sheet, shown)
+        except InputError:
+            raise
+        except Exception as exc:  # a damaged sheet part is met only when its rows are read
+            raise InputError(f"{shown}: sheet '{REVIEW_SHEET}' cannot be read ({first_line(exc)})") from None
+    finally:
+        book.close()
+
+
+def _read_bytes(path: Path, shown: str) -> bytes:
+    if not path.exists():
+        raise InputError(f"{shown}: no such file")
+    if path.is_dir():
+        raise InputError(f"{shown}: is a directory, not a workbook (.xlsx)")
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+    except OSError as err:
+        raise InputError(f"{shown}: cannot be read ({err.strerror or err})") from None
+    if len(data) > MAX_BYTES:
+        raise InputError(f"{shown}: larger than {MAX_BYTES >> 20} MiB, which no review workbook is")
+    return data
+
+
+def _check_package(path: Path, data: bytes, shown: str) -> None:
+    """The zip judged whole before openpyxl opens it: not legacy or encrypted, a readable zip of bounded size, no
+    DTD in any part."""
+    if data.startswith(OLE_MAGIC):
+        raise InputError(f"{shown}: a password-protected or legacy (.xls) Excel file, not an .xlsx workbook")
+    try:
+        package = open_package(path, data, "Excel")
+        declared = sum(m.file_size for m in package.infolist())
+        if declared > MAX_UNZIPPED_BYTES:
+            raise InputError(
+                f"{shown}: the workbook declares {declared >> 20} MiB uncompressed (limit {MAX_UNZIPPED_BYTES >> 20}"
+                " MiB), which no review workbook holds"
+            )
+        check_prologs(path, package)
+    except DocumentError as err:
+        raise InputError(f"{shown}: not an .xlsx workbook: {err.detail}") from None
+
+
+def _read_sheet(sheet: ReadOnlyWorksheet, shown: str) -> MarksSheet:
+    rows = _rows(sheet)
+    header = next(rows, None)
+    columns = {_text(v).strip().lower(): i for i, v in reversed(list(enumerate(header or ())))}
+    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+    if missing:
+        raise InputError(
+            f"{shown}: sheet '{REVIEW_SHEET}' has no column {', '.join(repr(c) for c in missing)} in its first row"
+            f" (it needs {', '.join(REQUIRED_COLUMNS)})"
+        )
+    checklists: set[str] = set()
+    marks: list[SheetMark] = []
+    errors: list[str] = []
+    first_row: dict[str, int] = {}
+    for number, row in enumerate(rows, start=2):
+        if number > MAX_ROWS + 1:
+            if any(v is not None and v != "" for v in row):
+                raise InputError(f"{shown}: sheet '{REVIEW_SHEET}' has over {MAX_ROWS:,} rows, which no review has")
+            break
+
+        def cell(name: str, row: Sequence[object] = row) -> object:
+            i = columns.get(name)
+            return row[i] if i is not None and i < len(row) else None
+
+        if "checklist" in columns and (name := _text(cell("checklist")).strip()):
+            checklists.add(name)
+        read = _row_mark(number, cell("item"), cell("mark"), cell("note"))
+        if isinstance(read, str):
+            if read:
+                errors.append(f"{shown}: row {number}: {read}")
+            continue
+        if (seen := first_row.get(read.item_id)) is not None:
+            errors.append(f"{shown}: row {number}: item '{read.item_id}' again (first on row {seen}): not taken")
+            continue
+        first_row[read.item_id] = number
+        marks.append(read)
+    return MarksSheet(frozenset(checklists), tuple(marks), tuple(errors))
+
+
+def _rows(sheet: ReadOnlyWorksheet) -> Iterator[tuple[object, ...]]:
+    """The sheet's rows as values, at most :data:`MAX_ROWS` + 2 (the header, the rows, one more to tell there are
+    too many) of :data:`MAX_COLUMNS` cells; what lies below is never parsed."""
+    yield from sheet.iter_rows(min_row=1, max_row=MAX_ROWS + 2, max_col=MAX_COLUMNS, values_only=True)
+
+
+def _row_mark(number: int, item: object, mark: object, note: object) -> SheetMark | str:
+    """The row's mark, or why it cannot be taken ("" for an empty row, which is skipped without a word)."""
+    item_id, mark_text = cell_text(_text(item).strip()), _text(mark).strip()
+    note_text = cell_text(_text(note).strip())
+    if not item_id:
+        return "a mark or note without an item id: not taken" if mark_text or note_text else ""
+    if len(item_id) > MAX_ID_CHARS:
+        return f"an item id of {len(item_id):,} characters (at most {MAX_ID_CHARS}): not taken"
+    if mark is not None and not isinstance(mark, str):
+        return f"item '{item_id}': the mark is a {type(mark).__name__}, not one of {', '.join(XLSX_MARKS)}"
+    value = _MARKS.get(mark_text.lower())
+    if value is None:
+        shown_mark = mark_text[:40] + ("…" if len(mark_text) > 40 else "")
+        return f"item '{item_id}': mark '{shown_mark}' is not one of {', '.join(XLSX_MARKS)} (or empty)"
+    if len(note_text) > MAX_NOTE_CHARS:
+        return f"item '{item_id}': a note of {len(note_text):,} characters (at most {MAX_NOTE_CHARS:,}): not taken"
+    return SheetMark(number, item_id, value, note_text)
+
+
+def _text(value: object) -> str:
+    """A cell's value as text: a number as a spreadsheet shows it (``30``, not ``30.0``), a date in ISO form."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    return str(value)
