@@ -37,7 +37,7 @@ from pikelocal.query.context.locate import store_locator
 from pikelocal.query.context.segments import PRESETS, SegmentParams
 from pikelocal.query.context.workspace import Compress, Workspace
 from pikelocal.query.retrieve.rerank import rerank
-from pikelocal.query.retrieve.search import search
+from pikelocal.query.retrieve.search import DOC_FILTER_DEPTH, search
 from pikelocal.query.retrieve.summaries import search_summaries, summary_sources
 from pikelocal.store.store import Store
 from pikelocal.text.lang import Lang, detect_lang
@@ -46,7 +46,6 @@ from pikelocal.text.script import Script, detect_script
 
 CHUNKS_ONLY = {"questions": 0.0}
 PROMPT_OVERHEAD_TOKENS = 500  # rules, question and headings around the sources
-DOC_FILTER_DEPTH = 8  # searched this many times deeper when only some documents count, then filtered
 
 
 @dataclass(frozen=True)

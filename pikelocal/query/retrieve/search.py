@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +23,7 @@ from pikelocal.store.index import FtsTable, VectorTable
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
 
+DOC_FILTER_DEPTH = 8  # searched this many times deeper when only some documents count, then filtered
 QUESTION_BM25_WEIGHT = 0.3  # within the question path, as for chunks: dense leads, BM25 adds exact terms
 
 
@@ -105,10 +106,14 @@ def search(
     fusion: FusionMethod = "rrf",
     hops: int = 0,
     hop_similarity: float = HOP_MIN_SIMILARITY,
+    doc_ids: Collection[int] | None = None,
+    vector: NDArray[np.float32] | None = None,
 ) -> list[Hit]:
     """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense, late (and question) rankings, weighted,
     by ``fusion`` (:func:`fuse`), then puts up to ``hops`` fact hops (:mod:`pikelocal.query.retrieve.hops`; a KB
-    enriched with entities) after its first hits, and the articles the query cites first."""
+    enriched with entities) after its first hits, and the articles the query cites first. ``doc_ids``: only those
+    documents' chunks (each ranking read :data:`DOC_FILTER_DEPTH` times deeper, then filtered). ``vector``: the
+    query's, when the caller has encoded it already (a batch of queries encoded at once)."""
     if mode not in SEARCH_MODES:
         raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(SEARCH_MODES)})")
     if not query.strip():
@@ -123,7 +128,12 @@ def search(
     if hops < 0:
         raise InputError(f"hops must be at least 0, got {hops}")
     with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
-        return _search(store, encoder, query, mode, k, weights, candidates, fusion, (hops, hop_similarity))
+        hits = _search(
+            store, encoder, query, mode, k if doc_ids is None else k * DOC_FILTER_DEPTH, weights,
+            candidates if doc_ids is None else candidates * DOC_FILTER_DEPTH, fusion, (hops, hop_similarity),
+            vector,
+        )  # fmt: skip
+    return hits if doc_ids is None else [h for h in hits if h.chunk.doc_id in doc_ids][:k]
 
 
 def fuse(
@@ -151,10 +161,13 @@ def _search(
     candidates: int,
     fusion: FusionMethod,
     hopping: tuple[int, float],
+    given: NDArray[np.float32] | None = None,
 ) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
     hops, hop_similarity = hopping if mode == "hybrid" and encoder is not None else (0, 0.0)
-    vector = encoder.encode([query], role="query")[0] if hops and encoder is not None else None
+    vector = given
+    if vector is None and hops and encoder is not None:
+        vector = encoder.encode([query], role="query")[0]
     ranked = rankings(store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k, vector)
     ranks = {name: {cid: r for r, (cid, _) in enumerate(lst, start=1)} for name, lst in ranked.items()}
     fused = fuse(ranked, weights, max(k, candidates), fusion)[:k] if mode == "hybrid" else ranked[mode][:k]
