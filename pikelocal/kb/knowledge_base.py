@@ -455,7 +455,7 @@ class KnowledgeBase:
             def search_bid(query: str, vector: NDArray[np.float32], doc_id: int) -> list[ChunkRecord]:
                 return [h.chunk for h in self._search(store, query, "hybrid", BID_SEARCH_K, (doc_id,), vector)]
 
-            return reviewing.against(store, tender, bid, self.encoder(), search_bid)
+            return reviewing.against(store, tender, bid, self.encoder, search_bid)
 
     def export_views(
         self,

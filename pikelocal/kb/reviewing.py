@@ -256,12 +256,12 @@ def timeline(path: Path, doc_refs: Sequence[str] = ()) -> list[TimelineEntry]:
 
 
 def against(
-    store: Store, tender_ref: str, bid_ref: str, encoder: Encoder,
+    store: Store, tender_ref: str, bid_ref: str, encoder: Callable[[], Encoder],
     search_bid: Callable[[str, NDArray[np.float32], int], Sequence[ChunkRecord]],
 ) -> list[BidCheck]:  # fmt: skip
     """Each requirement of the tender ``tender_ref`` that a bid answers, checked against the bid ``bid_ref`` (both
-    named as the KB lists them); ``search_bid(query, its vector, bid's id)`` is the KB's search within one
-    document."""
+    named as the KB lists them; one not there is a one-line error before a model loads); ``search_bid(query, its
+    vector, bid's id)`` is the KB's search within one document."""
     docs = store.docs.documents()
     tender = catalog.find_document(docs, tender_ref)
     bid = catalog.find_document(docs, bid_ref)
@@ -273,7 +273,7 @@ def against(
         tender_requirements(tender_clauses, tender_said),
         found[bid.id][0],
         lambda q, v: search_bid(q, v, bid.id),
-        encoder,
+        encoder(),
     )
 
 

@@ -7,9 +7,11 @@ it, and a state, without the LLM.
 - **the answer**: the bid's clauses (sentences and whole table rows, ``review/clauses.py``) in the chunks the KB's
   hybrid search finds for the requirement within the bid, and those naming a concept of the requirement (its concept
   groups, ``text/concepts.py``, the parties aside). A clause is *about* the requirement by meaning: the encoder puts
-  it near (cosine at least :data:`ABOUT_COSINE`), or it shares a concept with the requirement and is near enough
-  (:data:`SHARED_COSINE`). Shared words alone decide nothing. The nearest clause about it is the answer; none:
-  **not found**.
+  it near (cosine at least :data:`ABOUT_COSINE`, or :data:`SHARED_COSINE` when it names one of the requirement's
+  concepts), and no other requirement of the tender is clearly nearer to it (by :data:`CLAIMED_MARGIN`): a bid's
+  「产品合格证及出厂检验报告」 is near a required 「原厂授权书」 too, but it answers the requirement of 合格证, and the
+  授权书 is missing. Shared words alone decide nothing. The nearest clause about it is the answer; none: **not
+  found**.
 - **the figures**: each figure of the requirement (an amount, a duration, a date, a count, a percentage:
   ``text/values.py``) against the answer's figures of the same kind and unit, in the direction the requirement
   states (``text/bounds.py``: at least, at most, else exactly). One that fails: **differs**; the answer prints
@@ -40,6 +42,7 @@ ANSWERABLE = frozenset({"bidder", "winning_bidder", ""})  # whom a requirement b
 # Concepts that name who is bound or which papers, not what is required: every clause of a bid names them.
 WHO_CONCEPTS = frozenset(PARTIES) | {"bid_documents", "tender_documents"}
 ABOUT_COSINE = about.ABOUT_COSINE  # calibrated on labelled question–sentence pairs (BENCHMARKS)
+SHARED_COSINE = about.TO_CHECK_COSINE  # a clause naming one of the requirement's concepts may be a little farther
 # Set on the composed tender and bid of tests/data/review/against (EmbeddingGemma), not on a held-out pair.
 CLAIMED_MARGIN = 0.06
 MAX_CANDIDATES = 40  # clauses of the search's chunks read per requirement, best chunk first
@@ -167,11 +170,12 @@ def concepts_of(text: str, groups: ConceptGroups) -> frozenset[str]:
     return frozenset(m.concept for m in groups.find(fold(text))) - WHO_CONCEPTS
 
 
-def is_about(similarity: float, best_elsewhere: float) -> bool:
-    """A bid clause is about a requirement when the encoder puts it near (:data:`ABOUT_COSINE`) and no other
-    requirement of the tender is clearly nearer to it (by :data:`CLAIMED_MARGIN`): the clause then answers that
-    one, and this requirement's own answer is missing."""
-    return similarity >= ABOUT_COSINE and best_elsewhere < similarity + CLAIMED_MARGIN
+def is_about(similarity: float, best_elsewhere: float, shares_concept: bool = False) -> bool:
+    """A bid clause is about a requirement when the encoder puts it near (:data:`ABOUT_COSINE`; one naming a
+    concept of the requirement at :data:`SHARED_COSINE`) and no other requirement of the tender is clearly nearer
+    to it (by :data:`CLAIMED_MARGIN`): the clause then answers that one, and this requirement's answer is missing."""
+    floor = SHARED_COSINE if shares_concept else ABOUT_COSINE
+    return similarity >= floor and best_elsewhere < similarity + CLAIMED_MARGIN
 
 
 def in_chunk(clause: Clause, chunk: ChunkRecord) -> bool:
@@ -206,9 +210,9 @@ def check_bid(
         return []
     named = [concepts_of(c.text, groups) for c in bid_clauses]
     queries = encoder.encode([r.clause.text for r in wanted], role="query")
+    topics = [concepts_of(r.clause.text, groups) for r in wanted]
     candidates: list[list[int]] = []
-    for req, vector in zip(wanted, queries, strict=True):
-        topic = concepts_of(req.clause.text, groups)
+    for req, vector, topic in zip(wanted, queries, topics, strict=True):
         picked: list[int] = []
         for chunk in search_bid(req.clause.text, vector):
             picked += [i for i, c in enumerate(bid_clauses) if in_chunk(c, chunk) and i not in picked]
@@ -224,7 +228,7 @@ def check_bid(
         for i in picked:
             col = sims[:, column[i]]
             elsewhere = float(np.max(np.delete(col, row))) if len(col) > 1 else -1.0
-            if is_about(float(col[row]), elsewhere):
+            if is_about(float(col[row]), elsewhere, bool(named[i] & topics[row])):
                 about_it.append((float(col[row]), i))
         if not about_it:
             out.append(BidCheck(req, "not_found", None))

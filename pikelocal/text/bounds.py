@@ -34,7 +34,7 @@ _TIME_OF_DAY = (
     r"(?:(?:上午|下午|中午|晚上|晚间)?\s*\d{1,2}\s*[:：时時点點]\s*(?:\d{1,2}\s*分?)?\s*)?"  # 5月31日|17:00|前
 )
 _AFTER = re.compile(rf"\s*{_TIME_OF_DAY}(?:(?P<min>{_FLOOR_AFTER})|(?P<max>{_CEILING_AFTER}))", re.IGNORECASE)
-BEFORE_WINDOW = 10  # characters before a value where its bound word may stand (不超过合同金额的|30%)
+BEFORE_WINDOW = 16  # characters before a value where its bound word may stand (不超过合同金额的|30%, "no later than ")
 _STOP = re.compile(r"[，,。；;：:、！？!?\n]")  # a bound word of another phrase is not this value's
 
 
