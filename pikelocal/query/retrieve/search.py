@@ -131,9 +131,9 @@ def search(
         hits = _search(
             store, encoder, query, mode, k if doc_ids is None else k * DOC_FILTER_DEPTH, weights,
             candidates if doc_ids is None else candidates * DOC_FILTER_DEPTH, fusion, (hops, hop_similarity),
-            vector,
+            vector, doc_ids, k,
         )  # fmt: skip
-    return hits if doc_ids is None else [h for h in hits if h.chunk.doc_id in doc_ids][:k]
+    return hits[:k]
 
 
 def fuse(
@@ -162,6 +162,8 @@ def _search(
     fusion: FusionMethod,
     hopping: tuple[int, float],
     given: NDArray[np.float32] | None = None,
+    doc_ids: Collection[int] | None = None,
+    keep: int | None = None,
 ) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
     hops, hop_similarity = hopping if mode == "hybrid" and encoder is not None else (0, 0.0)
@@ -184,10 +186,14 @@ def _search(
         cites.setdefault(ref.chunk_id, []).append(ref)
     chunks = {c.id: c for c in store.chunks.get_chunks([cid for cid, _ in fused])}
     docs: dict[int, DocumentRecord] = {}
-    hits = []
+    hits: list[Hit] = []
     for cid, score in fused:
+        if keep is not None and len(hits) >= keep:
+            break
         chunk = chunks.get(cid)
         if chunk is None:  # deleted between the ranking and the fetch (another process removing a document)
+            continue
+        if doc_ids is not None and chunk.doc_id not in doc_ids:  # before its snippet is made: most are left out
             continue
         if chunk.doc_id not in docs:
             doc = store.docs.get_document(chunk.doc_id)
