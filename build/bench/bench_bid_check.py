@@ -1,13 +1,13 @@
 """A bid checked against its tender (`pikelocal review KB --requirements TENDER --against BID`), scored on the
-composed pair of tests/data/review/against: the planted gaps and differences found with the right state, the
+composed pairs of tests/data/review/against: the planted gaps and differences found with the right state, the
 requirements met reported as not found or differs (false alarms), the rows with both quotes, and the seconds.
 
     python build/bench/bench_bid_check.py [--kb KB] [--scale] [--out docs/BENCHMARKS.md] [--results docs/results.json]
 
-The pair is ingested with the real default encoder (EmbeddingGemma) into ~/.cache/pikelocal-eval/against/kb.sqlite
+The pairs are ingested with the real default encoder (EmbeddingGemma) into ~/.cache/pikelocal-eval/against/kb.sqlite
 (an unchanged file is not ingested again). `--scale` also times the 116-page shared tender's requirements against
-the same bid (no gold: seconds only). The pair and its gold were written here, and the check's margin was set on
-them: the figures are not held out.
+the first bid (no gold: seconds only). The pairs and their gold were written here, and the check's margin was set on
+the first: the figures are not held out.
 """
 
 from __future__ import annotations
@@ -56,7 +56,8 @@ def score(checks: list[api.BidCheck], gold: list[dict[str, str]]) -> Scored:
         return rows[0].state if rows else "no row"
 
     planted = [g for g in gold if g["planted"] in PLANTED]
-    met = [g for g in gold if g["state"] == "met"]
+    # a false alarm: a requirement the bid meets, or another party's duty, shown as not found or differs
+    met = [g for g in gold if g["state"] in ("met", "not_checked")]
     found = [g["key"] for g in planted if state_of(g["key"]) == g["state"]]
     missed = [f"{g['key']} ({state_of(g['key'])})" for g in planted if state_of(g["key"]) != g["state"]]
     alarms = [f"{g['key']} ({state_of(g['key'])})" for g in met if state_of(g["key"]) in ("not_found", "differs")]
@@ -73,6 +74,51 @@ def score(checks: list[api.BidCheck], gold: list[dict[str, str]]) -> Scored:
     return Scored(len(planted), found, missed, len(met), alarms, no_row, extra, unscored, (len(cited), len(answered)))
 
 
+@dataclass(frozen=True)
+class Pair:
+    name: str
+    tender: str
+    bid: str
+    gold: str
+    about: str
+
+
+PAIRS = (
+    Pair(
+        "zh-Hans, hospital equipment", TENDER, BID, "gold.jsonl",
+        "the check's margin (`CLAIMED_MARGIN`) was set on it",
+    ),
+    Pair(
+        "zh-Hant, hospital IT upkeep", "tender-tw-hospital-it.md", "bid-tw-hospital-it.md", "gold-tw.jsonl",
+        "written after the margin was set; first run: 13/14 found (the page limit answered by the bid's title"
+        " line), 1/14 false alarms (機關's payment shown as a row); since then a heading answers nothing",
+    ),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Run:
+    pair: Pair
+    scored: Scored
+    states: dict[str, int]
+    cold: float
+    warm: float
+
+
+def run_pair(kb: Path, pair: Pair) -> Run:
+    lines = [json.loads(line) for line in (PAIR / pair.gold).read_text(encoding="utf-8").splitlines()]
+    gold = [g for g in lines if "meta" not in g]
+    with api.open_kb(kb, api.load_settings()) as knowledge_base:  # a fresh session: the encoder not loaded yet
+        t0 = time.perf_counter()
+        checks = knowledge_base.against(pair.tender, pair.bid)
+        cold = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        knowledge_base.against(pair.tender, pair.bid)
+        warm = time.perf_counter() - t0
+    states: dict[str, int] = {state: sum(c.state == state for c in checks) for state in api.BID_CHECK_STATES}
+    return Run(pair, score(checks, gold), states, cold, warm)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kb", type=Path, default=KB)
@@ -80,90 +126,92 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     parser.add_argument("--results", type=Path, default=ROOT / "docs" / "results.json")
     args = parser.parse_args()
-    lines = [json.loads(line) for line in (PAIR / "gold.jsonl").read_text(encoding="utf-8").splitlines()]
-    gold = [g for g in lines if "meta" not in g]
     args.kb.parent.mkdir(parents=True, exist_ok=True)
-    files = [PAIR / TENDER, PAIR / BID] + (SHARED_TENDER[:1] if args.scale else [])
-    settings = api.load_settings()
-    with api.open_kb(args.kb, settings) as knowledge_base:
-        t0 = time.perf_counter()
+    files = [PAIR / name for p in PAIRS for name in (p.tender, p.bid)] + (SHARED_TENDER[:1] if args.scale else [])
+    with api.open_kb(args.kb, api.load_settings()) as knowledge_base:
         knowledge_base.add(files)
-        ingest_s = time.perf_counter() - t0
-    with api.open_kb(args.kb, settings) as knowledge_base:  # a fresh process's state: the encoder not loaded
-        t0 = time.perf_counter()
-        checks = knowledge_base.against(TENDER, BID)
-        cold = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        knowledge_base.against(TENDER, BID)
-        warm = time.perf_counter() - t0
-        scale: tuple[int, float] | None = None
-        if args.scale and SHARED_TENDER:
+    runs = [run_pair(args.kb, pair) for pair in PAIRS]
+    scale: tuple[int, int, float] | None = None
+    if args.scale and SHARED_TENDER:
+        with api.open_kb(args.kb, api.load_settings()) as knowledge_base:
+            knowledge_base.encoder()
             t0 = time.perf_counter()
             big = knowledge_base.against(SHARED_TENDER[0].name, BID)
-            scale = (len(big), time.perf_counter() - t0)
-            big_requirements = len(knowledge_base.requirements([SHARED_TENDER[0].name]))
-    s = score(checks, gold)
-    out = report(s, checks, cold, warm, ingest_s, scale, big_requirements if scale else 0)
+            seconds = time.perf_counter() - t0
+            scale = (len(knowledge_base.requirements([SHARED_TENDER[0].name])), len(big), seconds)
+    out = report(runs, scale)
     print("\n".join(out))
     write_section(args.out, BEGIN, END, "\n".join([BEGIN, *out, END]), topic="reviewing")
-    metrics = {
-        "found": len(s.found) / s.planted,
-        "false_alarms": len(s.false_alarms) / s.met,
-        "seconds_cold": cold,
-        "seconds_warm": warm,
-    }
-    if scale is not None:
-        metrics["seconds_116_pages"] = scale[1]
-    record_result(
-        args.results, benchmark="bid_check", dataset="composed-hospital-equipment", mode="encoder", n=s.planted,
-        metrics=metrics, command=COMMAND, held_out=False,
-    )  # fmt: skip
+    for r, dataset in zip(runs, ("composed-hospital-equipment", "composed-tw-hospital-it"), strict=True):
+        s = r.scored
+        metrics = {
+            "found": len(s.found) / s.planted, "false_alarms": len(s.false_alarms) / s.met,
+            "seconds_cold": r.cold, "seconds_warm": r.warm,
+        }  # fmt: skip
+        if scale is not None and r is runs[0]:
+            metrics["seconds_116_pages"] = scale[2]
+        record_result(
+            args.results, benchmark="bid_check", dataset=dataset, mode="encoder", n=s.planted, metrics=metrics,
+            command=COMMAND, held_out=False,
+        )  # fmt: skip
 
 
-def report(
-    s: Scored, checks: list[api.BidCheck], cold: float, warm: float, ingest_s: float, scale: tuple[int, float] | None,
-    big_requirements: int,
-) -> list[str]:  # fmt: skip
-    states = {state: sum(c.state == state for c in checks) for state in api.BID_CHECK_STATES}
+def report(runs: list[Run], scale: tuple[int, int, float] | None) -> list[str]:
     out = [
         "## A bid against its tender",
         "",
         "`pikelocal review KB --requirements TENDER --against BID`: each requirement the bid must answer, the bid's"
         " sentence found by the hybrid search within the bid and judged by meaning (the encoder; a clause clearly"
         " nearer another requirement answers that one), its figures compared in the direction the tender states;"
-        " no LLM. Scored on a tender and a bid composed for it (`tests/data/review/against/`: 23 planted gaps and"
-        " differences, 23 requirements met, 6 of them by a figure beyond the minimum). **Not held out**: the pair"
-        " and its gold were written here, and the check's one margin of its own (`CLAIMED_MARGIN`) was set on it."
-        " Targets: ≥ 90 % found, ≤ 10 % false alarms, each with both quotes; within the views' time budget"
-        " (≤ 10 s on 2 cores).",
+        " no LLM. Scored on two tenders and bids composed for it (`tests/data/review/against/`, whose README lists"
+        " what was planted). **Not held out**: the pairs and their gold were written here, by the hand that wrote"
+        " the check. Targets: ≥ 90 % found, ≤ 10 % false alarms, each with both quotes; within the views' time"
+        " budget (≤ 10 s on 2 cores).",
         "",
-        f"Command: `{COMMAND}` (the real default encoder, EmbeddingGemma; KB under ~/.cache/pikelocal-eval/against).",
+        f"Command: `{COMMAND}` (the real default encoder, EmbeddingGemma; KB under ~/.cache/pikelocal-eval/against;"
+        " a machine shared with other jobs, so the seconds are upper bounds).",
         "",
-        "| measure | figure |",
-        "|---|---|",
-        f"| planted gaps and differences found with the right state | **{len(s.found)}/{s.planted}**"
-        f" ({len(s.found) / s.planted:.0%}) |",
-        f"| requirements met reported not found or differs (false alarms) | **{len(s.false_alarms)}/{s.met}**"
-        f" ({len(s.false_alarms) / s.met:.0%}) |",
-        f"| rows with an answer citing both quotes (document, page, lines) | {s.both_quotes[0]}/{s.both_quotes[1]} |",
-        f"| rows: met / not found / differs | {states['met']} / {states['not_found']} / {states['differs']} |",
-        f"| gold requirements with no row; the purchaser's duties shown as rows | {len(s.no_row)};"
-        f" {len(s.extra_rows)} |",
-        f"| seconds: the check in a fresh KB session (encoder loaded) / again | {cold:.1f} / {warm:.1f} |",
-        f"| seconds: ingesting the pair (0 when already in the KB) | {ingest_s:.1f} |",
+        "| measure | " + " | ".join(r.pair.name for r in runs) + " |",
+        "|---|" + "---|" * len(runs),
     ]
-    if scale is not None:
-        out.append(
-            f"| seconds: the 116-page shared tender ({big_requirements} requirements, {scale[0]} a bid answers)"
-            f" against the same bid | {scale[1]:.1f} |"
-        )
+
+    def line(label: str, cells: list[str]) -> None:
+        out.append(f"| {label} | " + " | ".join(cells) + " |")
+
+    line(
+        "planted gaps and differences found with the right state",
+        [f"**{len(r.scored.found)}/{r.scored.planted}** ({len(r.scored.found) / r.scored.planted:.0%})" for r in runs],
+    )
+    line(
+        "requirements met, or others' duties, reported not found or differs (false alarms)",
+        [f"**{len(r.scored.false_alarms)}/{r.scored.met}** ({len(r.scored.false_alarms) / r.scored.met:.0%})"
+         for r in runs],
+    )  # fmt: skip
+    line("rows with an answer citing both quotes (document, page, lines)",
+         [f"{r.scored.both_quotes[0]}/{r.scored.both_quotes[1]}" for r in runs])  # fmt: skip
+    line("rows: met / not found / differs",
+         [f"{r.states['met']} / {r.states['not_found']} / {r.states['differs']}" for r in runs])  # fmt: skip
+    line("gold requirements with no row; others' duties shown as rows",
+         [f"{len(r.scored.no_row)}; {len(r.scored.extra_rows)}" for r in runs])  # fmt: skip
+    line("seconds: the check in a fresh KB session (encoder loaded) / again",
+         [f"{r.cold:.1f} / {r.warm:.1f}" for r in runs])  # fmt: skip
+    line("how the pair was used", [r.pair.about for r in runs])
     out.append("")
-    for label, rows in (
-        ("missed", s.missed), ("false alarms", s.false_alarms), ("no row", s.no_row),
-        ("rows no gold names", s.unscored),
-    ):  # fmt: skip
-        if rows:
-            out.append(f"- {label}: " + "; ".join(rows))
+    if scale is not None:
+        out += [
+            f"The 116-page shared tender ({scale[0]} requirements, {scale[1]} of them a bid answers) against the"
+            f" first bid: **{scale[2]:.1f} s** with the encoder loaded, most of it the encoder reading each"
+            " requirement once (no gold: seconds only).",
+            "",
+        ]
+    for r in runs:
+        s = r.scored
+        for label, rows in (
+            ("missed", s.missed), ("false alarms", s.false_alarms), ("no row", s.no_row),
+            ("others' duties shown as rows", s.extra_rows), ("rows no gold names", s.unscored),
+        ):  # fmt: skip
+            if rows:
+                out.append(f"- {r.pair.name}, {label}: " + "; ".join(rows))
     out.append("")
     return out
 

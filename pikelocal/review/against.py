@@ -34,6 +34,7 @@ from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
 from pikelocal.query.verify import about
 from pikelocal.review.requirements import PARTIES, bounded_requirement, find_requirements
+from pikelocal.review.risks import is_title
 from pikelocal.text.bounds import Bound, bound_of
 from pikelocal.text.concepts import ConceptGroups, active, fold
 from pikelocal.text.values import SPAN_KINDS, values_in
@@ -208,6 +209,7 @@ def check_bid(
     wanted = [r for r in requirements if answerable(r)]
     if not wanted:
         return []
+    bid_clauses = [c for c in bid_clauses if not is_title(c)]  # a heading names a subject, it answers nothing
     named = [concepts_of(c.text, groups) for c in bid_clauses]
     queries = encoder.encode([r.clause.text for r in wanted], role="query")
     topics = [concepts_of(r.clause.text, groups) for r in wanted]

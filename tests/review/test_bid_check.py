@@ -233,3 +233,13 @@ def test_the_check_exported_with_both_quotes_and_hostile_text_escaped(tmp_path) 
     md = markdown(report)
     assert "## against (2)" in md and "\\|投标人须提供原厂授权书" in md  # the pipe cannot open a cell
     assert "'=HYPERLINK" in csv_text(report)
+
+
+def test_a_heading_answers_nothing() -> None:
+    # the bid's heading 「## 投标有效期」 is as near as its sentence by the script; a heading states no offer
+    tender = tender_requirements(clauses(TENDER, "tender", VALID))
+    bid = clauses(BID, "bid", "## 投标有效期", BID_VALID)
+    whole_bid = ChunkRecord(9, BID, 0, "", 0, 0, 1, 1, 1, 2, (), "", None)
+    encoder = ScriptedEncoder({VALID: [0, 0, 1, 0], "## 投标有效期": [0, 0, 1, 0], BID_VALID: [0, 0.3, 1, 0]})
+    [check] = check_bid(tender, bid, lambda _t, _v: [whole_bid], encoder)
+    assert check.answer is not None and check.answer.text == BID_VALID and check.state == "differs"
