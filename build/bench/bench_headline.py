@@ -50,6 +50,7 @@ SECTIONS = {
     "review": "bench_review_tender_zh",
     "review_views": "bench_review_views",
     "review_side_by_side": "bench_side_by_side",
+    "bid_check": "bench_review_bid_check",
     "ingest": "bench_ingest",
     "ingest_format": "bench_formats",
     "setup": "export_stages",

@@ -68,6 +68,7 @@ REVIEW_ROW = Record(
 )
 RISK = Record("risk", ("clause", "stage", "triggers"))
 REQUIREMENT = Record("requirement", ("clause", "party", "kind", "modal", "figures"))
+BID_CHECK = Record("bid check", ("requirement", "state", "answer", "figures", "similarity"))
 TIMELINE_ENTRY = Record("timeline entry", ("clause", "date", "roc", "value", "what"))
 MARKS_IMPORT = Record("marks import", ("checklist", "workbook", "read", "changed", "unchanged", "errors"), many=False)
 KEY_FIGURE = Record("key figure", ("value", "sentence", "where", "heading"))

@@ -11,6 +11,7 @@ from pikelocal import api
 from pikelocal.cli.common import llm_settings, settings_of
 from pikelocal.cli.keys import key_file_option, open_kb
 from pikelocal.cli.output import (
+    BID_CHECK,
     KEY_FIGURE,
     MARKS_IMPORT,
     REQUIREMENT,
@@ -22,6 +23,8 @@ from pikelocal.cli.output import (
 )
 from pikelocal.cli.progress import ProgressPrinter
 from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
+
+ALL_DOCUMENTS = "\0all"  # --requirements without a document: every document's
 
 
 @click.command()
@@ -50,7 +53,21 @@ from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
 @click.option("--list", "list_only", is_flag=True, help="List the built-in checklists and stop.")
 @click.option("--risks", "show_risks", is_flag=True, help="Every clause that rejects a bid, by stage (no model).")
 @click.option(
-    "--requirements", "show_requirements", is_flag=True, help="Every sentence that binds someone, as rows (no model)."
+    "--requirements",
+    "requirements_of",
+    is_flag=False,
+    flag_value=ALL_DOCUMENTS,
+    default=None,
+    metavar="[TENDER_DOC]",
+    help="Every sentence that binds someone, as rows (no model); with a document's name, its requirements, which"
+    " --against checks.",
+)
+@click.option(
+    "--against",
+    "against",
+    metavar="BID_DOC",
+    help="With --requirements TENDER_DOC: each requirement with the bid's sentence that answers it: met, not found,"
+    " or differs (the figures disagree), both cited (the encoder, no LLM).",
 )
 @click.option("--timeline", "show_timeline", is_flag=True, help="Every dated or relative deadline, sorted (no model).")
 @click.option(
@@ -60,7 +77,7 @@ from pikelocal.cli.side_by_side import SIDE_BY_SIDE, run_side_by_side
     help="Run the checklist once per document (the DOCs after KB, else every one) and show them side by side,"
     " differences marked. With --export: the table of the rows stored so far (.md, .csv, .xlsx, .docx), no model.",
 )
-@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY, MARKS_IMPORT, SIDE_BY_SIDE)
+@json_option(REVIEW_ROW, RISK, REQUIREMENT, TIMELINE_ENTRY, BID_CHECK, MARKS_IMPORT, SIDE_BY_SIDE)
 @key_file_option
 @click.pass_context
 def review(
@@ -74,7 +91,8 @@ def review(
     import_from: Path | None,
     list_only: bool,
     show_risks: bool,
-    show_requirements: bool,
+    requirements_of: str | None,
+    against: str | None,
     show_timeline: bool,
     per_document: bool,
     per_document_docs: tuple[str, ...],
@@ -89,8 +107,23 @@ def review(
 
     `--risks`, `--requirements` and `--timeline` list what a reviewer reads first, found without the LLM: every
     clause that rejects a bid (by stage), every sentence that binds someone, every deadline.
+
+    `--requirements TENDER_DOC --against BID_DOC` checks a bid against its tender: for each requirement the bid
+    must answer, the bid's sentence that does, and whether it is met, not found, or differs in its figures.
     """
-    views = {"risks": show_risks, "requirements": show_requirements, "timeline": show_timeline}
+    if against is not None:
+        if requirements_of in (None, ALL_DOCUMENTS):
+            raise api.InputError("--against BID_DOC needs the tender: --requirements TENDER_DOC --against BID_DOC")
+        if checklist or fresh or script or list_only or show_risks or show_timeline or docs or import_from:
+            raise api.InputError(
+                "--against checks one bid against one tender: drop --checklist, --fresh, --script, --list, --risks,"
+                " --timeline, --docs and --import-marks"
+            )
+        _against(ctx, kb, requirements_of, against, export_to, as_json)
+        return
+    if requirements_of not in (None, ALL_DOCUMENTS):
+        docs = (*docs, requirements_of)
+    views = {"risks": show_risks, "requirements": requirements_of is not None, "timeline": show_timeline}
     if any(views.values()):
         if checklist or fresh or script or list_only or import_from:
             raise api.InputError(
@@ -184,6 +217,36 @@ def _views(
         _print_requirements(requirements)
     if views["timeline"]:
         _print_timeline(timeline)
+
+
+def _against(ctx: click.Context, kb: Path, tender: str, bid: str, export_to: Path | None, as_json: bool) -> None:
+    """A bid checked against its tender, printed one row per requirement, as JSON or exported."""
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        checks = knowledge_base.against(tender, bid)
+        if export_to is not None:
+            written = knowledge_base.export_views(export_to, bid_checks=checks)
+            click.echo(api.shown_name(f"Wrote {written}"))
+            return
+    if as_json:
+        echo_records(BID_CHECK, checks)
+        return
+    for c in checks:
+        _print_check(c)
+    n = {s: sum(c.state == s for c in checks) for s in api.BID_CHECK_STATES}
+    click.echo(
+        f"\n{len(checks)} requirements of the bid: {n['met']} met, {n['not_found']} not found, {n['differs']} differ"
+    )
+
+
+def _print_check(c: api.BidCheck) -> None:
+    req = c.requirement.clause
+    click.echo(api.printable(f"[{api.BID_CHECK_NAMES[c.state]}] “{req.text}” — {req.where.citation()}"))
+    if c.answer is not None:
+        click.echo(api.printable(f"    bid: “{c.answer.text}” — {c.answer.where.citation()}"))
+    for f in c.figures:
+        if f.offered is not None and not f.meets:
+            want = {"min": "at least ", "max": "at most "}.get(f.bound, "")
+            click.echo(api.printable(f"    required {want}{f.required.normal}, offered {f.offered.normal}"))
 
 
 def _print_risks(risks: list[api.Risk]) -> None:

@@ -67,11 +67,15 @@ from pikelocal.domain.kinds import (
     answer_mode,
 )
 from pikelocal.domain.obligations import (
+    BID_CHECK_NAMES,
+    BID_CHECK_STATES,
     PARTY_NAMES,
     REQUIREMENT_KINDS,
     RISK_STAGES,
     STAGE_NAMES,
+    BidCheck,
     Clause,
+    FigureCheck,
     Requirement,
     Risk,
     TimelineEntry,
@@ -143,6 +147,7 @@ __all__ = [
     "Splitter",
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
     "Verdict", "answer_mode", "PARTY_NAMES", "REQUIREMENT_KINDS", "RISK_STAGES", "STAGE_NAMES", "Clause", "Requirement",
+    "BID_CHECK_NAMES", "BID_CHECK_STATES", "BidCheck", "FigureCheck",
     "Risk", "TimelineEntry", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
     "SummaryNode",
     "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem", "KeyFigure",

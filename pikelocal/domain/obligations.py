@@ -87,3 +87,33 @@ class TimelineEntry:
     roc: str
     value: str
     what: str
+
+
+BidCheckState = Literal["met", "not_found", "differs"]
+BID_CHECK_STATES: tuple[BidCheckState, ...] = ("met", "not_found", "differs")
+BID_CHECK_NAMES: dict[str, str] = {"met": "met", "not_found": "not found", "differs": "differs"}
+
+
+@dataclass(frozen=True)
+class FigureCheck:
+    """One figure of a requirement against the bid's figure of the same kind: the bound the requirement puts on it
+    ("min": at least, "max": at most, "": exactly), what the bid offers (None: the bid's sentence prints no
+    figure of that kind) and whether the offer meets it."""
+
+    required: Value
+    bound: Literal["min", "max", ""]
+    offered: Value | None
+    meets: bool
+
+
+@dataclass(frozen=True)
+class BidCheck:
+    """One requirement of a tender checked against a bid: the bid's sentence that answers it (None when the bid
+    has no sentence about it), the state, each figure compared, and how near the answer is in meaning (the
+    encoder's cosine between the two sentences; 0.0 when none was found)."""
+
+    requirement: Requirement
+    state: BidCheckState
+    answer: Clause | None
+    figures: tuple[FigureCheck, ...] = ()
+    similarity: float = 0.0

@@ -13,15 +13,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pikelocal.config import Settings
 from pikelocal.domain.answers import QueryTrace, Source
-from pikelocal.domain.documents import DocumentRecord, FailureRecord, PageRecord, SummaryNode, TableRecord
+from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecord, PageRecord, SummaryNode, TableRecord
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
-from pikelocal.domain.obligations import Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import BidCheck, Requirement, Risk, TimelineEntry
 from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
@@ -54,6 +54,12 @@ from pikelocal.store import keys
 from pikelocal.store.keys import FileKind
 from pikelocal.store.probe_check import check_probes
 from pikelocal.store.store import Store
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+BID_SEARCH_K = 5  # chunks of the bid a requirement is searched for (their clauses are its candidate answers)
 
 
 def open_kb(
@@ -366,7 +372,15 @@ class KnowledgeBase:
             keep = hits[0].chunk.id if hits else None
             return find_segments(store, ranking, self.settings.answer.context_tokens, params, keep=keep)
 
-    def _search(self, store: Store, query: str, mode: SearchMode, k: int) -> list[Hit]:
+    def _search(
+        self,
+        store: Store,
+        query: str,
+        mode: SearchMode,
+        k: int,
+        doc_ids: Sequence[int] | None = None,
+        vector: NDArray[np.float32] | None = None,
+    ) -> list[Hit]:
         if mode == "late" and not store.index.has_vectors("late"):
             raise InputError(
                 f"{self.path}: no late-chunked vectors (ingest.late is off by default); ingest with --late adds them"
@@ -386,7 +400,7 @@ class KnowledgeBase:
         weights = search_weights(self.settings, store, encoder.model_id) if encoder is not None else s.weights()
         return search(
             store, encoder, query, mode=mode, k=k, weights=weights, candidates=s.candidates, fusion=s.fusion,
-            hops=s.hops, hop_similarity=s.hop_similarity,
+            hops=s.hops, hop_similarity=s.hop_similarity, doc_ids=doc_ids, vector=vector,
         )  # fmt: skip
 
     # --- review (kb/reviewing.py) ----------------------------------------------------------------------------
@@ -430,15 +444,30 @@ class KnowledgeBase:
         """Every dated deadline in date order, then every relative one, with what happens then (no model)."""
         return reviewing.timeline(self.path, docs)
 
+    def against(self, tender: str, bid: str) -> list[BidCheck]:
+        """Each requirement of the document ``tender`` that a bid answers (the bidder's, the winning bidder's),
+        with the sentence of the document ``bid`` that answers it, found by the hybrid search within the bid and
+        judged by meaning: met, not found, or differs (a figure fails the requirement's), both sides cited (no LLM;
+        the encoder reads the requirements and the bid's sentences). A document not in the KB is a one-line
+        InputError naming it."""
+        use_concepts(self.settings.answer.concepts)
+        with Store.open_existing(self.path) as store, store.snapshot():
+
+            def search_bid(query: str, vector: NDArray[np.float32], doc_id: int) -> list[ChunkRecord]:
+                return [h.chunk for h in self._search(store, query, "hybrid", BID_SEARCH_K, (doc_id,), vector)]
+
+            return reviewing.against(store, tender, bid, self.encoder, search_bid)
+
     def export_views(
         self,
         out: Path,
         risks: Sequence[Risk] = (),
         requirements: Sequence[Requirement] = (),
         timeline: Sequence[TimelineEntry] = (),
+        bid_checks: Sequence[BidCheck] = (),
     ) -> Path:
         """Write the views given to ``out`` (.md, .csv, or .xlsx: one sheet per view), private like the KB."""
-        return reviewing.export_views(self.path, out, risks, requirements, timeline)
+        return reviewing.export_views(self.path, out, risks, requirements, timeline, bid_checks)
 
     def export_review(self, checklist: str, out: Path) -> Path:
         """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html, .docx or .xlsx; no

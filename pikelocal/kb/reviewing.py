@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pikelocal.config import Settings, answers_key
 from pikelocal.domain.answers import QueryTrace
+from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, ignore
-from pikelocal.domain.obligations import Clause, Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import BidCheck, Clause, Requirement, Risk, TimelineEntry
 from pikelocal.domain.review import (
     REVIEW_MARKS,
     Checklist,
@@ -37,6 +39,7 @@ from pikelocal.kb.options import ask_options, search_weights
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.answer.modes import ask
+from pikelocal.review.against import check_bid, tender_requirements
 from pikelocal.review.checklist import load_checklist
 from pikelocal.review.clauses import document_clauses
 from pikelocal.review.escape import clean_text
@@ -52,6 +55,10 @@ from pikelocal.review.timeline import find_timeline
 from pikelocal.review.view_export import ViewsReport, write_views
 from pikelocal.store.store import Store
 from pikelocal.text.script import detect_script
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 SCRIPT_SAMPLE_CHUNKS = 40  # chunks read to tell the documents' script
 
@@ -248,9 +255,32 @@ def timeline(path: Path, doc_refs: Sequence[str] = ()) -> list[TimelineEntry]:
     return find_timeline([s for _i, _t, _c, said in found for s in said], {i: t for i, t, _c, _s in found})
 
 
+def against(
+    store: Store, tender_ref: str, bid_ref: str, encoder: Callable[[], Encoder],
+    search_bid: Callable[[str, NDArray[np.float32], int], Sequence[ChunkRecord]],
+) -> list[BidCheck]:  # fmt: skip
+    """Each requirement of the tender ``tender_ref`` that a bid answers, checked against the bid ``bid_ref`` (both
+    named as the KB lists them; one not there is a one-line error before a model loads); ``search_bid(query, its
+    vector, bid's id)`` is the KB's search within one document."""
+    docs = store.docs.documents()
+    tender = catalog.find_document(docs, tender_ref)
+    bid = catalog.find_document(docs, bid_ref)
+    if tender.id == bid.id:
+        raise InputError(f"'{tender_ref}' and '{bid_ref}' are one document: name the tender and the bid")
+    found = {i: (clauses, said) for i, _t, clauses, said in _view_documents(store, (str(tender.id), str(bid.id)))}
+    tender_clauses, tender_said = found[tender.id]
+    return check_bid(
+        tender_requirements(tender_clauses, tender_said),
+        found[bid.id][0],
+        lambda q, v: search_bid(q, v, bid.id),
+        encoder(),
+    )
+
+
 def export_views(
     path: Path, out: Path, risks_found: Sequence[Risk], requirements_found: Sequence[Requirement],
-    timeline_found: Sequence[TimelineEntry],
+    timeline_found: Sequence[TimelineEntry], bid_checks: Sequence[BidCheck] = (),
 ) -> Path:  # fmt: skip
     """Write the views to ``out`` (.md, .csv or .xlsx), with the KB file's permissions."""
-    return write_views(ViewsReport(path.name, risks_found, requirements_found, timeline_found), out, file_mode(path))
+    report = ViewsReport(path.name, risks_found, requirements_found, timeline_found, bid_checks)
+    return write_views(report, out, file_mode(path))

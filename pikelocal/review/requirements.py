@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from pikelocal.domain.obligations import Clause, Party, Requirement, RequirementKind
 from pikelocal.domain.statements import Statement
 from pikelocal.review.risks import is_title
+from pikelocal.text.bounds import bound_of
 from pikelocal.text.concepts import ConceptGroups, Match, active, fold
+from pikelocal.text.values import SPAN_KINDS, values_in
 
 _PROHIBIT_ZH = r"不得|禁止|严禁|不允许|不准|不可|不应|切勿|不许"
 _MUST_ZH = (
@@ -93,6 +95,25 @@ def requirement_of(
     else:
         kind = "mandatory"
     return Requirement(clause, party, kind, " ".join(modal.group(0).split()), figures)
+
+
+def bounded_requirement(clause: Clause, groups: ConceptGroups | None = None) -> Requirement | None:
+    """A clause with no binding word whose figure is bounded ("投标有效期为自投标截止之日起不少于90日历天",
+    "预付款不超过合同金额的30%": ``text/bounds.py``): the bound binds as 须 would. Its ``modal`` is the bound
+    ("at least" or "at most"). The requirements view lists the sentences with a binding word; the bid check reads
+    these too, since a bid must meet them as well."""
+    groups = groups or active()
+    if is_title(clause) or MODAL.search(fold(clause.text)):
+        return None
+    text = clause.text
+    bounded = [(v, b) for s, e, v in values_in(text, SPAN_KINDS) if (b := bound_of(text, s, e))]
+    if not bounded:
+        return None
+    folded = fold(text)
+    kind: RequirementKind = "deadline" if any(v.kind in _TIME_KINDS for v, _b in bounded) else "mandatory"
+    party = _party(groups.find(folded), len(folded))
+    modal = "at least" if bounded[0][1] == "min" else "at most"
+    return Requirement(clause, party, kind, modal, tuple(v for v, _b in bounded))
 
 
 def _party(matches: Sequence[Match], at: int) -> Party:

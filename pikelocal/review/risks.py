@@ -107,8 +107,9 @@ def by_stage(risks: Sequence[Risk]) -> list[tuple[RiskStage, list[Risk]]]:
 
 
 def is_title(clause: Clause) -> bool:
-    """A heading or a line of the table of contents: it names a subject ("8.3 终止招标"), it states no rule."""
-    text = clause.text.strip()
+    """A heading or a line of the table of contents: it names a subject ("8.3 终止招标"), it states no rule. A
+    Markdown heading is read without its marks ("## 一、投标文件")."""
+    text = clause.text.strip().lstrip("#").strip()
     if _CONTENTS.search(text):
         return True
     return not clause.in_table and text == clause.heading.strip() and text[-1:] not in "：:。；;"

@@ -1,6 +1,7 @@
-"""The reviewer's first views written to a file, without a model: rejection risks by stage, requirements and the
-timeline, as Markdown, CSV or an XLSX workbook (openpyxl; one sheet per view). Every quote has its document, page,
-first and last line in their own columns, so a reviewer sorts and filters them in a spreadsheet.
+"""The reviewer's first views written to a file: rejection risks by stage, requirements, the timeline and a bid
+checked against its tender (each requirement with the bid's answer, both cited), as Markdown, CSV or an XLSX
+workbook (openpyxl; one sheet per view). Every quote has its document, page, first and last line in their own
+columns, so a reviewer sorts and filters them in a spreadsheet.
 
 Text passes through ``review/escape.py`` (``csv_cell`` for every CSV and XLSX cell: a cell that starts like a
 formula is prefixed, so a spreadsheet shows it as text; ``markdown_text`` for Markdown) and the file is written by
@@ -16,7 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pikelocal.domain.errors import InputError
-from pikelocal.domain.obligations import PARTY_NAMES, STAGE_NAMES, Clause, Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import (
+    BID_CHECK_NAMES,
+    PARTY_NAMES,
+    STAGE_NAMES,
+    BidCheck,
+    Clause,
+    Requirement,
+    Risk,
+    TimelineEntry,
+)
 from pikelocal.domain.shown import shown_name
 from pikelocal.review.escape import csv_cell, markdown_text
 from pikelocal.review.report_file import write_file
@@ -27,6 +37,14 @@ WHERE_COLUMNS = ("quote", "document", "page", "line_start", "line_end")
 RISK_COLUMNS = ("stage", "triggers", *WHERE_COLUMNS)
 REQUIREMENT_COLUMNS = ("who", "kind", "binding word", "figures", *WHERE_COLUMNS)
 TIMELINE_COLUMNS = ("date", "ROC date", "as printed", "what", *WHERE_COLUMNS)
+AGAINST_COLUMNS = (
+    "state", "requirement", "tender document", "tender page", "tender line_start", "tender line_end", "required",
+    "bid quote", "bid document", "bid page", "bid line_start", "bid line_end", "offered",
+)  # fmt: skip
+NUMERIC_COLUMNS = frozenset(
+    {"page", "line_start", "line_end", *(f"{side} {c}" for side in ("tender", "bid") for c in ("page", "line_start",
+     "line_end"))}
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -37,6 +55,7 @@ class ViewsReport:
     risks: Sequence[Risk] = ()
     requirements: Sequence[Requirement] = ()
     timeline: Sequence[TimelineEntry] = ()
+    bid_checks: Sequence[BidCheck] = ()
 
 
 def _where(c: Clause) -> list[str]:
@@ -60,6 +79,21 @@ def timeline_cells(e: TimelineEntry) -> list[str]:
     return [e.date or "(relative)", e.roc, e.value, e.what, *_where(e.clause)]
 
 
+def bid_check_cells(b: BidCheck) -> list[str]:
+    """The state, the requirement and where it stands, what it requires; the bid's answer, where, what it offers
+    (empty when the bid has no sentence about it)."""
+    tender = _where(b.requirement.clause)
+    required = "; ".join(dict.fromkeys(figure_text(f.required.normal, f.bound) for f in b.figures))
+    offered = "; ".join(dict.fromkeys(f.offered.normal for f in b.figures if f.offered is not None))
+    bid = _where(b.answer) if b.answer is not None else ["", "", "", "", ""]
+    return [BID_CHECK_NAMES[b.state], *tender, required, *bid, offered]
+
+
+def figure_text(normal: str, bound: str) -> str:
+    """A required figure with its direction: "≥ 90 days", "≤ 30%", "50000 CNY"."""
+    return {"min": "≥ ", "max": "≤ "}.get(bound, "") + normal
+
+
 def sheets(report: ViewsReport) -> list[tuple[str, tuple[str, ...], list[list[str]]]]:
     """Each non-empty view as (name, columns, rows of plain text), risks grouped by stage."""
     out: list[tuple[str, tuple[str, ...], list[list[str]]]] = []
@@ -70,6 +104,8 @@ def sheets(report: ViewsReport) -> list[tuple[str, tuple[str, ...], list[list[st
         out.append(("requirements", REQUIREMENT_COLUMNS, [requirement_cells(r) for r in report.requirements]))
     if report.timeline:
         out.append(("timeline", TIMELINE_COLUMNS, [timeline_cells(e) for e in report.timeline]))
+    if report.bid_checks:
+        out.append(("against", AGAINST_COLUMNS, [bid_check_cells(b) for b in report.bid_checks]))
     return out
 
 
@@ -101,9 +137,6 @@ def csv_text(report: ViewsReport) -> str:
 def xlsx_bytes(report: ViewsReport) -> bytes:
     """A workbook of one sheet per view, the header row frozen; page and lines as numbers."""
     return workbook_bytes(sheets(report) or [("risks", RISK_COLUMNS, [])])
-
-
-NUMERIC_COLUMNS = frozenset({"page", "line_start", "line_end"})
 
 
 def workbook_bytes(

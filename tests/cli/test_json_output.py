@@ -85,6 +85,7 @@ def invocations(kb: Path) -> dict[str, list[list[object]]]:
             ["review", kb, "--risks"],
             ["review", kb, "--requirements"],
             ["review", kb, "--timeline"],
+            ["review", kb, "--requirements", "rfp.md", "--against", "rules.md"],
             ["review", kb, "--checklist", checklist, "--import-marks", kb.parent / "marks.xlsx"],
             ["review", kb, "--checklist", checklist, "--per-document"],
         ],

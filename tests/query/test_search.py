@@ -376,3 +376,15 @@ def test_search_on_a_read_only_kb(kb_files: tuple[Path, Path], mode: str) -> Non
     assert got and [g[0] for g in got] == [e[0] for e in expected]
     assert [g[1] for g in got] == pytest.approx([e[1] for e in expected])
     assert [g[2] for g in got] == [e[2] for e in expected]
+
+
+def test_a_document_filter_keeps_only_its_chunks_and_k_of_them(store: Store) -> None:
+    # "投标保证金" is about bid_bond.md (TOPICS): asked within another document, that one's chunks come instead
+    other = doc_named(store, "termination.md").id
+    unfiltered = search(store, ENC, "投标保证金", k=3)
+    assert unfiltered[0].document.id == doc_named(store, "bid_bond.md").id
+    within = search(store, ENC, "投标保证金", k=3, doc_ids={other})
+    assert within and len(within) <= 3 and {h.chunk.doc_id for h in within} == {other}
+    vector = ENC.encode(["投标保证金"], role="query")[0]
+    given = search(store, ENC, "投标保证金", k=3, doc_ids={other}, vector=vector)
+    assert [h.chunk.id for h in given] == [h.chunk.id for h in within]  # the caller's vector is the query's own

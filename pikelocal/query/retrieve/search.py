@@ -123,13 +123,15 @@ def search(
     hops: int = 0,
     hop_similarity: float = HOP_MIN_SIMILARITY,
     doc_ids: Sequence[int] | None = None,
+    vector: NDArray[np.float32] | None = None,
 ) -> list[Hit]:
     """The ``k`` best chunks for ``query``; hybrid fuses the BM25, dense, late (and question) rankings, weighted,
     by ``fusion`` (:func:`fuse`), then puts up to ``hops`` fact hops (:mod:`pikelocal.query.retrieve.hops`; a KB
     enriched with entities) after its first hits, and the articles the query cites first. ``doc_ids``: only these
     documents' chunks, each ranking choosing its candidates among them (a filter in the query, not on the result:
     the ``k`` best of those documents come back however many other chunks outrank them); hops and cited articles
-    in other documents are left out."""
+    in other documents are left out. ``vector``: the query's, when the caller has encoded it already (a batch of
+    queries encoded at once)."""
     if mode not in SEARCH_MODES:
         raise InputError(f"unknown search mode '{mode}' (use one of {', '.join(SEARCH_MODES)})")
     if not query.strip():
@@ -144,7 +146,9 @@ def search(
     if hops < 0:
         raise InputError(f"hops must be at least 0, got {hops}")
     with store.snapshot():  # ids ranked and rows fetched from one state, whatever a writer commits meanwhile
-        return _search(store, encoder, query, mode, k, weights, candidates, fusion, (hops, hop_similarity), doc_ids)
+        return _search(
+            store, encoder, query, mode, k, weights, candidates, fusion, (hops, hop_similarity), doc_ids, vector
+        )
 
 
 def fuse(
@@ -173,10 +177,13 @@ def _search(
     fusion: FusionMethod,
     hopping: tuple[int, float],
     doc_ids: Sequence[int] | None = None,
+    given: NDArray[np.float32] | None = None,
 ) -> list[Hit]:
     sources = hybrid_sources(weights) if mode == "hybrid" else (mode,)
     hops, hop_similarity = hopping if mode == "hybrid" and encoder is not None else (0, 0.0)
-    vector = encoder.encode([query], role="query")[0] if hops and encoder is not None else None
+    vector = given
+    if vector is None and hops and encoder is not None:
+        vector = encoder.encode([query], role="query")[0]
     ranked = rankings(
         store, encoder, query, sources, max(k, candidates) if mode == "hybrid" else k, vector, doc_ids=doc_ids
     )
