@@ -34,7 +34,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, GenParams
 from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_grammar, quote_messages, says_none
-from pikelocal.query.answer.hop_plan import Attribute, Comparison, Composition, Entity, Plan, Want
+from pikelocal.query.answer.hop_plan import Attribute, Comparison, Composition, Entity, Want
 from pikelocal.query.answer.hop_values import Date, compare_dates, countries_in, life_span, pick_date, span_places
 from pikelocal.query.context.compress import compress_sources
 from pikelocal.query.context.expand import Budget, assemble
@@ -228,7 +228,7 @@ def hop_answer(
     encoder: Encoder,
     llm: LLM,
     question: str,
-    plan: Plan,
+    plan: Comparison | Composition,
     on_delta: Callable[[str], None],
     *,
     options: HopOptions,

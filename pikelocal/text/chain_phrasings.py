@@ -1,0 +1,121 @@
+"""How a reviewer's question names a chain of two readings, as data, in Chinese (simplified and traditional) and
+English: the table ``query/answer/chain_plan.py`` plans with and ``query/answer/chain_hop.py`` reads with. The
+benchmark's phrasings are another table (``text/hop_phrasings.py``).
+
+Three chains, tried in this order:
+
+- ``cited_article``: a clause → the article of the document it cites → that article's figure. The question asks
+  which article (第几条, 哪一条, "which clause") and a figure ("投标保证金按第几条的规定退还？退还期限是多少？").
+- ``two_documents``: an amount (or another figure) in one document against another's. The question names two
+  documents by their role (招标文件, 投标文件; the tender, the bid) and asks whether one item agrees
+  ("招标文件与投标文件中的投标保证金是否一致？", "Does the bid bond in the bid match the tender's?").
+- ``deadline``: a date counted from another event's date. The question asks for the last day of something
+  ("交货的截止日期是哪一天？", "By what date must the goods be delivered?"); the clause that answers may count it
+  from an event ("合同签订之日起30日内", "within 30 days after the signing of the contract") whose date is stated
+  elsewhere.
+
+A question none of these patterns match gets no chain and takes the ordinary path. Patterns are matched on the
+question with its spaces collapsed, case-insensitively; Chinese patterns list both scripts.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+ChainKind = Literal["cited_article", "two_documents", "deadline"]
+Role = Literal["tender", "bid"]
+
+# ---- which questions take a chain --------------------------------------------------------------------------------
+
+# The question asks which article or clause governs something.
+ASKS_ARTICLE: tuple[str, ...] = (
+    r"第[几幾]条|第[几幾]條|哪一?[条條]|何[条條]|哪[个個]?条款|哪[个個]?條款|所(?:引用|援引|依据|依據)的?[条條]",
+    r"\b(?:which|what) (?:clause|article|section)\b"
+    r"|\bthe (?:clause|article|section) (?:that )?it (?:cites|refers to)\b",
+)
+# The question asks for the last day by which something must happen (a date, not a period).
+ASKS_DEADLINE: tuple[str, ...] = (
+    r"(?:截止|最迟|最遲|最晚|到期)[^？?，,]{0,10}(?:哪一?天|何[时時日]|什[么麼]时候|什[么麼]時候|日期|[几幾]月[几幾][日号號])",
+    r"(?:哪一?天|何[时時日]|日期)[^？?，,]{0,4}(?:之?前|以前)",
+    r"\b(?:by|before) (?:what|which) date\b|\b(?:what|which) is the (?:last day|deadline|due date)\b"
+    r"|\bwhat date is the [a-z ]*(?:deadline|due date)\b|\bby when\b",
+)
+# Two documents and one item asked to agree ("投标保证金在投标文件和招标文件中是否相同" tried first, its 在 telling
+# the item from the documents): (pattern with (?P<a>…), (?P<b>…) naming the documents by a word of
+# DOCUMENT_ROLES and (?P<item>…) the item compared). {DOC} stands for any document word.
+TWO_DOCUMENTS: tuple[str, ...] = (
+    r"(?P<item>[^，,。？?的]{2,16}?)在(?P<a>{DOC})(?:与|與|和|跟|及)(?P<b>{DOC})(?:中|里|裡|内|內)?"
+    r"(?:是否|有没有|有沒有|是不是)?(?:一致|相同|相符|吻合)",
+    r"(?P<a>{DOC})(?:与|與|和|跟|及)(?P<b>{DOC})(?:中|里|裡|内|內|所[载載]|[载載]明)?的?"
+    r"(?!是否|有没有|有沒有|是不是)(?P<item>[^，,。？?的]{2,16}?)"
+    r"(?:是否|有没有|有沒有|是不是)?(?:一致|相同|相符|吻合)",
+    r"^does the (?P<item>[a-z ]{3,40}?) (?:in|of|stated in) the (?P<a>{DOC}) (?:match|agree with|equal)"
+    r" (?:that (?:in|of) )?the (?P<b>{DOC})(?:['’]s)?\s*\??$",
+    r"^(?:is|are) the (?P<item>[a-z ]{3,40}?) (?:in|of|stated in) the (?P<a>{DOC}) (?:the same as|consistent with)"
+    r" (?:that (?:in|of) |in )?the (?P<b>{DOC})(?:['’]s)?\s*\??$",
+)
+# A document's role → the words a question names it by (also matched against the documents' titles and file names).
+DOCUMENT_ROLES: dict[Role, tuple[str, ...]] = {
+    "tender": ("招标文件", "招標文件", "招标书", "招標書", "tender documents", "tender document", "tender", "rfp"),
+    "bid": ("投标文件", "投標文件", "投标书", "投標書", "bid", "proposal", "offer"),
+}
+
+# The kind of figure a word of the question asks for, where the question's own words do not say it (期限 is a
+# period, 保证金 an amount): tried after ``text/question_kind.asked_value``.
+FIGURE_WORDS: tuple[tuple[str, str], ...] = (
+    ("duration", r"期限|期间|期間|工期|天数|天數|\bperiod\b|\btime limit\b|\bhow many days\b|\bwithin how\b"),
+    ("amount", r"保[证證]金|金[额額]|[价價]款|[费費]用|\bbond\b|\bamount\b|\bfee\b|\bdeposit\b|\bsum\b"),
+    ("percentage", r"比例|百分|\bpercent"),
+)
+
+# ---- how the hops read ------------------------------------------------------------------------------------------
+
+# The sub-questions each hop asks, by language ({item}: what the question asks about; {event}: the event a
+# deadline counts from).
+HOP_QUESTIONS: dict[str, dict[str, str]] = {
+    "zh": {
+        "event_date": "{event}的日期是哪一天？",
+        "item_value": "{item}是多少？",
+    },
+    "en": {
+        "event_date": "What is the date of {event}?",
+        "item_value": "What is the {item}?",
+    },
+}
+# What stands before a period counted from an event: "自合同签订之日起" (the event: 合同签订), "中标通知书发出后";
+# matched on the text just before the period, so it ends with $.
+EVENT_BEFORE_PERIOD: tuple[str, ...] = (
+    r"(?:^|[，,。；;：:\s（(]|自|从|從|于|於|在|由)(?P<event>[^，,。；;：:\s（()）自从從于於在由]{2,24}?)"
+    r"(?:之日|当日|當日|次日|后|後)(?:起|开始|開始)?(?:的)?[ \t]*(?:[(（][^)）]{0,12}[)）])?[ \t]*$",
+)
+# What follows a period counted from an event: "within 30 days after the signing of the contract".
+EVENT_AFTER_PERIOD: tuple[str, ...] = (
+    r"^\s*(?:\([^)]{0,20}\)\s*)?(?:calendar\s+)?(?:after|from|of|following)\s+(?:the\s+(?:date|day)\s+of\s+|the\s+)?"
+    r"(?P<event>[A-Za-z][^,.;:()]{2,60})",
+)
+# Words that do not tell one event from another in English ("the date of the signing of this contract").
+EVENT_FILLER_EN: frozenset[str] = frozenset(
+    ["the", "of", "this", "that", "a", "an", "is", "was", "be", "been", "by", "date", "day", "on", "its", "which"]
+)
+
+# The answers the system writes, by language.
+ANSWERS: dict[str, dict[str, str]] = {
+    "zh": {
+        "article_figure": "{figure}（{article}）",
+        "deadline": "{end}（{event}之日{start}起{period}）",
+        "deadline_working": "{event}之日{start}起{period}（工作日须按节假日推算，系统未算出具体日期）",
+        "deadline_stated": "{date}",
+        "same": "一致：{a}{value_a}，{b}{value_b}",
+        "different": "不一致：{a}{value_a}，{b}{value_b}",
+    },
+    "en": {
+        "article_figure": "{figure} ({article})",
+        "deadline": "{end} ({period} from {event}, {start})",
+        "deadline_working": "{period} from {event}, {start} (working days depend on holidays: no date computed)",
+        "deadline_stated": "{date}",
+        "same": "Yes: the {a} states {value_a}, the {b} {value_b}",
+        "different": "No: the {a} states {value_a}, the {b} {value_b}",
+    },
+}
+# How an article is named in an answer, by language.
+ARTICLE_NAMES: dict[str, str] = {"zh": "第{n}条", "en": "clause {n}"}
