@@ -10,9 +10,9 @@ Three chains, tried in this order:
   documents by their role (招标文件, 投标文件; the tender, the bid) and asks whether one item agrees
   ("招标文件与投标文件中的投标保证金是否一致？", "Does the bid bond in the bid match the tender's?").
 - ``deadline``: a date counted from another event's date. The question asks for the last day of something
-  ("交货的截止日期是哪一天？", "By what date must the goods be delivered?"); the clause that answers may count it
-  from an event ("合同签订之日起30日内", "within 30 days after the signing of the contract") whose date is stated
-  elsewhere.
+  ("交货的截止日期是哪一天？", "By what date must the goods be delivered?"), not a period besides; the chain goes
+  on only where the clause that answers counts it forward from an event ("合同签订之日起30日内", "within 30 days
+  after the signing of the contract") whose date is stated elsewhere.
 
 A question none of these patterns match gets no chain and takes the ordinary path. Patterns are matched on the
 question with its spaces collapsed, case-insensitively; Chinese patterns list both scripts.
@@ -40,6 +40,11 @@ ASKS_DEADLINE: tuple[str, ...] = (
     r"\b(?:by|before) (?:what|which) date\b|\b(?:what|which) is the (?:last day|deadline|due date)\b"
     r"|\bwhat date is the [a-z ]*(?:deadline|due date)\b|\bby when\b",
 )
+# A question that also asks for a period ("多少天", "how many days") wants the period, not a day counted with it.
+ASKS_PERIOD_TOO = r"多少天|多少日|[几幾][天日]|多久|多[长長]时间|多[長长]時間|\bhow (?:many|long)\b"
+# The words that ask for the figure beside an ask for an article ("退还期限是多少", "what percentage"): without
+# one, "…为三年的是第几条" asks only which article states something, and is no chain.
+ASKS_FIGURE = r"多少|[几幾]|多久|多[长長]|何时|何時|什[么麼]|\bhow\b|\bwhat\b"
 # Two documents and one item asked to agree ("投标保证金在投标文件和招标文件中是否相同" tried first, its 在 telling
 # the item from the documents): (pattern with (?P<a>…), (?P<b>…) naming the documents by a word of
 # DOCUMENT_ROLES and (?P<item>…) the item compared). {DOC} stands for any document word.
@@ -90,9 +95,12 @@ EVENT_BEFORE_PERIOD: tuple[str, ...] = (
 )
 # What follows a period counted from an event: "within 30 days after the signing of the contract".
 EVENT_AFTER_PERIOD: tuple[str, ...] = (
-    r"^\s*(?:\([^)]{0,20}\)\s*)?(?:calendar\s+)?(?:after|from|of|following)\s+(?:the\s+(?:date|day)\s+of\s+|the\s+)?"
+    r"^\s*(?:\([^)]{0,20}\)\s*)?(?:calendar\s+)?(?:after|from|of|following)\s+(?:the\s+(?:date|day)\s+of\s+)?(?:the\s+)?"
     r"(?P<event>[A-Za-z][^,.;:()]{2,60})",
 )
+# A period counted back from its event ("截止之日10日前", "10 days before the closing date"): not added to the
+# event's date, so no chain computes it.
+PERIOD_BEFORE_EVENT = r"^\s*(?:之前|以前|前|before\b|prior to\b|ahead of\b)"
 # Words that do not tell one event from another in English ("the date of the signing of this contract").
 EVENT_FILLER_EN: frozenset[str] = frozenset(
     ["the", "of", "this", "that", "a", "an", "is", "was", "be", "been", "by", "date", "day", "on", "its", "which"]
@@ -104,7 +112,6 @@ ANSWERS: dict[str, dict[str, str]] = {
         "article_figure": "{figure}（{article}）",
         "deadline": "{end}（{event}之日{start}起{period}）",
         "deadline_working": "{event}之日{start}起{period}（工作日须按节假日推算，系统未算出具体日期）",
-        "deadline_stated": "{date}",
         "same": "一致：{a}{value_a}，{b}{value_b}",
         "different": "不一致：{a}{value_a}，{b}{value_b}",
     },
@@ -112,7 +119,6 @@ ANSWERS: dict[str, dict[str, str]] = {
         "article_figure": "{figure} ({article})",
         "deadline": "{end} ({period} from {event}, {start})",
         "deadline_working": "{period} from {event}, {start} (working days depend on holidays: no date computed)",
-        "deadline_stated": "{date}",
         "same": "Yes: the {a} states {value_a}, the {b} {value_b}",
         "different": "No: the {a} states {value_a}, the {b} {value_b}",
     },

@@ -1,9 +1,10 @@
 """How the questions of an encyclopaedic multi-hop benchmark (2WikiMultiHopQA) write their structure, as data: the
 relation words ("the director of film X", "paternal grandfather"), the comparisons ("Which film came out first, X or
-Y?") and the outer questions of a composition ("Where was {} born?"). ``query/answer/hop_plan.py`` is the engine
-that reads a question with these tables; the product's own chains (a clause → the article it cites; a deadline
-counted from another event; an amount in two documents) are another table beside this one
-(``text/chain_phrasings.py``).
+Y?") and the outer questions of a composition ("Where was {} born?"); then how its hops ask and how its sources say
+a maker or a relative ("directed by X", "the son of X"). ``query/answer/hop_plan.py`` is the engine that reads a
+question with the first half, ``query/answer/second_hop.py`` reads its hops with the second. The product's own
+chains (a clause → the article it cites; a deadline counted from another event; an amount in two documents) are
+another table beside this one (``text/chain_phrasings.py``).
 
 English only. Relations are written in lower case in these questions and titles in title case ("Father Of The
 Bride"), so relation words are matched case-sensitively. The patterns are strings, compiled by the engine; a
@@ -93,3 +94,79 @@ WANT_OF_ATTRIBUTE: dict[str, Want] = {
     "date of death": "date",
     "nationality": "nationality",
 }
+
+# ---- how a hop asks, and how the benchmark's sources say it ------------------------------------------------------
+
+# The sub-question each compared attribute is asked with ("{}": the side, or its bridge).
+ATTRIBUTE_QUESTIONS: dict[str, str] = {
+    "birth": "When was {} born?",
+    "death": "When did {} die?",
+    "release": "When was {} released?",
+    "nationality": "What is the nationality of {}?",
+    "country": "Which country is {} from?",
+}
+# The sub-question a relation hop asks ("{}": the entity): in the words the sources say it with ("directed by").
+RELATION_QUESTIONS: dict[str, str] = {
+    "director": "Who directed {}?",
+    "producer": "Who produced {}?",
+    "composer": "Who composed the music for {}?",
+    "writer": "Who wrote {}?",
+    "screenwriter": "Who wrote {}?",
+    "author": "Who wrote {}?",
+    "creator": "Who created {}?",
+    "founder": "Who founded {}?",
+    "presenter": "Who presented {}?",
+    "performer": "Who performed {}?",
+}
+# How a sentence names the maker of a work, before the name: "directed by X", "written and directed by X", "music
+# by X" (the verb; "by" follows).
+MADE_BY: dict[str, str] = {
+    "director": "directed",
+    "producer": "produced",
+    "composer": r"(?:composed|scored|music(?: was composed)?)",
+    "writer": "written",
+    "screenwriter": "written",
+    "author": "written",
+    "creator": "created",
+    "founder": "founded",
+    "presenter": r"(?:presented|hosted)",
+    "performer": r"(?:performed|recorded|sung)",
+}
+# How a sentence names a family relation's person, before the name: "the son of X" (the first parent named),
+# "married X".
+FAMILY_BEFORE_NAME: dict[str, str] = {
+    "father": r"\b(?:son|daughter|child)\s+of\s+(?:the\s+)?",
+    "spouse": r"\b(?:married(?:\s+to)?|wife\s+of|husband\s+of|widow\s+of|spouse\s+of)\s+",
+    "wife": r"\b(?:married(?:\s+to)?|husband\s+of|widower\s+of)\s+",
+    "husband": r"\b(?:married(?:\s+to)?|wife\s+of|widow\s+of)\s+",
+}
+# A family relation's words (a sentence naming a person beside the entity names many: cast, children, rivals); a
+# work's maker needs none ("a rotoscoped animated short by film-maker Benjamin Arthur").
+RELATION_CUES: dict[str, str] = {
+    "father": r"\bsons?\b|\bdaughters?\b|\bfather\b|\bchild|\bheir\b",
+    "mother": r"\bsons?\b|\bdaughters?\b|\bmother\b|\bchild|\bborn to\b",
+    "spouse": r"\bmarri|\bwife\b|\bhusband\b|\bspouse|\bwidow|\bconsort\b",
+    "wife": r"\bmarri|\bwife\b|\bhusband\b|\bspouse|\bwidow|\bconsort\b",
+    "husband": r"\bmarri|\bwife\b|\bhusband\b|\bspouse|\bwidow|\bconsort\b",
+}
+# (the hop's question asks …, what the sentence must say)
+QUESTION_CUES: tuple[tuple[str, str], ...] = (
+    (r"\b(?:born|birth)\b", r"\bborn\b|\bbirth|\bnative of\b"),
+    (r"\b(?:die|died|death)\b", r"\bdie[ds]?\b|\bdeath\b|\bkilled\b|\bpassed away\b"),
+    (r"\bstudy\b", r"\bstud|\bgraduat|\beducat|\battend|\balumn|\bdegree\b"),
+)
+# Words of a name that do not tell one entity from another.
+NAME_FILLER: frozenset[str] = frozenset(
+    ["the", "of", "a", "an", "and", "film", "movie", "in", "on", "at", "de", "la", "le", "el", "du", "des",
+     "von", "van", "der"]
+)  # fmt: skip
+# A title before a name ("Emperor Aurangzeb", "Duke Casimir I"): not part of it (a surname "King" is); patterns.
+NAME_TITLES: tuple[str, ...] = (
+    "Emperor", "Empress", "King", "Queen", "Prince", "Princess", "Sir", "Lord", "Lady", "Duke", "Duchess", "Saint",
+    r"St\.?", r"Dr\.?",
+)  # fmt: skip
+# The particles inside a name ("Michiel ten Horn", "Ibn al-…").
+NAME_PARTICLES: tuple[str, ...] = (
+    "de", "da", "del", "della", "di", "do", "dos", "van", "von", "der", "den", "ten", "la", "le", "du", "bin", "ibn",
+    "al", "y",
+)  # fmt: skip

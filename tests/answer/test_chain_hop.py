@@ -145,3 +145,10 @@ def test_without_the_switch_no_chain_is_taken(kb: Path) -> None:
     )
     answer(kb, "招标文件与投标文件中的投标保证金是否一致？", llm, off)
     assert chain_calls(llm) == 0
+
+
+def test_a_traditional_question_is_answered_in_traditional_characters(kb: Path) -> None:
+    question = "未中標人的押標金按第幾條的規定退還？退還期限是多少？"
+    llm = scripted({question: "原文：[1] 未中标人的投标保证金按本文件第23条规定的期限退还。\n答案：第23條"})
+    text = answer(kb, question, llm).answer.text
+    assert text.startswith("5日（第23條）"), text

@@ -83,6 +83,9 @@ def test_an_item_in_two_documents_is_one_hop_per_document(
         "招标文件的投标保证金是否需要以保函形式提交？",  # one document: no comparison
         "投标文件与投标文件中的报价是否一致？",  # the same role twice
         "Which of the following is a condition of the bid?",
+        "根据《中华人民共和国民法典》，规定诉讼时效期间为三年的是第几条？",  # which article states it: no figure asked
+        "“基准日”指投标截止时间前多少天的日期？",  # a period asked, not a day
+        "最迟什么时候提异议？招标人多久内给答复？",
     ],
 )
 def test_a_question_naming_no_chain_gets_no_plan(question: str) -> None:

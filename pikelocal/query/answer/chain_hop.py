@@ -19,51 +19,47 @@ up and the question takes the ordinary path; where a later hop finds nothing, th
 
 from __future__ import annotations
 
-import datetime
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.answers import Answer, ClaimCheck, Source
-from pikelocal.domain.review import Value, ValueKind
+from pikelocal.domain.review import Value
 from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, GenParams
 from pikelocal.prompts.answer import not_stated
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_grammar, quote_messages
 from pikelocal.query.answer.chain_plan import Chain, Hop
+from pikelocal.query.answer.chain_reading import (
+    Read,
+    day_text,
+    figure_read,
+    first_value,
+    is_roc,
+    names_event,
+    nearest,
+    own_article,
+    period_and_event,
+    sentences,
+    value_in,
+)
 from pikelocal.query.answer.hop_values import add_period, as_day
 from pikelocal.query.answer.second_hop import HopOptions
 from pikelocal.query.context.compress import compress_sources
 from pikelocal.query.context.expand import Budget, assemble
 from pikelocal.query.retrieve.search import search
-from pikelocal.query.verify.claims import split_claims
-from pikelocal.query.verify.quotes import fold, locate
+from pikelocal.query.verify.quotes import locate
 from pikelocal.query.verify.support import Locator, Unit, evidence, span_unit
 from pikelocal.store.store import Store
 from pikelocal.text import chain_phrasings as table
 from pikelocal.text.chain_phrasings import Role
-from pikelocal.text.dates import MONTH_NAMES
-from pikelocal.text.legal_refs import clause_starts, find_refs
-from pikelocal.text.script import Script
-from pikelocal.text.values import as_printed, normalise, same_value, values_in
+from pikelocal.text.legal_refs import clause_starts
+from pikelocal.text.script import Script, to_traditional
+from pikelocal.text.values import same_value
 
 CHAIN_TAG = "answer-chain"
 DOC_DEPTH = 8  # a hop within one document searches this many times deeper, then keeps that document's chunks
-_EVENT_BEFORE = tuple(re.compile(p) for p in table.EVENT_BEFORE_PERIOD)
-_EVENT_AFTER = tuple(re.compile(p, re.IGNORECASE) for p in table.EVENT_AFTER_PERIOD)
-_ROC = re.compile(r"民[国國]")
-_DURATION: tuple[ValueKind, ...] = ("duration",)
-
-
-@dataclass(frozen=True)
-class _Read:
-    """A value a hop read, the sentence it stands in, and how it was read ("chain": the model's answer standing in
-    its quote; "chain-read": read by the system from the quote or a sentence of the hop's sources)."""
-
-    value: Value
-    unit: Unit
-    method: str
 
 
 @dataclass
@@ -122,7 +118,7 @@ class _Reader:
                 units.append(span_unit(loc.source, start, end, table_row=False))
         return reply, units
 
-    def keep(self, read: _Read) -> None:
+    def keep(self, read: Read) -> None:
         self.checks.append(
             ClaimCheck(read.value.text, "supported", "", evidence=evidence(read.unit, self.locator), method=read.method)
         )
@@ -150,11 +146,6 @@ class _Reader:
         return None
 
 
-def sentences(source: Source) -> list[Unit]:
-    """The source's sentences (a Chinese 。 or an English full stop ends one; a line break ends a heading)."""
-    return [span_unit(source, c.start, c.end, table_row=False) for c in split_claims(source.text, clauses=False)]
-
-
 def chain_answer(
     store: Store,
     encoder: Encoder,
@@ -175,6 +166,8 @@ def chain_answer(
     shown = run(reader, chain, question)
     if shown is _GIVE_UP:
         return None
+    if script == "hant":  # the table's answer words are simplified; a traditional question reads them traditional
+        shown = to_traditional(shown)
     kept = [c for c in reader.checks if c.verdict == "supported"]
     cited = tuple(dict.fromkeys(c.evidence.source for c in kept if c.evidence is not None))
     text = shown + "".join(f" [{n}]" for n in cited) if shown else not_stated(script)
@@ -193,94 +186,7 @@ _GIVE_UP = "\0give up"  # the chain's first hop found nothing to go on
 # ---- reading a value ---------------------------------------------------------------------------------------------
 
 
-def _value_in(answer: str, unit: Unit, kind: ValueKind) -> Value | None:
-    """The model's answer as a value of ``kind`` standing in ``unit`` (as the unit prints it), else None."""
-    said = normalise(answer, kind) if answer.strip() else None
-    if said is None:
-        return None
-    said = as_printed(said, unit.text)
-    return next((v for _s, _e, v in values_in(unit.text, (kind,)) if same_value(said, v)), None)
-
-
-def _first_value(unit: Unit, kind: ValueKind) -> Value | None:
-    found = values_in(unit.text, (kind,))
-    return found[0][2] if found else None
-
-
-def _about(item: str, text: str) -> bool:
-    """Whether ``text`` names ``item``: a Chinese item whole (either script), an English one by all its words."""
-    if not item:
-        return True
-    if re.search(r"[\u4e00-\u9fff]", item):
-        return fold(item).text in fold(text).text
-    words = set(re.findall(r"[a-z]+", item.casefold()))
-    return words <= set(re.findall(r"[a-z]+", text.casefold()))
-
-
-def _figure(
-    reply: QuotedReply, units: Sequence[Unit], local: Sequence[Source], kind: ValueKind, item: str
-) -> _Read | None:
-    """The hop's value: the model's where it stands in a located quote naming ``item``; else the first value of
-    ``kind`` such a quote holds; else, the second line, the first sentence of the sources naming the item and
-    holding one."""
-    about = [u for u in units if _about(item, _with_heading(u))]
-    for unit in about:
-        if (value := _value_in(reply.answer, unit, kind)) is not None:
-            return _Read(value, unit, "chain")
-    for unit in about:
-        if (value := _first_value(unit, kind)) is not None:
-            return _Read(value, unit, "chain-read")
-    for unit in (u for s in local for u in sentences(s) if _about(item, _with_heading(u))):
-        if (value := _first_value(unit, kind)) is not None:
-            return _Read(value, unit, "chain-read")
-    return None
-
-
-def _overlap(a: str, b: str) -> int:
-    """How many character pairs (Chinese) or words (English) of ``a`` stand in ``b``: a sentence's nearness."""
-    fa, fb = fold(a).text, fold(b).text
-    if re.search(r"[\u4e00-\u9fff]", a):
-        return len({fa[i : i + 2] for i in range(len(fa) - 1)} & {fb[i : i + 2] for i in range(len(fb) - 1)})
-    return len(_stems(a) & _stems(b))
-
-
-def _stems(text: str) -> set[str]:
-    """An English text's words of four letters or more, cut to four ("signing", "signed" → "sign"; "the", "and"
-    left out)."""
-    return {w[:4] for w in re.findall(r"[a-z]{4,}", text.casefold())}
-
-
-NEAR = 2  # a sentence shares at least this many character pairs or words with the question to be near it
-
-
-def _nearest(question: str, local: Sequence[Source], keep: Callable[[Unit], bool]) -> list[Unit]:
-    """The sentences of ``local`` that ``keep`` accepts, the nearest to ``question`` first (those sharing fewer
-    than ``NEAR`` pairs or words with it left out; a citation's own words do not count)."""
-    units = [u for s in local for u in sentences(s) if keep(u)]
-    found = [(_overlap(question, _without_refs(u.text)), i, u) for i, u in enumerate(units)]
-    return [u for n, _i, u in sorted(found, key=lambda t: (-t[0], t[1])) if n >= NEAR]
-
-
-def _without_refs(text: str) -> str:
-    for ref in reversed(find_refs(text)):
-        text = text[: ref.start] + " " + text[ref.end :]
-    return text
-
-
-def _with_heading(unit: Unit) -> str:
-    """The unit's text after the line before it and its source's section: a clause's heading ("3. Completion
-    period") names what the sentence under it states."""
-    text = unit.source.text
-    line = text.rfind("\n", 0, unit.start)
-    before = text.rfind("\n", 0, max(0, line)) if line > 0 else -1
-    return " ".join([*unit.source.section, text[before + 1 : unit.start], unit.text])
-
-
 # ---- a clause → the article it cites → its figure ----------------------------------------------------------------
-
-
-def _own_article(unit: Unit) -> str | None:
-    return next((r.article for r in find_refs(unit.text) if r.law is None and r.article), None)
 
 
 def _cited_article(reader: _Reader, chain: Chain, question: str) -> str:
@@ -288,24 +194,24 @@ def _cited_article(reader: _Reader, chain: Chain, question: str) -> str:
     if not local:
         return _GIVE_UP
     reply, units = reader.ask(question, local)
-    citing = [u for u in units if _own_article(u)]
-    citing = citing or _nearest(chain.topic or question, local, lambda u: _own_article(u) is not None)
+    citing = [u for u in units if own_article(u)]
+    citing = citing or nearest(chain.topic or question, local, lambda u: own_article(u) is not None)
     if not citing:
         return _GIVE_UP
     unit = citing[0]
-    article = _own_article(unit) or ""
+    article = own_article(unit) or ""
     found = reader.article_source(unit.source.doc_id, article)
     if found is None:
         return _GIVE_UP
-    reader.keep(_Read(Value("text", article, article), unit, "chain" if unit in units else "chain-read"))
+    reader.keep(Read(Value("text", article, article), unit, "chain" if unit in units else "chain-read"))
     source, begin, end = found
     reply, units = reader.ask(question, [source])
     inside = [u for u in units if u.start < end and u.end > begin]
-    read = _figure(reply, inside, [], chain.figure, "")
+    read = figure_read(reply, inside, [], chain.figure, "")
     if read is None:
         spans = [u for u in sentences(source) if begin <= u.start < end]
         read = next(
-            (r for u in spans if (r := _figure(QuotedReply((), ""), [u], [], chain.figure, "")) is not None), None
+            (r for u in spans if (r := figure_read(QuotedReply((), ""), [u], [], chain.figure, "")) is not None), None
         )
     if read is None:
         reader.miss(question, f"no {chain.figure} in {article}")
@@ -318,51 +224,22 @@ def _cited_article(reader: _Reader, chain: Chain, question: str) -> str:
 # ---- a deadline counted from another event's date ----------------------------------------------------------------
 
 
-def _period_and_event(unit: Unit) -> tuple[Value, str] | None:
-    """A period counted from an event in ``unit``: ("30日", "合同签订") from "自合同签订之日起30日内"."""
-    for start, end, value in values_in(unit.text, _DURATION):
-        before = unit.text[max(0, start - 40) : start]
-        for pattern in _EVENT_BEFORE:
-            if (m := pattern.search(before)) is not None:
-                return value, m.group("event").strip()
-        for pattern in _EVENT_AFTER:
-            if (m := pattern.match(unit.text[end:])) is not None:
-                return value, m.group("event").strip()
-    return None
-
-
-def _event_words(event: str) -> str:
-    """The event as words that tell it ("the signing of this contract" → "signing contract"; Chinese: as is)."""
-    if re.search(r"[\u4e00-\u9fff]", event):
-        return re.sub(r"^[本该該此]|的", "", event)
-    return " ".join(w for w in re.findall(r"[A-Za-z]+", event) if w.casefold() not in table.EVENT_FILLER_EN)
-
-
-def _names_event(event: str, text: str) -> bool:
-    """Whether ``text`` is about ``event``: at least half its character pairs (Chinese) or words (English)."""
-    words = _event_words(event)
-    f = fold(words).text
-    size = len(f) - 1 if re.search(r"[\u4e00-\u9fff]", words) else len(re.findall(r"[a-z]{3,}", words.casefold()))
-    return size > 0 and 2 * _overlap(words, text) >= size
-
-
 def _deadline(reader: _Reader, chain: Chain, question: str) -> str:
     local = reader.search(question)
     if not local:
         return _GIVE_UP
     reply, units = reader.ask(question, local)
-    counted = next(((u, pe) for u in units if (pe := _period_and_event(u)) is not None), None)
+    counted = next(((u, pe) for u in units if (pe := period_and_event(u)) is not None), None)
     if counted is None:
-        stated = next(((u, v) for u in units if (v := _value_in(reply.answer, u, "date")) is not None), None)
-        if stated is not None:
-            reader.keep(_Read(stated[1], stated[0], "chain"))
-            return table.ANSWERS[chain.lang]["deadline_stated"].format(date=stated[1].text)
-        near = _nearest(question, local, lambda u: _period_and_event(u) is not None)
-        counted = next(((u, pe) for u in near if (pe := _period_and_event(u)) is not None), None)
+        if any(value_in(reply.answer, u, "date") is not None for u in units):
+            return _GIVE_UP  # the clause states the day itself: nothing to count, the ordinary answer reads it
+        # the second line only where no quote was found: a quoted clause that counts nothing is the answer's own
+        near = [] if units else nearest(question, local, lambda u: period_and_event(u) is not None)
+        counted = next(((u, pe) for u in near if (pe := period_and_event(u)) is not None), None)
     if counted is None:
         return _GIVE_UP
     unit, (period, event) = counted
-    reader.keep(_Read(period, unit, "chain" if unit in units else "chain-read"))
+    reader.keep(Read(period, unit, "chain" if unit in units else "chain-read"))
     anchor = _event_date(reader, chain.hops[1], chain.lang, event)
     if anchor is None:
         return ""
@@ -372,11 +249,11 @@ def _deadline(reader: _Reader, chain: Chain, question: str) -> str:
     end = add_period(day, period) if day is not None else None
     if end is None:
         return answers["deadline_working"].format(event=event, start=anchor.value.text, period=period.text)
-    shown = _day_text(end, chain.lang, roc=bool(_ROC.search(anchor.value.text)))
+    shown = day_text(end, chain.lang, roc=is_roc(anchor.value.text))
     return answers["deadline"].format(end=shown, event=event, start=anchor.value.text, period=period.text)
 
 
-def _event_date(reader: _Reader, hop: Hop, lang: str, event: str) -> _Read | None:
+def _event_date(reader: _Reader, hop: Hop, lang: str, event: str) -> Read | None:
     """Hop 2 of a deadline: the date of ``event``, kept only from a sentence about it."""
     asked = (hop.ask or "{event}").format(event=event)
     local = reader.search(asked)
@@ -384,23 +261,15 @@ def _event_date(reader: _Reader, hop: Hop, lang: str, event: str) -> _Read | Non
         reader.miss(asked, "no source")
         return None
     reply, units = reader.ask(asked, local)
-    about = [u for u in units if _names_event(event, u.text)]
+    about = [u for u in units if names_event(event, u.text)]
     for unit in about:
-        if (value := _value_in(reply.answer, unit, "date")) is not None:
-            return _Read(value, unit, "chain")
-    for unit in [*about, *_nearest(asked, local, lambda u: _names_event(event, u.text))]:
-        if (value := _first_value(unit, "date")) is not None and as_day(value) is not None:
-            return _Read(value, unit, "chain-read")
+        if (value := value_in(reply.answer, unit, "date")) is not None:
+            return Read(value, unit, "chain")
+    for unit in [*about, *nearest(asked, local, lambda u: names_event(event, u.text))]:
+        if (value := first_value(unit, "date")) is not None and as_day(value) is not None:
+            return Read(value, unit, "chain-read")
     reader.miss(asked, f"no date of {event}")
     return None
-
-
-def _day_text(day: datetime.date, lang: str, *, roc: bool) -> str:
-    """A computed day as a reader writes it: 2025年3月31日 (民國114年3月31日 after an ROC date), 31 March 2025."""
-    if lang == "zh":
-        year = f"民國{day.year - 1911}" if roc else str(day.year)
-        return f"{year}年{day.month}月{day.day}日"
-    return f"{day.day} {MONTH_NAMES[day.month - 1].title()} {day.year}"
 
 
 # ---- an amount in one document against another's ----------------------------------------------------------------
@@ -427,12 +296,12 @@ def _two_documents(reader: _Reader, chain: Chain, question: str) -> str:
     documents = [_role_documents(reader.store, hop.role) if hop.role else frozenset[int]() for hop in chain.hops]
     if not all(documents):
         return _GIVE_UP
-    reads: list[_Read] = []
+    reads: list[Read] = []
     for hop, docs in zip(chain.hops, documents, strict=True):
         asked = (hop.ask or "{item}").format(item=chain.item)
         local = reader.search(asked, docs)
         reply, units = reader.ask(asked, local) if local else (QuotedReply((), ""), [])
-        read = _figure(reply, units, local, chain.figure, chain.item)
+        read = figure_read(reply, units, local, chain.figure, chain.item)
         if read is None:
             reader.miss(asked, f"no {chain.figure} of {chain.item} in the {hop.role}")
             return ""

@@ -6,7 +6,8 @@ The patterns are data (``text/chain_phrasings.py``); a question none of them mat
   "as provided in clause 12.3"); hop 2 reads the asked figure in that article (found by its heading); the answer
   is the figure and the article.
 - ``deadline``: hop 1 asks the question and reads the period and the event it counts from ("合同签订之日起30日
-  内"), or the date itself where the clause states one; hop 2 asks that event's date; the system adds the period.
+  内"); hop 2 asks that event's date; the system adds the period. A clause that states the day itself, or counts
+  back from its event ("截止之日10日前"), ends the chain: the ordinary path answers.
 - ``two_documents``: each hop asks the item's value within one document (found by its role: 招标文件, the bid);
   the system says whether the two values are the same (``text/values.same_value``).
 """
@@ -62,6 +63,8 @@ def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 _ASKS_ARTICLE = _compiled(table.ASKS_ARTICLE)
 _ASKS_DEADLINE = _compiled(table.ASKS_DEADLINE)
 _TWO_DOCUMENTS = _compiled(table.TWO_DOCUMENTS)
+_ASKS_PERIOD_TOO = re.compile(table.ASKS_PERIOD_TOO, re.IGNORECASE)
+_ASKS_FIGURE = re.compile(table.ASKS_FIGURE, re.IGNORECASE)
 _FIGURE_WORDS = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in table.FIGURE_WORDS)
 
 
@@ -85,7 +88,8 @@ def _cited_article(question: str, lang: Lang) -> Chain | None:
     if asks is None:
         return None
     # the figure is asked after the article ("按第几条的规定退还？退还期限是多少？"), else before it
-    figure = figure_asked(question[asks.end() :]) or figure_asked(question[: asks.start()])
+    asked = [part for part in (question[asks.end() :], question[: asks.start()]) if _ASKS_FIGURE.search(part)]
+    figure = next((kind for part in asked if (kind := figure_asked(part)) is not None), None)
     if figure is None:
         return None
     hops = (Hop(None, "article"), Hop(None, "figure", within="article"))
@@ -109,7 +113,7 @@ def _two_documents(question: str, lang: Lang) -> Chain | None:
 
 
 def _deadline(question: str, lang: Lang) -> Chain | None:
-    if not any(p.search(question) for p in _ASKS_DEADLINE):
+    if not any(p.search(question) for p in _ASKS_DEADLINE) or _ASKS_PERIOD_TOO.search(question):
         return None
     hops = (Hop(None, "period_or_date"), Hop(table.HOP_QUESTIONS[lang]["event_date"], "date"))
     return Chain("deadline", hops, "date_plus_period", lang, "date")
