@@ -6,15 +6,16 @@ quote with ``text/values.py`` and ``text/legal_refs.py``; the last step is compu
   document and shares most words with the question) gives the article; hop 2 reads that article, found by its
   heading among the citing document's chunks ("第15条", "Clause 15", "15. Refund"), and its figure of the asked
   kind: the model's, where it stands in the article, else the article's first figure of that kind.
-- deadline: hop 1's clause counts a period from an event ("合同签订之日起30日内") or states the date itself; hop 2
-  asks the event's date and keeps it only from a sentence about that event; the system adds the period (calendar
-  days, weeks, months, years; working days are not counted: the answer says so).
+- deadline: hop 1's clause counts a period forward from an event ("合同签订之日起30日内"); hop 2 asks the event's
+  date and keeps it only from a sentence about that event; the system adds the period (calendar days, weeks,
+  months, years; working days are not counted: the answer says so).
 - two documents: each hop searches one document (named by its role, matched against the documents' titles and
   file names) for the item's value; the system compares the two with ``same_value``.
 
-Every value is cited by the sentence it was read from. Where the chain cannot make a hop it could not make by
-design (no article cited, the article not in the KB, no document of a role, no period or date in hop 1), it gives
-up and the question takes the ordinary path; where a later hop finds nothing, the answer is "not stated".
+Every value is cited by the sentence it was read from. Where the first hop finds nothing to go on (no article
+cited, the article not in the KB, no document of a role, a clause that states the day itself or counts nothing
+forward), the chain gives up and the question takes the ordinary path; where a later hop finds nothing, the answer
+is "not stated".
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from pikelocal.query.verify.support import Locator, Unit, evidence, span_unit
 from pikelocal.store.store import Store
 from pikelocal.text import chain_phrasings as table
 from pikelocal.text.chain_phrasings import Role
+from pikelocal.text.lang import Lang
 from pikelocal.text.legal_refs import clause_starts
 from pikelocal.text.script import Script, to_traditional
 from pikelocal.text.values import same_value
@@ -71,7 +73,7 @@ class _Reader:
     llm: LLM
     options: HopOptions
     locator: Locator | None
-    lang: str
+    lang: Lang
     script: Script
     sources: list[Source] = field(default_factory=list)
     checks: list[ClaimCheck] = field(default_factory=list)
@@ -103,7 +105,7 @@ class _Reader:
     def ask(self, question: str, local: Sequence[Source]) -> tuple[QuotedReply, list[Unit]]:
         """The quote-then-answer call over ``local``; the reply and the sentences its located quotes stand in."""
         blocks = [(i, s.heading(), s.text) for i, s in enumerate(local, start=1)]
-        messages = quote_messages(question, "zh" if self.lang == "zh" else "en", self.script, blocks)
+        messages = quote_messages(question, self.lang, self.script, blocks)
         params = GenParams(tag=CHAIN_TAG, max_tokens=self.options.max_tokens, grammar=quote_grammar(self.script))
         reply = parse_quoted("".join(self.llm.stream(messages, params)))
         self.drafts.append(reply.answer)
@@ -164,7 +166,7 @@ def chain_answer(
     start = time.perf_counter()
     run = {"cited_article": _cited_article, "deadline": _deadline, "two_documents": _two_documents}[chain.kind]
     shown = run(reader, chain, question)
-    if shown is _GIVE_UP:
+    if shown is None:  # the first hop found nothing to go on
         return None
     if script == "hant":  # the table's answer words are simplified; a traditional question reads them traditional
         shown = to_traditional(shown)
@@ -173,36 +175,30 @@ def chain_answer(
     text = shown + "".join(f" [{n}]" for n in cited) if shown else not_stated(script)
     on_delta(text)
     return Answer(
-        question=question, mode="naive", lang="zh" if chain.lang == "zh" else "en", text=text,
+        question=question, mode="naive", lang=chain.lang, text=text,
         sources=tuple(reader.sources), cited=cited if shown else (), removed_citations=0, unsupported=not shown,
         claims=tuple(reader.checks), draft=reader.drafts[-1] if reader.drafts else "", script=script,
         check_s=time.perf_counter() - start,
     )  # fmt: skip
 
 
-_GIVE_UP = "\0give up"  # the chain's first hop found nothing to go on
-
-
-# ---- reading a value ---------------------------------------------------------------------------------------------
-
-
 # ---- a clause → the article it cites → its figure ----------------------------------------------------------------
 
 
-def _cited_article(reader: _Reader, chain: Chain, question: str) -> str:
+def _cited_article(reader: _Reader, chain: Chain, question: str) -> str | None:
     local = reader.search(question)
     if not local:
-        return _GIVE_UP
+        return None
     reply, units = reader.ask(question, local)
     citing = [u for u in units if own_article(u)]
     citing = citing or nearest(chain.topic or question, local, lambda u: own_article(u) is not None)
     if not citing:
-        return _GIVE_UP
+        return None
     unit = citing[0]
     article = own_article(unit) or ""
     found = reader.article_source(unit.source.doc_id, article)
     if found is None:
-        return _GIVE_UP
+        return None
     reader.keep(Read(Value("text", article, article), unit, "chain" if unit in units else "chain-read"))
     source, begin, end = found
     reply, units = reader.ask(question, [source])
@@ -224,20 +220,20 @@ def _cited_article(reader: _Reader, chain: Chain, question: str) -> str:
 # ---- a deadline counted from another event's date ----------------------------------------------------------------
 
 
-def _deadline(reader: _Reader, chain: Chain, question: str) -> str:
+def _deadline(reader: _Reader, chain: Chain, question: str) -> str | None:
     local = reader.search(question)
     if not local:
-        return _GIVE_UP
+        return None
     reply, units = reader.ask(question, local)
     counted = next(((u, pe) for u in units if (pe := period_and_event(u)) is not None), None)
     if counted is None:
         if any(value_in(reply.answer, u, "date") is not None for u in units):
-            return _GIVE_UP  # the clause states the day itself: nothing to count, the ordinary answer reads it
+            return None  # the clause states the day itself: nothing to count, the ordinary answer reads it
         # the second line only where no quote was found: a quoted clause that counts nothing is the answer's own
         near = [] if units else nearest(question, local, lambda u: period_and_event(u) is not None)
         counted = next(((u, pe) for u in near if (pe := period_and_event(u)) is not None), None)
     if counted is None:
-        return _GIVE_UP
+        return None
     unit, (period, event) = counted
     reader.keep(Read(period, unit, "chain" if unit in units else "chain-read"))
     anchor = _event_date(reader, chain.hops[1], chain.lang, event)
@@ -292,10 +288,10 @@ def _role_documents(store: Store, role: Role) -> frozenset[int]:
     return frozenset(out)
 
 
-def _two_documents(reader: _Reader, chain: Chain, question: str) -> str:
+def _two_documents(reader: _Reader, chain: Chain, question: str) -> str | None:
     documents = [_role_documents(reader.store, hop.role) if hop.role else frozenset[int]() for hop in chain.hops]
     if not all(documents):
-        return _GIVE_UP
+        return None
     reads: list[Read] = []
     for hop, docs in zip(chain.hops, documents, strict=True):
         asked = (hop.ask or "{item}").format(item=chain.item)
