@@ -3,7 +3,7 @@ an amount in one document against another's) measured on a small composed set, w
 the hop planner on and off (``answer.hop``): accuracy per chain kind, LLM calls and seconds per question.
 
     python build/bench/bench_hop_chains.py [--kb KB] [--limit N] [--out docs/BENCHMARKS.md]
-        [--results docs/results.json] [--dry-run]
+        [--results docs/results.json] [--rows ROWS.jsonl] [--dry-run]
 
 The set (tests/data/hop/gold.jsonl, over the four short documents beside it, Chinese and English) was written
 here, together with the chain patterns: it is not held out. Its questions that name no chain must take the
@@ -41,6 +41,7 @@ from pikelocal.text.values import normalise, same_value  # noqa: E402
 DATA = ROOT / "tests" / "data" / "hop"
 BEGIN, END = "<!-- hop_chains:begin -->", "<!-- hop_chains:end -->"
 KINDS = ("cited_article", "deadline", "two_documents", None)
+_CITATION = re.compile(r"\s*\[\d+\]")
 _YES = re.compile(r"^\W*(?:是|一致|相同|相符|yes\b|they match|match)", re.IGNORECASE)
 _NO = re.compile(r"^\W*(?:否|不一致|不相同|不同|不相符|no\b|they do not|does not|do not)", re.IGNORECASE)
 
@@ -56,7 +57,9 @@ class Row:
 
 
 def right(gold: dict[str, str], answer: str) -> bool:
-    """Whether ``answer`` gives the gold's value (and a cited article's number; a yes or no as the gold)."""
+    """Whether ``answer`` gives the gold's value (and a cited article's number; a yes or no as the gold); its
+    citation marks ("[1]") are no part of it."""
+    answer = _CITATION.sub("", answer).strip()
     if gold["kind"] == "yesno":
         said = "yes" if _YES.search(answer) else "no" if _NO.search(answer) else ""
         return said == gold["answer"]
@@ -91,6 +94,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "BENCHMARKS.md")
     parser.add_argument("--results", type=Path, default=ROOT / "docs" / "results.json")
     parser.add_argument("--dry-run", action="store_true", help="Print the section; write nothing.")
+    parser.add_argument("--rows", type=Path, help="Also write every answer, scored, to this JSONL file.")
     args = parser.parse_args()
     golds = [json.loads(line) for line in (DATA / "gold.jsonl").read_text(encoding="utf-8").splitlines() if line]
     golds = golds[: args.limit] if args.limit else golds
@@ -106,6 +110,11 @@ def main() -> None:
             runs[hop] = run(copy, golds, hop)
     lines = report(runs)
     print("\n".join(lines))
+    if args.rows:
+        with args.rows.open("w", encoding="utf-8") as out:
+            for hop, rows in runs.items():
+                for r in rows:
+                    out.write(json.dumps({"hop": hop, **r.__dict__}, ensure_ascii=False) + "\n")
     if args.dry_run:
         return
     command = "nice -n 10 python build/bench/bench_hop_chains.py"
