@@ -59,18 +59,19 @@ TWO_DOCUMENTS: tuple[str, ...] = (
     r"^(?:is|are) the (?P<item>[a-z ]{3,40}?) (?:in|of|stated in) the (?P<a>{DOC}) (?:the same as|consistent with)"
     r" (?:that (?:in|of) |in )?the (?P<b>{DOC})(?:['’]s)?\s*\??$",
 )
-# A document's role → the words a question names it by (also matched against the documents' titles and file names).
-DOCUMENT_ROLES: dict[Role, tuple[str, ...]] = {
-    "tender": ("招标文件", "招標文件", "招标书", "招標書", "tender documents", "tender document", "tender", "rfp"),
-    "bid": ("投标文件", "投標文件", "投标书", "投標書", "bid", "proposal", "offer"),
+# A document's role → the concept group that names it (``text/concepts.toml``: 招标文件, 採購文件, 需求說明書,
+# invitation to tender …; 投标文件, 服務建議書, bid documents …) and the bare words a question also names it by ("the
+# bid", "the tender's"), which the groups leave out: alone, in a document's text, they name no document.
+DOCUMENT_ROLES: dict[Role, tuple[str, tuple[str, ...]]] = {
+    "tender": ("tender_documents", ("tender", "rfp")),
+    "bid": ("bid_documents", ("bid", "offer")),
 }
 
-# The kind of figure a word of the question asks for, where the question's own words do not say it (期限 is a
-# period, 保证金 an amount): tried after ``text/question_kind.asked_value``.
+# The kind of figure a word of the question asks for where ``text/question_kind.asked_value`` does not tell it
+# (its own words are not repeated here): 期限 and "period" are a period, a bond or a deposit an amount.
 FIGURE_WORDS: tuple[tuple[str, str], ...] = (
-    ("duration", r"期限|期间|期間|工期|天数|天數|\bperiod\b|\btime limit\b|\bhow many days\b|\bwithin how\b"),
-    ("amount", r"保[证證]金|金[额額]|[价價]款|[费費]用|\bbond\b|\bamount\b|\bfee\b|\bdeposit\b|\bsum\b"),
-    ("percentage", r"比例|百分|\bpercent"),
+    ("duration", r"期限|期间|期間|工期|天数|天數|\bperiod\b|\btime limit\b|\bwithin how\b"),
+    ("amount", r"\bbond\b|\bdeposit\b|\bsecurity\b|\bsum\b"),
 )
 
 # ---- how the hops read ------------------------------------------------------------------------------------------

@@ -99,6 +99,5 @@ def test_the_benchmark_table_is_read_before_the_chains_and_chains_can_be_left_ou
 
 
 def test_document_words_name_their_role() -> None:
-    assert [role_of(w) for w in ("招標文件", "投标书", "the bid", "Tender", "bid", "合同")] == [
-        "tender", "bid", None, "tender", "bid", None,
-    ]  # fmt: skip
+    words = ("招標文件", "投标书", "the bid", "Tender", "服務建議書", "需求說明書", "invitation to tender", "合同")
+    assert [role_of(w) for w in words] == ["tender", "bid", "bid", "tender", "bid", "tender", "tender", None]

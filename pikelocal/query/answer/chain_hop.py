@@ -31,7 +31,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, GenParams
 from pikelocal.prompts.answer import not_stated
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_grammar, quote_messages
-from pikelocal.query.answer.chain_plan import Chain, Hop
+from pikelocal.query.answer.chain_plan import Chain, Hop, roles_named
 from pikelocal.query.answer.chain_reading import (
     Read,
     day_text,
@@ -55,6 +55,7 @@ from pikelocal.query.verify.support import Locator, Unit, evidence, span_unit
 from pikelocal.store.store import Store
 from pikelocal.text import chain_phrasings as table
 from pikelocal.text.chain_phrasings import Role
+from pikelocal.text.concepts import names
 from pikelocal.text.lang import Lang
 from pikelocal.text.legal_refs import clause_starts
 from pikelocal.text.script import Script, to_traditional
@@ -272,18 +273,11 @@ def _event_date(reader: _Reader, hop: Hop, lang: str, event: str) -> Read | None
 
 
 def _role_documents(store: Store, role: Role) -> frozenset[int]:
-    """The documents whose title or file name holds a word of ``role`` and none of another role's."""
-    own = table.DOCUMENT_ROLES[role]
-    others = [w for r, ws in table.DOCUMENT_ROLES.items() if r != role for w in ws]
-
-    def has(words: Sequence[str], name: str) -> bool:
-        return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", name) for w in words)
-
+    """The documents whose title and file name name ``role`` and no other (``chain_plan.roles_named``)."""
     out = set()
     for doc in store.docs.documents():
-        name = f"{doc.title or ''} {doc.path.replace(chr(92), '/').rsplit('/', 1)[-1]}".casefold()
-        name = name.replace("_", " ").replace("-", " ")
-        if has(own, name) and not has(others, name):
+        name = f"{doc.title or ''} {doc.path.replace(chr(92), '/').rsplit('/', 1)[-1].rsplit('.', 1)[0]}"
+        if roles_named(name.replace("-", " ")) == {role}:
             out.add(doc.id)
     return frozenset(out)
 
@@ -309,7 +303,10 @@ def _two_documents(reader: _Reader, chain: Chain, question: str) -> str | None:
     return table.ANSWERS[chain.lang][verdict].format(a=names[0], b=names[1], value_a=a.value.text, value_b=b.value.text)
 
 
-def _role_name(role: Role, lang: str) -> str:
-    """How the answer names a document's role: its first word in the language (招标文件, tender documents)."""
-    words = table.DOCUMENT_ROLES[role]
-    return next(w for w in words if bool(re.search(r"[\u4e00-\u9fff]", w)) == (lang == "zh"))
+def _role_name(role: Role, lang: Lang) -> str:
+    """How the answer names a document's role: in Chinese its concept group's first term (招标文件), in English its
+    bare word (the tender, the bid)."""
+    concept, bare = table.DOCUMENT_ROLES[role]
+    if lang == "en":
+        return bare[0]
+    return next((w for w in names(concept) if re.search(r"[\u4e00-\u9fff]", w)), role)

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from pikelocal.text import chain_phrasings as table
+from pikelocal.text import concepts
 from pikelocal.text.chain_phrasings import ChainKind, Role
+from pikelocal.text.concepts import names
 from pikelocal.text.lang import Lang, detect_lang
 from pikelocal.text.question_kind import ValueAsked, asked_value
 
@@ -55,8 +57,13 @@ class Chain:
     topic: str = ""
 
 
+def _document_words() -> list[str]:
+    """Every word a question may name a document's role by: its concept group's terms and the bare words."""
+    return [w for concept, bare in table.DOCUMENT_ROLES.values() for w in (*names(concept), *bare)]
+
+
 def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    doc = "|".join(sorted((re.escape(w) for ws in table.DOCUMENT_ROLES.values() for w in ws), key=len, reverse=True))
+    doc = "|".join(sorted(map(re.escape, _document_words()), key=len, reverse=True))
     return tuple(re.compile(p.replace("{DOC}", f"(?:{doc})"), re.IGNORECASE) for p in patterns)
 
 
@@ -68,10 +75,22 @@ _ASKS_FIGURE = re.compile(table.ASKS_FIGURE, re.IGNORECASE)
 _FIGURE_WORDS = tuple((kind, re.compile(p, re.IGNORECASE)) for kind, p in table.FIGURE_WORDS)
 
 
+def roles_named(text: str) -> set[Role]:
+    """The roles ``text`` (a question's words, a document's title or file name) names: by the concept groups'
+    terms, the longest where two overlap (需求說明書 is the tender's, 服務建議書 the bid's); else by the bare words."""
+    folded = concepts.fold(text.replace("_", " "))
+    found = {m.concept for m in concepts.active().find(folded)}
+    by_concept = {role for role, (concept, _bare) in table.DOCUMENT_ROLES.items() if concept in found}
+    if by_concept:
+        return by_concept
+    words = set(re.findall(r"[a-z]+", folded))
+    return {role for role, (_concept, bare) in table.DOCUMENT_ROLES.items() if words & set(bare)}
+
+
 def role_of(words: str) -> Role | None:
-    """The role a document word names ("招標文件" → tender, "the bid" → bid); None for any other word."""
-    folded = words.strip().casefold()
-    return next((role for role, ws in table.DOCUMENT_ROLES.items() if folded in ws), None)
+    """The one role a document word names ("招標文件" → tender, "the bid" → bid); None for any other word."""
+    roles = roles_named(words)
+    return next(iter(roles)) if len(roles) == 1 else None
 
 
 def figure_asked(text: str) -> ValueAsked | None:
