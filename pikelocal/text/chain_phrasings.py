@@ -47,13 +47,14 @@ ASKS_PERIOD_TOO = r"多少天|多少日|[几幾][天日]|多久|多[长長]时�
 ASKS_FIGURE = r"多少|[几幾]|多久|多[长長]|何时|何時|什[么麼]|\bhow\b|\bwhat\b"
 # Two documents and one item asked to agree ("投标保证金在投标文件和招标文件中是否相同" tried first, its 在 telling
 # the item from the documents): (pattern with (?P<a>…), (?P<b>…) naming the documents by a word of
-# DOCUMENT_ROLES and (?P<item>…) the item compared). {DOC} stands for any document word.
+# DOCUMENT_ROLES and (?P<item>…) the item compared). {DOC} stands for any document word, {YESNO} for the words a
+# yes/no question asks with (``text/question_kind.YESNO_WORDS``: 是否, 有沒有 …).
 TWO_DOCUMENTS: tuple[str, ...] = (
     r"(?P<item>[^，,。？?的]{2,16}?)在(?P<a>{DOC})(?:与|與|和|跟|及)(?P<b>{DOC})(?:中|里|裡|内|內)?"
-    r"(?:是否|有没有|有沒有|是不是)?(?:一致|相同|相符|吻合)",
+    r"(?:{YESNO})?(?:一致|相同|相符|吻合)",
     r"(?P<a>{DOC})(?:与|與|和|跟|及)(?P<b>{DOC})(?:中|里|裡|内|內|所[载載]|[载載]明)?的?"
-    r"(?!是否|有没有|有沒有|是不是)(?P<item>[^，,。？?的]{2,16}?)"
-    r"(?:是否|有没有|有沒有|是不是)?(?:一致|相同|相符|吻合)",
+    r"(?!{YESNO})(?P<item>[^，,。？?的]{2,16}?)"
+    r"(?:{YESNO})?(?:一致|相同|相符|吻合)",
     r"^does the (?P<item>[a-z ]{3,40}?) (?:in|of|stated in) the (?P<a>{DOC}) (?:match|agree with|equal)"
     r" (?:that (?:in|of) )?the (?P<b>{DOC})(?:['’]s)?\s*\??$",
     r"^(?:is|are) the (?P<item>[a-z ]{3,40}?) (?:in|of|stated in) the (?P<a>{DOC}) (?:the same as|consistent with)"

@@ -23,7 +23,7 @@ from pikelocal.text import concepts
 from pikelocal.text.chain_phrasings import ChainKind, Role
 from pikelocal.text.concepts import names
 from pikelocal.text.lang import Lang, detect_lang
-from pikelocal.text.question_kind import ValueAsked, asked_value
+from pikelocal.text.question_kind import YESNO_WORDS, ValueAsked, asked_value
 
 Reads = Literal["article", "figure", "period_or_date", "date"]
 Within = Literal["all", "article", "document"]
@@ -64,7 +64,9 @@ def _document_words() -> list[str]:
 
 def _compiled(patterns: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     doc = "|".join(sorted(map(re.escape, _document_words()), key=len, reverse=True))
-    return tuple(re.compile(p.replace("{DOC}", f"(?:{doc})"), re.IGNORECASE) for p in patterns)
+    yesno = "|".join(sorted(map(re.escape, YESNO_WORDS), key=len, reverse=True))
+    filled = (p.replace("{DOC}", f"(?:{doc})").replace("{YESNO}", yesno) for p in patterns)
+    return tuple(re.compile(p, re.IGNORECASE) for p in filled)
 
 
 _ASKS_ARTICLE = _compiled(table.ASKS_ARTICLE)
