@@ -152,3 +152,12 @@ def test_a_traditional_question_is_answered_in_traditional_characters(kb: Path) 
     llm = scripted({question: "原文：[1] 未中标人的投标保证金按本文件第23条规定的期限退还。\n答案：第23條"})
     text = answer(kb, question, llm).answer.text
     assert text.startswith("5日（第23條）"), text
+
+
+def test_a_quote_of_the_events_date_leads_to_the_clause_counting_from_it(kb: Path) -> None:
+    # the model quotes the day the works passed (the event), not the clause that counts the payment from it
+    question = "甲方最迟应于哪一天支付合同价款？"
+    llm = scripted({question: "原文：[1] 本项目验收合格日期为2025年7月1日。\n答案：2025年7月1日"})
+    trace = answer(kb, question, llm)
+    assert trace.answer.text.startswith("2025年9月1日（验收合格之日2025年7月1日起2个月）"), trace.answer.text
+    assert any("验收合格之日起2个月内支付合同价款" in q for q in cited(trace))

@@ -40,6 +40,7 @@ from pikelocal.query.answer.chain_reading import (
     is_roc,
     names_event,
     nearest,
+    overlap,
     own_article,
     period_and_event,
     sentences,
@@ -227,6 +228,7 @@ def _deadline(reader: _Reader, chain: Chain, question: str) -> str | None:
         return None
     reply, units = reader.ask(question, local)
     counted = next(((u, pe) for u in units if (pe := period_and_event(u)) is not None), None)
+    counted = counted or _nearer_count(question, units)
     if counted is None:
         if any(value_in(reply.answer, u, "date") is not None for u in units):
             return None  # the clause states the day itself: nothing to count, the ordinary answer reads it
@@ -248,6 +250,18 @@ def _deadline(reader: _Reader, chain: Chain, question: str) -> str | None:
         return answers["deadline_working"].format(event=event, start=anchor.value.text, period=period.text)
     shown = day_text(end, chain.lang, roc=is_roc(anchor.value.text))
     return answers["deadline"].format(end=shown, event=event, start=anchor.value.text, period=period.text)
+
+
+def _nearer_count(question: str, units: Sequence[Unit]) -> tuple[Unit, tuple[Value, str]] | None:
+    """A clause counting a period from an event in the passage the model quoted, nearer the question than its
+    quote: the model often quotes the event's date ("验收合格日期为2025年7月1日") beside the clause that counts
+    from it ("甲方应在验收合格之日起2个月内支付合同价款")."""
+    quoted = max((overlap(question, u.text) for u in units), default=0)
+    sources = list({u.source.number: u.source for u in units}.values())
+    for unit in nearest(question, sources, lambda u: period_and_event(u) is not None):
+        if overlap(question, unit.text) > quoted and (found := period_and_event(unit)) is not None:
+            return unit, found
+    return None
 
 
 def _event_date(reader: _Reader, hop: Hop, lang: str, event: str) -> Read | None:
