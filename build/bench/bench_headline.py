@@ -49,6 +49,7 @@ SECTIONS = {
     "quote_budget": "compress_budget_450",
     "review": "bench_review_tender_zh",
     "review_views": "bench_review_views",
+    "hop_chains": "hop_chains",
     "ingest": "bench_ingest",
     "ingest_format": "bench_formats",
     "setup": "export_stages",
