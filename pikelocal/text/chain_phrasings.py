@@ -33,9 +33,12 @@ ASKS_ARTICLE: tuple[str, ...] = (
     r"\b(?:which|what) (?:clause|article|section)\b"
     r"|\bthe (?:clause|article|section) (?:that )?it (?:cites|refers to)\b",
 )
-# The question asks for the last day by which something must happen (a date, not a period).
+# The question asks for the last day by which something must happen (a date, not a period). A time that closes
+# a procedure ("投标截止时间是什么时候？") is an event's own time, stated, not counted: 截止 and 到期 count only
+# with a day asked ("截止日期是哪一天").
 ASKS_DEADLINE: tuple[str, ...] = (
-    r"(?:截止|最迟|最遲|最晚|到期)[^？?，,]{0,10}(?:哪一?天|何[时時日]|什[么麼]时候|什[么麼]時候|日期|[几幾]月[几幾][日号號])",
+    r"(?:最迟|最遲|最晚)[^？?，,]{0,10}(?:哪一?天|何[时時日]|什[么麼]时候|什[么麼]時候|日期|[几幾]月[几幾][日号號])",
+    r"(?:截止|到期)日(?:期)?[^？?，,]{0,4}(?:哪一?天|[几幾]月[几幾][日号號]|何日)",
     r"(?:哪一?天|何[时時日]|日期)[^？?，,]{0,4}(?:之?前|以前)",
     r"\b(?:by|before) (?:what|which) date\b|\b(?:what|which) is the (?:last day|deadline|due date)\b"
     r"|\bwhat date is the [a-z ]*(?:deadline|due date)\b|\bby when\b",

@@ -161,3 +161,27 @@ def test_a_quote_of_the_events_date_leads_to_the_clause_counting_from_it(kb: Pat
     trace = answer(kb, question, llm)
     assert trace.answer.text.startswith("2025年9月1日（验收合格之日2025年7月1日起2个月）"), trace.answer.text
     assert any("验收合格之日起2个月内支付合同价款" in q for q in cited(trace))
+
+
+def test_a_deadline_no_clause_counts_costs_no_chain_call(tmp_path: Path) -> None:
+    # the day is stated; no clause of the KB counts a period from an event: no chain call, the ordinary path answers
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "notice.md").write_text(
+        "# Notice\n\nBids must be submitted by 10:00 on 3 March 2025 at the front desk.\n", encoding="utf-8"
+    )
+    path = tmp_path / "kb.sqlite"
+    with Store.open(path, encoder_id=ENC.model_id, dim=ENC.dim) as store:
+        assert (
+            not Ingestor(store, ENC, IngestOptions.from_settings(Settings(), late=False)).ingest_paths([folder]).failed
+        )
+    question = "By what date must the bids be submitted?"
+    llm = scripted(
+        {
+            question: "Quote: [1] Bids must be submitted by 10:00 on 3 March 2025 at the front desk."
+            "\nAnswer: 3 March 2025"
+        }
+    )
+    trace = answer(path, question, llm)
+    assert chain_calls(llm) == 0 and len(llm.calls) == 1
+    assert trace.answer.text.startswith("3 March 2025"), trace.answer.text

@@ -86,6 +86,8 @@ def test_an_item_in_two_documents_is_one_hop_per_document(
         "根据《中华人民共和国民法典》，规定诉讼时效期间为三年的是第几条？",  # which article states it: no figure asked
         "“基准日”指投标截止时间前多少天的日期？",  # a period asked, not a day
         "最迟什么时候提异议？招标人多久内给答复？",
+        "投标截止时间是什么时候？",  # a procedure's own closing time: stated, not counted
+        "要求澄清招标文件的截止时间是什么时候？",
     ],
 )
 def test_a_question_naming_no_chain_gets_no_plan(question: str) -> None:

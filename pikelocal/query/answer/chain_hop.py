@@ -224,8 +224,8 @@ def _cited_article(reader: _Reader, chain: Chain, question: str) -> str | None:
 
 def _deadline(reader: _Reader, chain: Chain, question: str) -> str | None:
     local = reader.search(question)
-    if not local:
-        return None
+    if not any(period_and_event(u) is not None for s in local for u in sentences(s)):
+        return None  # no clause of the sources counts a period from an event: no call, the ordinary path answers
     reply, units = reader.ask(question, local)
     counted = next(((u, pe) for u in units if (pe := period_and_event(u)) is not None), None)
     counted = counted or _nearer_count(question, units)
