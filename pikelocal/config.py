@@ -367,10 +367,11 @@ class AnswerSettings:
         "naive and hier: a question asking for a figure answered by choosing among the KB's statements of its kind",
         docs="Figures the system reads, the model only picks",
     )
-    # pikelocal/query/answer/second_hop.py; with `quote`.
+    # pikelocal/query/answer/second_hop.py and chain_hop.py; with `quote`.
     hop: bool = setting(
         True,
-        "naive: English comparisons and compositions answered one hop at a time",
+        "naive: English comparisons and compositions, and a reviewer's chains (a cited article's figure, a deadline"
+        " counted from another date, an item in the tender against the bid), answered one hop at a time",
         docs="Second hop: English comparisons and compositions answered hop by hop",
     )
 

@@ -51,6 +51,7 @@ SECTIONS = {
     "review_views": "bench_review_views",
     "review_side_by_side": "bench_side_by_side",
     "bid_check": "bench_review_bid_check",
+    "hop_chains": "hop_chains",
     "ingest": "bench_ingest",
     "ingest_format": "bench_formats",
     "setup": "export_stages",

@@ -65,6 +65,7 @@ HOMES = {
     "compress_budget": "answering",
     "bench_quote_budget": "answering",
     "second_hop": "answering",
+    "hop_chains": "answering",
     "bench_cross_vocab": "answering",
     "about_": "answering",
     "bench_review": "reviewing",

@@ -18,7 +18,8 @@ that is not a number, "its 54" or "items 54" (no word boundary before s), "the a
 "Acting", "Actions".
 
 :func:`find_refs` reads citations; :func:`article_starts` finds where articles begin (第N条 at the start of a line;
-in an Act, a numbered section heading at the start of a line); :func:`law_keys` gives the names a law is matched by.
+in an Act, a numbered section heading at the start of a line); :func:`clause_starts` finds a contract's numbered
+clauses ("Clause 15", "12.3 Refund"); :func:`law_keys` gives the names a law is matched by.
 """
 
 from __future__ import annotations
@@ -286,6 +287,27 @@ def article_starts(text: str, *, english: bool = False) -> list[ArticleStart]:
     if english:
         for m in _EN_SECTION_START.finditer(text):
             seen.setdefault(m.group(1), m.start())
+    return [ArticleStart(k, v) for k, v in sorted(seen.items(), key=lambda kv: kv[1])]
+
+
+# A clause's own heading at the start of a line: "第15条", "## 第十五條 退還", "Clause 12.3", "Article 5 Scope",
+# "15. Refund of the bid bond", "12.3 Refund" (a numbered heading of a contract or a tender's instructions).
+_CLAUSE_START = re.compile(
+    rf"(?m)^[ \t\u3000#>*]*(?:第\s*(?P<zh>{_NUM})\s*[条條](?:\s*之\s*(?P<zhsub>{_NUM}))?(?=[\s\u3000:：]|$)"
+    r"|(?:[Cc]lause|CLAUSE|[Aa]rticle|ARTICLE|[Ss]ection|SECTION)\s+(?P<word>\d+(?:\.\d+)*[A-Z]?)\b"
+    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*)(?:\.|\))?[ \t]+(?=[A-Z\u4e00-\u9fff]))"
+)
+
+
+def clause_starts(text: str) -> list[ArticleStart]:
+    """Where numbered clauses begin in ``text``: 第N条, "Clause N", "Article N", "Section N" or a bare number
+    ("15.", "12.3") heading a line, first occurrence of each, in order. Wider than :func:`article_starts` (which
+    reads a law's articles for citations): a contract or a tender numbers its clauses with bare numbers."""
+    seen: dict[str, int] = {}
+    for m in _CLAUSE_START.finditer(text):
+        key = _article_key(m["zh"], m["zhsub"]) if m["zh"] else m["word"] or m["num"]
+        if key is not None:
+            seen.setdefault(key, m.start())
     return [ArticleStart(k, v) for k, v in sorted(seen.items(), key=lambda kv: kv[1])]
 
 

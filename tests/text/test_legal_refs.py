@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.text.legal_refs import article_starts, find_refs, is_law_title, law_keys, name_candidates
+from pikelocal.text.legal_refs import article_starts, clause_starts, find_refs, is_law_title, law_keys, name_candidates
 
 
 def cited(text: str) -> list[tuple[str | None, str | None, str, str]]:
@@ -174,3 +174,18 @@ def test_law_titles_and_keys() -> None:
     assert "招标投标法" not in law_keys("中华人民共和国招标投标法实施条例")  # a law is not its regulations
     assert law_keys("Contracts Review Act 1980 (NSW)") >= {"contractsreviewact1980(nsw)", "contractsreviewact"}
     assert name_candidates("违反招标投标法")[:3] == ["违反招标投标法", "反招标投标法", "招标投标法"]
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [
+        ("第15条 保证金退还\n投标保证金在5日内退还。\n第16条 其他", [("15", 0), ("16", 24)]),
+        ("## 第十五條 退還\n押標金於決標後退還。", [("15", 0)]),
+        ("15. Refund of the bid bond\nThe bond is returned within 10 days.", [("15", 0)]),
+        ("12.3 Refund\nClause 7 Delivery\nArticle 5 Scope", [("12.3", 0), ("7", 12), ("5", 30)]),
+        ("The works shall be completed within 120 days.\n2025 was a good year.", []),  # no heading, a year mid-text
+        ("本条所称第3条的规定", []),  # a citation inside a sentence is no heading
+    ],
+)
+def test_clause_starts(text: str, starts: list[tuple[str, int]]) -> None:
+    assert [(s.article, s.offset) for s in clause_starts(text)] == starts

@@ -1,53 +1,109 @@
-"""Two-hop questions the system plans itself: a comparison of two named entities, or a composition
-through a bridge entity, recognised by patterns, without an LLM call. ``query/answer/second_hop.py`` answers a plan one
-hop at a time, each hop its own search and its own quote.
+"""Multi-hop questions the system plans itself, without an LLM call, by reading the question with pattern tables
+kept as data in ``text/``; ``query/answer/second_hop.py`` and ``query/answer/chain_hop.py`` answer a plan one hop
+at a time, each hop its own search and its own quote.
 
 A small model asked to propose sub-questions loses to plain retrieval; asked to compare two dates it has not both
 read, or to read the birth place of a director it must first find, it answers from the wrong paragraph. These
-questions name their structure in their words, so the system can split them:
+questions name their structure in their words, so the system can split them. Two tables are read:
 
-- comparison: "Which film came out first, X or Y?", "Who was born later, A or B?", "Which film has the director
-  who died earlier, X or Y?", "Are X and Y from the same country?" — each side's value (a date, a country) is asked
-  on its own, then compared by the system;
-- composition: "Where was the director of film X born?", "Who is the paternal grandfather of X?", "Where did X's
-  wife die?" — the inner relation is asked first; its answer, a name standing in its quote, becomes the subject of
-  the outer question.
+- the benchmark's phrasings (``text/hop_phrasings.py``, English): a comparison ("Which film came out first, X or
+  Y?", "Who was born later, A or B?", "Are X and Y from the same country?"), each side's value asked on its own and
+  compared by the system; a composition ("Where was the director of film X born?", "Who is the paternal grandfather
+  of X?"), the inner relation asked first, its answer (a name standing in its quote) the subject of the outer one;
+- the product's chains (``text/chain_phrasings.py``, Chinese and English, planned by ``query/answer/chain_plan.py``):
+  a clause → the article it cites → that article's figure; a deadline counted from another event's date; an amount
+  in one document against another's. Each is a :class:`~pikelocal.query.answer.chain_plan.Chain`: hops that say
+  what is searched, what is read and how the next hop uses it, then a step the system computes.
 
-English only (the patterns fire on no Chinese question). Relations are written in lower case in these questions and
-titles in title case ("Father Of The Bride"), so relation words are matched case-sensitively.
+A comparison and a composition are the benchmark's two special cases of that shape, kept as their own records
+because their reading (names, life spans, countries) is the benchmark's. A question no table describes gets no plan
+and takes the ordinary path unchanged.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from pikelocal.text.question_kind import AGE_WORDS, ORDER_WORDS, order_asked
+from pikelocal.query.answer.chain_plan import Chain, chain_plan
+from pikelocal.text import hop_phrasings as benchmark
+from pikelocal.text.hop_phrasings import Want
+from pikelocal.text.question_kind import AGE_WORDS, ORDER_WORDS, Order, order_asked
+
+__all__ = ["Attribute", "Chain", "Comparison", "Composition", "Entity", "Pick", "Plan", "Want", "entity", "hop_plan"]
 
 Attribute = Literal["birth", "death", "release", "nationality", "country"]
 Pick = Literal["earlier", "later", "same"]
-Want = Literal["name", "date", "place", "nationality", "text"]
 
-# A relation word → the relations it stands for, from the named entity outwards.
-_COMPOUND: dict[str, tuple[str, ...]] = {
-    "paternal grandfather": ("father", "father"),
-    "maternal grandfather": ("mother", "father"),
-    "paternal grandmother": ("father", "mother"),
-    "maternal grandmother": ("mother", "mother"),
-    "father-in-law": ("spouse", "father"),
-    "mother-in-law": ("spouse", "mother"),
-}
-_SIMPLE = (
-    "director", "composer", "producer", "screenwriter", "writer", "performer", "presenter", "creator", "founder",
-    "author", "father", "mother", "wife", "husband", "spouse",
-)  # fmt: skip
-_REL = "|".join(map(re.escape, sorted([*_COMPOUND, *_SIMPLE], key=len, reverse=True)))
-_NOUN = r"film|movie|song|album|show|series|band|book|novel|magazine|company"
-# "the director of film X", "director of the film X", "the spouse of the director of film X"
-_OF = re.compile(rf"^(?:the )?(?P<rel>{_REL}) of (?:the )?(?:(?P<noun>{_NOUN}) )?(?P<rest>.+)$")
-# "X's wife", "Phila (Daughter Of Seleucus)'s paternal grandfather"
-_POSSESSIVE = re.compile(rf"^(?P<rest>.+?)['’]s (?P<rel>{_REL})$")
+
+def _longest_first(words: Iterable[str]) -> str:
+    return "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+
+
+@dataclass(frozen=True)
+class Phrasings:
+    """A table of phrasings compiled: how its questions write a relation, a comparison and a composition's outer
+    question (``text/hop_phrasings.py`` is one such table)."""
+
+    compound: Mapping[str, tuple[str, ...]]
+    of_relation: re.Pattern[str]
+    possessive: re.Pattern[str]
+    comparisons: Mapping[str, re.Pattern[str]]
+    plural_nouns: Mapping[str, str]
+    death_verbs: tuple[str, ...]
+    outer: tuple[tuple[re.Pattern[str], str | None, Want], ...]
+    want_of_attribute: Mapping[str, Want]
+
+    @classmethod
+    def compile(
+        cls,
+        *,
+        compound: Mapping[str, tuple[str, ...]],
+        simple: tuple[str, ...],
+        nouns: tuple[str, ...],
+        of_relation: str,
+        possessive: str,
+        comparisons: Mapping[str, str],
+        plural_nouns: Mapping[str, str],
+        death_verbs: tuple[str, ...],
+        asked_attributes: str,
+        outer: tuple[tuple[str, str | None, Want], ...],
+        want_of_attribute: Mapping[str, Want],
+    ) -> Phrasings:
+        """The table's pattern strings with their shared pieces filled in and compiled."""
+        pieces = {
+            "REL": _longest_first([*compound, *simple]),
+            "NOUN": "|".join(nouns),
+            "WHEN": f"(?P<w>{_longest_first(ORDER_WORDS)})",  # first, later, more recently
+            "AGE": f"(?P<age>{_longest_first(AGE_WORDS)})(?: than the other)?",  # older
+            "SIDES": r"\s*,?\s*(?P<sides>.+?)\s*$",
+            "ASKED": asked_attributes,
+        }
+
+        def filled(pattern: str) -> re.Pattern[str]:
+            return re.compile(re.sub(r"\{([A-Z]+)\}", lambda m: pieces[m.group(1)], pattern))
+
+        return cls(
+            compound, filled(of_relation), filled(possessive), {k: filled(v) for k, v in comparisons.items()},
+            plural_nouns, death_verbs, tuple((filled(p), o, w) for p, o, w in outer), want_of_attribute,
+        )  # fmt: skip
+
+
+BENCHMARK = Phrasings.compile(
+    compound=benchmark.COMPOUND_RELATIONS,
+    simple=benchmark.SIMPLE_RELATIONS,
+    nouns=benchmark.WORK_NOUNS,
+    of_relation=benchmark.OF_RELATION,
+    possessive=benchmark.POSSESSIVE_RELATION,
+    comparisons=benchmark.COMPARISONS,
+    plural_nouns=benchmark.PLURAL_NOUNS,
+    death_verbs=benchmark.DEATH_VERBS,
+    asked_attributes=benchmark.ASKED_ATTRIBUTES,
+    outer=benchmark.OUTER_QUESTIONS,
+    want_of_attribute=benchmark.WANT_OF_ATTRIBUTE,
+)
 
 
 @dataclass(frozen=True)
@@ -85,51 +141,28 @@ class Composition:
     want: Want = "name"
 
 
-Plan = Comparison | Composition
+Plan = Comparison | Composition | Chain
 
 
-def entity(text: str, noun: str = "") -> Entity:
+def entity(text: str, noun: str = "", table: Phrasings = BENCHMARK) -> Entity:
     """The entity a phrase names: "the director of film X" → X through ("director",); a bare name → itself."""
     text = text.strip().strip(",").strip()
-    if m := _OF.match(text):
+    if m := table.of_relation.match(text):
         inner_noun = m.group("noun") or ""
         # a name after "film" is a title ("Father Of The Bride"), never read for relations
-        inner = Entity(m.group("rest").strip(), noun=inner_noun) if inner_noun else entity(m.group("rest"))
-        return Entity(inner.name, (*inner.relations, *_relations(m.group("rel"))), inner.noun)
-    if m := _POSSESSIVE.match(text):
-        inner = entity(m.group("rest"))
-        return Entity(inner.name, (*inner.relations, *_relations(m.group("rel"))), inner.noun)
+        inner = Entity(m.group("rest").strip(), noun=inner_noun) if inner_noun else entity(m.group("rest"), "", table)
+        return Entity(inner.name, (*inner.relations, *_relations(m.group("rel"), table)), inner.noun)
+    if m := table.possessive.match(text):
+        inner = entity(m.group("rest"), "", table)
+        return Entity(inner.name, (*inner.relations, *_relations(m.group("rel"), table)), inner.noun)
     return Entity(text, (), noun)
 
 
-def _relations(word: str) -> tuple[str, ...]:
-    return _COMPOUND.get(word, (word,))
+def _relations(word: str, table: Phrasings) -> tuple[str, ...]:
+    return tuple(table.compound.get(word, (word,)))
 
 
 # ---- comparisons -------------------------------------------------------------------------------------------------
-
-_WHEN = "(?P<w>" + "|".join(sorted(ORDER_WORDS, key=len, reverse=True)) + ")"  # first, later, more recently
-_AGE = "(?P<age>" + "|".join(sorted(AGE_WORDS, key=len, reverse=True)) + ")(?: than the other)?"  # older
-_SIDES = r"\s*,?\s*(?P<sides>.+?)\s*$"
-# "Which film came out first, X or Y?", "Which film was released more recently, X or Y?"
-_RELEASED = re.compile(
-    rf"^Which (?P<noun>{_NOUN}|one) (?:came out|was released|was published|premiered|was made) {_WHEN}{_SIDES}"
-)
-# "Which film has the director (who) died earlier, X or Y?", "Which film whose director was born first, X or Y?",
-# "Which film has the director who is older than the other, X or Y?", "Which film whose director is younger, …?"
-_BY_RELATION = re.compile(
-    rf"^Which (?P<noun>{_NOUN}) (?:has the|whose|has a) (?P<rel>{_REL})(?: who)?"
-    rf" (?:(?P<verb>died|was born|born|passed away) {_WHEN}|(?:is|was) {_AGE}){_SIDES}"
-)
-# "Who was born first, A or B?", "Who died later, A or B?", "Who is younger, A or B?"
-_PERSONS = re.compile(rf"^Who (?:(?P<verb>was born|died|passed away) {_WHEN}|(?:is|was) {_AGE}){_SIDES}")
-# "Are X and Y from the same country?", "Are the movies X and Y, from the same country?", "Do director of film X
-# and director of film Y have the same nationality?", "Are both X and Y of the same nationality?"
-_SAME = re.compile(
-    r"^(?:Are|Were|Do|Did|Is)(?: both)?(?: the (?P<noun>movies|films|songs|albums|bands|people))? (?P<a>.+?) and"
-    r" (?P<b>.+?),?(?: both)? (?:(?:are |were )?(?:from|of) the same|(?:have|had|share) the same)"
-    r" (?P<attr>country(?: of origin)?|nationality)\s*\??\s*$"
-)
 
 
 def _two(sides: str) -> tuple[str, str] | None:
@@ -142,30 +175,35 @@ def _two(sides: str) -> tuple[str, str] | None:
     return first.strip(" ,"), second.strip(" ,")
 
 
-def _comparison(question: str) -> Comparison | None:
-    if m := _RELEASED.match(question):
+def _dated(m: re.Match[str], table: Phrasings) -> tuple[Attribute, Order | None]:
+    """A dated comparison's attribute (a death when its verb says so, else a birth) and which side it picks."""
+    verb = m.group("verb") or ""
+    attribute: Attribute = "death" if verb in table.death_verbs else "birth"
+    return attribute, order_asked(m.group("w")) if verb else order_asked(m.group("age"))
+
+
+def _comparison(question: str, table: Phrasings) -> Comparison | None:
+    patterns = table.comparisons
+    if (m := patterns["released"].match(question)) is not None:
         pick, sides = order_asked(m.group("w")), _two(m.group("sides"))
         noun = "" if m.group("noun") == "one" else m.group("noun")
         if pick and sides:
             return Comparison((Entity(sides[0], noun=noun), Entity(sides[1], noun=noun)), "release", pick)
-    if m := _BY_RELATION.match(question):
+    if (m := patterns["by_relation"].match(question)) is not None:
         sides = _two(m.group("sides"))
-        rel, verb = _relations(m.group("rel")), m.group("verb") or ""
-        attribute: Attribute = "death" if verb in ("died", "passed away") else "birth"
-        pick = order_asked(m.group("w")) if verb else order_asked(m.group("age"))
+        rel = _relations(m.group("rel"), table)
+        attribute, pick = _dated(m, table)
         if pick and sides:
             a, b = (Entity(s, rel, m.group("noun")) for s in sides)
             return Comparison((a, b), attribute, pick)
-    if m := _PERSONS.match(question):
+    if (m := patterns["persons"].match(question)) is not None:
         sides = _two(m.group("sides"))
-        verb = m.group("verb") or ""
-        attribute = "death" if verb in ("died", "passed away") else "birth"
-        pick = order_asked(m.group("w")) if verb else order_asked(m.group("age"))
+        attribute, pick = _dated(m, table)
         if pick and sides:
-            return Comparison((entity(sides[0]), entity(sides[1])), attribute, pick)
-    if m := _SAME.match(question):
-        noun = {"movies": "film", "films": "film", "songs": "song", "albums": "album", "bands": "band"}
-        a, b = (entity(m.group(s), noun.get(m.group("noun") or "", "")) for s in ("a", "b"))
+            return Comparison((entity(sides[0], "", table), entity(sides[1], "", table)), attribute, pick)
+    if (m := patterns["same"].match(question)) is not None:
+        noun = table.plural_nouns.get(m.group("noun") or "", "")
+        a, b = (entity(m.group(s), noun, table) for s in ("a", "b"))
         person = bool(a.relations) or m.group("noun") == "people"
         attr: Attribute = "nationality" if m.group("attr") == "nationality" or person else "country"
         return Comparison((a, b), attr, "same")
@@ -174,53 +212,27 @@ def _comparison(question: str) -> Comparison | None:
 
 # ---- compositions ------------------------------------------------------------------------------------------------
 
-_ASKED = r"(?P<asked>place of birth|place of death|date of birth|date of death|cause of death|nationality|occupation)"
-# (pattern with the entity phrase as (?P<e>…), the outer question with {} for the bridge, what it asks for)
-_OUTER: tuple[tuple[re.Pattern[str], str | None, Want], ...] = (
-    (re.compile(r"^Where (?:was|is) (?P<e>.+?) born\s*\?\s*$"), "Where was {} born?", "place"),
-    (re.compile(r"^Where did (?P<e>.+?) (?:die|pass away)\s*\?\s*$"), "Where did {} die?", "place"),
-    (re.compile(r"^When (?:was|is) (?P<e>.+?) born\s*\?\s*$"), "When was {} born?", "date"),
-    (re.compile(r"^When did (?P<e>.+?) (?:die|pass away)\s*\?\s*$"), "When did {} die?", "date"),
-    (
-        re.compile(rf"^(?:What|Where) (?:is|was) the {_ASKED} of (?P<e>.+?)\s*\?\s*$"),
-        "What is the {asked} of {}?",
-        "text",
-    ),  # fmt: skip
-    (re.compile(r"^What nationality (?:is|was) (?P<e>.+?)\s*\?\s*$"), "What nationality is {}?", "nationality"),
-    (re.compile(r"^Where does (?P<e>.+?) work(?: at)?\s*\?\s*$"), "Where does {} work?", "text"),
-    (
-        re.compile(r"^Where did (?P<e>.+?) (?:study|graduate from|go to school)\s*\?\s*$"),
-        "Where did {} study?",
-        "text",
-    ),  # fmt: skip
-    (re.compile(r"^Why did (?P<e>.+?) die\s*\?\s*$"), "Why did {} die?", "text"),
-    (re.compile(r"^Who (?:is|was) (?P<e>.+?)\s*\?\s*$"), None, "name"),
-)
-_WANT_ASKED: dict[str, Want] = {
-    "place of birth": "place",
-    "place of death": "place",
-    "date of birth": "date",
-    "date of death": "date",
-    "nationality": "nationality",
-}
 
-
-def _composition(question: str) -> Composition | None:
-    for pattern, outer, want in _OUTER:
+def _composition(question: str, table: Phrasings) -> Composition | None:
+    for pattern, outer, want in table.outer:
         m = pattern.match(question)
         if m is None:
             continue
-        found = entity(m.group("e"))
+        found = entity(m.group("e"), "", table)
         if outer is None:  # the bridge is the answer: two relations at least ("Who is the father of X?" is one hop)
             return Composition(found) if len(found.relations) >= 2 else None
         if not found.relations:
             return None
         asked = m.groupdict().get("asked") or ""
-        return Composition(found, outer.replace("{asked}", asked), _WANT_ASKED.get(asked, want))
+        return Composition(found, outer.replace("{asked}", asked), table.want_of_attribute.get(asked, want))
     return None
 
 
-def hop_plan(question: str) -> Plan | None:
-    """The question's plan, or None when it is not a comparison or a composition these patterns know."""
+def hop_plan(question: str, tables: tuple[Phrasings, ...] = (BENCHMARK,), *, chains: bool = True) -> Plan | None:
+    """The question's plan: a comparison or a composition one of ``tables`` describes, else (with ``chains``) one
+    of the product's chains; None when no table describes it."""
     text = " ".join(question.split())
-    return _comparison(text) or _composition(text)
+    for table in tables:
+        if (plan := _comparison(text, table) or _composition(text, table)) is not None:
+            return plan
+    return chain_plan(text) if chains else None

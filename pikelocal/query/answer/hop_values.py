@@ -1,5 +1,6 @@
-"""The values a system-driven hop compares: dates read from text and compared, countries named by their
-name or their people's ("Dutch", "the Netherlands"). Pure: no model.
+"""The values a system-driven hop compares or computes: dates read from text and compared, countries named by their
+name or their people's ("Dutch", "the Netherlands"), and a day counted from another by a period ("30 days after 1
+March 2025"). Pure: no model.
 
 A date is (year, month, day), month and day optional ("1930", "March 1930", "17 February 1948", "December 17,
 1894", "c. 1520", "25 BC"). Two dates compare on what both state: equal years with a month missing on either side
@@ -9,11 +10,14 @@ in Timişoara)") says which date is the birth and which the death, whichever of 
 
 from __future__ import annotations
 
+import calendar
+import datetime
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from pikelocal.domain.review import Value
 from pikelocal.text.dates import MONTHS
 
 _MONTH_NAMES = "|".join(sorted((m.capitalize() for m in MONTHS), key=len, reverse=True))
@@ -268,3 +272,39 @@ def _fullest(found: Sequence[Date], said: Date) -> Date:
     stated first."""
     agreeing = [d for d in found if said.month in (None, d.month) and said.day in (None, d.day)] or list(found)
     return max(agreeing, key=lambda d: (d.month is not None, d.day is not None))
+
+
+# ---- a date counted from another ---------------------------------------------------------------------------------
+
+_CALENDAR_DAYS = {"days": 1, "day": 1, "weeks": 7, "week": 7}
+_CALENDAR_MONTHS = {"months": 1, "month": 1, "years": 12, "year": 12}
+
+
+def as_day(value: Value) -> datetime.date | None:
+    """A date value (its normal form "2025-03-01", an ROC date already counted in the Gregorian calendar) as a day;
+    None for a date stated only to the month or year."""
+    if value.kind != "date":
+        return None
+    try:
+        return datetime.date.fromisoformat(value.normal)
+    except ValueError:
+        return None
+
+
+def add_period(start: datetime.date, period: Value) -> datetime.date | None:
+    """The day ``period`` (a duration read by ``text/values.py``: "30 days", "2 weeks", "3 months", "1 year") after
+    ``start``: "之日起30日内" from 1 March ends on 31 March. Months and years keep the day of the month (the last day
+    where the month is shorter). None for working days (they depend on the holidays) and any other unit."""
+    if period.kind != "duration":
+        return None
+    count = period.normal.split(" ", 1)[0]
+    if not count.isdigit():
+        return None
+    n = int(count)
+    if period.unit in _CALENDAR_DAYS:
+        return start + datetime.timedelta(days=n * _CALENDAR_DAYS[period.unit])
+    if period.unit in _CALENDAR_MONTHS:
+        months = start.month - 1 + n * _CALENDAR_MONTHS[period.unit]
+        year, month = start.year + months // 12, months % 12 + 1
+        return datetime.date(year, month, min(start.day, calendar.monthrange(year, month)[1]))
+    return None

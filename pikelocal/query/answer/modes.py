@@ -25,9 +25,10 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, Message
 from pikelocal.prompts.answer import answer_rules, answer_system, answer_task
 from pikelocal.prompts.decompose import shared_system
+from pikelocal.query.answer.chain_hop import chain_answer
 from pikelocal.query.answer.decompose import DecomposeOptions, Decomposition, decompose
 from pikelocal.query.answer.generate import AnswerRequest, CallLog, Checking, RecordingLLM, generate_answer
-from pikelocal.query.answer.hop_plan import Plan, hop_plan
+from pikelocal.query.answer.hop_plan import Chain, Plan, hop_plan
 from pikelocal.query.answer.provision import asked_article
 from pikelocal.query.answer.second_hop import HopOptions, hop_answer
 from pikelocal.query.answer.select import selected_answer, statement_options
@@ -156,13 +157,16 @@ def ask(
     log = CallLog()
     run = _Run.start(store, encoder, llm, RecordingLLM(llm, log), question, options)
     plan = _hop_plan(question, options)
-    selected = _select_mode(run, stream) if options.select and options.mode != "decompose" else None
-    if selected is not None:
+    chained = _hop_mode(run, plan, stream) if isinstance(plan, Chain) else None  # a chain before a figure's pick
+    selected = _select_mode(run, stream) if options.select and options.mode != "decompose" and not chained else None
+    if chained is not None:
+        answered = chained
+    elif selected is not None:
         answered = selected
     elif options.mode == "decompose":
         answered = _decompose_mode(run, stream)
-    elif plan is not None:
-        answered = _hop_mode(run, plan, stream)
+    elif plan is not None and not isinstance(plan, Chain) and (hopped := _hop_mode(run, plan, stream)) is not None:
+        answered = hopped
     elif options.mode == "hier":
         answered = _hier_mode(run, stream)
     else:
@@ -286,14 +290,24 @@ def _select_mode(run: _Run, stream: _Stream) -> Answered | None:
     return Answered(answer, [])
 
 
-def _hop_mode(run: _Run, plan: Plan, stream: _Stream) -> Answered:
-    """A comparison or composition answered hop by hop, each hop searching for itself (query/answer/second_hop.py);
-    the chunks gathered are those its sources came from."""
+def _hop_mode(run: _Run, plan: Plan, stream: _Stream) -> Answered | None:
+    """A comparison or composition (query/answer/second_hop.py), or one of the product's chains
+    (query/answer/chain_hop.py), answered hop by hop, each hop searching for itself; the chunks gathered are those
+    its sources came from. None: a chain whose first hop found nothing to go on (the ordinary path answers)."""
     checking = _checking(run)
     hop = HopOptions(weights=run.weights, fusion=run.options.fusion)
-    answer = hop_answer(
-        run.store, run.encoder, run.model, run.question, plan, stream.on_delta, options=hop, locator=checking.locate
-    )
+    if isinstance(plan, Chain):
+        chained = chain_answer(
+            run.store, run.encoder, run.model, run.question, plan, stream.on_delta, options=hop,
+            script=run.script, locator=checking.locate,
+        )  # fmt: skip
+        if chained is None:
+            return None
+        answer = chained
+    else:
+        answer = hop_answer(
+            run.store, run.encoder, run.model, run.question, plan, stream.on_delta, options=hop, locator=checking.locate
+        )
     return Answered(answer, list(dict.fromkeys(c for s in answer.sources for c in s.chunk_ids)))
 
 

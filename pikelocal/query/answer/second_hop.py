@@ -34,7 +34,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.llm.base import LLM, GenParams
 from pikelocal.prompts.answer import not_stated, says_not_stated
 from pikelocal.prompts.quote import QuotedReply, parse_quoted, quote_grammar, quote_messages, says_none
-from pikelocal.query.answer.hop_plan import Attribute, Comparison, Composition, Entity, Plan, Want
+from pikelocal.query.answer.hop_plan import Attribute, Comparison, Composition, Entity, Want
 from pikelocal.query.answer.hop_values import Date, compare_dates, countries_in, life_span, pick_date, span_places
 from pikelocal.query.context.compress import compress_sources
 from pikelocal.query.context.expand import Budget, assemble
@@ -43,80 +43,25 @@ from pikelocal.query.verify.claims import split_claims
 from pikelocal.query.verify.quotes import Located, fold, locate
 from pikelocal.query.verify.support import Locator, Unit, evidence, span_unit
 from pikelocal.store.store import Store
+from pikelocal.text import hop_phrasings as phrasings
 from pikelocal.text.dates import MONTH_NAMES
 from pikelocal.text.script import Script
 
 HOP_TAG = "answer-hop"
-# The sub-question each compared attribute is asked with ("{}": the side, or its bridge).
-_ASK: Mapping[Attribute, str] = {
-    "birth": "When was {} born?",
-    "death": "When did {} die?",
-    "release": "When was {} released?",
-    "nationality": "What is the nationality of {}?",
-    "country": "Which country is {} from?",
-}
+_ASK: Mapping[str, str] = phrasings.ATTRIBUTE_QUESTIONS  # the sub-question each compared attribute is asked with
 _WANT: Mapping[Attribute, Want] = {
     "birth": "date", "death": "date", "release": "date", "nationality": "nationality", "country": "nationality",
 }  # fmt: skip
-# Words of a name that do not tell one entity from another.
-_GENERIC = frozenset(
-    ["the", "of", "a", "an", "and", "film", "movie", "in", "on", "at", "de", "la", "le", "el", "du", "des",
-     "von", "van", "der"]
-)  # fmt: skip
-# A title before a name ("Emperor Aurangzeb", "Duke Casimir I"): not part of it (a surname "King" is).
-_TITLE = re.compile(
-    r"^(?:(?:Emperor|Empress|King|Queen|Prince|Princess|Sir|Lord|Lady|Duke|Duchess|Saint|St\.?|Dr\.?)\s+)+"
-)
-# The sub-question a relation hop asks ("{}": the entity): in the words the sources say it with ("directed by").
-_RELATION_ASKED = {
-    "director": "Who directed {}?",
-    "producer": "Who produced {}?",
-    "composer": "Who composed the music for {}?",
-    "writer": "Who wrote {}?",
-    "screenwriter": "Who wrote {}?",
-    "author": "Who wrote {}?",
-    "creator": "Who created {}?",
-    "founder": "Who founded {}?",
-    "presenter": "Who presented {}?",
-    "performer": "Who performed {}?",
-}
-# How a sentence names the person of a relation, before the name: "directed by X", "written and directed by X",
-# "music by X"; "the son of X" (the first parent named), "married X".
-_BY = {
-    "director": "directed",
-    "producer": "produced",
-    "composer": r"(?:composed|scored|music(?: was composed)?)",
-    "writer": "written",
-    "screenwriter": "written",
-    "author": "written",
-    "creator": "created",
-    "founder": "founded",
-    "presenter": r"(?:presented|hosted)",
-    "performer": r"(?:performed|recorded|sung)",
-}
+_GENERIC = phrasings.NAME_FILLER
+_TITLE = re.compile(r"^(?:(?:" + "|".join(phrasings.NAME_TITLES) + r")\s+)+")
+_RELATION_ASKED = phrasings.RELATION_QUESTIONS
 _BEFORE_NAME = {
-    **{rel: rf"\b{verb}(?:\s+and\s+\w+)?\s+by\s+" for rel, verb in _BY.items()},
-    "father": r"\b(?:son|daughter|child)\s+of\s+(?:the\s+)?",
-    "spouse": r"\b(?:married(?:\s+to)?|wife\s+of|husband\s+of|widow\s+of|spouse\s+of)\s+",
-    "wife": r"\b(?:married(?:\s+to)?|husband\s+of|widower\s+of)\s+",
-    "husband": r"\b(?:married(?:\s+to)?|wife\s+of|widow\s+of)\s+",
+    **{rel: rf"\b{verb}(?:\s+and\s+\w+)?\s+by\s+" for rel, verb in phrasings.MADE_BY.items()},
+    **phrasings.FAMILY_BEFORE_NAME,
 }
-# A family relation's words (a sentence naming a person beside the entity names many: cast, children, rivals); a
-# work's maker needs none ("a rotoscoped animated short by film-maker Benjamin Arthur").
-_RELATION_CUE = {
-    "father": r"\bsons?\b|\bdaughters?\b|\bfather\b|\bchild|\bheir\b",
-    "mother": r"\bsons?\b|\bdaughters?\b|\bmother\b|\bchild|\bborn to\b",
-    "spouse": r"\bmarri|\bwife\b|\bhusband\b|\bspouse|\bwidow|\bconsort\b",
-    "wife": r"\bmarri|\bwife\b|\bhusband\b|\bspouse|\bwidow|\bconsort\b",
-    "husband": r"\bmarri|\bwife\b|\bhusband\b|\bspouse|\bwidow|\bconsort\b",
-}
-# (the hop's question asks …, what the sentence must say)
-_CUES = (
-    (re.compile(r"\b(?:born|birth)\b"), r"\bborn\b|\bbirth|\bnative of\b"),
-    (re.compile(r"\b(?:die|died|death)\b"), r"\bdie[ds]?\b|\bdeath\b|\bkilled\b|\bpassed away\b"),
-    (re.compile(r"\bstudy\b"), r"\bstud|\bgraduat|\beducat|\battend|\balumn|\bdegree\b"),
-)
-_PARTICLE = r"de|da|del|della|di|do|dos|van|von|der|den|ten|la|le|du|bin|ibn|al|y"
+_RELATION_CUE = phrasings.RELATION_CUES
+_CUES = tuple((re.compile(asked), said) for asked, said in phrasings.QUESTION_CUES)
+_PARTICLE = "|".join(phrasings.NAME_PARTICLES)
 _WORD = r"(?:[A-Z]\.|[A-Z][\w'’-]*)"  # a capitalised word or an initial ("B. S. Ranga", "Michiel ten Horn")
 _NAME = rf"{_WORD}(?:\s+(?:(?:{_PARTICLE})\s+)*{_WORD})*"
 
@@ -228,7 +173,7 @@ def hop_answer(
     encoder: Encoder,
     llm: LLM,
     question: str,
-    plan: Plan,
+    plan: Comparison | Composition,
     on_delta: Callable[[str], None],
     *,
     options: HopOptions,
