@@ -70,6 +70,7 @@ HOMES = {
     "about_": "answering",
     "bench_review": "reviewing",
     "review_": "reviewing",
+    "bench_side_by_side": "reviewing",
 }
 
 _NAME = re.compile(r"<!-- (.+):begin -->")
