@@ -46,7 +46,7 @@ def error_of(tmp_path: Path, text: str = "", environ: dict[str, str] | None = No
 def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)  # no pikelocal.toml here
     s = load_settings(environ={})
-    # late vectors off: their ingest time did not pay at the default fusion (docs/BENCHMARKS.md, issue 19)
+    # late vectors off: their ingest time did not pay at the default fusion (docs/BENCHMARKS.md)
     assert s.ingest == IngestSettings(chunk_tokens=400, min_tokens=100, max_tokens=600, late=False)
     # The fusion chosen by build/bench/tune_fusion.py (docs/BENCHMARKS.md, "Fusion that never loses").
     assert s.search == SearchSettings(

@@ -1,4 +1,4 @@
-"""What a name or a JSON record shows of text a document or a server chose (``domain/shown.py``, issue 44): a name on
+"""What a name or a JSON record shows of text a document or a server chose (``domain/shown.py``): a name on
 one line with its control characters escaped, and JSON with C1 controls and bidi marks escaped that still reads as
 the same data."""
 

@@ -1,4 +1,4 @@
-"""Trust boundaries (issue 17): where settings come from, which LLM servers may receive text, who may read a KB
+"""Trust boundaries: where settings come from, which LLM servers may receive text, who may read a KB
 file, and what document text may do to a terminal."""
 
 from __future__ import annotations

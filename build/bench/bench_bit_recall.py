@@ -1,4 +1,4 @@
-"""Recall of the sign-bit pre-filter on real encoder vectors (issue 20).
+"""Recall of the sign-bit pre-filter on real encoder vectors.
 
 The entity graph's seeds come from the KNN of the question's vector over the entity names' and the triples'
 vectors. Above ``store.index.BIT_SCAN_MIN_ROWS`` rows that KNN scans sign bits (hamming) for

@@ -1,4 +1,4 @@
-"""Answer context assembly, neighbours against relevant segments, without the LLM (issue 19).
+"""Answer context assembly, neighbours against relevant segments, without the LLM.
 
     .venv/bin/python build/bench/bench_context.py [--kb KB] [--out docs/BENCHMARKS.md]
 

@@ -1,4 +1,4 @@
-"""Contextual retrieval against the same KB without chunk contexts (issue 19): the tender's 30 page questions, or
+"""Contextual retrieval against the same KB without chunk contexts: the tender's 30 page questions, or
 LawBench 1-1 article questions on a subset of its laws.
 
     .venv/bin/python build/bench/bench_contextual.py [--set tender|lawbench] [--law-chunks N] [--kb-dir DIR] [--limit N]

@@ -1,4 +1,4 @@
-"""Encryption at rest (issue 17 step 5): ingest and search of the same documents into a plain and an encrypted KB.
+"""Encryption at rest: ingest and search of the same documents into a plain and an encrypted KB.
 
     python build/bench/bench_encryption.py [--pdf PATH…] [--dim 768] [--reps 3] [--out docs/BENCHMARKS.md]
 

@@ -1,4 +1,4 @@
-"""Enrichment benchmark (issues 4 and 15): the default LLM over the Chinese tender PDF, and HTTP fan-out.
+"""Enrichment benchmark: the default LLM over the Chinese tender PDF, and HTTP fan-out.
 
 Part 1 ingests the tender PDF into a fresh KB (default encoder, no late vectors) and enriches its first ``--chunks``
 chunks with the in-process default model: chunks per minute; tokens per chunk, sent and actually evaluated (after
@@ -121,8 +121,8 @@ class Recorder:
 
 def token_split(calls: list[tuple[list[Message], GenParams, Completion]], count) -> dict[str, float]:  # type: ignore[no-untyped-def]
     """Mean tokens per atomize call: the instructions (before the document's title), the document's part (up to
-    the chunk's section line), the chunk's part (the rest: in the issue 4 layout the document summary and the last
-    instruction were there), and the reply's question text, chunk summary and JSON scaffolding."""
+    the chunk's section line), the chunk's part (the rest: in the first enrichment prompt layout the document summary
+    and the last instruction were there), and the reply's question text, chunk summary and JSON scaffolding."""
     doc_mark, chunk_mark = re.compile(r"文档：|Document: "), re.compile(r"位置：|Section: ")
     fixed = doc = chunk = questions = summary = graph = json_scaffold = 0.0
     for messages, _, c in calls:

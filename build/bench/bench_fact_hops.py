@@ -1,4 +1,4 @@
-"""Fact hops (issue 20, ``query.retrieve.hops``): what they add to hybrid search on an enriched pooled multi-hop KB, for
+"""Fact hops (``query.retrieve.hops``): what they add to hybrid search on an enriched pooled multi-hop KB, for
 each number of hops and least similarity, and what they cost; or, with ``--scale``, their cost on a 100k-chunk KB.
 
     .venv/bin/python build/bench/bench_fact_hops.py --kb KB --set 2wiki [--limit 50] [--seed 0] [--out FILE]

@@ -1,4 +1,4 @@
-"""Ingest speed per format (issue 18): the parse stage of ``KnowledgeBase.add``, in pages and characters a second.
+"""Ingest speed per format: the parse stage of ``KnowledgeBase.add``, in pages and characters a second.
 
     .venv/bin/python build/bench/bench_formats.py [--repeat 2] [--out docs/BENCHMARKS.md]
 
@@ -16,7 +16,7 @@ Scanned pages are measured by ``build/bench/bench_ocr.py`` (the OCR is the cost 
 (no model: the embed stage is not what is measured), and late vectors are off. Each file is ingested ``--repeat``
 times into a fresh KB; the table shows the fastest run. Section written between markers in docs/BENCHMARKS.md;
 one record per file and format in docs/results.json (benchmark "ingest_format", the file's name as data set,
-the format's label as mode; issue 46).
+the format's label as mode).
 """
 
 from __future__ import annotations

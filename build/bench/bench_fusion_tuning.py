@@ -1,5 +1,5 @@
 """Hybrid's weights tuned per KB on its own atomic questions, against the fixed weights and the best single ranking,
-on every retrieval set's real questions (issue 19: a fusion that never loses).
+on every retrieval set's real questions (the goal: a fusion that never loses).
 
     .venv/bin/python build/bench/bench_fusion_tuning.py [--sets tender,lawbench,2wiki,hotpotqa,vaswani] [--chunks 100]
         [--chunks-for vaswani=250] [--pool 2wiki:0:KB ...] [--kb-dir DIR] [--out docs/BENCHMARKS.md]

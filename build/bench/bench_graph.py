@@ -1,4 +1,4 @@
-"""Graph retrieval's speed on a 100k-chunk KB (issue 20: "a 100k-chunk KB answers a graph query in ≤ 200 ms").
+"""Graph retrieval's speed on a 100k-chunk KB (the goal: "a 100k-chunk KB answers a graph query in ≤ 200 ms").
 
     .venv/bin/python build/bench/bench_graph.py [--chunks 100000] [--queries 20] [--dim 768] [--out docs/BENCHMARKS.md]
 

@@ -1,4 +1,4 @@
-"""Does the entity graph help decompose's candidates? (issue 20: "an atomic question's chunk plus the chunks one hop
+"""Does the entity graph help decompose's candidates? (the idea: "an atomic question's chunk plus the chunks one hop
 away through a shared entity. Measure whether it helps.")
 
     .venv/bin/python build/bench/bench_graph_candidates.py --kb KB [--set 2wiki] [--limit 20] [--hops 1,2] [--out FILE]

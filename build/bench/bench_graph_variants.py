@@ -1,4 +1,4 @@
-"""Variants of graph retrieval's seeding on an enriched pooled multi-hop KB (issue 20): which of HippoRAG's knobs
+"""Variants of graph retrieval's seeding on an enriched pooled multi-hop KB: which of HippoRAG's knobs
 moves the entity graph's ranking, measured, before any default changes.
 
     .venv/bin/python build/bench/bench_graph_variants.py --kb KB [--set 2wiki] [--limit 20] [--out FILE]

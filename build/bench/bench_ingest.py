@@ -1,7 +1,7 @@
-"""Ingestion and search benchmark (issue 3): the 民法典 PDF through every stage, search latency at its size and at 100k.
+"""Ingestion and search benchmark: the 民法典 PDF through every stage, search latency at its size and at 100k.
 
 Writes its section into docs/BENCHMARKS.md between markers, leaving the rest of the file alone, and its headline
-figures (pages a second, seconds, peak RSS) into docs/results.json (benchmark "ingest"; issue 46).
+figures (pages a second, seconds, peak RSS) into docs/results.json (benchmark "ingest").
 """
 
 from __future__ import annotations

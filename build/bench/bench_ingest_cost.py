@@ -1,4 +1,4 @@
-"""Ingest cost per 1,000 tokens of each chunking and late-vector variant (issue 19: "the ingest cost per 1k tokens").
+"""Ingest cost per 1,000 tokens of each chunking and late-vector variant.
 
     .venv/bin/python build/bench/bench_ingest_cost.py [--corpora tender,law] [--repeat 2] [--out docs/BENCHMARKS.md]
         [--json docs/results.json]
@@ -11,7 +11,7 @@ inflates every figure. The semantic splitter embeds every sentence inside the pa
 there.
 
 Section written between markers in the output file; the default variant's figures of each corpus also go to
-docs/results.json (benchmark "ingest", the corpus's title as data set; issue 46).
+docs/results.json (benchmark "ingest", the corpus's title as data set).
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def main() -> None:
         ]
     )
     write_section(args.out, BEGIN, END, BEGIN + "\n" + section + END)
-    for name, (_, figures) in runs.items():  # the default variant's figures (issue 46)
+    for name, (_, figures) in runs.items():  # the default variant's figures
         record_result(
             args.json,
             benchmark="ingest",

@@ -1,4 +1,4 @@
-"""Late chunking that keeps the document's identity: the variants measured side by side (issue 19, step 2).
+"""Late chunking that keeps the document's identity: the variants measured side by side.
 
     .venv/bin/python build/bench/bench_late_context.py [--sets tender,lawbench,2wiki] [--kb-dir DIR] [--out FILE]
 

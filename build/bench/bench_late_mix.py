@@ -1,4 +1,4 @@
-"""Late vectors mixed with their header's early vector: the mixing weight β measured on every set (issue 19, step 2).
+"""Late vectors mixed with their header's early vector: the mixing weight β measured on every set.
 
     .venv/bin/python build/bench/bench_late_mix.py [--sets tender,lawbench] [--pool 2wiki:0 ...] [--kb-dir DIR]
         [--pool-dir DIR] [--out docs/BENCHMARKS.md]

@@ -1,4 +1,4 @@
-"""The LLM ceiling on the machine at hand (issue 15): what llama.cpp itself does, with nothing of ours in the way.
+"""The LLM ceiling on the machine at hand: what llama.cpp itself does, with nothing of ours in the way.
 
 - prompt tokens/s, 512 tokens decoded in one batch (flash attention on, and off);
 - generation tokens/s aggregated over 1/2/4/8 sequences batched together (greedy, llama.cpp's batch API);
@@ -8,8 +8,9 @@
 - thread settings under one competing CPU-bound process (a Python busy loop): 1-sequence generation and prompt
   tokens/s with 2 and 1 threads, quiet and contended.
 
-Every speed target of issue 15 is a ratio to these figures. Writes its section of docs/BENCHMARKS.md and, with
-``--json``, the figures for scripts that compute ceiling times.
+The answer-speed targets (e.g. median time per question within 1.15x of the ceiling time) are ratios to these
+figures. Writes its section of docs/BENCHMARKS.md and, with ``--json``, the figures for scripts that compute
+ceiling times.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""OCR of scanned pages (issue 18): character error rate, speed, memory, and the garbled ANZ judgment.
+"""OCR of scanned pages: character error rate, speed, memory, and the garbled ANZ judgment.
 
     .venv/bin/python build/bench/bench_ocr.py [--ocr-pages 20] [--ask] [--out docs/BENCHMARKS.md]
 

@@ -5,7 +5,7 @@
         --keep-work --only int8-w7 int8-u8u8 float-matmul      # and: --stage quantize/verify --option int8-w8
     .venv/bin/python build/bench/bench_quantization.py --work DIR/work [--out docs/BENCHMARKS.md]
 
-For every option folder in the export's work folder (int8-w8 = the export before issue 13):
+For every option folder in the export's work folder (int8-w8 = the export before the portable 7-bit build):
 - quality: its verify.json (sentence and 64-token-span cosine against PyTorch fp32, on this CPU);
 - portability: the same run against the saturation-free computation of the same file (verify.json), and the
   probe vectors against the committed PyTorch reference (tests/data/embeddinggemma_probes_fp32.json);

@@ -1,5 +1,5 @@
 """How much context the reader needs: does the gold fact stand in the sources naive answering sends, per compression
-budget (issue 43, "read less, find more"). No LLM: a scripted stand-in answers, and the sources it was sent are
+budget (the aim: "read less, find more"). No LLM: a scripted stand-in answers, and the sources it was sent are
 scored.
 
     .venv/bin/python build/bench/bench_quote_budget.py --kb ~/.cache/pikelocal-eval/honesty/honesty.kb \

@@ -1,4 +1,4 @@
-"""Legal cross-references on a real statute corpus and the sample tender (issue 20).
+"""Legal cross-references on a real statute corpus and the sample tender.
 
     .venv/bin/python build/bench/bench_refs.py [--kb-dir DIR] [--sample 15] [--out docs/BENCHMARKS.md]
 

@@ -1,5 +1,6 @@
-"""Re-run issue 17's hostile and heavy cases through the real CLI and record what happens: exit code, the lines
-that matter, wall time and peak RSS (``/usr/bin/time``). Writes a section of docs/RELIABILITY.md.
+"""Re-run the reliability tests' hostile and heavy cases (files, LLM servers, damaged KBs, review exports) through
+the real CLI and record what happens: exit code, the lines that matter, wall time and peak RSS (``/usr/bin/time``).
+Writes a section of docs/RELIABILITY.md.
 
     python build/bench/bench_reliability.py [--out docs/RELIABILITY.md] [--only NAME …] [--timeout 120]
 
@@ -492,7 +493,7 @@ def case_kb_link(tmp: Path, timeout: float) -> Outcome:
 def _office_batch(
     tmp: Path, timeout: float, name: str, data: bytes, what: str, env: dict[str, str] | None = None, note: str = ""
 ) -> Outcome:
-    """Issue 44: ``data`` as ``name`` in a folder before a good .txt; ``ingest KB folder``; whether the .txt is in."""
+    """``data`` as ``name`` in a folder before a good .txt; ``ingest KB folder``; whether the .txt is in."""
     folder = tmp / "folder"
     folder.mkdir()
     (folder / name).write_bytes(data)
@@ -573,7 +574,7 @@ def flip_middle_pages(kb: Path, out: Path, tables: tuple[str, ...], flips: int =
 
 
 def case_damaged_kb(tmp: Path, timeout: float) -> Outcome:
-    """Issue 44: 64 bits flipped in the middle of a KB (a leaf page of the chunks and one of their full-text index).
+    """64 bits flipped in the middle of a KB (a leaf page of the chunks and one of their full-text index).
     Writers refuse it, readers warn and go on, `recover` copies what reads into a new KB, which `doctor` passes."""
     import hashlib
 
@@ -606,7 +607,7 @@ def case_damaged_kb(tmp: Path, timeout: float) -> Outcome:
                    recover.rss_mb)  # fmt: skip
 
 
-# --- issue 44's small gaps -------------------------------------------------------------------------------------
+# --- small gaps: escapes, localhost names, names shown, the network, --config's help ---------------------------
 
 
 def case_error_escape(tmp: Path, timeout: float) -> Outcome:
@@ -663,7 +664,7 @@ def case_config_help(tmp: Path, timeout: float) -> Outcome:
                    run.rss_mb)  # fmt: skip
 
 
-# --- issue 52: what a review writes for its reviewer -----------------------------------------------------------
+# --- what a review writes for its reviewer ---------------------------------------------------------------------
 
 BUDGET_CHECKLIST = """[[items]]
 id = "budget"

@@ -1,4 +1,4 @@
-"""The local LLM as a listwise reranker of the fused top hits, on the tender's 30 page questions (issue 19, step 7).
+"""The local LLM as a listwise reranker of the fused top hits, on the tender's 30 page questions.
 
     .venv/bin/python build/bench/bench_rerank.py [--kb KB] [--top 10] [--out docs/BENCHMARKS.md]
 

@@ -1,4 +1,4 @@
-"""A checklist review scored against a gold fact sheet (issue 45): per-item accuracy, not-stated accuracy, conflicts
+"""A checklist review scored against a gold fact sheet: per-item accuracy, not-stated accuracy, conflicts
 found and wall time, written to docs/BENCHMARKS.md (a section between markers) and docs/results.json.
 
     .venv/bin/python build/bench/bench_review.py --kb KB --checklist tender-zh

@@ -1,4 +1,4 @@
-"""The reviewer's first views (issue 55) measured against their gold lists: rejection risks, requirements and the
+"""The reviewer's first views measured against their gold lists: rejection risks, requirements and the
 timeline of each document, recall and precision per view and document, the held-out documents apart, and the
 seconds the three views take on the 116-page tender (no LLM).
 

@@ -1,10 +1,10 @@
-"""Retrieval with and without atomic questions on a multi-hop subset (issue 4), from an enriched pooled KB.
+"""Retrieval with and without atomic questions on a multi-hop subset, from an enriched pooled KB.
 
 The KB comes from ``pikelocal eval retrieval DATA --set S --limit 50 --seed 7 --pool --kb KB`` followed by
 ``pikelocal enrich KB``. When enrichment has not finished, the evaluation keeps the first questions of the seeded
 sample whose pooled paragraphs are all enriched, and scores them on a copy of the KB cut down to their paragraphs
 (so no paragraph without questions competes). Modes: dense, chunks (hybrid of BM25, dense and late, as before
-issue 4), questions (the atomic-question path alone) and hybrid (both fused).
+atomic questions were added), questions (the atomic-question path alone) and hybrid (both fused).
 """
 
 from __future__ import annotations

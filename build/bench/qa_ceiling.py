@@ -1,5 +1,5 @@
 """Per answer mode of an `eval qa` run: prompt tokens sent and evaluated, output tokens, wall time, and the ceiling
-time for those tokens (issue 15: "median time per question within 1.15x of the ceiling time for the tokens it
+time for those tokens (the target: "median time per question within 1.15x of the ceiling time for the tokens it
 evaluates and generates").
 
 Reads the answers file and each answer's stored trace (its calls' tokens) from the KB. Only answers whose calls

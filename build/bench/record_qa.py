@@ -1,4 +1,4 @@
-"""Record the headline figures of an ``eval qa`` answers file in docs/results.json (issue 43): EM and F1 per task
+"""Record the headline figures of an ``eval qa`` answers file in docs/results.json: EM and F1 per task
 (``accuracy`` for true/false and multiple-choice tasks, which score right or wrong), the share of "not stated"
 answers, the number of LLM calls, and the answer-cost medians. No model runs.
 

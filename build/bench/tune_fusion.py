@@ -1,4 +1,4 @@
-"""Tune hybrid search's fusion on the dev halves of our retrieval sets; report on the held-out halves (issue 19).
+"""Tune hybrid search's fusion on the dev halves of our retrieval sets; report on the held-out halves.
 
     .venv/bin/python build/bench/tune_fusion.py [--sets lawbench,2wiki,...] [--kb-dir DIR] [--out docs/BENCHMARKS.md]
 

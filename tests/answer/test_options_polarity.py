@@ -1,4 +1,4 @@
-"""Multiple choice and true/false decided on the sources (issue 43): each option scored against the sources'
+"""Multiple choice and true/false decided on the sources: each option scored against the sources'
 sentences (``query/answer/options_check.py``), a statement read term by term with its polarity
 (``query/answer/polarity.py``), and both through quote-then-answer with a scripted model
 (``query/answer/quoted.py``)."""

@@ -1,4 +1,4 @@
-"""``build/bench/bench_headline.py`` (issue 46): every figure of the headline table at the top of docs/BENCHMARKS.md is
+"""``build/bench/bench_headline.py``: every figure of the headline table at the top of docs/BENCHMARKS.md is
 a figure of docs/results.json, linked to its record's section, and the table and plots are the same on every run."""
 
 from __future__ import annotations

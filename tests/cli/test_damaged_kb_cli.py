@@ -1,4 +1,4 @@
-"""The CLI on a damaged KB (issue 44), as a user meets it: 64 bit flips in a page in the middle of a real KB.
+"""The CLI on a damaged KB, as a user meets it: 64 bit flips in a page in the middle of a real KB.
 
 A command that would write (`ingest`, `rm`) exits with the knowledge-base file's code (5) and one line naming the
 file, the damage and `pikelocal recover`, and writes nothing; a command that only reads (`docs`, `stats`) warns once

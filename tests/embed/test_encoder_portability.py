@@ -1,8 +1,8 @@
 """The installed EmbeddingGemma computes the numbers of the float32 PyTorch model, on whatever CPU runs the tests.
 
 The reference vectors were made once from the PyTorch model (build/make_probe_reference.py) and are committed.
-Measured on an AMD EPYC with AVX2 and no VNNI (docs/BENCHMARKS.md, quantization options): the export before
-issue 13 (8-bit weights, whose U8S8 kernels saturate there) gives sentence probes down to 0.957 and late spans
+Measured on an AMD EPYC with AVX2 and no VNNI (docs/BENCHMARKS.md, quantization options): the first export
+(8-bit weights, whose U8S8 kernels saturate there) gives sentence probes down to 0.957 and late spans
 down to 0.986 and fails; the portable 7-bit build gives 0.998 / 0.997 and passes, and computes the same
 integers on every CPU.
 

@@ -144,7 +144,7 @@ def test_a_run_scores_the_checked_answer_and_the_models_draft(tmp_path: Path) ->
     kept = [line for line in results.read_text(encoding="utf-8").splitlines() if '"u2"' not in line]
     results.write_text("\n".join(kept) + '\n{"item_id": "u2", "mo', encoding="utf-8")
     # answered again from the KB's LLM cache: a model the caller passes in sits behind the cache like the
-    # configured one (issue 16), so the torn item costs no model call
+    # configured one, so the torn item costs no model call
     third = FakeLLM({"answer": answer})
     run_honesty(CITED_PROSE, data, kb, results_file=results, encoder=ENC, llm=third)
     assert third.calls_for("answer") == []

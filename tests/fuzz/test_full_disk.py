@@ -1,4 +1,4 @@
-"""A full disk during ingestion (issue 17): the run stops with an error that says the disk is full, the KB stays
+"""A full disk during ingestion: the run stops with an error that says the disk is full, the KB stays
 sound (integrity check, no duplicate rows, no document marked done without its chunks and vectors), and once
 there is room again the same ingest finishes with what a run on an empty disk gives.
 

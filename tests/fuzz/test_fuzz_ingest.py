@@ -1,4 +1,4 @@
-"""A standing fuzz suite (issue 17): seeded mutations of real PDFs, of text files and (issue 18) of Word and Excel
+"""A standing fuzz suite: seeded mutations of real PDFs, of text files and of Word and Excel
 files through ingestion, each batch in a child process under a deadline. Every run must end with no crash (an
 exception escaping the pipeline), no hang (a batch past its deadline), a reason for every failed file, a clean
 integrity check and no duplicate rows.

@@ -1,4 +1,4 @@
-"""kill -9 at random points of ``ask`` (issue 17): the KB stays sound, and the next ask reuses every completion the
+"""kill -9 at random points of ``ask``: the KB stays sound, and the next ask reuses every completion the
 killed runs finished (the KB's LLM cache), asks for nothing twice, and answers exactly as an uninterrupted run.
 
 The worker (tests/fuzz/ask_worker.py) answers one decompose question with a scripted fake behind the KB's cache and

@@ -1,4 +1,4 @@
-"""Word .docx files (issue 18): clause numbers as Word shows them, headings as sections, tables as Markdown rows,
+"""Word .docx files: clause numbers as Word shows them, headings as sections, tables as Markdown rows,
 headers and footers apart from the body, pages only where Word stored them, and a one-line reason for every file
 that cannot be read. The fixtures are written with python-docx (``tests/support/office.py``)."""
 

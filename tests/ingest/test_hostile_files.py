@@ -1,4 +1,4 @@
-"""Issue 17: files a careless user feeds in. Every one fails (or is skipped) alone with a one-line reason naming it,
+"""Files a careless user feeds in. Every one fails (or is skipped) alone with a one-line reason naming it,
 the rest of the batch is ingested and embedded, and the KB stays consistent: certificate-encrypted and AES PDFs,
 an exception nobody foresaw, two writers racing on one file, disk images, oversized files, named pipes, devices,
 symbolic links out of the folder or in a loop, and a damaged PDF that makes pypdf warn hundreds of times."""

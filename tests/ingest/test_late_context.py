@@ -1,4 +1,4 @@
-"""Late windows that read the document's title and section path first (ingest.late_context, issue 19 step 2)."""
+"""Late windows that read the document's title and section path first (ingest.late_context)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 44, step 3: symbolic links are decided at the moment of reading.
+"""Symbolic links are decided at the moment of reading.
 
 A link named on the command line (``ingest KB folder/*`` names every link in the folder) is followed only with
 ``--follow-links``; a link out of a walked folder is refused whichever way the command was given; and a file swapped

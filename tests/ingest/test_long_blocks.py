@@ -1,4 +1,4 @@
-"""Issue 17: a paragraph with no breaks (a multi-MB one-line file) is split and checked in bounded memory.
+"""A paragraph with no breaks (a multi-MB one-line file) is split and checked in bounded memory.
 
 The splitter never tokenizes more than a window at once, whatever the block; the garble check never holds an
 object per character. Chunks still tile the text in order, within the token bounds, at the right page and line.

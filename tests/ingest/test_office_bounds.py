@@ -1,4 +1,4 @@
-"""Issue 44, step 2: Word and Excel files bounded like PDFs. They are read in the same child process as PDFs, within
+"""Word and Excel files bounded like PDFs. They are read in the same child process as PDFs, within
 its limits on time, memory and characters, and a cancel stops them mid-file; their readers stream (a paragraph's
 runs joined once, only a sheet's stored cells looked at), the character limit holds inside one huge ``w:t`` or cell,
 a workbook's rows are limited, and a DTD anywhere before the root element is refused. Each hostile file ends with a

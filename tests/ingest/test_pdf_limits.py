@@ -1,4 +1,4 @@
-"""Issue 17, bounded work per document: a PDF is read in a child process within limits on time, memory, pages and
+"""Bounded work per document: a PDF is read in a child process within limits on time, memory, pages and
 characters, each ending in seconds with a one-line reason (or a cut document with a warning), and a cancel stops
 it mid-file with no child process left behind. The batch goes on after every one of them."""
 
@@ -57,7 +57,7 @@ def _stream(writer: PdfWriter, data: bytes) -> object:
 
 
 def shared_stream_pdf(path: Path, pages: int = 2000, stream_mb: float = 3) -> Path:
-    """Issue 17's file: ``pages`` pages whose /Contents is one and the same ~3 MB content stream (~300 KB file)."""
+    """A PDF of ``pages`` pages whose /Contents is one and the same ~3 MB content stream (~300 KB file)."""
     writer, resources = _writer_with_font()
     ref = _stream(writer, BID_LINE * int(stream_mb * 2**20 // len(BID_LINE)))
     shared = writer._add_object(resources)
@@ -169,7 +169,7 @@ def test_pages_sharing_a_content_stream_are_extracted_once(tmp_path: Path, monke
 
 
 def test_the_shared_stream_pdf_ends_as_one_capped_page_with_both_warnings(tmp_path: Path) -> None:
-    """Issue 17's flood: 2,000 pages drawing one 3 MB stream. Each page's text (about 3 M characters) is cut at
+    """The shared-stream flood: 2,000 pages drawing one 3 MB stream. Each page's text (about 3 M characters) is cut at
     100,000, and every page after the first repeats it, so the KB gets one page's worth, not 20 M characters."""
     path = shared_stream_pdf(tmp_path / "flood.pdf", pages=40, stream_mb=0.5)
     doc = parse_document(path)

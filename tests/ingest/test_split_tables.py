@@ -1,5 +1,5 @@
 """Tables through the structure splitter: never cut inside a row, a long table's later parts carry its header row,
-and the Markdown the parsers write is found again (issue 18, item 4)."""
+and the Markdown the parsers write is found again."""
 
 from __future__ import annotations
 

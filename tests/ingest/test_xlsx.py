@@ -1,4 +1,4 @@
-"""Excel .xlsx files (issue 18): each sheet a section of Markdown table rows, values as a reader expects them, merged
+"""Excel .xlsx files: each sheet a section of Markdown table rows, values as a reader expects them, merged
 cells filled, formulas as their saved values (or a warning when none was saved), hidden sheets left out, limits
 kept, no page invented, and a one-line reason for every file that cannot be read. Fixtures are written with
 openpyxl (``tests/support/office.py``)."""

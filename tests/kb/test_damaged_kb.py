@@ -1,4 +1,4 @@
-"""A damaged KB is never written to (issue 44): writers refuse it in one line naming the file, the reason and the
+"""A damaged KB is never written to: writers refuse it in one line naming the file, the reason and the
 way out; readers warn once and go on; `recover` copies what SQLite can still read into a new KB, rebuilds the
 full-text index and the missing vectors, and leaves the original byte for byte as it was.
 

@@ -1,4 +1,4 @@
-"""Issue 44, step 3: a symbolic link at the KB path is refused for writing, dangling or not, with a one-line
+"""A symbolic link at the KB path is refused for writing, dangling or not, with a one-line
 reason that names the path and the way out (name the link's target); nothing is created or changed at the target.
 
 Before, ``create_private``'s O_EXCL saw the link, its EEXIST was ignored, and SQLite followed the link: a dangling

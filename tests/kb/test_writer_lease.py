@@ -1,4 +1,4 @@
-"""Two writers on one KB (issue 17): the second waits for the first, then does only what is left; a lease whose
+"""Two writers on one KB: the second waits for the first, then does only what is left; a lease whose
 holder died is taken over."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The HTTP connection under a deadline (``llm/deadline_http.py``): with ``loopback_only`` (llm.allow_remote off) a
 server reached through a name that counts as this machine is checked by the address it connected to, and is sent
-nothing when that address is off this machine (issue 44: a hosts file, or a resolver, can send "localhost"
+nothing when that address is off this machine (a hosts file, or a resolver, can send "localhost"
 anywhere)."""
 
 from __future__ import annotations

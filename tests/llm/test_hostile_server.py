@@ -1,4 +1,4 @@
-"""The HTTP backend against a hostile or broken server (issue 17): every failure ends within the deadline as a
+"""The HTTP backend against a hostile or broken server: every failure ends within the deadline as a
 one-line BackendError naming the server and the reason.
 
 The server (tests/support/hostile_server.py) writes raw bytes (status line and all), so a test can drip a header,

@@ -1,4 +1,4 @@
-"""Review checklists (issue 45): the built-in ones load and are sound, a user's file round-trips, and every bad file
+"""Review checklists: the built-in ones load and are sound, a user's file round-trips, and every bad file
 gives one line naming the file and the line to fix (the line numbers below are counted by hand in each text)."""
 
 from __future__ import annotations

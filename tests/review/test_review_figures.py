@@ -1,4 +1,4 @@
-"""The key-figures sheet (issue 45, step 6): every amount, date, duration and percentage of a document with its
+"""The key-figures sheet: every amount, date, duration and percentage of a document with its
 sentence, page, lines and nearest heading, made without a model. Pages and chunks are built by hand here, and the
 expected rows (sentences, line numbers, headings) are read off those texts by hand; the last test ingests the
 bundled sample tender and checks rows counted by hand in the file."""

@@ -1,4 +1,4 @@
-"""The reviewer's first views (issue 55): rejection risks, requirements and the timeline, found without a model.
+"""The reviewer's first views: rejection risks, requirements and the timeline, found without a model.
 The texts are written by hand in zh-Hans, zh-Hant and English; each expectation is read off the text."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A KB records its encoder's probe vectors and refuses an encoder whose numbers differ (issue 13).
+"""A KB records its encoder's probe vectors and refuses an encoder whose numbers differ.
 
 The hashing encoder stands in for a model; ``Perturbed`` adds a fixed random direction to every vector it
 returns, as an encoder build whose integer kernels compute other sums would.
@@ -104,7 +104,7 @@ def test_force_opens_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFix
 
 def test_a_kb_from_before_probes_gets_them_on_first_open(tmp_path: Path) -> None:
     kb = tmp_path / "old.kb"
-    Store.open(kb, encoder_id="hash-bigram", dim=256).close()  # no probe: as KBs were made before issue 13
+    Store.open(kb, encoder_id="hash-bigram", dim=256).close()  # no probe: as KBs were made before probes were recorded
     with Store.open_existing(kb) as store:
         assert "encoder_probes" not in store.meta()
     Store.open(kb, encoder_id="hash-bigram", dim=256, probe=Perturbed(0.2)).close()

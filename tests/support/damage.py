@@ -1,4 +1,4 @@
-"""Damaged KB files for the tests of issue 44: a real KB built with the hashing encoder, then bits flipped in the
+"""Damaged KB files for the damaged-KB tests: a real KB built with the hashing encoder, then bits flipped in the
 middle of it, deterministically.
 
 The damage is 64 bit flips: the first 8 bytes of one b-tree leaf page are inverted. That page is the middle leaf of a

@@ -1,4 +1,4 @@
-"""Hostile Word and Excel packages, written with zipfile (issue 44): small on disk, costly to read carelessly.
+"""Hostile Word and Excel packages, written with zipfile: small on disk, costly to read carelessly.
 
 Each is a minimal package Word or Excel would open: the parts a reader needs, nothing else. Sizes are arguments,
 so a test can take a size that costs minutes when read in quadratic time and milliseconds in linear time, and the

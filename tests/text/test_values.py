@@ -1,4 +1,4 @@
-"""Value normalisation for reviews (issue 45): amounts, dates, durations, percentages, counts, yes/no and names in
+"""Value normalisation for reviews: amounts, dates, durations, percentages, counts, yes/no and names in
 their normal forms, with the spans they stand at. Every expected value below is worked out by hand from what the
 text means (新臺幣35萬900元 is 350,000 + 900 Taiwan dollars; 民國114年 is 1911 + 114 = 2025), not copied from output.
 """

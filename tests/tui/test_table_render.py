@@ -1,4 +1,4 @@
-"""Recorded tables in the viewer's page (issue 18): drawn as a table with the header row bold and column borders,
+"""Recorded tables in the viewer's page: drawn as a table with the header row bold and column borders,
 every row beside its line number, cited rows highlighted; a table whose Markdown does not parse stays raw lines,
 and every line outside a table is drawn as before."""
 

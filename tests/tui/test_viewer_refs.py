@@ -1,4 +1,4 @@
-"""Following a citation in the document viewer (issue 20): on a page that cites an article of a law in the KB, ``r``
+"""Following a citation in the document viewer: on a page that cites an article of a law in the KB, ``r``
 lists the page's citations, Enter opens the cited article's page with its lines marked, Escape comes back."""
 
 from __future__ import annotations

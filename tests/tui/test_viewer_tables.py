@@ -1,4 +1,4 @@
-"""The tables of a real KB through the facade and in the viewer (issue 18): an Excel price schedule ingested into a
+"""The tables of a real KB through the facade and in the viewer: an Excel price schedule ingested into a
 KB file, ``kb.tables`` returns its tables, the viewer draws them with the cited row highlighted and ``t`` shows
 their Markdown; the library shows no page count for the unpaged workbook."""
 

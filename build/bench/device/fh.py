@@ -1,4 +1,4 @@
-"""Run a script or module with Python's fault handler writing to $FH_LOG (device runs, issue 15).
+"""Run a script or module with Python's fault handler writing to $FH_LOG (device runs).
 
 llama-cpp-python points file descriptor 2 at /dev/null while it loads a model (``verbose=False``), so a fault
 handler on stderr can print nothing; this one writes to its own file.
