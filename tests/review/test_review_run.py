@@ -19,6 +19,7 @@ from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.store.store import Store
 from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first
+from tests.support.text_kb import one_text_kb
 
 
 @pytest.fixture
@@ -44,6 +45,17 @@ def run(path: Path, settings: Settings, checklist: Path, llm: FakeLLM, sink: obj
     with api.open_kb(path, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:
         request = api.ReviewRequest(str(checklist))
         return knowledge_base.review(request, sink) if sink else knowledge_base.review(request)  # type: ignore[arg-type]
+
+
+def reviewed(
+    tmp_path: Path, settings: Settings, text: str, reply: str, checklist_text: str = CHECKLIST
+) -> dict[str, api.ReviewRow]:
+    """The rows of a checklist run over one short Markdown document with every item answered by ``reply``."""
+    path = one_text_kb(tmp_path, "form.md", text, encoder=HashEncoder())
+    checklist = tmp_path / "mini.toml"
+    checklist.write_text(checklist_text, encoding="utf-8")
+    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
+    return {r.item_id: r for r in report.rows}
 
 
 def test_two_documents_that_disagree_are_reported_with_both_quotes(kb: tuple[Path, Path], settings: Settings) -> None:
@@ -190,33 +202,16 @@ def test_a_run_killed_outright_resumes_without_asking_a_finished_item_again(
 
 
 def test_a_date_the_form_left_blank_is_not_stated(tmp_path: Path, settings: Settings) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "form.md").write_text("# 投标须知前附表\n\n4.2.1 投标截止时间 2025 年 10 月 日 时 分\n", encoding="utf-8")
-    path = tmp_path / "t.kb"
-    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
-        assert not knowledge_base.add([docs]).ingest.failed
-    checklist = tmp_path / "mini.toml"
-    checklist.write_text(CHECKLIST, encoding="utf-8")
     reply = "原文：4.2.1 投标截止时间 2025 年 10 月 日 时 分\n答案：2025年10月日"
-    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
-    deadline = {r.item_id: r for r in report.rows}["deadline"]
+    text = "# 投标须知前附表\n\n4.2.1 投标截止时间 2025 年 10 月 日 时 分\n"
+    deadline = reviewed(tmp_path, settings, text, reply)["deadline"]
     assert deadline.verdict == "not_stated" and deadline.values == ()
     assert deadline.answer == "2025年10月日"  # the model's words are kept for the reviewer to see
 
 
 def test_a_bare_number_copied_from_its_quote_is_read_as_the_quote_prints_it(tmp_path: Path, settings: Settings) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "bond.md").write_text("# 投標須知\n\n三、押標金金額為新臺幣10萬元整。\n", encoding="utf-8")
-    path = tmp_path / "t.kb"
-    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
-        assert not knowledge_base.add([docs]).ingest.failed
-    checklist = tmp_path / "mini.toml"
-    checklist.write_text(CHECKLIST, encoding="utf-8")
     reply = "原文：三、押標金金額為新臺幣10萬元整。\n答案：10"  # the digits without 萬 and the currency
-    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
-    bond = {r.item_id: r for r in report.rows}["bond"]
+    bond = reviewed(tmp_path, settings, "# 投標須知\n\n三、押標金金額為新臺幣10萬元整。\n", reply)["bond"]
     assert bond.verdict == "found"  # not a conflict between "10" and the document's 10萬元
     assert [(v.number, v.unit) for v in bond.values] == [(100_000, "TWD")]
 
@@ -233,17 +228,8 @@ def test_a_bare_number_copied_from_its_quote_is_read_as_the_quote_prints_it(tmp_
 def test_a_figure_item_answered_without_a_figure_is_not_stated_unless_the_answer_is_a_no(
     tmp_path: Path, settings: Settings, reply: str, verdict: str
 ) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
     form = "# 投标须知\n\n4.2.1 投标截止时间 见投标人须知前附表。\n\n4.2.2 投标截止时间不另行规定。\n"
-    (docs / "form.md").write_text(form, encoding="utf-8")
-    path = tmp_path / "t.kb"
-    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
-        assert not knowledge_base.add([docs]).ingest.failed
-    checklist = tmp_path / "mini.toml"
-    checklist.write_text(CHECKLIST, encoding="utf-8")
-    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
-    deadline = {r.item_id: r for r in report.rows}["deadline"]
+    deadline = reviewed(tmp_path, settings, form, reply)["deadline"]
     assert deadline.verdict == verdict and deadline.values == ()
 
 
@@ -259,14 +245,6 @@ hints = ["采购人", "招标人"]
 
 @pytest.mark.parametrize(("answer", "verdict"), [("招标人", "not_stated"), ("黄梅县水利局", "found")])
 def test_a_name_answered_by_a_role_names_nobody(tmp_path: Path, settings: Settings, answer: str, verdict: str) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "notice.md").write_text("# 招标公告\n\n一、招标人：黄梅县水利局。\n", encoding="utf-8")
-    path = tmp_path / "t.kb"
-    with api.open_kb(path, settings, encoder=HashEncoder()) as knowledge_base:
-        assert not knowledge_base.add([docs]).ingest.failed
-    checklist = tmp_path / "names.toml"
-    checklist.write_text(NAME_CHECKLIST, encoding="utf-8")
     reply = f"原文：一、招标人：黄梅县水利局。\n答案：{answer}"
-    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
-    assert report.rows[0].verdict == verdict
+    rows = reviewed(tmp_path, settings, "# 招标公告\n\n一、招标人：黄梅县水利局。\n", reply, NAME_CHECKLIST)
+    assert rows["purchaser"].verdict == verdict
