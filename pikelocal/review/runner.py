@@ -42,7 +42,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, values_i
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 3
+ROWS_VERSION = 4  # 4: amounts as printed, figures without a figure, roles for names, the to-check edge
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 
