@@ -37,7 +37,7 @@ from pikelocal.review.requirements import PARTIES, bounded_requirement, find_req
 from pikelocal.review.risks import is_title
 from pikelocal.text.bounds import Bound, bound_of
 from pikelocal.text.concepts import ConceptGroups, active, fold
-from pikelocal.text.values import SPAN_KINDS, values_in
+from pikelocal.text.values import SPAN_KINDS, same_currency, values_in
 
 ANSWERABLE = frozenset({"bidder", "winning_bidder", ""})  # whom a requirement binds for a bid to answer it
 # Concepts that name who is bound or which papers, not what is required: every clause of a bid names them.
@@ -79,7 +79,7 @@ def magnitude(a: Value, b: Value) -> tuple[float, float] | None:
         return None if qa is None or qb is None or qa[0] != qb[0] else (qa[1], qb[1])
     if a.number is None or b.number is None:
         return None
-    if a.kind == "amount" and a.unit != b.unit and not {a.unit, b.unit} <= {"元", "CNY"}:
+    if a.kind == "amount" and not same_currency(a, b):
         return None
     if a.kind == "count" and a.unit and b.unit and a.unit != b.unit:
         return None

@@ -424,6 +424,12 @@ def _yesno(text: str) -> Value | None:
 _YUAN = frozenset({"元", "", "CNY", "TWD"})  # 元 alone (or no unit) is either of these
 
 
+def same_currency(a: Value, b: Value) -> bool:
+    """Two amounts in one currency: the same unit, or 元 (or no unit) beside 元, CNY or TWD (a Taiwanese 「5萬元」 is
+    in TWD as 「新臺幣5萬元」 is)."""
+    return a.unit == b.unit or ({a.unit, b.unit} <= _YUAN and bool({a.unit, b.unit} & {"元", ""}))
+
+
 def same_value(a: Value, b: Value) -> bool:
     """Two values of one kind are the same when their normal forms are; besides, an amount in 元 (no currency
     named) or without a unit equals the same number in CNY or TWD (新臺幣35萬900元 = 350,900元), a duration equals
@@ -438,7 +444,7 @@ def same_value(a: Value, b: Value) -> bool:
     if a.number is None or b.number is None or abs(a.number - b.number) > 0.005:
         return False
     if a.kind == "amount":
-        return {a.unit, b.unit} <= _YUAN and bool({a.unit, b.unit} & {"元", ""})
+        return same_currency(a, b)
     if a.kind == "percentage":  # 25分 of a 100-point score is 25 %; a text saying both does not disagree
         return "points" in (a.unit, b.unit)
     return a.kind == "duration"

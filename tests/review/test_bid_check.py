@@ -72,6 +72,9 @@ def clauses(doc: int, title: str, *lines: str) -> list[Clause]:
         ("投标保证金为人民币伍万元整。", "已递交投标保证金人民币50,000元。", "met"),  # 伍万元 is 50,000
         ("投标保证金为人民币伍万元整。", "已递交投标保证金人民币叁万元整。", "differs"),
         ("须提供正本1份、副本4份。", "正本1份、副本2份。", "differs"),
+        # a Taiwanese amount in 元 is in 新臺幣 as the other side's is
+        ("押標金為新臺幣5萬元。", "押標金3萬元整。", "differs"),
+        ("押標金為5萬元。", "押標金新臺幣5萬元整。", "met"),
         # the answer prints no figure of the kind, or one that cannot be compared: it stands for the requirement
         ("投标有效期为自投标截止之日起不少于90日历天。", "投标有效期满足招标文件要求。", "met"),
         ("中标人须在合同签订后10个工作日内交货。", "合同签订后20日内交货。", "met"),  # working days ≠ days
