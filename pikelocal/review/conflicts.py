@@ -19,6 +19,7 @@ from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, 
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
+from pikelocal.text.examples import EXAMPLE
 from pikelocal.text.values import prepare, same_value, values_in
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
@@ -31,8 +32,7 @@ NEAR_CHARS_EN = 60
 # Between a term and its value the sentence goes on about the term: a comma, semicolon or 并/且 (and) turns it to
 # another subject ("在投标有效期内并在…之日起30天内" is not the validity period).
 _CLAUSE_TURN = re.compile(r"[，,；;]|并|且")
-# A clause that gives an example states nothing of this tender ("例如投标截止日为2014年6月30日").
-_EXAMPLE = re.compile(r"例如|比如|譬如|举例|舉例|(?i:for example|for instance|e\.g\.)")
+# A clause that gives an example states nothing of this tender ("例如投标截止日为2014年6月30日": text/examples.py).
 _CLAUSE_START = re.compile(r"[，,；;。:：]")
 # Words that say an item is a score's weight, so that a value in points (26.25分) states it; a damages cap in points
 # ("最高得14分") is a scoring rule, not a cap.
@@ -191,10 +191,10 @@ def _in_example(before: str) -> bool:
     """The clause leading to a term (the sentence's text before it, from the last comma) gives an example, or the
     clause before it is the example's marker alone ("for example, if the closing date is …")."""
     starts = [0, *(m.end() for m in _CLAUSE_START.finditer(before))]
-    if _EXAMPLE.search(before[starts[-1] :]):
+    if EXAMPLE.search(before[starts[-1] :]):
         return True
     marker = before[starts[-2] : starts[-1]] if len(starts) > 1 else ""
-    return bool(_EXAMPLE.fullmatch(marker.strip(" \t\n,，;；:：")))
+    return bool(EXAMPLE.fullmatch(marker.strip(" \t\n,，;；:：")))
 
 
 def _sentence_bounds(text: str, at: int) -> tuple[int, int]:

@@ -27,6 +27,7 @@ from pikelocal.domain.review import Value
 from pikelocal.domain.statements import Statement
 from pikelocal.ingest.enrich.headings import HeadingMarks
 from pikelocal.ingest.enrich.table_rows import Row, bare_value, label_cell, row_sentence, table_rows
+from pikelocal.text.examples import EXAMPLE_OR_CASE
 from pikelocal.text.sentences import WRAPPED_WIDTH, clean_sentence, line_number, sentence_around, sentence_spans
 from pikelocal.text.subjects import clean_subject, concepts_of, is_threshold, subject_in, words_before
 from pikelocal.text.values import SPAN_KINDS, is_traditional, values_in
@@ -39,11 +40,6 @@ SUBJECT_JOIN = " · "
 _MEASURE_UNIT = re.compile(
     r"\s*(?:kW|MW|W|kV|V|kVA|A|mm|cm|m|km|m2|m3|m²|m³|L|l|ml|litres?|liters?|metres?|meters?|kg|g|t|tonnes?|°C|Pa"
     r"|kPa|MPa|bar|rpm|Hz|dB|hours?|minutes?|seconds?|per cent|percent)\b"
-)
-# A value in an example states nothing of the document ("例如投标截止日为2014年6月30日", as conflicts.py reads it).
-# A supposed case is one too ("如投标截止日为2025年10月1日，则近3年是指…").
-_EXAMPLE = re.compile(
-    r"例如|比如|譬如|举例|舉例|如[^，。；]{0,20}[为為][^，。；]{0,30}，[则則]|(?i:for example|for instance|e\.g\.)"
 )
 _PER = re.compile(r"每[\u4e00-\u9fff]{0,3}[ \t]*$")
 _ONE_DAY_BEFORE = frozenset("下次上同当當前")
@@ -113,7 +109,8 @@ class _PageReader:
         out: list[Statement] = []
         for start, end, value in found:
             s0, s1 = sentence_around(text, spans, starts, start, end)
-            if any(m.start() < start for m in _EXAMPLE.finditer(text, s0, s1)):  # a value in or after an example
+            # a value in or after an example or a supposed case states nothing of the document
+            if any(m.start() < start for m in EXAMPLE_OR_CASE.finditer(text, s0, s1)):
                 continue
             others = [(a, b) for a, b in value_spans if s0 <= a < s1 and (a, b) != (start, end)]
             subject = subject_in(text, s0, start, end, s1, value, others)
