@@ -13,16 +13,34 @@ from typing import Literal
 
 Bound = Literal["min", "max", ""]
 
+# English words that put a floor or a ceiling on the number after them ("at least three", "not more than 30"); the
+# count reader of text/values.py reads a number after them as a count.
+EN_AT_LEAST: tuple[str, ...] = (
+    "not less than", "no less than", "not fewer than", "no fewer than", "at least", "a minimum of", "minimum of",
+)  # fmt: skip
+EN_AT_MOST: tuple[str, ...] = (
+    "not more than", "no more than", "not exceeding", "not to exceed", "up to", "at most", "a maximum of", "maximum of",
+)  # fmt: skip
+
+
+# A ceiling on a date or a time too, not a count: "within 30 days", "no later than 31 May".
+_EN_NO_LATER = ("maximum", "within", "no later than", "not later than", "before", "prior to", "by")
+
+
+def _either(words: tuple[str, ...]) -> str:
+    """An alternation of ``words``, the longest first (so "a maximum of" is not read as "maximum of")."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 _FLOOR_BEFORE = (
     r"不少于|不少於|不低于|不低於|不小于|不小於|不短于|不短於|不得少于|不得少於|不得低于|不得低於|不得短于|不得短於"
     r"|至少|最少|最低|大于等于|大於等於|≥|>="
-    r"|(?<![a-z])(?:not less than|no less than|not fewer than|no fewer than|at least|a minimum of|minimum of|minimum)"
+    rf"|(?<![a-z])(?:{_either((*EN_AT_LEAST, 'minimum'))})"
 )
 _CEILING_BEFORE = (
     r"不超过|不超過|不多于|不多於|不高于|不高於|不大于|不大於|不长于|不長於|不迟于|不遲於|不晚于|不晚於"
     r"|不得超过|不得超過|不得多于|不得多於|不得高于|不得高於|不得迟于|不得遲於|最多|最长|最長|最高|最迟|最遲|小于等于|小於等於|≤|<="
-    r"|(?<![a-z])(?:not more than|no more than|not exceeding|not to exceed|up to|at most|a maximum of|maximum of"
-    r"|maximum|within|no later than|not later than|before|prior to|by)"
+    rf"|(?<![a-z])(?:{_either((*EN_AT_MOST, *_EN_NO_LATER))})"
 )
 _FLOOR_AFTER = r"及以上|或以上|以上|或更长|或更長|(?:or|and) (?:more|above|longer|greater)"
 _CEILING_AFTER = (

@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection, Iterator
 from decimal import ROUND_HALF_UP, Decimal
 
 from pikelocal.domain.review import Value, ValueKind
+from pikelocal.text.bounds import EN_AT_LEAST, EN_AT_MOST
 from pikelocal.text.dates import date_spans
 from pikelocal.text.negation import NO_ANSWER, YES_ANSWER
 from pikelocal.text.numerals import (
@@ -112,9 +113,9 @@ _COUNT_ZH = re.compile(
     rf"{_FILLED}(?P<n>{NUMBER}){_FILLED_END}[ \t]*"
     r"(?P<u>个|人|名|份|页|家|次|项|件|套|本|台|辆|张|册|位|处|座|种|批|标段|包|支)"
 )
+_BOUND_WORDS = "|".join(re.escape(w) for w in sorted((*EN_AT_LEAST, *EN_AT_MOST), key=len, reverse=True))
 _COUNT_EN = re.compile(
-    r"(?P<b>(?i:not more than|no more than|not less than|no less than|not exceeding|at least|at most|up to"
-    rf"|a maximum of|a minimum of|maximum of|minimum of))[ \t]+(?P<n>{EN_NUMBER})"
+    rf"(?P<b>(?i:{_BOUND_WORDS}))[ \t]+(?P<n>{EN_NUMBER})"
     rf"|(?P<m>{EN_NUMBER})[ \t]+(?P<u>(?i:cop(?:y|ies)|persons?|people|members?|pages?|bidders?|tenderers?"
     r"|originals?|sets?|items?|referees?|references?|lots?))\b"
 )

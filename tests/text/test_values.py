@@ -204,7 +204,8 @@ def test_not_durations(text: str) -> None:
     ("text", "expected"),
     [
         ("4人", "4"), ("正本1份，副本8份", "1"), ("共30頁", "30"), ("四家", "4"), ("not more than four", "4"),
-        ("three (3) copies", "3"), ("四", "4"), ("The answer is 4.", "4"),
+        ("three (3) copies", "3"), ("四", "4"), ("The answer is 4.", "4"), ("not fewer than three", "3"),
+        ("a maximum of four", "4"),
     ],
 )  # fmt: skip
 def test_counts(text: str, expected: str) -> None:
