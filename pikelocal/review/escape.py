@@ -72,5 +72,6 @@ def html_text(text: str) -> str:
 
 
 def xml_text(text: str) -> str:
-    """Text python-docx accepts: what XML 1.0 allows (see :func:`clean_text`)."""
-    return clean_text(text)
+    """Text python-docx accepts: what XML 1.0 allows (see :func:`clean_text`), each line end (CR LF, CR, LF) one
+    newline (python-docx makes a line break of every CR and every LF, so a CR LF would read as two)."""
+    return clean_text(text).replace("\r\n", "\n").replace("\r", "\n")

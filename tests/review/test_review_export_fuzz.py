@@ -288,3 +288,15 @@ def test_each_escaper_keeps_its_format(value: str) -> None:
     md = markdown_text(value)
     assert "<" not in md and "\n" not in md and len(unescaped_cells(f"| {md} |")) == 1
     assert not re.search(UNSAFE, xml_text(value)) and not re.search(UNSAFE, md)
+
+
+@pytest.mark.parametrize("line_end", ["\r\n", "\r", "\n"])
+def test_a_line_end_in_a_docx_cell_reads_back_as_one_newline(tmp_path: Path, line_end: str) -> None:
+    """Found by the long fuzz: python-docx makes a line break of every CR and every LF, so a CR LF read as two."""
+    import docx
+
+    document = docx.Document()
+    document.add_table(rows=1, cols=1).rows[0].cells[0].text = xml_text(f"={line_end}x")
+    document.save(str(tmp_path / "t.docx"))
+    read = docx.Document(str(tmp_path / "t.docx")).tables[0].rows[0].cells[0].text
+    assert read == "=\nx"
