@@ -27,6 +27,7 @@ from typing import Any
 
 from pikelocal.domain.errors import ChecklistError
 from pikelocal.domain.shown import shown_name
+from pikelocal.review.bounded_read import read_bounded
 
 MAX_BYTES = 1 << 20  # a checklist is a few kilobytes; a larger file is not one
 MAX_DEPTH = 32  # arrays and inline tables inside each other, or the parts of one dotted key: a checklist uses 2
@@ -85,17 +86,10 @@ class ChecklistToml:
 def read_text(path: Path) -> str:
     """The text of a user's checklist file (at most :data:`MAX_BYTES`, UTF-8), every failure one line naming it."""
     shown = shown_name(str(path))
-    if not path.exists():
-        raise ChecklistError(f"{shown}: no such checklist file")
-    if path.is_dir():
-        raise ChecklistError(f"{shown}: is a directory, not a checklist file (.toml)")
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as err:
-        raise ChecklistError(f"{shown}: cannot be read ({err.strerror or err})") from None
-    if len(data) > MAX_BYTES:
-        raise ChecklistError(f"{shown}: larger than {MAX_BYTES // 1024} KiB, which no checklist is")
+    data = read_bounded(
+        path, shown, MAX_BYTES, missing="checklist file", kind="checklist file (.toml)",
+        too_large=f"{MAX_BYTES // 1024} KiB, which no checklist is", error=ChecklistError,
+    )  # fmt: skip
     try:
         return data.decode("utf-8-sig")  # a BOM (Windows editors) is dropped, not a TOML error
     except UnicodeDecodeError as err:

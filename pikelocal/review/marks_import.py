@@ -31,6 +31,7 @@ from pikelocal.domain.errors import DocumentError, InputError
 from pikelocal.domain.review import REVIEW_MARKS, ReviewMark
 from pikelocal.domain.shown import shown_name
 from pikelocal.ingest.read.ooxml import OLE_MAGIC, check_prologs, first_line, open_package
+from pikelocal.review.bounded_read import read_bounded
 from pikelocal.review.checklist_file import MAX_ITEMS
 from pikelocal.review.escape import cell_text
 from pikelocal.review.export import MARK_TEXT, REVIEW_SHEET, XLSX_MARKS
@@ -99,18 +100,10 @@ def read_marks(path: Path) -> MarksSheet:
 
 
 def _read_bytes(path: Path, shown: str) -> bytes:
-    if not path.exists():
-        raise InputError(f"{shown}: no such file")
-    if path.is_dir():
-        raise InputError(f"{shown}: is a directory, not a workbook (.xlsx)")
-    try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-    except OSError as err:
-        raise InputError(f"{shown}: cannot be read ({err.strerror or err})") from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"{shown}: larger than {MAX_BYTES >> 20} MiB, which no review workbook is")
-    return data
+    return read_bounded(
+        path, shown, MAX_BYTES, missing="file", kind="workbook (.xlsx)",
+        too_large=f"{MAX_BYTES >> 20} MiB, which no review workbook is", error=InputError,
+    )  # fmt: skip
 
 
 def _check_package(path: Path, data: bytes, shown: str) -> None:
