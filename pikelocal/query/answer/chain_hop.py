@@ -63,7 +63,6 @@ from pikelocal.text.script import Script, to_traditional
 from pikelocal.text.values import same_value
 
 CHAIN_TAG = "answer-chain"
-DOC_DEPTH = 8  # a hop within one document searches this many times deeper, then keeps that document's chunks
 
 
 @dataclass
@@ -85,10 +84,8 @@ class _Reader:
     def search(self, question: str, doc_ids: frozenset[int] | None = None) -> list[Source]:
         """The hop's own sources: its search's chunks (only those of ``doc_ids`` when given), compressed."""
         o = self.options
-        k = o.k if doc_ids is None else o.k * DOC_DEPTH
-        hits = search(self.store, self.encoder, question, k=k, weights=o.weights, fusion=o.fusion)
-        if doc_ids is not None:
-            hits = [h for h in hits if h.chunk.doc_id in doc_ids][: o.k]
+        docs = sorted(doc_ids) if doc_ids is not None else None  # kept to inside each ranking, not after it
+        hits = search(self.store, self.encoder, question, k=o.k, weights=o.weights, fusion=o.fusion, doc_ids=docs)
         ranking = [(h.chunk.id, h.score) for h in hits]
         chosen = assemble(self.store, [cid for cid, _ in ranking], Budget(o.context_tokens, 0), ranking=ranking)
         return self.numbered(compress_sources(chosen, self.encoder, [question], o.tokens))
