@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             wall_s, timing = args.wall_s, "wall time of the run that stored the rows (--wall-s)"
         else:
             wall_s, timing = sum(r.seconds for r in rows), "sum of the rows' answering seconds (models' loading not in)"
-    result = score(rows, gold)
+    result = score(rows, gold, sources_sent(args.kb, settings, rows))
     dataset = args.dataset or args.kb.stem
     command = "python build/bench/bench_review.py " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:]))
     machine = machine_line(settings if args.run else None)
@@ -141,6 +141,17 @@ def run_review(
     return list(report.rows), time.perf_counter() - start, report.asked
 
 
+def sources_sent(kb_path: Path, settings: Settings, rows: Sequence[ReviewRow]) -> dict[str, list[str]]:
+    """By item, the texts of the sources its answer was given (its stored trace); rows read by the system
+    (a ticked box, a title block) have no trace and are left out."""
+    sent: dict[str, list[str]] = {}
+    with api.open_kb(kb_path, settings) as kb:
+        for row in rows:
+            if row.trace_id is not None:
+                sent[row.item_id] = [s.text for s in kb.trace(row.trace_id).answer.sources]
+    return sent
+
+
 def progress(event: Event) -> None:
     if isinstance(event, StageStarted):
         print(f"[review] {event.total} item(s) to ask", file=sys.stderr, flush=True)
@@ -149,6 +160,11 @@ def progress(event: Event) -> None:
 
 
 def metrics(result: ReviewScore, wall_s: float) -> dict[str, float]:
+    """The record's figures; reader failures and retrieval misses only where the rows' traces told them."""
+    lost = {
+        "reader_failures": _share(len(result.reader_failures), result.answerable),
+        "retrieval_misses": _share(len(result.retrieval_misses), result.answerable),
+    }
     return {
         "item_accuracy": result.item_accuracy,
         "not_stated_accuracy": result.not_stated_accuracy,
@@ -160,7 +176,7 @@ def metrics(result: ReviewScore, wall_s: float) -> dict[str, float]:
         "inventions_kept": _share(len(result.inventions_kept), result.inventions_drafted),
         "wrong_drafts_kept": _share(len(result.wrong_drafts_kept), result.wrong_drafts),
         "wall_s": wall_s,
-    }
+    } | (lost if result.looked_up else {})
 
 
 def _share(part: int, whole: int) -> float:
@@ -175,7 +191,14 @@ def summary_line(dataset: str, result: ReviewScore, wall_s: float) -> str:
         f" ({len(result.false_conflicts)} where the gold has none), to check {result.to_check_right}/"
         f"{result.to_check} right, right drafts removed {len(result.right_drafts_removed)}/{result.right_drafts},"
         f" inventions kept {len(result.inventions_kept)}/{result.inventions_drafted}, wrong drafts kept"
-        f" {len(result.wrong_drafts_kept)}/{result.wrong_drafts}, wall {wall_s:.0f} s"
+        f" {len(result.wrong_drafts_kept)}/{result.wrong_drafts}"
+        + (
+            f", reader failures {len(result.reader_failures)} and retrieval misses {len(result.retrieval_misses)}"
+            f" of {result.answerable} stated"
+            if result.looked_up
+            else ""
+        )
+        + f", wall {wall_s:.0f} s"
     )
 
 
@@ -249,16 +272,29 @@ def render_section(
         f"{result.inventions_drafted}** ({_list(result.inventions_kept)}). Misreadings kept (another value drafted"
         f" for a stated item, shown as found): {len(result.wrong_drafts_kept)}/{result.wrong_drafts}"
         f" ({_list(result.wrong_drafts_kept)}).",
+        *_lost_lines(result),
         f"- Wall time: **{wall_s:,.0f} s** ({timing}).",
         f"- Answered wrong: {_list(result.answered_wrong)}; missed (said not stated): {_list(result.missed)};"
         f" no row: {_list(result.no_row)}.",
         "",
-        "| item | gold | where | row | verdict | outcome | cited | gold quote |",
-        "|---|---|---|---|---|---|---|---|",
+        "| item | gold | where | row | verdict | outcome | cited | sent | gold quote |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_table_row(s, labels.get(s.item, s.item)) for s in result.items]
     lines.append(end)
     return "\n".join(lines)
+
+
+def _lost_lines(result: ReviewScore) -> list[str]:
+    """Where the stated items not found were lost, when the rows' traces told it."""
+    if not result.looked_up:
+        return []
+    return [
+        f"- Where the stated items not found were lost (from the rows' traces): reader failures (the gold sentence"
+        f" was in the sources sent; the draft was not right) **{len(result.reader_failures)}/{result.answerable}**"
+        f" ({_list(result.reader_failures)}); retrieval misses (the gold sentence was not sent)"
+        f" **{len(result.retrieval_misses)}/{result.answerable}** ({_list(result.retrieval_misses)})."
+    ]
 
 
 def _table_row(s: ItemScore, label: str) -> str:
@@ -272,7 +308,8 @@ def _table_row(s: ItemScore, label: str) -> str:
     quote = g.quote or g.note
     if len(quote) > QUOTE_CHARS:
         quote = quote[: QUOTE_CHARS - 1] + "…"
-    cells = [f"{s.item} ({label})", gold, where, s.got or "–", verdict, s.outcome, cited, quote]
+    sent = "–" if s.gold_sent is None else "yes" if s.gold_sent else "no"
+    cells = [f"{s.item} ({label})", gold, where, s.got or "–", verdict, s.outcome, cited, sent, quote]
     return "| " + " | ".join(_cell(c) for c in cells) + " |"
 
 

@@ -112,6 +112,9 @@ class ItemScore:
     # the model's draft before the checks (the row's extra "draft"): None when the row keeps none (a ticked box,
     # a system reading) or the draft says "not stated"; else whether it was an accepted answer
     draft_right: bool | None = None
+    # whether the gold quote stood in the sources sent to the model for this item (``quote_sent``); None: not
+    # looked up (no trace, or an item the document does not state)
+    gold_sent: bool | None = None
 
     @property
     def right(self) -> bool:
@@ -216,11 +219,67 @@ class ReviewScore:
     def no_row(self) -> tuple[str, ...]:
         return tuple(s.item for s in self.items if s.outcome == "no_row")
 
+    @property
+    def looked_up(self) -> bool:
+        """Whether the sources sent were looked up for the stated items (``score(..., sent=...)``)."""
+        return any(s.gold_sent is not None for s in self.items)
 
-def score(rows: Sequence[ReviewRow], gold: Sequence[GoldItem]) -> ReviewScore:
-    """Score ``rows`` (one checklist run) against ``gold``; rows of items the gold does not judge are ignored."""
+    @property
+    def reader_failures(self) -> tuple[str, ...]:
+        """Stated items the row does not show right although the gold sentence stood in the sources sent, and the
+        model's draft was not right either: reading, not retrieval (a right draft the checks removed is counted
+        in ``right_drafts_removed``)."""
+        return tuple(s.item for s in self.items if s.gold_sent and s.outcome in _NOT_FOUND and not s.draft_right)
+
+    @property
+    def retrieval_misses(self) -> tuple[str, ...]:
+        """Stated items the row does not show right whose gold sentence was not among the sources sent."""
+        return tuple(s.item for s in self.items if s.gold_sent is False and s.outcome in _NOT_FOUND)
+
+
+# A stated item's outcomes that are not an accepted value shown as found (a right value "to check" is the checks'
+# doing, not the reader's).
+_NOT_FOUND: frozenset[Outcome] = frozenset({"wrong", "missed", "to_check_wrong", "no_row"})
+
+
+def score(
+    rows: Sequence[ReviewRow], gold: Sequence[GoldItem], sent: Mapping[str, Sequence[str]] | None = None
+) -> ReviewScore:
+    """Score ``rows`` (one checklist run) against ``gold``; rows of items the gold does not judge are ignored.
+    ``sent``: by item, the texts of the sources its answer was given (from its trace), to tell a reader failure
+    from a retrieval miss."""
     by_item = {r.item_id: r for r in rows}
-    return ReviewScore(tuple(score_item(by_item.get(g.item), g) for g in gold))
+    scores = [score_item(by_item.get(g.item), g) for g in gold]
+    if sent is not None:
+        scores = [
+            replace(s, gold_sent=quote_sent(s.gold, sent[s.item])) if s.gold.stated and s.item in sent else s
+            for s in scores
+        ]
+    return ReviewScore(tuple(scores))
+
+
+# A gold quote cut across wrapped lines or table cells is matched by pieces of this many characters, and sent when
+# this share of them stand in the sources.
+_PIECE = 8
+_PIECES_SENT = 0.8
+
+
+def quote_sent(gold: GoldItem, texts: Sequence[str]) -> bool | None:
+    """Whether the gold sentence stood in ``texts`` (the sources sent to the model): whole, compared without
+    spaces, commas, table bars and case, full-width folded; or, when a line break or a cell cut it, by
+    ``_PIECES_SENT`` of its ``_PIECE``-character pieces. None: the gold has no quote."""
+    quote = _bare_text(gold.quote)
+    if not quote:
+        return None
+    sent = "\n".join(_bare_text(t) for t in texts)
+    if quote in sent:
+        return True
+    pieces = [quote[i : i + _PIECE] for i in range(0, max(1, len(quote) - _PIECE + 1), _PIECE // 2)]
+    return sum(p in sent for p in pieces) >= _PIECES_SENT * len(pieces)
+
+
+def _bare_text(text: str) -> str:
+    return "".join(c for c in fold(text) if c not in ",，|")
 
 
 def score_item(row: ReviewRow | None, gold: GoldItem) -> ItemScore:

@@ -407,3 +407,39 @@ def test_a_to_check_row_counts_apart_and_the_drafts_give_the_checks_two_error_ra
     assert result.right_drafts == 2 and result.right_drafts_removed == ("bid_validity", "contract_term")
     assert result.inventions_drafted == 2 and result.inventions_kept == ("max_price",)
     assert result.wrong_drafts == 0 and result.wrong_drafts_kept == ()  # every stated item's draft was right
+
+
+def test_the_sources_sent_tell_a_reader_failure_from_a_retrieval_miss() -> None:
+    gold = [
+        gold_item("bid_validity", "90 days", page=13, quote="3.3.1 投标有效期 自投标截止时间起 90 日内有效"),
+        gold_item("evaluators", "5", page=14, quote="评标委员会构成： 5 人，其中招标人代表 0 人，专家 5 人；"),
+        gold_item("price_weight", "10%", page=65, quote="| 六、價格 | 標價組成內容合理性 | 10 分 |"),
+        gold_item("copies", "3", page=2, quote="正本一份，副本三份"),
+        gold_item("budget", None),
+    ]
+    rows = [
+        row("bid_validity", "duration", "60日"),  # misread, with the sentence in front of it
+        replace(row("evaluators", "count", "文件未说明。", verdict="not_stated"), extra={"draft": "7"}),
+        row("price_weight", "percentage", "20%"),
+        row("copies", "count", "3"),  # right: neither
+        row("budget", "amount", "文件未说明。", verdict="not_stated"),
+    ]
+    sent = {
+        # wrapped over two lines and spaced differently: still the sentence
+        "bid_validity": ["3.3 投标有效期\n3.3.1 投标有效期 自投标截止时\n间起 90 日内有效。"],
+        "evaluators": ["评标办法前附表\n评标委员会构成：5人，其中招标人代表0人，专家5人；"],
+        # another table row of the same table: not the gold row
+        "price_weight": ["| 五、簡報 | 簡報及答詢 | 20 分 |"],
+        "copies": ["正本一份，副本三份"],
+        "budget": ["预算见附件"],
+    }
+    result = score(rows, gold, sent)
+    by = {s.item: s.gold_sent for s in result.items}
+    assert by == {"bid_validity": True, "evaluators": True, "price_weight": False, "copies": True, "budget": None}
+    assert result.reader_failures == ("bid_validity", "evaluators")
+    assert result.retrieval_misses == ("price_weight",)
+    # a right draft the checks removed is the checks' error, not the reader's
+    rows[1] = replace(rows[1], extra={"draft": "5"})
+    assert score(rows, gold, sent).reader_failures == ("bid_validity",)
+    # without the sources nothing is said either way
+    assert score(rows, gold).reader_failures == () and not score(rows, gold).looked_up
