@@ -37,7 +37,7 @@ from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.values import as_printed, is_blank_date, normalise, values_in
+from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_as_other, values_in
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
@@ -129,6 +129,8 @@ def answer_item(
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
     # a name answered by a field's label or a party's role ("招标人") names nobody
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
+    blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
+    value = None if blank else value  # the row states no value: none to compare with the documents' statements
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
@@ -150,6 +152,16 @@ def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:
         return False
     negative = normalise(text, "yesno")
     return not (negative is not None and negative.normal == "no")
+
+
+def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
+    """The answer's bare number is printed in its quotes only as a value of another kind than the item asks for
+    (「30 日」内缴纳履约保证金 answering the bond's amount with "30"): the reader took the figure beside the one asked
+    for, so the row is not stated (its words kept for the reviewer)."""
+    if value is None or not quotes:
+        return False
+    printed = [printed_as_other(value, q.text) for q in quotes if value.text.replace(",", "").strip() in q.text]
+    return bool(printed) and all(printed)
 
 
 def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:

@@ -374,6 +374,7 @@ def _bare(text: str, kind: ValueKind, found: list[Found]) -> Value | None:
 
 _SCALES = (10**3, 10**4, 10**6, 10**8, 10**9)  # 千, 万, million, 亿, billion
 _AMOUNT_ONLY: tuple[ValueKind, ...] = ("amount",)
+_DATE_ONLY: tuple[ValueKind, ...] = ("date",)
 
 
 def as_printed(value: Value, quote: str) -> Value:
@@ -393,6 +394,56 @@ def as_printed(value: Value, quote: str) -> Value:
     return scaled[0] if scaled and all(same_value(scaled[0], v) for v in scaled) else value
 
 
+# Kinds a bare number may be printed as and still answer an item of a kind (a weight in points is a percentage).
+_PRINTED_AS: dict[ValueKind, frozenset[ValueKind]] = {
+    "amount": frozenset({"amount"}),
+    "date": frozenset({"date"}),
+    "duration": frozenset({"duration", "date"}),
+    "count": frozenset({"count"}),
+    "percentage": frozenset({"percentage"}),
+}
+_BARE_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def printed_as_other(value: Value, quote: str) -> bool:
+    """A bare number the reader copied (no unit of its own) that ``quote`` prints only as a value of another kind:
+    "30" for an amount where the quote says 「30 日」内缴纳 (a duration), "5" for a percentage where it says 「5 人」.
+    False when the quote prints it as the value's kind too, not as a value at all (a table's bare cell), or when
+    the value has a unit."""
+    digits = value.text.replace(",", "").strip()
+    if value.kind not in _PRINTED_AS or not _BARE_DIGITS.fullmatch(digits):
+        return False
+    number = re.compile(rf"(?<![\d.]){re.escape(digits)}(?![\d.])")
+    kinds = {v.kind for _s, _e, v in values_in(quote, SPAN_KINDS) if number.search(v.text.replace(",", ""))}
+    return bool(kinds) and not kinds & _PRINTED_AS[value.kind]
+
+
+_ROC_YEAR = re.compile(r"民[國国]|(?<!\d)\d{2,3}\s*年")
+
+
+def dates_as_printed(answer: str, quotes: Collection[str]) -> str:
+    """An answer's dates read as the quotes print them, so that they can be found there: a date a quote holds in
+    another form (2026年1月27日 for 「民國 115年1月27日」) and a date whose ROC year the reader converted wrongly
+    (2015年1月27日: 115 + 1900) become the quote's text. The second only where no quote holds the answer's own date
+    and the quotes hold exactly one date of the same month and day, printed with an ROC year. ``answer`` unchanged
+    where neither applies."""
+    found = values_in(answer, _DATE_ONLY)
+    if not found:
+        return answer
+    printed = [v for quote in quotes for _s, _e, v in values_in(quote, _DATE_ONLY)]
+    out = answer
+    for start, end, value in reversed(found):
+        same = [p for p in printed if p.normal == value.normal]
+        if not same and len(value.normal) == len("2026-01-27"):
+            same = list(
+                {p.normal: p for p in printed if p.normal[4:] == value.normal[4:] and _ROC_YEAR.search(p.text)}.values()
+            )
+            same = same if len(same) == 1 else []
+        if same and not any("".join(value.text.split()) in "".join(p.text.split()) for p in same):
+            out = out[:start] + same[0].text + out[end:]
+    return out
+
+
 def _standalone(prepared: str, start: int, end: int, found: list[Found]) -> bool:
     """A number that is none of: part of another value, an ordinal (第3条), part of a phone number, time or code
     (0571-8888, 9:30, A-12)."""
@@ -402,7 +453,6 @@ def _standalone(prepared: str, start: int, end: int, found: list[Found]) -> bool
 
 
 # A form's date left blank: 年, 月 and 日 with no digit between two of them ("2025 年 10 月 日", "____年__月__日").
-_DATE_ONLY: tuple[ValueKind, ...] = ("date",)
 _BLANK_DATE = re.compile(r"年[ \t_＿]*月|月[ \t_＿]*[日号]")
 
 

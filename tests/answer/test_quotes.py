@@ -172,3 +172,28 @@ def test_a_bare_number_is_found_in_the_row_holding_what_the_question_quotes() ->
     (kept,) = check_reply(reply, "評分項目「執行計畫與預期成果」的配分是多少？", [table]).checks
     assert kept.evidence is not None and kept.evidence.text == "執行計畫與預期成果 30"
     assert not check_reply(reply, "評分項目的配分是多少？", [table]).checks  # nothing quoted: 30 could be any row's
+
+
+def test_a_date_with_its_roc_year_converted_wrongly_is_read_as_its_quote_prints_it() -> None:
+    text = "四、截止投標\n（三） 截止期限為民國 115年1月27日上午9時40分。\n（四） 開標時間為民國 115年1月27日上午10時。"
+    sources = [source(1, text)]
+    quote = (Quote(1, "截止期限為民國 115年1月27日上午9時40分"),)
+    # 115 + 1900 = 2015: the reader's conversion, not the document's; shown as printed (115 + 1911 = 2026)
+    kept = check_reply(QuotedReply(quote, "2015年1月27日9:40"), "截止投標時間是何時？", sources)
+    assert kept.checks and kept.answer == "民國 115年1月27日9:40"
+    # the right conversion is kept too, shown as printed where its digits stand
+    right = check_reply(QuotedReply(quote, "2026年1月27日"), "截止投標時間是何時？", sources)
+    assert right.checks and right.answer == "民國 115年1月27日"
+    # another day is not a conversion: still withdrawn
+    assert not check_reply(QuotedReply(quote, "2015年1月28日"), "截止投標時間是何時？", sources).checks
+
+
+def test_a_bare_count_stands_before_a_measure_word_of_the_same_thing() -> None:
+    committee = "评标委员会构成： 5 人，其中招标人代表 0 人，专家 5 人；"
+    sources = [source(1, "评标委员会由招标人代表和专家组成。"), source(2, committee)]
+    quote = (Quote(1, "评标委员会由招标人代表和专家组成"),)  # the sentence without the number
+    # 多少名 is answered by 「5 人」: 名 and 人 both count people
+    (check,) = check_reply(QuotedReply(quote, "5"), "评标委员会由多少名成员组成？", sources).checks
+    assert check.evidence is not None and check.evidence.source == 2
+    # a number that stands before no measure word of people is still not kept
+    assert not check_reply(QuotedReply(quote, "3"), "评标委员会由多少名成员组成？", sources).checks

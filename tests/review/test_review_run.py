@@ -219,6 +219,24 @@ def test_a_bare_number_copied_from_its_quote_is_read_as_the_quote_prints_it(tmp_
 @pytest.mark.parametrize(
     ("reply", "verdict"),
     [
+        # the days beside the bond, not its amount: printed as a duration, the row states no amount
+        ("原文：得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n答案：30", "not_stated"),
+        # the amount as printed
+        ("原文：履約保證金額度為新臺幣 65 萬元。\n答案：65", "found"),
+    ],
+)
+def test_a_bare_number_printed_as_another_kind_answers_no_amount(
+    tmp_path: Path, settings: Settings, reply: str, verdict: str
+) -> None:
+    text = "# 投標須知\n\n得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n\n履約保證金額度為新臺幣 65 萬元。\n"
+    bond = reviewed(tmp_path, settings, text, reply)["performance"]
+    assert bond.verdict == verdict
+    assert [v.normal for v in bond.values] == ([] if verdict == "not_stated" else ["650000 TWD"])
+
+
+@pytest.mark.parametrize(
+    ("reply", "verdict"),
+    [
         # a referral holds no date: the row states none
         ("原文：4.2.1 投标截止时间 见投标人须知前附表。\n答案：投标截止时间见投标人须知前附表", "not_stated"),
         # a no is an answer: there is none

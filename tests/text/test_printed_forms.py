@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.review import ValueKind
-from pikelocal.text.values import as_printed, normalise, values_in
+from pikelocal.text.values import as_printed, dates_as_printed, normalise, printed_as_other, values_in
 
 ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
 
@@ -111,3 +111,50 @@ def test_a_bare_number_is_read_as_its_quote_prints_it(draft: str, quote: str, ex
     value = normalise(draft, "amount")
     assert value is not None
     assert as_printed(value, quote).normal == expected
+
+
+@pytest.mark.parametrize(
+    ("draft", "kind", "quote", "other"),
+    [
+        # the figure beside the one asked for: a deadline's days for the bond's amount, members for a weight
+        ("30", "amount", "得標廠商應於決標日之次日起「30 日」內繳納履約保證金", True),
+        ("5", "percentage", "評選委員會由委員 5 人組成", True),
+        ("15", "count", "投標文件有效期為開標後 15 日", True),
+        # printed as the kind asked for (a weight in points is a percentage), or scaled, or as a bare cell
+        ("65", "amount", "額度為新臺幣 65 萬元", False),
+        ("10", "percentage", "六、價格 標價組成內容合理性 10 分", False),
+        ("5", "count", "评标委员会构成： 5 人，其中招标人代表 0 人", False),
+        ("20", "percentage", "| 5 | 經費合理性 | 20 |", False),
+        # printed both ways: the reader may mean either
+        ("30", "amount", "30 日內繳納新臺幣 30 萬元", False),
+        # a draft with its own unit is the reader's own reading
+        ("30元", "amount", "「30 日」內繳納", False),
+    ],
+)
+def test_a_bare_number_printed_as_another_kind(draft: str, kind: ValueKind, quote: str, other: bool) -> None:
+    value = normalise(draft, kind)
+    assert value is not None
+    assert printed_as_other(value, quote) is other
+
+
+@pytest.mark.parametrize(
+    ("answer", "quotes", "expected"),
+    [
+        # 115 + 1900: the ROC year converted wrongly; the quote's date as printed (worked out: 115 + 1911 = 2026)
+        ("2015年1月27日9:40", ["（三） 截止期限為民國 115年1月27日上午9時40分。"], "民國 115年1月27日9:40"),
+        ("2015-01-16", ["廠商請求釋疑之期限至 115年1月16日止。"], "115年1月16日"),
+        # converted right: also shown as printed, where its digits stand
+        ("2026年1月27日", ["截止期限為民國 115年1月27日"], "民國 115年1月27日"),
+        ("2026-01-27", ["截止期限為2026年1月27日"], "2026年1月27日"),
+        # printed as the quote prints it: unchanged
+        ("115年1月27日", ["截止期限為民國 115年1月27日"], "115年1月27日"),
+        # the quote's year is Gregorian: the reader's year is its own reading, not a conversion
+        ("2015年1月27日", ["截止期限為2025年1月27日"], "2015年1月27日"),
+        # two ROC dates of that month and day in the quotes: which one is not known
+        ("2015年1月27日", ["114年1月27日公告", "115年1月27日截止"], "2015年1月27日"),
+        # no date of that day: unchanged
+        ("2015年1月28日", ["截止期限為民國 115年1月27日"], "2015年1月28日"),
+    ],
+)
+def test_an_answer_date_reads_as_its_quote_prints_it(answer: str, quotes: list[str], expected: str) -> None:
+    assert dates_as_printed(answer, quotes) == expected

@@ -52,6 +52,7 @@ from pikelocal.query.verify.support import (
 from pikelocal.text.negation import NEGATION as _NEGATION
 from pikelocal.text.question_kind import QuestionKind
 from pikelocal.text.script import to_simplified
+from pikelocal.text.values import dates_as_printed
 
 # A yes/no or true/false answer: checked on whether the question is about its quote, not on its words.
 _POLAR = re.compile(
@@ -70,6 +71,8 @@ _ASKS_NUMBER = re.compile(
 _BARE_NUMBER = re.compile(r"\d{1,2}(?:\.\d+)?")
 # The measure word a question counts with (几人, 多少份, how many days); what a bare number must stand before.
 _MEASURE_ASKED = re.compile(r"(?:几|多少)\s*(?:个)?([人份页次名家条项天日年月周分位])")
+# Measure words that count the same thing: 多少名成员 is answered by 5 人, 几天 by 30 日.
+_SAME_MEASURE = {"人": "人名位", "名": "人名位", "位": "人名位", "天": "天日", "日": "天日"}
 _NUMBER_TEXT = r"\d+(?:\.\d+)?|[零〇一二三四五六七八九十百两]+"
 _ITEM_SPLIT = re.compile(r"[、；;\n]")  # a list's items (not at commas: "Smith, the director" is one)
 
@@ -111,7 +114,7 @@ def check_reply(
         none = ClaimCheck(decision.answer, "supported", why, method=decision.method)
         return QuotedVerdict(checks or (none,), "", decision.answer)
     verdict = _check_model(reply, question, sources, locator, kind, meaning)
-    return replace(verdict, answer=decision.answer)
+    return replace(verdict, answer=verdict.answer or decision.answer)
 
 
 def _passage_unit(passage: Passage) -> Unit:
@@ -137,6 +140,17 @@ def _check_model(
         return QuotedVerdict((), wrong_kind)
     found = [loc for q in reply.quotes if (loc := locate(q.text, sources, prefer=q.number)) is not None]
     reading = _Reading(Question.of(question, meaning), headings_terms(sources), found, sources, locator)
+    # a date whose ROC year the reader converted wrongly (115 → 2015) is read as its quote prints it
+    printed = dates_as_printed(answer, [reading.context(loc).text for loc in found])
+    verdict = _checked(printed, reading, found, reply, question, polar)
+    return replace(verdict, answer=printed) if printed != answer and verdict.checks else verdict
+
+
+def _checked(
+    answer: str, reading: _Reading, found: Sequence[Located], reply: QuotedReply, question: str, polar: bool
+) -> QuotedVerdict:
+    """The answer's checks against the located quotes, then the sources (steps 2 and 3 of the module's
+    docstring)."""
     items = [i.strip() for i in _ITEM_SPLIT.split(answer) if i.strip()]
     parts = items if not polar and len(items) > 1 else [answer]
     checks: list[ClaimCheck] = []
@@ -215,7 +229,7 @@ class _Reading:
     def polar(self, answer: str) -> ClaimCheck | None:
         """A yes/no (or option) answer: kept with the first quote that the question is about."""
         for loc in self.found:
-            if self._about(context := self._context(loc)):
+            if self._about(context := self.context(loc)):
                 return self._check(answer, context, "quote")
         return None
 
@@ -225,7 +239,7 @@ class _Reading:
         also stand in that sentence."""
         facts = facts_in(answer)
         for loc in self.found:
-            unit, context = _quote_unit(loc), self._context(loc)
+            unit, context = _quote_unit(loc), self.context(loc)
             finding = check_claim(answer, self.asked, [unit], self.headings)
             if finding.verdict == "supported":
                 return self._check(answer, unit, "quote")
@@ -243,13 +257,12 @@ class _Reading:
         measure = _MEASURE_ASKED.search(to_simplified(question))
         if measure is None:
             return None
-        after = re.compile(rf"({_NUMBER_TEXT})\s*[】\]）)]?\s*{re.escape(measure.group(1))}")
+        words = _SAME_MEASURE.get(measure.group(1), measure.group(1))
+        after = re.compile(rf"({_NUMBER_TEXT})\s*[】\]）)]?\s*([{re.escape(words)}])")
         value = _BARE_NUMBER.fullmatch(answer.strip())
         assert value is not None
         for unit in self.units:
-            held = {
-                n for m in after.finditer(to_simplified(unit.text)) for n in numbers_in(m.group(1) + measure.group(1))
-            }
+            held = {n for m in after.finditer(to_simplified(unit.text)) for n in numbers_in(m.group(1) + m.group(2))}
             if value.group(0) in held and self._about(unit):
                 return self._check(answer, unit, "claim")
         return None
@@ -267,7 +280,7 @@ class _Reading:
         yes = _negated(best.text) == _negated(question)
         return self._check(answer, best, "polarity") if yes == says else None
 
-    def _context(self, loc: Located) -> Unit:
+    def context(self, loc: Located) -> Unit:
         """The sentences (or table rows) the quote stands in, as one unit."""
         around = [u for u in source_units(loc.source) if u.start < loc.end and u.end > loc.start and not u.pair]
         if not around:
@@ -285,7 +298,7 @@ class _Reading:
         facts = facts_in(answer)
         squashed = "".join(to_simplified(answer).split()).lower() or "\0"  # an empty answer stands nowhere
         for loc in self.found:
-            context = self._context(loc)
+            context = self.context(loc)
             holds = (
                 all(fact_in(f, context) for f in facts) if facts else bool(squashed) and squashed in context.squashed
             )
