@@ -30,12 +30,17 @@ _DOC_KINDS = (
 )  # fmt: skip
 _KIND = "|".join(sorted(map(re.escape, _DOC_KINDS), key=len, reverse=True))
 _TEMPLATE = re.compile(r"示范文本|示範文本|范本|範本|樣稿|样稿|格式|模板|template", re.IGNORECASE)
-_BRACKETED = re.compile(r"^(?P<org>[^「『」』]{0,40}?)[「『](?P<name>[^」』]{4,60})[」』]")
+# The bracketed name ends the line, or only the kind of document follows it: 「依「政府採購法」第22條…辦理」 is a
+# sentence that quotes a law, not a title.
+_BRACKETED = re.compile(
+    rf"^(?P<org>[^「『」』]{{0,40}}?)[「『](?P<name>[^」』]{{4,60}})[」』]\s*(?:[（(]?(?:{_KIND})[）)]?)?\s*$"
+)
 _TRAILING_KIND = re.compile(rf"^(?P<name>.{{4,60}}?)[（(]?(?:{_KIND})[）)]?\s*$")
 _KIND_ONLY = re.compile(rf"^[（(]?(?:{_KIND})[）)]?$")
 _AGENCY_END = re.compile(
     r"(?:局|處|处|署|部|會|会|府|所|公所|中心|院|校|大學|大学|公司|委員會|委员会|管理處|辦公室|办公室|分署|廳|厅)$"
 )
+_SENTENCE = re.compile(r"[。，；;]|, ")  # a line with a sentence's punctuation is body text, not a title
 _LABEL = re.compile(r"[:：]")  # "標的名稱：…" is a labelled field, read by the ordinary answer, not a title
 
 
@@ -69,6 +74,7 @@ def title_block(first_page: str) -> TitleBlock | None:
             return TitleBlock(m["name"].strip(" 　-–—"), "", number, number, line)
         if _KIND_ONLY.match(line) and i > 0:  # the kind on a line of its own: the name is the line above
             above_no, above = head[i - 1]
-            if not _LABEL.search(above) and not _TEMPLATE.search(above) and 4 <= len(above) <= 60:
+            sentence = _SENTENCE.search(above) is not None
+            if not _LABEL.search(above) and not _TEMPLATE.search(above) and not sentence and 4 <= len(above) <= 60:
                 return TitleBlock(above, "", above_no, number, f"{above}\n{line}")
     return None

@@ -21,6 +21,9 @@ CASES: list[tuple[str, str | None, str, tuple[int, int] | None]] = [
     ("需求說明書\n\n1、本採購適用政府採購法及其主管機關所訂定之規定。\n2、招標機關：交通部觀光署", None, "", None),
     ("第一章 总则\n1.1 本合同适用于下列服务。", None, "", None),
     ("標的名稱：道路養護採購案\n需求說明書", None, "", None),
+    # a sentence that quotes a law in brackets names no project
+    ("依「政府採購法」第22條第1項第9款辦理，並準用最有利標。\n需求說明書", None, "", None),
+    ("本案依「政府採購法」辦理", None, "", None),
 ]  # fmt: skip
 
 
