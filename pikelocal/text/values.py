@@ -422,25 +422,25 @@ _ROC_YEAR = re.compile(r"民[國国]|(?<!\d)\d{2,3}\s*年")
 
 
 def dates_as_printed(answer: str, quotes: Collection[str]) -> str:
-    """An answer's dates read as the quotes print them, so that they can be found there: a date a quote holds in
-    another form (2026年1月27日 for 「民國 115年1月27日」) and a date whose ROC year the reader converted wrongly
-    (2015年1月27日: 115 + 1900) become the quote's text. The second only where no quote holds the answer's own date
-    and the quotes hold exactly one date of the same month and day, printed with an ROC year. ``answer`` unchanged
-    where neither applies."""
+    """An answer's dates written as its quotes' ROC dates are, so that their digits are found there: a date a
+    quote prints with an ROC year (「民國 115年1月27日」) answered converted (2026年1月27日), or converted wrongly
+    (2015年1月27日: 115 + 1900), becomes 115年1月27日. The second only where no quote holds the answer's own date
+    and the quotes hold exactly one ROC date of the same month and day. ``answer`` unchanged elsewhere (a
+    Gregorian date is found by its own digits)."""
     found = values_in(answer, _DATE_ONLY)
     if not found:
         return answer
     printed = [v for quote in quotes for _s, _e, v in values_in(quote, _DATE_ONLY)]
     out = answer
     for start, end, value in reversed(found):
-        same = [p for p in printed if p.normal == value.normal]
-        if not same and len(value.normal) == len("2026-01-27"):
-            same = list(
-                {p.normal: p for p in printed if p.normal[4:] == value.normal[4:] and _ROC_YEAR.search(p.text)}.values()
-            )
-            same = same if len(same) == 1 else []
-        if same and not any("".join(value.text.split()) in "".join(p.text.split()) for p in same):
-            out = out[:start] + same[0].text + out[end:]
+        if len(value.normal) != len("2026-01-27") or _ROC_YEAR.search(value.text):
+            continue  # a partial date, or one already written with its ROC year
+        if any(p.normal == value.normal and not _ROC_YEAR.search(p.text) for p in printed):
+            continue  # the quote prints it as the answer does
+        roc = {p.normal for p in printed if p.normal[4:] == value.normal[4:] and _ROC_YEAR.search(p.text)}
+        if value.normal in roc or len(roc) == 1:
+            year, month, day = (int(part) for part in (value.normal if value.normal in roc else roc.pop()).split("-"))
+            out = out[:start] + f"{year - 1911}年{month}月{day}日" + out[end:]
     return out
 
 

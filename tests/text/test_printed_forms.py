@@ -140,14 +140,15 @@ def test_a_bare_number_printed_as_another_kind(draft: str, kind: ValueKind, quot
 @pytest.mark.parametrize(
     ("answer", "quotes", "expected"),
     [
-        # 115 + 1900: the ROC year converted wrongly; the quote's date as printed (worked out: 115 + 1911 = 2026)
-        ("2015年1月27日9:40", ["（三） 截止期限為民國 115年1月27日上午9時40分。"], "民國 115年1月27日9:40"),
+        # 115 + 1900: the ROC year converted wrongly; written with the quote's ROC year (115 + 1911 = 2026)
+        ("2015年1月27日9:40", ["（三） 截止期限為民國 115年1月27日上午9時40分。"], "115年1月27日9:40"),
         ("2015-01-16", ["廠商請求釋疑之期限至 115年1月16日止。"], "115年1月16日"),
-        # converted right: also shown as printed, where its digits stand
-        ("2026年1月27日", ["截止期限為民國 115年1月27日"], "民國 115年1月27日"),
-        ("2026-01-27", ["截止期限為2026年1月27日"], "2026年1月27日"),
-        # printed as the quote prints it: unchanged
+        # converted right: written with the ROC year too, so that its digits stand in the quote
+        ("2026年1月27日", ["截止期限為民國 115 年 1 月 27 日"], "115年1月27日"),
+        # written as the quote writes it, or a Gregorian date the quote prints: unchanged (PDF spacing not copied)
         ("115年1月27日", ["截止期限為民國 115年1月27日"], "115年1月27日"),
+        ("2026-01-27", ["截止期限為2026年1月27日"], "2026-01-27"),
+        ("2027年11月10日", ["至2027 年1 1月10日"], "2027年11月10日"),
         # the quote's year is Gregorian: the reader's year is its own reading, not a conversion
         ("2015年1月27日", ["截止期限為2025年1月27日"], "2015年1月27日"),
         # two ROC dates of that month and day in the quotes: which one is not known
