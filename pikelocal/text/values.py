@@ -414,7 +414,9 @@ def printed_as_other(value: Value, quote: str) -> bool:
     if value.kind not in _PRINTED_AS or not _BARE_DIGITS.fullmatch(digits):
         return False
     number = re.compile(rf"(?<![\d.]){re.escape(digits)}(?![\d.])")
-    kinds = {v.kind for _s, _e, v in values_in(quote, SPAN_KINDS) if number.search(v.text.replace(",", ""))}
+    printed = [v for _s, _e, v in values_in(quote, SPAN_KINDS) if number.search(v.text.replace(",", ""))]
+    # points are a weight (a percentage) and a score (a count: 合格分數 70 分)
+    kinds = {v.kind for v in printed} | ({"count"} if any(v.unit == "points" for v in printed) else set())
     return bool(kinds) and not kinds & _PRINTED_AS[value.kind]
 
 

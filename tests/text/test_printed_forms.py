@@ -125,6 +125,7 @@ def test_a_bare_number_is_read_as_its_quote_prints_it(draft: str, quote: str, ex
         ("10", "percentage", "六、價格 標價組成內容合理性 10 分", False),
         ("5", "count", "评标委员会构成： 5 人，其中招标人代表 0 人", False),
         ("20", "percentage", "| 5 | 經費合理性 | 20 |", False),
+        ("70", "count", "總滿分之合格分數為平均總評分70分", False),  # a score in points is a count of points
         # printed both ways: the reader may mean either
         ("30", "amount", "30 日內繳納新臺幣 30 萬元", False),
         # a draft with its own unit is the reader's own reading
