@@ -34,6 +34,7 @@ DOCUMENTS = {  # gold name → file
     "zh-tender-huangmei": TENDER[0] if TENDER else None,
     "tw-tender-ntpc-dispatch": DATA / "tw-tender-ntpc-dispatch.pdf",
     "tw-rfp-moea-warehouse": DATA / "tw-rfp-moea-warehouse.pdf",
+    "tw-contract-ntpc-dispatch": DATA / "tw-contract-ntpc-dispatch.txt",
 }
 BEGIN, END = "<!-- bench_review_views:begin -->", "<!-- bench_review_views:end -->"
 VIEWS = ("risks", "requirements", "timeline")
@@ -47,6 +48,13 @@ def ingest(kb: Path, files: list[Path]) -> None:
         knowledge_base.add(files)
 
 
+def _lines(where: api.Located) -> tuple[int, int] | None:
+    """A clause's first and last line, so a text document's rows (no pages) are told apart by line."""
+    if where.line_start is None:
+        return None
+    return where.line_start, where.line_end if where.line_end is not None else where.line_start
+
+
 def found_rows(knowledge_base: api.KnowledgeBase, doc: str) -> tuple[dict[str, list[Found]], float]:
     t0 = time.perf_counter()
     risks = knowledge_base.risks([doc])
@@ -54,9 +62,9 @@ def found_rows(knowledge_base: api.KnowledgeBase, doc: str) -> tuple[dict[str, l
     timeline = knowledge_base.timeline([doc])
     seconds = time.perf_counter() - t0
     return {
-        "risks": [Found(r.clause.where.page, r.clause.text) for r in risks],
-        "requirements": [Found(r.clause.where.page, r.clause.text) for r in requirements],
-        "timeline": [Found(e.clause.where.page, e.clause.text, e.date) for e in timeline],
+        "risks": [Found(r.clause.where.page, r.clause.text, lines=_lines(r.clause.where)) for r in risks],
+        "requirements": [Found(r.clause.where.page, r.clause.text, lines=_lines(r.clause.where)) for r in requirements],
+        "timeline": [Found(e.clause.where.page, e.clause.text, e.date, _lines(e.clause.where)) for e in timeline],
     }, seconds
 
 
