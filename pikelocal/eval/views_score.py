@@ -9,8 +9,9 @@ no miss).
 
 A text document has no pages (pikelocal reads a .txt or .md as one page without a number): its rows give ``"page":
 null`` and ``line`` (the 1-based line of the file where the quote stands), and the meta may name the scored lines
-(``lines``: ``[[first, last], ...]``) instead of pages. A found row that carries its lines matches such a row only
-when the row's line is among them, so the same words on two lines are two rows.
+(``lines``: ``[[first, last], ...]``) instead of pages. Such a row matches a found row by line (the row's line among
+the found row's lines, whatever page number the reader gave the file), so the same words on two lines are two
+rows.
 
 A found row matches a gold row on the same page when one's words hold the other's, or they share
 :data:`SHARED_CHARS` characters in a run (compared NFKC-folded, without whitespace: a PDF prints compatibility
@@ -85,10 +86,11 @@ def fold(text: str) -> str:
 
 
 def matches(gold: Mapping[str, Any], found: Found, *, by_date: bool = False) -> bool:
-    if gold.get("page") != found.page:
-        return False
     line = gold.get("line")
-    if line is not None and found.lines is not None and not found.lines[0] <= int(line) <= found.lines[1]:
+    if line is not None and gold.get("page") is None:
+        if found.lines is None or not found.lines[0] <= int(line) <= found.lines[1]:
+            return False  # a text document's row: its line places it, whatever page number the reader gave
+    elif gold.get("page") != found.page:
         return False
     if by_date and gold.get("date"):
         return found.date == str(gold["date"])
@@ -127,9 +129,11 @@ def _where(gold: Mapping[str, Any]) -> str:
 
 
 def _found_where(found: Found) -> str:
-    if found.page is None and found.lines is not None:
+    if found.lines is None:
+        return f"p. {found.page}"
+    if found.page is None:
         return f"l. {found.lines[0]}"
-    return f"p. {found.page}"
+    return f"p. {found.page}, l. {found.lines[0]}"
 
 
 def dates_recall(gold: Gold, found: Sequence[Found]) -> tuple[int, int]:

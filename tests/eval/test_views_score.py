@@ -32,6 +32,15 @@ def test_scored_lines_leave_other_lines_out() -> None:
     assert s.false_alarms == ("l. 216: 廠商亦不得以未依法登記之廠商為分包廠商。",)
 
 
+def test_a_text_row_matches_whatever_page_number_the_reader_gave() -> None:
+    # pikelocal reads a .txt as one page: the found rows may say page 1; the gold row (page null) is placed by line.
+    gold = Gold({"pages": "all"}, [{"page": None, "line": 220, "quote": "機關得解除契約、終止契約或沒收保證金"}])
+    hit = Found(1, "5.廠商違反不得轉包之規定時，機關得解除契約、終止契約或沒收保證金。", lines=(220, 220))
+    elsewhere = Found(1, "5.廠商違反不得轉包之規定時，機關得解除契約、終止契約或沒收保證金。", lines=(221, 221))
+    assert score(gold, [hit]).recalled == 1
+    assert score(gold, [elsewhere]).recalled == 0
+
+
 def test_a_paged_row_without_line_matches_as_before() -> None:
     gold = Gold({"pages": "all"}, [{"page": 13, "quote": "逾期不辦理簽約時，視為拋棄得標"}])
     s = score(gold, [Found(13, "得標廠商逾期不辦理簽約時，視為拋棄得標。", lines=(4, 5))])
