@@ -80,18 +80,18 @@ def main() -> None:
         if args.kb is None:
             ingest(kb, list(files.values()))
         with api.open_kb(kb, api.load_settings()) as knowledge_base:
-            results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bool]] = {}
+            results: dict[str, tuple[dict[str, Score], float, tuple[int, int], dict[str, bool]]] = {}
             for name, path in files.items():
                 found, seconds = found_rows(knowledge_base, path.name)
                 scores: dict[str, Score] = {}
-                held_out = False
+                held_out: dict[str, bool] = {}  # by view: a document may be rule-writing for one view only
                 dated = (0, 0)
                 for view in VIEWS:
                     gold_file = GOLD / f"{name}.{view}.jsonl"
                     if not gold_file.exists():
                         continue
                     gold = load_gold(gold_file)
-                    held_out = bool(gold.meta.get("held_out"))
+                    held_out[view] = bool(gold.meta.get("held_out"))
                     scores[view] = score(gold, found[view], by_date=view == "timeline")
                     if view == "timeline":
                         dated = dates_recall(gold, found[view])
@@ -109,11 +109,11 @@ def main() -> None:
                 continue
             record_result(
                 args.results, benchmark="review_views", dataset=name, mode=view, n=s.gold, metrics=metrics,
-                command=command, held_out=held_out,
+                command=command, held_out=held_out[view],
             )  # fmt: skip
 
 
-def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bool]]) -> list[str]:
+def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], dict[str, bool]]]) -> list[str]:
     out = [
         "## Review views: rejection risks, requirements, timeline",
         "",
@@ -127,18 +127,25 @@ def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bo
         "Command: `nice -n 19 python build/bench/bench_review_views.py` (ingests with the hashing encoder: the views"
         " read no vector).",
         "",
+        "Roles move as documents are read: a view whose misses were read to write rules is rule-writing from then on."
+        " The NTPC tender's risks and timeline were held out until the NTPC contract's lists were written (held-out"
+        " figures then: risks recall 71 %, precision 50 %; timeline 91 %, 42 %); its requirements stay held out. The"
+        " contract's lists were committed before any finder ran on it; its first figures, before the rules written"
+        " from the tender's misses: risks recall 0 % (nothing found), requirements 100 % / 100 %, timeline"
+        " 87 % / 100 % (1/1 dates).",
+        "",
     ]
     for held in (False, True):
         out += [
-            f"### {'Held out (no rule written from them)' if held else 'Dev (the rules were written on them)'}",
+            f"### {'Held out (no rule written from them)' if held else 'Rule-writing (rules written from them)'}",
             "",
         ]
         out += ["| document | view | gold rows | recall | found (scored) | precision | dates | seconds (3 views) |"]
         out += ["|---|---|---|---|---|---|---|---|"]
         for name, (scores, seconds, dated, held_out) in results.items():
-            if held_out != held:
-                continue
             for view, s in scores.items():
+                if held_out[view] != held:
+                    continue
                 dates = f"{dated[0]}/{dated[1]}" if view == "timeline" else ""
                 out.append(
                     f"| {name} | {view} | {s.gold} | {s.recall:.0%} | {s.found} | {s.precision:.0%} | {dates} |"
@@ -146,9 +153,9 @@ def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bo
                 )
         out.append("")
         for name, (scores, _seconds, _dated, held_out) in results.items():
-            if held_out != held:
-                continue
             for view, s in scores.items():
+                if held_out[view] != held:
+                    continue
                 if s.missed:
                     out.append(f"- {name} {view}, missed: " + "; ".join(s.missed))
                 if s.false_alarms:
