@@ -34,6 +34,7 @@ DOCUMENTS = {  # gold name → file
     "zh-tender-huangmei": TENDER[0] if TENDER else None,
     "tw-tender-ntpc-dispatch": DATA / "tw-tender-ntpc-dispatch.pdf",
     "tw-rfp-moea-warehouse": DATA / "tw-rfp-moea-warehouse.pdf",
+    "tw-contract-ntpc-dispatch": DATA / "tw-contract-ntpc-dispatch.txt",
 }
 BEGIN, END = "<!-- bench_review_views:begin -->", "<!-- bench_review_views:end -->"
 VIEWS = ("risks", "requirements", "timeline")
@@ -47,6 +48,13 @@ def ingest(kb: Path, files: list[Path]) -> None:
         knowledge_base.add(files)
 
 
+def _lines(where: api.Located) -> tuple[int, int] | None:
+    """A clause's first and last line, so a text document's rows (no pages) are told apart by line."""
+    if where.line_start is None:
+        return None
+    return where.line_start, where.line_end if where.line_end is not None else where.line_start
+
+
 def found_rows(knowledge_base: api.KnowledgeBase, doc: str) -> tuple[dict[str, list[Found]], float]:
     t0 = time.perf_counter()
     risks = knowledge_base.risks([doc])
@@ -54,9 +62,9 @@ def found_rows(knowledge_base: api.KnowledgeBase, doc: str) -> tuple[dict[str, l
     timeline = knowledge_base.timeline([doc])
     seconds = time.perf_counter() - t0
     return {
-        "risks": [Found(r.clause.where.page, r.clause.text) for r in risks],
-        "requirements": [Found(r.clause.where.page, r.clause.text) for r in requirements],
-        "timeline": [Found(e.clause.where.page, e.clause.text, e.date) for e in timeline],
+        "risks": [Found(r.clause.where.page, r.clause.text, lines=_lines(r.clause.where)) for r in risks],
+        "requirements": [Found(r.clause.where.page, r.clause.text, lines=_lines(r.clause.where)) for r in requirements],
+        "timeline": [Found(e.clause.where.page, e.clause.text, e.date, _lines(e.clause.where)) for e in timeline],
     }, seconds
 
 
@@ -72,18 +80,18 @@ def main() -> None:
         if args.kb is None:
             ingest(kb, list(files.values()))
         with api.open_kb(kb, api.load_settings()) as knowledge_base:
-            results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bool]] = {}
+            results: dict[str, tuple[dict[str, Score], float, tuple[int, int], dict[str, bool]]] = {}
             for name, path in files.items():
                 found, seconds = found_rows(knowledge_base, path.name)
                 scores: dict[str, Score] = {}
-                held_out = False
+                held_out: dict[str, bool] = {}  # by view: a document may be rule-writing for one view only
                 dated = (0, 0)
                 for view in VIEWS:
                     gold_file = GOLD / f"{name}.{view}.jsonl"
                     if not gold_file.exists():
                         continue
                     gold = load_gold(gold_file)
-                    held_out = bool(gold.meta.get("held_out"))
+                    held_out[view] = bool(gold.meta.get("held_out"))
                     scores[view] = score(gold, found[view], by_date=view == "timeline")
                     if view == "timeline":
                         dated = dates_recall(gold, found[view])
@@ -101,11 +109,11 @@ def main() -> None:
                 continue
             record_result(
                 args.results, benchmark="review_views", dataset=name, mode=view, n=s.gold, metrics=metrics,
-                command=command, held_out=held_out,
+                command=command, held_out=held_out[view],
             )  # fmt: skip
 
 
-def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bool]]) -> list[str]:
+def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], dict[str, bool]]]) -> list[str]:
     out = [
         "## Review views: rejection risks, requirements, timeline",
         "",
@@ -119,18 +127,31 @@ def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bo
         "Command: `nice -n 19 python build/bench/bench_review_views.py` (ingests with the hashing encoder: the views"
         " read no vector).",
         "",
+        "Roles move as documents are read: a view whose misses were read to write rules is rule-writing from then on."
+        " The NTPC tender's risks and timeline were held out until the NTPC contract's lists were written (held-out"
+        " figures then: risks recall 71 %, precision 50 %; timeline 91 %, 42 %); its requirements stay held out. The"
+        " contract's lists were committed before any finder ran on it; its first figures, before the rules written"
+        " from the tender's misses: risks recall 0 % (nothing found), requirements 100 % / 100 %, timeline"
+        " 87 % / 100 % (1/1 dates). Its risks figure after them is optimistic: the termination rule came from the"
+        " tender (將據以解除、終止契約) and the definition, but its wordings 終止本契約, 終止或解除部分或全部契約"
+        " and 終止或解除全部或部分契約 and the measure listed as an item (2.終止或解除契約) were added by someone who"
+        " had read the"
+        " contract to write its gold (with only the tender's wordings: recall 33 %, precision 100 %), and one false"
+        " alarm of a first run (契約解除時, a termination named at a clause's start) showed a slip in the item rule,"
+        " fixed before this run.",
+        "",
     ]
     for held in (False, True):
         out += [
-            f"### {'Held out (no rule written from them)' if held else 'Dev (the rules were written on them)'}",
+            f"### {'Held out (no rule written from them)' if held else 'Rule-writing (rules written from them)'}",
             "",
         ]
         out += ["| document | view | gold rows | recall | found (scored) | precision | dates | seconds (3 views) |"]
         out += ["|---|---|---|---|---|---|---|---|"]
         for name, (scores, seconds, dated, held_out) in results.items():
-            if held_out != held:
-                continue
             for view, s in scores.items():
+                if held_out[view] != held:
+                    continue
                 dates = f"{dated[0]}/{dated[1]}" if view == "timeline" else ""
                 out.append(
                     f"| {name} | {view} | {s.gold} | {s.recall:.0%} | {s.found} | {s.precision:.0%} | {dates} |"
@@ -138,9 +159,9 @@ def report(results: dict[str, tuple[dict[str, Score], float, tuple[int, int], bo
                 )
         out.append("")
         for name, (scores, _seconds, _dated, held_out) in results.items():
-            if held_out != held:
-                continue
             for view, s in scores.items():
+                if held_out[view] != held:
+                    continue
                 if s.missed:
                     out.append(f"- {name} {view}, missed: " + "; ".join(s.missed))
                 if s.false_alarms:

@@ -7,6 +7,12 @@ clause as the document prints them), the view's label (``stage``, ``kind`` and `
 a relative deadline) and ``optional`` (a row a reviewer may take either way: found, it is no false alarm; missed,
 no miss).
 
+A text document has no pages (pikelocal reads a .txt or .md as one page without a number): its rows give ``"page":
+null`` and ``line`` (the 1-based line of the file where the quote stands), and the meta may name the scored lines
+(``lines``: ``[[first, last], ...]``) instead of pages. Such a row matches a found row by line (the row's line among
+the found row's lines, whatever page number the reader gave the file), so the same words on two lines are two
+rows.
+
 A found row matches a gold row on the same page when one's words hold the other's, or they share
 :data:`SHARED_CHARS` characters in a run (compared NFKC-folded, without whitespace: a PDF prints compatibility
 ideographs and breaks lines). A dated timeline row matches by page and date. Recall counts the gold rows (not
@@ -33,6 +39,7 @@ class Found:
     page: int | None
     text: str
     date: str | None = None
+    lines: tuple[int, int] | None = None  # first and last line (1-based), where the finder knows them
 
 
 @dataclass(frozen=True)
@@ -40,9 +47,12 @@ class Gold:
     meta: Mapping[str, Any]
     rows: Sequence[Mapping[str, Any]]
 
-    def scored(self, page: int | None) -> bool:
+    def scored(self, page: int | None, lines: tuple[int, int] | None = None) -> bool:
         pages = self.meta.get("pages", "all")
         if page in set(self.meta.get("unscored_pages", ())):
+            return False
+        ranges = self.meta.get("lines")
+        if ranges and lines is not None and not any(a <= lines[0] <= b for a, b in ranges):
             return False
         return pages == "all" or page in set(pages)
 
@@ -76,7 +86,11 @@ def fold(text: str) -> str:
 
 
 def matches(gold: Mapping[str, Any], found: Found, *, by_date: bool = False) -> bool:
-    if gold.get("page") != found.page:
+    line = gold.get("line")
+    if line is not None and gold.get("page") is None:
+        if found.lines is None or not found.lines[0] <= int(line) <= found.lines[1]:
+            return False  # a text document's row: its line places it, whatever page number the reader gave
+    elif gold.get("page") != found.page:
         return False
     if by_date and gold.get("date"):
         return found.date == str(gold["date"])
@@ -91,7 +105,7 @@ def matches(gold: Mapping[str, Any], found: Found, *, by_date: bool = False) -> 
 
 def score(gold: Gold, found: Sequence[Found], *, by_date: bool = False) -> Score:
     """Recall and precision of ``found`` against ``gold`` (see the module's docstring)."""
-    scored = [f for f in found if gold.scored(f.page)]
+    scored = [f for f in found if gold.scored(f.page, f.lines)]
     required = [g for g in gold.rows if not g.get("optional")]
     recalled = [g for g in required if any(matches(g, f, by_date=by_date) for f in scored)]
     counted: list[Found] = []
@@ -105,9 +119,21 @@ def score(gold: Gold, found: Sequence[Found], *, by_date: bool = False) -> Score
         if hits:
             correct += 1
         else:
-            false_alarms.append(f"p. {f.page}: {f.text[:80]}")
-    missed = tuple(f"p. {g['page']}: {g.get('quote', '')}" for g in required if g not in recalled)
+            false_alarms.append(f"{_found_where(f)}: {f.text[:80]}")
+    missed = tuple(f"{_where(g)}: {g.get('quote', '')}" for g in required if g not in recalled)
     return Score(len(required), len(recalled), len(counted), correct, missed, tuple(false_alarms))
+
+
+def _where(gold: Mapping[str, Any]) -> str:
+    return f"p. {gold['page']}" if gold.get("page") is not None else f"l. {gold.get('line')}"
+
+
+def _found_where(found: Found) -> str:
+    if found.lines is None:
+        return f"p. {found.page}"
+    if found.page is None:
+        return f"l. {found.lines[0]}"
+    return f"p. {found.page}, l. {found.lines[0]}"
 
 
 def dates_recall(gold: Gold, found: Sequence[Found]) -> tuple[int, int]:

@@ -4,7 +4,8 @@ the LLM: a view of the KB's statements (``ingest/enrich/statements.py``), as the
 - **dated**: a statement whose value is a day (``2026-01-27``), unless it cites a document (a letter's or a law's
   date: "88 年 10 月 12 日（88）工程企字第 8814668 号函") or is in an example (statements leave those out);
 - **relative**: a period counted from an event ("决标日之次日起 30 日内", "within 30 days of acceptance", "开标前
-  10 日"): a duration the words around it anchor to a start or an end (:data:`_ANCHORED`).
+  10 日"): a duration the words around it anchor to a start or an end (:data:`_ANCHORED`); not a window looking
+  back ("近三年内", years counted back from an event: "截止投标日前 3 年内", ``text/dates.COUNTED_BACK``).
 
 Dated entries come first, in date order, then the relative ones in document order. Each shows the day both ways:
 Gregorian and, for a day after 1912, the Republic of China's (民國115年1月27日): a Taiwanese reviewer reads the
@@ -19,7 +20,7 @@ from collections.abc import Iterable
 from pikelocal.domain.obligations import Clause, TimelineEntry
 from pikelocal.domain.review import Located
 from pikelocal.domain.statements import Statement
-from pikelocal.text.dates import ROC_EPOCH
+from pikelocal.text.dates import COUNTED_BACK, ROC_EPOCH, YEARS
 from pikelocal.text.script import to_simplified
 
 _DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})$")
@@ -112,4 +113,6 @@ def _anchored(s: Statement) -> bool:
     near = before[-4:]
     if _LOOKBACK.search(before[-3:]):
         return False
+    if COUNTED_BACK.search(before) and YEARS.search(sentence[start:end]):
+        return False  # years counted back from an event ("截止投标日前 3 年内"): a window of experience
     return bool(_ANCHOR_AFTER.search(after) or _ANCHOR_BEFORE.search(near) or ("起" in before and "内" in after))

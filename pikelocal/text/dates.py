@@ -27,6 +27,11 @@ MONTHS: dict[str, int] = (
     {m: i for i, m in enumerate(MONTH_NAMES, 1)} | {m[:3]: i for i, m in enumerate(MONTH_NAMES, 1)} | {"sept": 9}
 )
 ROC_EPOCH = 1911  # a year of the Republic of China + 1911 = the Gregorian year
+# A period of years counted back from an event, in simplified script: the words right before its number
+# ("截止投标日前 3 年内", "自查询日往前推算三年内", "in the 3 years preceding the deadline" reads "preceding" after
+# it). A window in which experience or a record is counted, not a deadline of the procedure.
+COUNTED_BACK = re.compile(r"(?:日前|往前推算|往前推|回溯)\s*$")
+YEARS = re.compile(r"年|(?<![a-z])years?(?![a-z])", re.I)
 _ROC_MAX = 200  # a year of at most three digits up to this is a year of the Republic
 
 # A month as written in prose: Title case or upper case, the longest name first ("Sept" before "Sep").
