@@ -38,6 +38,7 @@ _CLAUSE_START = re.compile(r"[，,；;。:：]")
 # ("最高得14分") is a scoring rule, not a cap.
 _SCORING = re.compile(r"评分|评审|总分|權重|权重|配分|評分|分值|(?i:weight|score|points)")
 MIN_TERM_CHARS = 2
+COMPOUND_CHARS = 6  # how far before a term a word it is part of may start (履约保证金, contract's 付款期限)
 SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
 # Where a period is counted from ("自投标截止时间起 90 日", "從決標次日起"): an event named there is the start, not
@@ -97,6 +98,19 @@ class _Subject:
         asked = next((m for q in item.questions.values() if (m := _MEASURE_ASKED.search(prepare(q)))), None)
         return cls(item.kind, concepts.active().concepts_in(words), asked.group(1) if asked else "")
 
+    def names_another(self, text: str, at: int, size: int) -> bool:
+        """The term at ``text[at:at + size]`` is part of a word that names another concept than the item's: 期限 in
+        付款期限 (the payment's deadline, not the contract's term), 保证金 in 履约保证金 for the bid bond. Judged on
+        the folded words that end at the term or hold it."""
+        left = max(0, at - COMPOUND_CHARS)
+        before, word = concepts.fold(text[left:at]), concepts.fold(text[at : at + size])
+        whole = before + word
+        for m in concepts.active().find(whole):
+            joined = m.end == len(before) or m.start < len(before) < m.end  # ends at the term, or holds its start
+            if joined and m.concept not in self.concepts:
+                return True
+        return False
+
     def owns(self, value: Value, between: str) -> bool:
         """A value belongs to the item when the concept named nearest before it (after the item's term) is one
         the item names, or none is (a passing line of 80 分 after 技術評分…及格 is no weight), and a count is in
@@ -125,6 +139,8 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
             folded = chunk.text.lower()  # English hints match whatever the case ("Warranty", "warranty")
             for term in terms:
                 for at in _occurrences(folded, term.lower()):
+                    if subject.names_another(chunk.text, at, len(term)):
+                        continue
                     s = _statement(corpus, doc_id, chunk, at, len(term), subject)
                     if s is not None and (points or s.value.unit != "points"):
                         found.setdefault((doc_id, s.offset), s)

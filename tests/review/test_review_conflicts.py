@@ -136,3 +136,14 @@ def test_an_amount_printed_with_spaces_is_one_statement() -> None:
     budget = asked("amount", "採購預算", "本案的採購預算金額是多少？", "預算", "預算金額")
     text = "本案採購預算金額為新臺幣 35 萬 900 元（含稅）。"
     assert [s.value.normal for s in statements(corpus(text), budget)] == ["350900 TWD"]
+
+
+def test_a_term_inside_a_word_of_another_concept_states_nothing_of_the_item() -> None:
+    # the contract's term asks 期限: 付款期限 is the payment's deadline; 履約期限 is the term itself
+    term = asked("duration", "契約期間", "本契約的期間為多久？", "契約期間", "期限")
+    text = "但涉及向補助機關申請核撥補助款者，付款期限為30工作天。\n履約期限為365日。"
+    assert [s.value.normal for s in statements(corpus(text), term)] == ["365 days"]
+    # the bid bond's 保证金 inside 履约保证金 is the performance bond's
+    bond = asked("amount", "投标保证金", "投标保证金是多少？", "投标保证金", "保证金")
+    text = "履约保证金为人民币10万元。投标人应提交保证金人民币5万元。"
+    assert [s.value.normal for s in statements(corpus(text), bond)] == ["50000 CNY"]
