@@ -92,7 +92,7 @@ def run(
 
         return run_review(
             s.store, checklist, ask_item, script, settings_key=key, doc_ids=doc_ids,
-            fresh=request.fresh, sink=sink,
+            fresh=request.fresh, sink=sink, encoder=s.encoder,
         )  # fmt: skip
 
 

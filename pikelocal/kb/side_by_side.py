@@ -73,6 +73,7 @@ def run(
                 report = run_review(
                     s.store, checklist, _asker(s.store, s.encoder, s.llm, options, plan.doc.id), plan.script,
                     settings_key=key, doc_ids=(plan.doc.id,), fresh=request.fresh, sink=sink, scope=plan.scope,
+                    encoder=s.encoder,
                 )  # fmt: skip
                 asked, kept = asked + report.asked, kept + report.kept
     with Store.open_existing(path) as store, store.snapshot():

@@ -29,6 +29,8 @@ from pikelocal.domain.review import (
     Value,
     ValueKind,
 )  # fmt: skip
+from pikelocal.embed.base import Encoder
+from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
@@ -42,7 +44,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 4  # 4: amounts as printed, figures without a figure, roles for names, the to-check edge
+ROWS_VERSION = 5  # 5: dates as printed, figures of another kind, quotes about none of the item's concepts
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 
@@ -62,11 +64,13 @@ def run_review(
     fresh: bool = False,
     sink: EventSink = ignore,
     scope: str = "",
+    encoder: Encoder | None = None,
 ) -> ReviewReport:
     """Answer every item of ``checklist`` not yet answered on this KB state (every item with ``fresh``);
     ``settings_key`` names what else an answer depends on (model, mode), so a change there asks again too.
     ``scope`` keeps the rows apart from the checklist's other runs (one document's, for documents side by side:
-    ``review/stored.py``'s :func:`~pikelocal.review.stored.stored_name`)."""
+    ``review/stored.py``'s :func:`~pikelocal.review.stored.stored_name`). ``encoder``: the KB's, to tell whether an
+    answer's quotes are about the item (None: that check is left out)."""
     start = time.perf_counter()
     name = stored_name(checklist.name, scope)
     state = state_of(store, settings_key, script, doc_ids)
@@ -77,7 +81,7 @@ def run_review(
     corpus = Corpus.read(store, doc_ids)
     sink(StageStarted(STAGE, len(todo), "items"))
     for done, item in enumerate(todo, start=1):
-        row = answer_item(checklist, item, ask, script, corpus)
+        row = answer_item(checklist, item, ask, script, corpus, encoder)
         made_on = item_state(state, item)
         store.reviews.save_result(name, item.id, made_on, row_json(replace(row, kb_state=made_on)))
         sink(StageAdvanced(STAGE, done, len(todo), item.label))
@@ -107,7 +111,12 @@ def _values_text(row: ReviewRow) -> str:
 
 
 def answer_item(
-    checklist: Checklist, item: ChecklistItem, ask: Ask, script: ChecklistScript, corpus: Corpus
+    checklist: Checklist,
+    item: ChecklistItem,
+    ask: Ask,
+    script: ChecklistScript,
+    corpus: Corpus,
+    encoder: Encoder | None = None,
 ) -> ReviewRow:
     """One item: asked, its answer read as a value, its quotes located, and the KB's other statements of the value
     compared with it."""
@@ -130,6 +139,8 @@ def answer_item(
     # a name answered by a field's label or a party's role ("招标人") names nobody
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
+    found = not answer.unsupported and not to_check
+    blank = blank or (found and encoder is not None and _about_none(item, question, quotes, encoder))
     value = None if blank else value  # the row states no value: none to compare with the documents' statements
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
@@ -162,6 +173,21 @@ def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
         return False
     printed = [printed_as_other(value, q.text) for q in quotes if value.text.replace(",", "").strip() in q.text]
     return bool(printed) and all(printed)
+
+
+def _about_none(item: ChecklistItem, question: str, quotes: Sequence[ReviewQuote], encoder: Encoder) -> bool:
+    """The answer's quotes name none of the concepts of the item (its label and hints, in any of the three
+    vocabularies: ``text/concepts.py``), and the encoder does not put any of them near the item either
+    (``about.ABOUT_COSINE``): 「15、服務建議書撰寫規定」 for a bid's validity, a transfer period after the contract's
+    end for a renewal notice. Such a row is not stated, the model's draft kept. An item whose words name no concept
+    is not judged so."""
+    wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
+    if not wanted or not quotes:
+        return False
+    if any(concepts.active().broad_concepts_in(q.text) & wanted for q in quotes):
+        return False
+    meaning = Meaning(encoder, question, (item.label, *item.hints))
+    return max(meaning.similarities([q.text for q in quotes])) < ABOUT_COSINE
 
 
 def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:

@@ -266,3 +266,31 @@ def test_a_name_answered_by_a_role_names_nobody(tmp_path: Path, settings: Settin
     reply = f"原文：一、招标人：黄梅县水利局。\n答案：{answer}"
     rows = reviewed(tmp_path, settings, "# 招标公告\n\n一、招标人：黄梅县水利局。\n", reply, NAME_CHECKLIST)
     assert rows["purchaser"].verdict == verdict
+
+
+VALIDITY_CHECKLIST = """name = "validity"
+[[items]]
+id = "bid_validity"
+label = "投標有效期"
+kind = "duration"
+question.hant = "投標文件的有效期為多久？"
+hints = ["投標有效期", "投标有效期"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("reply", "verdict"),
+    [
+        # a list number taken for the period: the heading names no validity, nor is it near the item by meaning
+        ("原文：15、服務建議書撰寫規定\n答案：15天", "not_stated"),
+        # the sentence that names the item: left to the answer's own checks (found, or to check by the encoder)
+        ("原文：投標有效期：90天\n答案：90天", "kept"),
+    ],
+)
+def test_a_quote_about_none_of_the_item_s_concepts_answers_nothing(
+    tmp_path: Path, settings: Settings, reply: str, verdict: str
+) -> None:
+    text = "# 需求說明書\n\n15、服務建議書撰寫規定\n\n投標有效期：90天\n"
+    row = reviewed(tmp_path, settings, text, reply, VALIDITY_CHECKLIST)["bid_validity"]
+    assert row.verdict == verdict if verdict == "not_stated" else row.verdict in ("found", "to_check")
+    assert row.extra.get("draft") == reply.rsplit("：", 1)[1]  # the model's words kept either way

@@ -42,6 +42,9 @@ def test_one_notion_in_two_vocabularies_is_one_concept(theirs: str, ours: str, c
         ("a pre-bid  meeting", {"prebid_meeting"}),  # hyphen and spaces
         ("taxi", set()),  # English terms match whole words only
         ("保证金", set()),  # a word that names several notions is no term
+        ("服務建議書一式 10 份", {"copies", "bid_documents"}),  # 一式…份 counts the copies
+        ("內容採中文直式橫書", {"language"}),  # a language named is about the language
+        ("Proposals shall be written in English", {"language", "bid_documents"}),
     ],
 )
 def test_terms_are_found_as_documents_print_them(text: str, concepts: set[str]) -> None:
