@@ -38,6 +38,7 @@ _CLAUSE_START = re.compile(r"[，,；;。:：]")
 # ("最高得14分") is a scoring rule, not a cap.
 _SCORING = re.compile(r"评分|评审|总分|權重|权重|配分|評分|分值|(?i:weight|score|points)")
 MIN_TERM_CHARS = 2
+LINES_CHARS = 600  # the most of a citation's lines read back (a table flattened into one line)
 COMPOUND_CHARS = 6  # how far before a term a word it is part of may start (履约保证金, contract's 付款期限)
 SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
@@ -81,6 +82,27 @@ class Corpus:
         pages = {d.id: store.docs.page_starts(d.id) for d in docs}
         first = {d.id: p.text for d in docs if (p := store.docs.page(d.id, 1)) is not None}
         return cls(titles, chunks, pages, first)
+
+    def lines_text(self, where: Located) -> str:
+        """The whole lines a citation points to (a quote cut from them is read with its sentence's words); "" when
+        the corpus does not hold them."""
+        pages = self.pages.get(where.doc_id) or []
+        if where.line_start is None or not pages:
+            return ""
+        index = next((i for i, p in enumerate(pages) if p[0] == (where.page or pages[0][0])), None)
+        if index is None:
+            return ""
+        _page, page_start, lines = pages[index]
+        first, last = where.line_start, where.line_end or where.line_start
+        if not 1 <= first <= len(lines):
+            return ""
+        start = page_start + lines[first - 1]
+        after = pages[index + 1][1] if index + 1 < len(pages) else start + LINES_CHARS
+        end = min(page_start + lines[last] if last < len(lines) else after, start + LINES_CHARS)
+        for chunk in self.chunks.get(where.doc_id, []):
+            if chunk.char_start <= start < chunk.char_end:
+                return chunk.text[start - chunk.char_start : end - chunk.char_start]
+        return ""
 
 
 @dataclass(frozen=True)

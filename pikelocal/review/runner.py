@@ -140,7 +140,7 @@ def answer_item(
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     found = not answer.unsupported and not to_check
-    blank = blank or (found and encoder is not None and _about_none(item, question, quotes, encoder))
+    blank = blank or (found and encoder is not None and _about_none(item, question, quotes, corpus, encoder))
     value = None if blank else value  # the row states no value: none to compare with the documents' statements
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
@@ -175,19 +175,23 @@ def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
     return bool(printed) and all(printed)
 
 
-def _about_none(item: ChecklistItem, question: str, quotes: Sequence[ReviewQuote], encoder: Encoder) -> bool:
+def _about_none(
+    item: ChecklistItem, question: str, quotes: Sequence[ReviewQuote], corpus: Corpus, encoder: Encoder
+) -> bool:
     """The answer's quotes name none of the concepts of the item (its label and hints, in any of the three
     vocabularies: ``text/concepts.py``), and the encoder does not put any of them near the item either
     (``about.ABOUT_COSINE``): 「15、服務建議書撰寫規定」 for a bid's validity, a transfer period after the contract's
     end for a renewal notice. Such a row is not stated, the model's draft kept. An item whose words name no concept
-    is not judged so."""
+    is not judged so. Each quote is read with the whole lines it was cut from (「15工作天」 from 「於接到廠商請款單據後
+    15工作天內付款」)."""
     wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
     if not wanted or not quotes:
         return False
-    if any(concepts.active().broad_concepts_in(q.text) & wanted for q in quotes):
+    texts = [f"{corpus.lines_text(q.where)}\n{q.text}" for q in quotes]
+    if any(concepts.active().broad_concepts_in(t) & wanted for t in texts):
         return False
     meaning = Meaning(encoder, question, (item.label, *item.hints))
-    return max(meaning.similarities([q.text for q in quotes])) < ABOUT_COSINE
+    return max(meaning.similarities(texts)) < ABOUT_COSINE
 
 
 def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:
