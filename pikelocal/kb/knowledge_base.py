@@ -21,7 +21,7 @@ from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecor
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
-from pikelocal.domain.obligations import BidCheck, Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import BidCheck, Requirement, Risk, TimelineEntry, ViewRow
 from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
@@ -444,6 +444,12 @@ class KnowledgeBase:
         """Every dated deadline in date order, then every relative one, with what happens then (no model)."""
         return reviewing.timeline(self.path, docs)
 
+    def view_mark(self, view: str, row_id: str, mark: str, note: str = "") -> ViewRow:
+        """Mark a row of a view (``risks``, ``requirements``, ``timeline``; the row named by the id its listing
+        shows) accepted, wrong or to_check (or clear it with ""), with a note; every mark is kept, the newest shown
+        with the row whenever the view is found again. A bad view, id or mark is a one-line InputError naming it."""
+        return reviewing.mark_view_row(self.path, view, row_id, mark, note)
+
     def against(self, tender: str, bid: str) -> list[BidCheck]:
         """Each requirement of the document ``tender`` that a bid answers (the bidder's, the winning bidder's),
         with the sentence of the document ``bid`` that answers it, found by the hybrid search within the bid and
@@ -487,9 +493,11 @@ class KnowledgeBase:
         """Write a side-by-side table to ``out`` (.md, .csv, .xlsx or .docx), private like the KB."""
         return side_by_side.export(self.path, compared, out)
 
-    def import_marks(self, checklist: str, workbook: Path) -> MarksImport:
-        """Store the marks and notes a reviewer wrote in a review workbook (``export_review`` to .xlsx), matched by
-        item id; rows that cannot be taken are listed in the result, the others stored (no model)."""
+    def import_marks(self, checklist: str | None, workbook: Path) -> MarksImport:
+        """Store the marks and notes a reviewer wrote in a workbook: a review workbook (``export_review`` to .xlsx,
+        ``checklist`` its checklist), matched by item id, and the views' workbook (``export_views`` to .xlsx;
+        ``checklist`` None), matched by row id; rows that cannot be taken are listed in the result, the others
+        stored (no model)."""
         return reviewing.import_marks(self.path, checklist, workbook)
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:

@@ -17,7 +17,16 @@ from pikelocal.domain.answers import QueryTrace
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, ignore
-from pikelocal.domain.obligations import BidCheck, Clause, Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import (
+    VIEW_NAMES,
+    BidCheck,
+    Clause,
+    Requirement,
+    Risk,
+    TimelineEntry,
+    ViewName,
+    ViewRow,
+)
 from pikelocal.domain.review import (
     REVIEW_MARKS,
     Checklist,
@@ -43,9 +52,9 @@ from pikelocal.review.against import check_bid, tender_requirements
 from pikelocal.review.checklist import load_checklist
 from pikelocal.review.clauses import document_clauses
 from pikelocal.review.escape import clean_text
-from pikelocal.review.export import Report, write_report
+from pikelocal.review.export import REVIEW_SHEET, Report, write_report
 from pikelocal.review.figures import key_figures
-from pikelocal.review.marks_import import read_marks
+from pikelocal.review.marks_import import MarksSheet, read_workbook
 from pikelocal.review.report_file import file_mode
 from pikelocal.review.requirements import find_requirements
 from pikelocal.review.risks import find_risks
@@ -53,6 +62,7 @@ from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
 from pikelocal.review.timeline import find_timeline
 from pikelocal.review.view_export import ViewsReport, write_views
+from pikelocal.review.view_rows import ID_PREFIXES, Row, with_ids, with_marks
 from pikelocal.store.store import Store
 from pikelocal.text.script import detect_script
 
@@ -148,39 +158,95 @@ def mark(path: Path, checklist_ref: str, item_id: str, value: str, note: str = "
     return replace(row, mark=mark_value, note=stored.note, marked_at=stored.at)
 
 
-def import_marks(path: Path, checklist_ref: str, workbook: Path) -> MarksImport:
-    """The marks and notes of a review workbook (``export`` to .xlsx, filled in in a spreadsheet) stored as marks,
-    as ``pikelocal mark`` stores them, in one transaction; rows matched by their item id.
+def import_marks(path: Path, checklist_ref: str | None, workbook: Path) -> MarksImport:
+    """The marks and notes filled in in a workbook stored as marks, as ``pikelocal mark`` stores them, in one
+    transaction: a review workbook's (``export`` to .xlsx; ``checklist_ref`` names its checklist) matched by item id,
+    and the views' workbook's (``export_views`` to .xlsx: its ``risks``, ``requirements`` and ``timeline`` sheets)
+    matched by row id.
 
     A row whose mark and note the KB holds already stores nothing (a second import of the same workbook changes
-    nothing); a row that differs is the reviewer's newest word and becomes the item's mark (the marks before it stay
-    in the audit trail). An item the checklist does not hold, or holds but has not answered, is one line in the
-    result's errors, and the other rows are taken."""
-    checklist = load_checklist(checklist_ref)
-    sheet = read_marks(workbook)
+    nothing); a row that differs is the reviewer's newest word and becomes the row's mark (the marks before it stay
+    in the history). An item the checklist does not hold, or holds but has not answered, and a view row the KB no
+    longer finds (its document changed or was removed), are one line each in the result's errors, and the other rows
+    are taken."""
+    found = read_workbook(workbook)
     shown = shown_name(str(workbook))
-    others = sorted(sheet.checklists - {checklist.name})
-    if others:
-        raise InputError(f"{shown}: a review of checklist {others[0]}, not {checklist.name}")
-    known = {i.id for i in checklist.items}
-    errors = list(sheet.errors)
+    checklist = load_checklist(checklist_ref) if checklist_ref else None
+    if checklist is None and found.review is not None:
+        named = sorted(found.review.checklists)
+        hint = f" --checklist {named[0]}" if named else " --checklist NAME"
+        raise InputError(f"{shown}: a checklist's review workbook: name its checklist with{hint}")
+    names = ", ".join(repr(n) for n in found.sheetnames[:8]) or "none"
+    if checklist is not None and found.review is None:
+        raise InputError(f"{shown}: no sheet '{REVIEW_SHEET}' (it has {names}): export the review as .xlsx again")
+    if checklist is None and not found.views:
+        raise InputError(
+            f"{shown}: no sheet {', '.join(repr(v) for v in VIEW_NAMES)} (it has {names}): export the views as .xlsx"
+            " again (a checklist's review workbook is read with --checklist NAME)"
+        )
+    if checklist is not None and found.review is not None:
+        others = sorted(found.review.checklists - {checklist.name})
+        if others:
+            raise InputError(f"{shown}: a review of checklist {others[0]}, not {checklist.name}")
+    sheets = [s for s in (found.review, *found.views.values()) if s is not None]
+    errors = [e for sheet in sheets for e in sheet.errors]
     changed = unchanged = 0
     with Store.open_existing(path, readonly=False) as store, store.db.transaction():
-        answered = {r.item_id: r for r in stored_rows(store, checklist)}
-        for m in sheet.marks:
-            row = answered.get(m.item_id)
-            if row is None:
-                why = "not answered on this KB yet" if m.item_id in known else f"no item of {checklist.name}"
-                errors.append(f"{shown}: row {m.row}: item '{m.item_id}' is {why}: not taken")
-                continue
-            note = clean_text(m.note).strip()
-            if (row.mark, row.note.strip()) == (m.mark, note):
-                unchanged += 1
-                continue
-            store.reviews.add_mark(checklist.name, m.item_id, m.mark, note)
-            changed += 1
-    read = len(sheet.marks) + len(sheet.errors)  # the rows that held something, taken or not
-    return MarksImport(checklist.name, workbook.name, read, changed, unchanged, tuple(errors))
+        if checklist is not None and found.review is not None:
+            counts = _import_review(store, checklist, found.review, shown, errors)
+            changed, unchanged = changed + counts[0], unchanged + counts[1]
+        for view, sheet in found.views.items():
+            counts = _import_view(store, view, sheet, shown, errors)
+            changed, unchanged = changed + counts[0], unchanged + counts[1]
+    read = sum(len(s.marks) + len(s.errors) for s in sheets)  # the rows that held something, taken or not
+    name = checklist.name if checklist is not None else ""
+    return MarksImport(name, workbook.name, read, changed, unchanged, tuple(errors), tuple(found.views))
+
+
+def _import_review(
+    store: Store, checklist: Checklist, sheet: MarksSheet, shown: str, errors: list[str]
+) -> tuple[int, int]:
+    """The review sheet's marks stored; (changed, unchanged), each row not taken added to ``errors``."""
+    known = {i.id for i in checklist.items}
+    answered = {r.item_id: r for r in stored_rows(store, checklist)}
+    changed = unchanged = 0
+    for m in sheet.marks:
+        row = answered.get(m.item_id)
+        if row is None:
+            why = "not answered on this KB yet" if m.item_id in known else f"no item of {checklist.name}"
+            errors.append(f"{shown}: row {m.row}: item '{m.item_id}' is {why}: not taken")
+            continue
+        note = clean_text(m.note).strip()
+        if (row.mark, row.note.strip()) == (m.mark, note):
+            unchanged += 1
+            continue
+        store.reviews.add_mark(checklist.name, m.item_id, m.mark, note)
+        changed += 1
+    return changed, unchanged
+
+
+def _import_view(store: Store, view: ViewName, sheet: MarksSheet, shown: str, errors: list[str]) -> tuple[int, int]:
+    """A view sheet's marks stored against the view's rows as the KB finds them now; (changed, unchanged), each
+    row not taken added to ``errors``."""
+    if not sheet.marks:
+        return 0, 0
+    rows = {r.row_id: r for r in _view(store, view)}
+    changed = unchanged = 0
+    for m in sheet.marks:
+        row = rows.get(m.item_id)
+        if row is None:
+            errors.append(
+                f"{shown}: sheet '{view}' row {m.row}: row '{m.item_id}' is not in this KB's {view} (its document"
+                " was changed or removed): not taken"
+            )
+            continue
+        note = clean_text(m.note).strip()
+        if (row.mark, row.note.strip()) == (m.mark, note):
+            unchanged += 1
+            continue
+        store.view_marks.add(view, m.item_id, row.clause.where.doc_id, m.mark, note)
+        changed += 1
+    return changed, unchanged
 
 
 def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:
@@ -235,24 +301,80 @@ def _view_documents(store: Store, doc_refs: Sequence[str]) -> list[tuple[int, st
 
 
 def risks(path: Path, doc_refs: Sequence[str] = ()) -> list[Risk]:
-    """Every clause that rejects a bid, in document order (group them with ``review.risks.by_stage``)."""
+    """Every clause that rejects a bid, in document order (group them with ``review.risks.by_stage``), each with
+    its row id and the reviewer's newest mark."""
     with Store.open_existing(path) as store, store.snapshot():
-        return [r for _i, _t, clauses, _s in _view_documents(store, doc_refs) for r in find_risks(clauses)]
+        return _marked(store, "risks", _risks(store, doc_refs))
 
 
 def requirements(path: Path, doc_refs: Sequence[str] = ()) -> list[Requirement]:
-    """Every sentence that binds someone, in document order, with its figures."""
+    """Every sentence that binds someone, in document order, with its figures, its row id and mark."""
     with Store.open_existing(path) as store, store.snapshot():
-        return [
-            r for _i, _t, clauses, said in _view_documents(store, doc_refs) for r in find_requirements(clauses, said)
-        ]
+        return _marked(store, "requirements", _requirements(store, doc_refs))
 
 
 def timeline(path: Path, doc_refs: Sequence[str] = ()) -> list[TimelineEntry]:
-    """Every dated deadline in date order, then every relative one in document order."""
+    """Every dated deadline in date order, then every relative one in document order, with its row id and mark."""
     with Store.open_existing(path) as store, store.snapshot():
-        found = _view_documents(store, doc_refs)
+        return _marked(store, "timeline", _timeline(store, doc_refs))
+
+
+def _risks(store: Store, doc_refs: Sequence[str]) -> list[Risk]:
+    return [r for _i, _t, clauses, _s in _view_documents(store, doc_refs) for r in find_risks(clauses)]
+
+
+def _requirements(store: Store, doc_refs: Sequence[str]) -> list[Requirement]:
+    return [r for _i, _t, clauses, said in _view_documents(store, doc_refs) for r in find_requirements(clauses, said)]
+
+
+def _timeline(store: Store, doc_refs: Sequence[str]) -> list[TimelineEntry]:
+    found = _view_documents(store, doc_refs)
     return find_timeline([s for _i, _t, _c, said in found for s in said], {i: t for i, t, _c, _s in found})
+
+
+def _view(store: Store, view: ViewName, doc_refs: Sequence[str] = ()) -> Sequence[ViewRow]:
+    """One view's rows with their ids and marks."""
+    if view == "risks":
+        return _marked(store, view, _risks(store, doc_refs))
+    if view == "requirements":
+        return _marked(store, view, _requirements(store, doc_refs))
+    return _marked(store, view, _timeline(store, doc_refs))
+
+
+def _marked(store: Store, view: ViewName, rows: Sequence[Row]) -> list[Row]:
+    """``rows`` named by their stable ids, with the newest mark the KB keeps on each."""
+    shas = {d.id: d.sha256 for d in store.docs.documents()}
+    return with_marks(with_ids(view, rows, shas), store.view_marks.newest(view))
+
+
+def mark_view_row(path: Path, view: str, row_id: str, value: str, note: str = "") -> ViewRow:
+    """The reviewer's mark (accepted, wrong, to_check, or "" to clear) and note on one row of a view, found by its
+    id among the view's rows of every document; the row with its new mark. A view, an id or a mark that is not
+    one is a one-line :class:`InputError` naming it. The note is kept as a report shows it (:func:`clean_text`)."""
+    if view not in VIEW_NAMES:
+        raise InputError(f"'{view}' is not a view: {', '.join(VIEW_NAMES)}")
+    shown_id = shown_name(row_id)
+    if value not in REVIEW_MARKS:
+        marks = ", ".join(m for m in REVIEW_MARKS if m)
+        raise InputError(f"{view} row '{shown_id}': mark '{shown_name(value)}' is not one of {marks} (or empty)")
+    note = clean_text(note)
+    named: ViewName = view  # checked against VIEW_NAMES above
+    with Store.open_existing(path, readonly=False) as store:
+        with store.snapshot():
+            row = next((r for r in _view(store, named) if r.row_id == row_id), None)
+        if row is None:
+            raise InputError(f"{view}: no row '{shown_id}' in {path.name}{_why_not_found(named, row_id)}")
+        stored = store.view_marks.add(view, row_id, row.clause.where.doc_id, value, note)
+    mark_value: ReviewMark = value  # checked against REVIEW_MARKS above
+    return replace(row, mark=mark_value, note=stored.note, marked_at=stored.at)
+
+
+def _why_not_found(view: ViewName, row_id: str) -> str:
+    """Why an id names no row of ``view``: another view's letter, or a row that is no more."""
+    other = next((v for v, p in ID_PREFIXES.items() if row_id.startswith(p + "-") and v != view), None)
+    if other is not None:
+        return f" (an id of {other}: mark it with --{other})"
+    return f" (the ids are listed by `pikelocal review KB --{view}`; a changed or removed document's rows are gone)"
 
 
 def against(
