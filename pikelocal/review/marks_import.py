@@ -102,17 +102,6 @@ _REVIEW = _SheetKind("item", MAX_ROWS, "review", "item")
 _VIEW = _SheetKind("id", MAX_VIEW_ROWS, "view", "row")
 
 
-def read_marks(path: Path) -> MarksSheet:
-    """The marks and notes of ``path``'s ``review`` sheet (see the module's docstring for the bounds)."""
-    found = read_workbook(path)
-    if found.review is None:
-        names = ", ".join(repr(n) for n in found.sheetnames[:8]) or "none"
-        raise InputError(
-            f"{shown_name(str(path))}: no sheet '{REVIEW_SHEET}' (it has {names}): export the review as .xlsx again"
-        )
-    return found.review
-
-
 def read_workbook(path: Path) -> WorkbookMarks:
     """The marks and notes of ``path``'s ``review`` sheet and of its view sheets (``risks``, ``requirements``,
     ``timeline``), each one there (the caller says what a workbook without the sheets it wants is)."""
