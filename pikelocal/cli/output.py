@@ -66,11 +66,14 @@ STATS = Record(
 REVIEW_ROW = Record(
     "review row", ("checklist", "item_id", "label", "kind", "question", "answer", "verdict", "values", "quotes")
 )
-RISK = Record("risk", ("clause", "stage", "triggers"))
-REQUIREMENT = Record("requirement", ("clause", "party", "kind", "modal", "figures"))
+_VIEW_MARK = ("row_id", "mark", "note", "marked_at")
+RISK = Record("risk", ("clause", "stage", "triggers", *_VIEW_MARK))
+REQUIREMENT = Record("requirement", ("clause", "party", "kind", "modal", "figures", *_VIEW_MARK))
 BID_CHECK = Record("bid check", ("requirement", "state", "answer", "figures", "similarity"))
-TIMELINE_ENTRY = Record("timeline entry", ("clause", "date", "roc", "value", "what"))
-MARKS_IMPORT = Record("marks import", ("checklist", "workbook", "read", "changed", "unchanged", "errors"), many=False)
+TIMELINE_ENTRY = Record("timeline entry", ("clause", "date", "roc", "value", "what", *_VIEW_MARK))
+MARKS_IMPORT = Record(
+    "marks import", ("checklist", "views", "workbook", "read", "changed", "unchanged", "errors"), many=False
+)
 KEY_FIGURE = Record("key figure", ("value", "sentence", "where", "heading"))
 SETTING = Record("setting", ("key", "value", "default", "source", "where", "env"))
 

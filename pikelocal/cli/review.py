@@ -47,9 +47,19 @@ ALL_DOCUMENTS = "\0all"  # --requirements without a document: every document's
     "--import-marks",
     "import_from",
     type=click.Path(path_type=Path, dir_okay=False),
-    help="Store the marks and notes filled in in a review workbook (--export FILE.xlsx), matched by item id;"
-    " no model is loaded.",
+    help="Store the marks and notes filled in in a workbook, no model loaded: a review workbook (--checklist C"
+    " --export FILE.xlsx; give --checklist C), matched by item id, or the views' (--risks … --export FILE.xlsx),"
+    " matched by row id.",
 )
+@click.option(
+    "--mark",
+    "mark_row",
+    nargs=2,
+    metavar="ROW_ID MARK",
+    help="With one of --risks, --requirements, --timeline: mark the row ROW_ID (as the listing shows it) accepted,"
+    " wrong or to_check (none clears it); every mark is kept.",
+)
+@click.option("--note", "note", default=None, help="With --mark: the reviewer's note, kept with the mark and its time.")
 @click.option("--list", "list_only", is_flag=True, help="List the built-in checklists and stop.")
 @click.option("--risks", "show_risks", is_flag=True, help="Every clause that rejects a bid, by stage (no model).")
 @click.option(
@@ -96,6 +106,8 @@ def review(
     show_timeline: bool,
     per_document: bool,
     per_document_docs: tuple[str, ...],
+    mark_row: tuple[str, str] | None,
+    note: str | None,
     as_json: bool,
 ) -> None:
     """Run a checklist over KB: each item answered with a quote, its value compared across documents, and stored.
@@ -106,18 +118,22 @@ def review(
     review.xlsx` stores them back.
 
     `--risks`, `--requirements` and `--timeline` list what a reviewer reads first, found without the LLM: every
-    clause that rejects a bid (by stage), every sentence that binds someone, every deadline.
+    clause that rejects a bid (by stage), every sentence that binds someone, every deadline; each row with its id
+    and the reviewer's mark and note. `--risks --mark ROW_ID accepted --note "…"` marks one row; `--export
+    views.xlsx` writes mark and note columns to fill in, and `--import-marks views.xlsx` stores them back.
 
     `--requirements TENDER_DOC --against BID_DOC` checks a bid against its tender: for each requirement the bid
     must answer, the bid's sentence that does, and whether it is met, not found, or differs in its figures.
     """
+    if note is not None and mark_row is None:
+        raise api.InputError('--note goes with --mark: --risks --mark ROW_ID accepted --note "…"')
     if against is not None:
         if requirements_of in (None, ALL_DOCUMENTS):
             raise api.InputError("--against BID_DOC needs the tender: --requirements TENDER_DOC --against BID_DOC")
-        if checklist or fresh or script or list_only or show_risks or show_timeline or docs or import_from:
+        if checklist or fresh or script or list_only or show_risks or show_timeline or docs or import_from or mark_row:
             raise api.InputError(
                 "--against checks one bid against one tender: drop --checklist, --fresh, --script, --list, --risks,"
-                " --timeline, --docs and --import-marks"
+                " --timeline, --docs, --import-marks and --mark"
             )
         _against(ctx, kb, requirements_of, against, export_to, as_json)
         return
@@ -130,7 +146,22 @@ def review(
                 "--risks, --requirements and --timeline read no checklist: drop --checklist, "
                 "--fresh, --script, --list and --import-marks"
             )
+        if mark_row is not None:
+            _mark_view_row(ctx, kb, views, export_to, mark_row, note or "", as_json)
+            return
         _views(ctx, kb, docs, views, export_to, as_json)
+        return
+    if mark_row is not None:
+        raise api.InputError(
+            "--mark ROW_ID MARK marks a row of a view: give one of --risks, --requirements, --timeline"
+        )
+    if import_from is not None and not checklist and not list_only:
+        if export_to is not None or fresh or docs or script or per_document or per_document_docs:
+            raise api.InputError(
+                "--import-marks reads a workbook into the KB: drop --export, --fresh, --docs, --script and"
+                " --per-document"
+            )
+        _import_marks(ctx, kb, None, import_from, as_json)
         return
     if list_only:
         for name in api.builtin_checklists():
@@ -171,7 +202,7 @@ def review(
     )
 
 
-def _import_marks(ctx: click.Context, kb: Path, checklist: str, workbook: Path, as_json: bool) -> None:
+def _import_marks(ctx: click.Context, kb: Path, checklist: str | None, workbook: Path, as_json: bool) -> None:
     """The workbook's marks stored; each row not taken on a line of its own; exit 1 when any was not taken."""
     with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
         done = knowledge_base.import_marks(checklist, workbook)
@@ -180,9 +211,10 @@ def _import_marks(ctx: click.Context, kb: Path, checklist: str, workbook: Path, 
     else:
         for line in done.errors:
             click.echo(api.printable(f"  not taken  {line}"))
+        read_from = ", ".join(n for n in (done.checklist, *done.views) if n)
         click.echo(
             api.printable(
-                f"{done.checklist}: {done.read} rows read from {done.workbook}: {done.changed} changed,"
+                f"{read_from}: {done.read} rows read from {done.workbook}: {done.changed} changed,"
                 f" {done.unchanged} unchanged, {len(done.errors)} not taken."
             )
         )
@@ -217,6 +249,35 @@ def _views(
         _print_requirements(requirements)
     if views["timeline"]:
         _print_timeline(timeline)
+
+
+def _mark_view_row(
+    ctx: click.Context, kb: Path, views: dict[str, bool], export_to: Path | None, mark_row: tuple[str, str],
+    note: str, as_json: bool,
+) -> None:  # fmt: skip
+    """One row of one view marked; the row printed as its listing shows it, or as JSON (an array of that row)."""
+    named = [v for v, on in views.items() if on]
+    if len(named) != 1 or export_to is not None:
+        raise api.InputError(
+            "--mark ROW_ID MARK marks a row of one view: give one of --risks, --requirements, --timeline"
+        )
+    row_id, value = mark_row
+    with open_kb(ctx, kb, settings_of(ctx)) as knowledge_base:
+        row = knowledge_base.view_mark(named[0], row_id, "" if value == "none" else value, note)
+    if as_json:
+        echo_records({"risks": RISK, "requirements": REQUIREMENT, "timeline": TIMELINE_ENTRY}[named[0]], [row])
+        return
+    click.echo(
+        api.printable(f"{row.row_id}: {value}" + (f" ({row.note})" if row.note else "") + f" at {row.marked_at}")
+    )
+    click.echo(api.printable(f"  “{row.clause.text}” — {row.clause.where.citation()}"))
+
+
+def _mark_line(row: api.ViewRow) -> None:
+    """The row's mark and note under it, when it has one."""
+    if row.mark or row.note:
+        mark = api.MARK_NAMES.get(row.mark, row.mark) or "no mark"
+        click.echo(api.printable(f"      {mark}" + (f": {row.note}" if row.note else "") + f"  ({row.marked_at})"))
 
 
 def _against(ctx: click.Context, kb: Path, tender: str, bid: str, export_to: Path | None, as_json: bool) -> None:
@@ -256,7 +317,12 @@ def _print_risks(risks: list[api.Risk]) -> None:
             continue
         click.echo(f"\n## {api.STAGE_NAMES[stage]} ({len(group)})")
         for r in group:
-            click.echo(api.printable(f"  “{r.clause.text}” — {r.clause.where.citation()}  [{', '.join(r.triggers)}]"))
+            click.echo(
+                api.printable(
+                    f"  {r.row_id}  “{r.clause.text}” — {r.clause.where.citation()}  [{', '.join(r.triggers)}]"
+                )
+            )
+            _mark_line(r)
     click.echo(f"\n{len(risks)} rejection risks")
 
 
@@ -264,15 +330,17 @@ def _print_requirements(requirements: list[api.Requirement]) -> None:
     for r in requirements:
         who = api.PARTY_NAMES[r.party] or "-"
         figures = "; ".join(dict.fromkeys(v.normal for v in r.figures))
-        head = f"[{r.kind}] {who}: “{r.clause.text}” — {r.clause.where.citation()}"
+        head = f"{r.row_id}  [{r.kind}] {who}: “{r.clause.text}” — {r.clause.where.citation()}"
         click.echo(api.printable(head + (f"  ({figures})" if figures else "")))
+        _mark_line(r)
     click.echo(f"\n{len(requirements)} requirements")
 
 
 def _print_timeline(timeline: list[api.TimelineEntry]) -> None:
     for e in timeline:
         when = f"{e.date} ({e.roc})" if e.date else f"(relative) {e.value}"
-        click.echo(api.printable(f"{when:<34} {e.what} — “{e.clause.text}” — {e.clause.where.citation()}"))
+        click.echo(api.printable(f"{e.row_id}  {when:<34} {e.what} — “{e.clause.text}” — {e.clause.where.citation()}"))
+        _mark_line(e)
     click.echo(f"\n{len(timeline)} deadlines")
 
 

@@ -73,12 +73,15 @@ from pikelocal.domain.obligations import (
     REQUIREMENT_KINDS,
     RISK_STAGES,
     STAGE_NAMES,
+    VIEW_NAMES,
     BidCheck,
     Clause,
     FigureCheck,
     Requirement,
     Risk,
     TimelineEntry,
+    ViewName,
+    ViewRow,
 )
 from pikelocal.domain.references import LegalRef, RefCounts, StoredRef
 from pikelocal.domain.reports import (
@@ -101,6 +104,7 @@ from pikelocal.domain.reports import (
 )
 from pikelocal.domain.requests import AddRequest, AskRequest, EnrichRequest, SearchRequest
 from pikelocal.domain.review import (
+    MARK_NAMES,
     REVIEW_MARKS,
     REVIEW_VERDICTS,
     VALUE_KINDS,
@@ -148,9 +152,11 @@ __all__ = [
     "StageAdvanced", "StageCost", "StageFinished", "StageStarted", "StepKind", "StoreError", "TraceSummary",
     "Verdict", "answer_mode", "PARTY_NAMES", "REQUIREMENT_KINDS", "RISK_STAGES", "STAGE_NAMES", "Clause", "Requirement",
     "BID_CHECK_NAMES", "BID_CHECK_STATES", "BidCheck", "FigureCheck",
-    "Risk", "TimelineEntry", "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
+    "Risk", "TimelineEntry", "VIEW_NAMES", "ViewName", "ViewRow",
+    "cancellable", "ignore", "LegalRef", "RefCounts", "StoredRef", "SummaryHit",
     "SummaryNode",
-    "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem", "KeyFigure",
+    "MARK_NAMES", "REVIEW_MARKS", "REVIEW_VERDICTS", "VALUE_KINDS", "VERDICT_NAMES", "Checklist", "ChecklistItem",
+    "KeyFigure",
     "Located", "MarksImport",
     "ReviewMark", "ReviewQuote", "ReviewReport", "ReviewRequest", "ReviewRow", "ReviewVerdict", "Value", "ValueKind",
     "Statement", "StatementHit",

@@ -1,6 +1,7 @@
 """What a reviewer reads first, found without the LLM: every clause that rejects a bid (:class:`Risk`),
 every sentence that binds someone (:class:`Requirement`) and every dated or relative deadline
-(:class:`TimelineEntry`), each cited by document, page and lines.
+(:class:`TimelineEntry`), each cited by document, page and lines, with the reviewer's newest mark and note on the row
+(kept in the KB by the row's stable id, ``store/view_marks.py``).
 
 The finders are ``review/risks.py``, ``review/requirements.py`` and ``review/timeline.py``; their words are concept
 groups (``text/concepts.toml``), so a mainland, a Taiwanese and an English document are read by one rule.
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pikelocal.domain.review import Located, Value
+from pikelocal.domain.review import Located, ReviewMark, Value
 
 RiskStage = Literal["qualification", "submission", "responsiveness", "evaluation", "presentation", "award"]
 # In the order a bid meets them; "submission" is the issue's "form and submission", "award" what follows the award
@@ -35,6 +36,9 @@ PARTY_NAMES: dict[str, str] = {
     "evaluators": "evaluators",
     "": "",
 }
+# The views a reviewer marks rows of (the bid checked against its tender is not one: it is recomputed per bid).
+ViewName = Literal["risks", "requirements", "timeline"]
+VIEW_NAMES: tuple[ViewName, ...] = ("risks", "requirements", "timeline")
 RequirementKind = Literal["mandatory", "prohibition", "deadline", "form"]
 REQUIREMENT_KINDS: tuple[RequirementKind, ...] = ("mandatory", "prohibition", "deadline", "form")
 
@@ -60,6 +64,10 @@ class Risk:
     clause: Clause
     stage: RiskStage
     triggers: tuple[str, ...]
+    row_id: str = ""  # the row's stable id (review/view_rows.py): the same row keeps it when the view is found again
+    mark: ReviewMark = ""  # the reviewer's newest mark on the row ("" = none)
+    note: str = ""
+    marked_at: str = ""  # ISO-8601 UTC, when the newest mark was made
 
 
 @dataclass(frozen=True)
@@ -72,6 +80,10 @@ class Requirement:
     kind: RequirementKind
     modal: str
     figures: tuple[Value, ...] = ()
+    row_id: str = ""  # the row's stable id (review/view_rows.py): the same row keeps it when the view is found again
+    mark: ReviewMark = ""  # the reviewer's newest mark on the row ("" = none)
+    note: str = ""
+    marked_at: str = ""  # ISO-8601 UTC, when the newest mark was made
 
 
 @dataclass(frozen=True)
@@ -87,7 +99,14 @@ class TimelineEntry:
     roc: str
     value: str
     what: str
+    row_id: str = ""  # the row's stable id (review/view_rows.py): the same row keeps it when the view is found again
+    mark: ReviewMark = ""  # the reviewer's newest mark on the row ("" = none)
+    note: str = ""
+    marked_at: str = ""  # ISO-8601 UTC, when the newest mark was made
 
+
+# A row of one of the views a reviewer marks.
+ViewRow = Risk | Requirement | TimelineEntry
 
 BidCheckState = Literal["met", "not_found", "differs"]
 BID_CHECK_STATES: tuple[BidCheckState, ...] = ("met", "not_found", "differs")

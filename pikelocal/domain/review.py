@@ -33,6 +33,8 @@ VERDICT_NAMES: Mapping[ReviewVerdict, str] = {
 # The reviewer's mark on a row ("" = none yet).
 ReviewMark = Literal["", "accepted", "wrong", "to_check"]
 REVIEW_MARKS: tuple[ReviewMark, ...] = ("", "accepted", "wrong", "to_check")
+# How reports and listings name each mark.
+MARK_NAMES: Mapping[str, str] = {"": "", "accepted": "accepted", "wrong": "wrong", "to_check": "to check"}
 
 # The scripts an item's question is written in (text/script.py's names).
 ChecklistScript = Literal["hans", "hant", "en"]
@@ -170,10 +172,12 @@ class ReviewReport:
 
 @dataclass(frozen=True)
 class MarksImport:
-    """What a re-import of marks and notes from a review workbook did: the rows read (every row that held something),
-    the marks stored now (``changed``; a row whose mark and note the KB holds already is ``unchanged``, so importing
-    the same workbook twice stores nothing the second time), and one line per row that was not taken, naming the
-    file, the row and the reason: ``read == changed + unchanged + len(errors)``."""
+    """What a re-import of marks and notes from a workbook did (a checklist's review workbook, or the views' workbook
+    of rejection risks, requirements and the timeline): the checklist whose ``review`` sheet was read ("": none), the
+    view sheets read (``views``), the rows read (every row that held something), the marks stored now (``changed``; a
+    row whose mark and note the KB holds already is ``unchanged``, so importing the same workbook twice stores nothing
+    the second time), and one line per row that was not taken, naming the file, the sheet or row and the reason:
+    ``read == changed + unchanged + len(errors)``."""
 
     checklist: str
     workbook: str
@@ -181,3 +185,4 @@ class MarksImport:
     changed: int
     unchanged: int
     errors: tuple[str, ...] = ()
+    views: tuple[str, ...] = ()

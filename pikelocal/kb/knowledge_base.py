@@ -21,7 +21,7 @@ from pikelocal.domain.documents import ChunkRecord, DocumentRecord, FailureRecor
 from pikelocal.domain.errors import ConfigError, EncoderMismatchError, InputError, ModelError, StoreError
 from pikelocal.domain.events import EventSink, ignore
 from pikelocal.domain.kinds import HISTORY_LIMIT, SearchMode
-from pikelocal.domain.obligations import BidCheck, Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import BidCheck, Requirement, Risk, TimelineEntry, ViewRow
 from pikelocal.domain.references import RefCounts, StoredRef
 from pikelocal.domain.reports import (
     AddReport,
@@ -40,7 +40,7 @@ from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
 from pikelocal.embed.factory import open_encoder
 from pikelocal.ingest.pipeline import Ingestor
-from pikelocal.kb import catalog, reviewing, side_by_side
+from pikelocal.kb import catalog, review_views, reviewing, side_by_side
 from pikelocal.kb import statements as statement_index
 from pikelocal.kb.lease import LEASE_KEY, Holder, is_alive, writer_lease
 from pikelocal.kb.options import ask_options, enrich_options, ingest_options, search_weights
@@ -403,7 +403,7 @@ class KnowledgeBase:
             hops=s.hops, hop_similarity=s.hop_similarity, doc_ids=doc_ids, vector=vector,
         )  # fmt: skip
 
-    # --- review (kb/reviewing.py) ----------------------------------------------------------------------------
+    # --- review (kb/reviewing.py; the views: kb/review_views.py) -------------------------------------------
 
     def review(self, request: ReviewRequest, sink: EventSink = ignore) -> ReviewReport:
         """Run a checklist: each item not yet answered on the KB's present state asked and stored (resumable)."""
@@ -434,15 +434,21 @@ class KnowledgeBase:
     def risks(self, docs: Sequence[str] = ()) -> list[Risk]:
         """Every clause that rejects a bid, voids it, zeroes a score or cancels the procurement, cited, with its
         stage (no model)."""
-        return reviewing.risks(self.path, docs)
+        return review_views.risks(self.path, docs)
 
     def requirements(self, docs: Sequence[str] = ()) -> list[Requirement]:
         """Every sentence that binds someone, with who, its kind and its figures, cited (no model)."""
-        return reviewing.requirements(self.path, docs)
+        return review_views.requirements(self.path, docs)
 
     def timeline(self, docs: Sequence[str] = ()) -> list[TimelineEntry]:
         """Every dated deadline in date order, then every relative one, with what happens then (no model)."""
-        return reviewing.timeline(self.path, docs)
+        return review_views.timeline(self.path, docs)
+
+    def view_mark(self, view: str, row_id: str, mark: str, note: str = "") -> ViewRow:
+        """Mark a row of a view (``risks``, ``requirements``, ``timeline``; the row named by the id its listing
+        shows) accepted, wrong or to_check (or clear it with ""), with a note; every mark is kept, the newest shown
+        with the row whenever the view is found again. A bad view, id or mark is a one-line InputError naming it."""
+        return review_views.mark_view_row(self.path, view, row_id, mark, note)
 
     def against(self, tender: str, bid: str) -> list[BidCheck]:
         """Each requirement of the document ``tender`` that a bid answers (the bidder's, the winning bidder's),
@@ -456,7 +462,7 @@ class KnowledgeBase:
             def search_bid(query: str, vector: NDArray[np.float32], doc_id: int) -> list[ChunkRecord]:
                 return [h.chunk for h in self._search(store, query, "hybrid", BID_SEARCH_K, (doc_id,), vector)]
 
-            return reviewing.against(store, tender, bid, self.encoder, search_bid)
+            return review_views.against(store, tender, bid, self.encoder, search_bid)
 
     def export_views(
         self,
@@ -467,7 +473,7 @@ class KnowledgeBase:
         bid_checks: Sequence[BidCheck] = (),
     ) -> Path:
         """Write the views given to ``out`` (.md, .csv, or .xlsx: one sheet per view), private like the KB."""
-        return reviewing.export_views(self.path, out, risks, requirements, timeline, bid_checks)
+        return review_views.export_views(self.path, out, risks, requirements, timeline, bid_checks)
 
     def export_review(self, checklist: str, out: Path) -> Path:
         """Write a checklist's stored rows, marks and notes to ``out`` (.md, .csv, .html, .docx or .xlsx; no
@@ -487,9 +493,11 @@ class KnowledgeBase:
         """Write a side-by-side table to ``out`` (.md, .csv, .xlsx or .docx), private like the KB."""
         return side_by_side.export(self.path, compared, out)
 
-    def import_marks(self, checklist: str, workbook: Path) -> MarksImport:
-        """Store the marks and notes a reviewer wrote in a review workbook (``export_review`` to .xlsx), matched by
-        item id; rows that cannot be taken are listed in the result, the others stored (no model)."""
+    def import_marks(self, checklist: str | None, workbook: Path) -> MarksImport:
+        """Store the marks and notes a reviewer wrote in a workbook: a review workbook (``export_review`` to .xlsx,
+        ``checklist`` its checklist), matched by item id, and the views' workbook (``export_views`` to .xlsx;
+        ``checklist`` None), matched by row id; rows that cannot be taken are listed in the result, the others
+        stored (no model)."""
         return reviewing.import_marks(self.path, checklist, workbook)
 
     def ask(self, question: str, request: AskRequest = AskRequest(), sink: EventSink = ignore) -> QueryTrace:

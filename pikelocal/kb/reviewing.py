@@ -1,5 +1,6 @@
-"""A checklist run over one KB, its stored rows, the reviewer's marks, the key-figures sheet and the exports:
-what :class:`~pikelocal.kb.knowledge_base.KnowledgeBase`'s review methods do.
+"""A checklist run over one KB, its stored rows, the reviewer's marks (read back from a workbook too), the
+key-figures sheet and the checklist's exports: what :class:`~pikelocal.kb.knowledge_base.KnowledgeBase`'s review
+methods do (the views found without the model are ``kb/review_views.py``'s).
 
 A run whose items are all answered on the KB's present state opens no model (a rerun after no change takes a
 moment); otherwise the models load once and every item is asked in one session.
@@ -14,10 +15,11 @@ from typing import TYPE_CHECKING
 
 from pikelocal.config import Settings, answers_key
 from pikelocal.domain.answers import QueryTrace
-from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.errors import InputError
 from pikelocal.domain.events import EventSink, ignore
-from pikelocal.domain.obligations import BidCheck, Clause, Requirement, Risk, TimelineEntry
+from pikelocal.domain.obligations import (
+    VIEW_NAMES,
+)
 from pikelocal.domain.review import (
     REVIEW_MARKS,
     Checklist,
@@ -31,34 +33,25 @@ from pikelocal.domain.review import (
     ValueKind,
 )  # fmt: skip
 from pikelocal.domain.shown import shown_name
-from pikelocal.domain.statements import Statement
 from pikelocal.embed.base import Encoder
-from pikelocal.ingest.enrich.statements import document_statements
-from pikelocal.kb import catalog
 from pikelocal.kb.options import ask_options, search_weights
+from pikelocal.kb.review_views import documents_named, import_view_sheet
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
 from pikelocal.query.answer.modes import ask
-from pikelocal.review.against import check_bid, tender_requirements
 from pikelocal.review.checklist import load_checklist
-from pikelocal.review.clauses import document_clauses
 from pikelocal.review.escape import clean_text
-from pikelocal.review.export import Report, write_report
+from pikelocal.review.export import REVIEW_SHEET, Report, write_report
 from pikelocal.review.figures import key_figures
-from pikelocal.review.marks_import import read_marks
+from pikelocal.review.marks_import import MarksSheet, read_workbook
 from pikelocal.review.report_file import file_mode
-from pikelocal.review.requirements import find_requirements
-from pikelocal.review.risks import find_risks
 from pikelocal.review.runner import item_state, run_review, state_of
 from pikelocal.review.stored import stored_rows
-from pikelocal.review.timeline import find_timeline
-from pikelocal.review.view_export import ViewsReport, write_views
 from pikelocal.store.store import Store
 from pikelocal.text.script import detect_script
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
+    pass
 
 SCRIPT_SAMPLE_CHUNKS = 40  # chunks read to tell the documents' script
 
@@ -78,7 +71,7 @@ def run(
     # the encoder named as the KB's own ("default" resolved), however the KB was opened: one key for one encoder
     key = answers_key(encoder_settings_for(settings, path))
     with Store.open_existing(path) as store:
-        doc_ids = _doc_ids(store, request.docs)
+        doc_ids = documents_named(store, request.docs)
         script = request.script or documents_script(store, doc_ids)
         if not request.fresh and _all_current(store, checklist, key, script, doc_ids):
             return ReviewReport(checklist, 0, len(checklist.items), tuple(stored_rows(store, checklist)), 0.0, script)
@@ -103,13 +96,6 @@ def _all_current(
     state = state_of(store, key, script, doc_ids)
     stored = {r.item_id: r.kb_state for r in store.reviews.results(checklist.name)}
     return all(stored.get(i.id) == item_state(state, i) for i in checklist.items)
-
-
-def _doc_ids(store: Store, refs: Sequence[str]) -> tuple[int, ...] | None:
-    if not refs:
-        return None
-    docs = store.docs.documents()
-    return tuple(dict.fromkeys(catalog.find_document(docs, ref).id for ref in refs))
 
 
 def documents_script(store: Store, doc_ids: Sequence[int] | None) -> ChecklistScript:
@@ -148,39 +134,71 @@ def mark(path: Path, checklist_ref: str, item_id: str, value: str, note: str = "
     return replace(row, mark=mark_value, note=stored.note, marked_at=stored.at)
 
 
-def import_marks(path: Path, checklist_ref: str, workbook: Path) -> MarksImport:
-    """The marks and notes of a review workbook (``export`` to .xlsx, filled in in a spreadsheet) stored as marks,
-    as ``pikelocal mark`` stores them, in one transaction; rows matched by their item id.
+def import_marks(path: Path, checklist_ref: str | None, workbook: Path) -> MarksImport:
+    """The marks and notes filled in in a workbook stored as marks, as ``pikelocal mark`` stores them, in one
+    transaction: a review workbook's (``export`` to .xlsx; ``checklist_ref`` names its checklist) matched by item id,
+    and the views' workbook's (``export_views`` to .xlsx: its ``risks``, ``requirements`` and ``timeline`` sheets)
+    matched by row id.
 
     A row whose mark and note the KB holds already stores nothing (a second import of the same workbook changes
-    nothing); a row that differs is the reviewer's newest word and becomes the item's mark (the marks before it stay
-    in the audit trail). An item the checklist does not hold, or holds but has not answered, is one line in the
-    result's errors, and the other rows are taken."""
-    checklist = load_checklist(checklist_ref)
-    sheet = read_marks(workbook)
+    nothing); a row that differs is the reviewer's newest word and becomes the row's mark (the marks before it stay
+    in the history). An item the checklist does not hold, or holds but has not answered, and a view row the KB no
+    longer finds (its document changed or was removed), are one line each in the result's errors, and the other rows
+    are taken."""
+    found = read_workbook(workbook)
     shown = shown_name(str(workbook))
-    others = sorted(sheet.checklists - {checklist.name})
-    if others:
-        raise InputError(f"{shown}: a review of checklist {others[0]}, not {checklist.name}")
-    known = {i.id for i in checklist.items}
-    errors = list(sheet.errors)
+    checklist = load_checklist(checklist_ref) if checklist_ref else None
+    if checklist is None and found.review is not None:
+        named = sorted(found.review.checklists)
+        hint = f" --checklist {named[0]}" if named else " --checklist NAME"
+        raise InputError(f"{shown}: a checklist's review workbook: name its checklist with{hint}")
+    names = ", ".join(repr(n) for n in found.sheetnames[:8]) or "none"
+    if checklist is not None and found.review is None:
+        raise InputError(f"{shown}: no sheet '{REVIEW_SHEET}' (it has {names}): export the review as .xlsx again")
+    if checklist is None and not found.views:
+        raise InputError(
+            f"{shown}: no sheet {', '.join(repr(v) for v in VIEW_NAMES)} (it has {names}): export the views as .xlsx"
+            " again (a checklist's review workbook is read with --checklist NAME)"
+        )
+    if checklist is not None and found.review is not None:
+        others = sorted(found.review.checklists - {checklist.name})
+        if others:
+            raise InputError(f"{shown}: a review of checklist {others[0]}, not {checklist.name}")
+    sheets = [s for s in (found.review, *found.views.values()) if s is not None]
+    errors = [e for sheet in sheets for e in sheet.errors]
     changed = unchanged = 0
     with Store.open_existing(path, readonly=False) as store, store.db.transaction():
-        answered = {r.item_id: r for r in stored_rows(store, checklist)}
-        for m in sheet.marks:
-            row = answered.get(m.item_id)
-            if row is None:
-                why = "not answered on this KB yet" if m.item_id in known else f"no item of {checklist.name}"
-                errors.append(f"{shown}: row {m.row}: item '{m.item_id}' is {why}: not taken")
-                continue
-            note = clean_text(m.note).strip()
-            if (row.mark, row.note.strip()) == (m.mark, note):
-                unchanged += 1
-                continue
-            store.reviews.add_mark(checklist.name, m.item_id, m.mark, note)
-            changed += 1
-    read = len(sheet.marks) + len(sheet.errors)  # the rows that held something, taken or not
-    return MarksImport(checklist.name, workbook.name, read, changed, unchanged, tuple(errors))
+        if checklist is not None and found.review is not None:
+            counts = _import_review(store, checklist, found.review, shown, errors)
+            changed, unchanged = changed + counts[0], unchanged + counts[1]
+        for view, sheet in found.views.items():
+            counts = import_view_sheet(store, view, sheet, shown, errors)
+            changed, unchanged = changed + counts[0], unchanged + counts[1]
+    read = sum(len(s.marks) + len(s.errors) for s in sheets)  # the rows that held something, taken or not
+    name = checklist.name if checklist is not None else ""
+    return MarksImport(name, workbook.name, read, changed, unchanged, tuple(errors), tuple(found.views))
+
+
+def _import_review(
+    store: Store, checklist: Checklist, sheet: MarksSheet, shown: str, errors: list[str]
+) -> tuple[int, int]:
+    """The review sheet's marks stored; (changed, unchanged), each row not taken added to ``errors``."""
+    known = {i.id for i in checklist.items}
+    answered = {r.item_id: r for r in stored_rows(store, checklist)}
+    changed = unchanged = 0
+    for m in sheet.marks:
+        row = answered.get(m.item_id)
+        if row is None:
+            why = "not answered on this KB yet" if m.item_id in known else f"no item of {checklist.name}"
+            errors.append(f"{shown}: row {m.row}: item '{m.item_id}' is {why}: not taken")
+            continue
+        note = clean_text(m.note).strip()
+        if (row.mark, row.note.strip()) == (m.mark, note):
+            unchanged += 1
+            continue
+        store.reviews.add_mark(checklist.name, m.item_id, m.mark, note)
+        changed += 1
+    return changed, unchanged
 
 
 def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:
@@ -188,7 +206,7 @@ def figures(path: Path, doc_refs: Sequence[str] = ()) -> list[KeyFigure]:
     and heading, read from the stored text (no model)."""
     out: list[KeyFigure] = []
     with Store.open_existing(path) as store, store.snapshot():
-        doc_ids = _doc_ids(store, doc_refs)
+        doc_ids = documents_named(store, doc_refs)
         for doc in store.docs.documents():
             if doc_ids is not None and doc.id not in doc_ids:
                 continue
@@ -212,75 +230,3 @@ def export(path: Path, checklist_ref: str, out: Path) -> Path:
         pages = {key: p for key in wanted if (p := store.docs.page(key[0], key[1])) is not None}
         report = Report(checklist, answered, store.reviews.marks(checklist.name), path.name, pages)
     return write_report(report, out, file_mode(path))
-
-
-# --- the reviewer's first views: risks, requirements, timeline, without a model ----------------------
-
-
-def _view_documents(store: Store, doc_refs: Sequence[str]) -> list[tuple[int, str, list[Clause], list[Statement]]]:
-    """Each document the views read (all, or those ``doc_refs`` name): its id, title, clauses and statements (the
-    stored ones; read now, not stored, for a document not read for statements yet)."""
-    doc_ids = _doc_ids(store, doc_refs)
-    unread = set(store.statements.unread_documents())
-    out: list[tuple[int, str, list[Clause], list[Statement]]] = []
-    for doc in store.docs.documents():
-        if doc_ids is not None and doc.id not in doc_ids:
-            continue
-        pages = [p for n in store.docs.page_numbers(doc.id) if (p := store.docs.page(doc.id, n)) is not None]
-        chunks = store.chunks.chunks_of(doc.id)
-        title = doc.title or Path(doc.path).name
-        said = document_statements(doc.id, pages, chunks) if doc.id in unread else store.statements.of_document(doc.id)
-        out.append((doc.id, title, document_clauses(doc.id, title, pages, chunks), said))
-    return out
-
-
-def risks(path: Path, doc_refs: Sequence[str] = ()) -> list[Risk]:
-    """Every clause that rejects a bid, in document order (group them with ``review.risks.by_stage``)."""
-    with Store.open_existing(path) as store, store.snapshot():
-        return [r for _i, _t, clauses, _s in _view_documents(store, doc_refs) for r in find_risks(clauses)]
-
-
-def requirements(path: Path, doc_refs: Sequence[str] = ()) -> list[Requirement]:
-    """Every sentence that binds someone, in document order, with its figures."""
-    with Store.open_existing(path) as store, store.snapshot():
-        return [
-            r for _i, _t, clauses, said in _view_documents(store, doc_refs) for r in find_requirements(clauses, said)
-        ]
-
-
-def timeline(path: Path, doc_refs: Sequence[str] = ()) -> list[TimelineEntry]:
-    """Every dated deadline in date order, then every relative one in document order."""
-    with Store.open_existing(path) as store, store.snapshot():
-        found = _view_documents(store, doc_refs)
-    return find_timeline([s for _i, _t, _c, said in found for s in said], {i: t for i, t, _c, _s in found})
-
-
-def against(
-    store: Store, tender_ref: str, bid_ref: str, encoder: Callable[[], Encoder],
-    search_bid: Callable[[str, NDArray[np.float32], int], Sequence[ChunkRecord]],
-) -> list[BidCheck]:  # fmt: skip
-    """Each requirement of the tender ``tender_ref`` that a bid answers, checked against the bid ``bid_ref`` (both
-    named as the KB lists them; one not there is a one-line error before a model loads); ``search_bid(query, its
-    vector, bid's id)`` is the KB's search within one document."""
-    docs = store.docs.documents()
-    tender = catalog.find_document(docs, tender_ref)
-    bid = catalog.find_document(docs, bid_ref)
-    if tender.id == bid.id:
-        raise InputError(f"'{tender_ref}' and '{bid_ref}' are one document: name the tender and the bid")
-    found = {i: (clauses, said) for i, _t, clauses, said in _view_documents(store, (str(tender.id), str(bid.id)))}
-    tender_clauses, tender_said = found[tender.id]
-    return check_bid(
-        tender_requirements(tender_clauses, tender_said),
-        found[bid.id][0],
-        lambda q, v: search_bid(q, v, bid.id),
-        encoder(),
-    )
-
-
-def export_views(
-    path: Path, out: Path, risks_found: Sequence[Risk], requirements_found: Sequence[Requirement],
-    timeline_found: Sequence[TimelineEntry], bid_checks: Sequence[BidCheck] = (),
-) -> Path:  # fmt: skip
-    """Write the views to ``out`` (.md, .csv or .xlsx), with the KB file's permissions."""
-    report = ViewsReport(path.name, risks_found, requirements_found, timeline_found, bid_checks)
-    return write_views(report, out, file_mode(path))

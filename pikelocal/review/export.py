@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from pikelocal.domain.documents import PageRecord
 from pikelocal.domain.errors import InputError
-from pikelocal.domain.review import REVIEW_MARKS, VERDICT_NAMES, Checklist, Located, ReviewQuote, ReviewRow
+from pikelocal.domain.review import MARK_NAMES, REVIEW_MARKS, VERDICT_NAMES, Checklist, Located, ReviewQuote, ReviewRow
 from pikelocal.domain.shown import shown_name
 from pikelocal.review.escape import csv_cell, html_text, markdown_text, xml_text
 from pikelocal.review.report_file import write_file
@@ -36,6 +36,7 @@ from pikelocal.store.reviews import StoredMark
 
 if TYPE_CHECKING:
     from docx.document import Document as WordDocument
+    from openpyxl.worksheet.worksheet import Worksheet
 
 FORMATS = (".md", ".csv", ".html", ".docx", ".xlsx")
 
@@ -58,7 +59,7 @@ VERDICTS: Mapping[str, VerdictText] = {
     "conflicting": VerdictText(VERDICT_NAMES["conflicting"], "in conflict", "color:#b00;font-weight:bold"),
 }
 VERDICT_TEXT = {name: v.shown for name, v in VERDICTS.items()}
-MARK_TEXT = {"": "", "accepted": "accepted", "wrong": "wrong", "to_check": "to check"}
+MARK_TEXT = MARK_NAMES
 CSV_COLUMNS = (
     "section", "item", "label", "kind", "question", "answer", "value", "verdict", "quote", "document", "page",
     "lines", "mark", "note", "marked_at", "answered_at",
@@ -434,9 +435,8 @@ def xlsx_bytes(report: Report) -> bytes:
     drop-down of :data:`XLSX_MARKS`; protected without a password, so filtering works and Unprotect Sheet lets a
     user sort), every quote on ``quotes``, every mark ever made on ``audit trail``; each header row frozen."""
     from openpyxl import Workbook
-    from openpyxl.styles import Font, Protection
+    from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
-    from openpyxl.worksheet.datavalidation import DataValidation
 
     book = Workbook()
     if book.active is not None:
@@ -456,25 +456,35 @@ def xlsx_bytes(report: Report) -> bytes:
         sheet.freeze_panes = "A2"
         for i, column in enumerate(columns, start=1):
             sheet.column_dimensions[get_column_letter(i)].width = _WIDTHS.get(column, 12)
-    review = book[REVIEW_SHEET]
-    last = len(report.rows) + 1
-    review.auto_filter.ref = f"A1:{get_column_letter(len(XLSX_REVIEW_COLUMNS))}{last}"
-    for column in EDITABLE_COLUMNS:
-        letter = get_column_letter(XLSX_REVIEW_COLUMNS.index(column) + 1)
-        for (cell,) in review[f"{letter}2:{letter}{max(last, 2)}"]:
-            cell.protection = Protection(locked=False)
-    mark_letter = get_column_letter(XLSX_REVIEW_COLUMNS.index("mark") + 1)
-    marks = ", ".join(XLSX_MARKS)
-    choice = DataValidation(type="list", formula1=f'"{",".join(XLSX_MARKS)}"', allow_blank=True,
-                            showErrorMessage=True, error=f"A mark is {marks}, or empty.")  # fmt: skip
-    choice.add(f"{mark_letter}2:{mark_letter}{max(last, 2)}")
-    review.add_data_validation(choice)
-    review.protection.sheet = True
-    review.protection.autoFilter = False  # filtering stays allowed on the protected sheet
-    review.protection.formatColumns = False
+    unlock_marks(book[REVIEW_SHEET], XLSX_REVIEW_COLUMNS, len(report.rows))
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def unlock_marks(sheet: Worksheet, columns: Sequence[str], n_rows: int) -> None:
+    """Make ``sheet`` (``columns``, a header row and ``n_rows`` rows) one a reviewer fills in: only the cells of
+    :data:`EDITABLE_COLUMNS` unlocked, the mark a drop-down of :data:`XLSX_MARKS`, the sheet protected without a
+    password (filtering allowed, Unprotect Sheet lets a user sort), a filter over the header row."""
+    from openpyxl.styles import Protection
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    last = max(n_rows + 1, 2)
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{n_rows + 1}"
+    for column in EDITABLE_COLUMNS:
+        letter = get_column_letter(list(columns).index(column) + 1)
+        for (cell,) in sheet[f"{letter}2:{letter}{last}"]:
+            cell.protection = Protection(locked=False)
+    mark_letter = get_column_letter(list(columns).index("mark") + 1)
+    marks = ", ".join(XLSX_MARKS)
+    choice = DataValidation(type="list", formula1=f'"{",".join(XLSX_MARKS)}"', allow_blank=True,
+                            showErrorMessage=True, error=f"A mark is {marks}, or empty.")  # fmt: skip
+    choice.add(f"{mark_letter}2:{mark_letter}{last}")
+    sheet.add_data_validation(choice)
+    sheet.protection.sheet = True
+    sheet.protection.autoFilter = False  # filtering stays allowed on the protected sheet
+    sheet.protection.formatColumns = False
 
 
 BINARY_WRITERS: Mapping[str, Callable[[Report], bytes]] = {".docx": docx_bytes, ".xlsx": xlsx_bytes}

@@ -1,7 +1,9 @@
 """The reviewer's first views written to a file: rejection risks by stage, requirements, the timeline and a bid
 checked against its tender (each requirement with the bid's answer, both cited), as Markdown, CSV or an XLSX
 workbook (openpyxl; one sheet per view). Every quote has its document, page, first and last line in their own
-columns, so a reviewer sorts and filters them in a spreadsheet.
+columns, so a reviewer sorts and filters them in a spreadsheet. A risk, a requirement and a timeline entry carry
+their row id and the reviewer's mark and note; in the workbook the mark and note cells are the reviewer's to fill in,
+and ``pikelocal review KB --import-marks views.xlsx`` (``review/marks_import.py``) reads them back by row id.
 
 Text passes through ``review/escape.py`` (``csv_cell`` for every CSV and XLSX cell: a cell that starts like a
 formula is prefixed, so a spreadsheet shows it as text; ``markdown_text`` for Markdown) and the file is written by
@@ -21,6 +23,7 @@ from pikelocal.domain.obligations import (
     BID_CHECK_NAMES,
     PARTY_NAMES,
     STAGE_NAMES,
+    VIEW_NAMES,
     BidCheck,
     Clause,
     Requirement,
@@ -29,14 +32,19 @@ from pikelocal.domain.obligations import (
 )
 from pikelocal.domain.shown import shown_name
 from pikelocal.review.escape import csv_cell, markdown_text
+from pikelocal.review.export import EDITABLE_COLUMNS, unlock_marks
 from pikelocal.review.report_file import write_file
 from pikelocal.review.risks import by_stage
 
 VIEW_FORMATS = (".md", ".csv", ".xlsx")
 WHERE_COLUMNS = ("quote", "document", "page", "line_start", "line_end")
-RISK_COLUMNS = ("stage", "triggers", *WHERE_COLUMNS)
-REQUIREMENT_COLUMNS = ("who", "kind", "binding word", "figures", *WHERE_COLUMNS)
-TIMELINE_COLUMNS = ("date", "ROC date", "as printed", "what", *WHERE_COLUMNS)
+# A marked view's row: its stable id first (what ``--import-marks`` matches a row by), the reviewer's mark, note and
+# its time last; in the workbook only mark and note are unlocked (``review/export.py``'s ``unlock_marks``).
+MARK_COLUMNS = ("mark", "note", "marked_at")
+RISK_COLUMNS = ("id", "stage", "triggers", *WHERE_COLUMNS, *MARK_COLUMNS)
+REQUIREMENT_COLUMNS = ("id", "who", "kind", "binding word", "figures", *WHERE_COLUMNS, *MARK_COLUMNS)
+TIMELINE_COLUMNS = ("id", "date", "ROC date", "as printed", "what", *WHERE_COLUMNS, *MARK_COLUMNS)
+MARKED_SHEETS = frozenset(VIEW_NAMES)  # the sheets a reviewer marks (not the bid checked against its tender)
 AGAINST_COLUMNS = (
     "state", "requirement", "tender document", "tender page", "tender line_start", "tender line_end", "required",
     "bid quote", "bid document", "bid page", "bid line_start", "bid line_end", "offered",
@@ -66,17 +74,21 @@ def _where(c: Clause) -> list[str]:
     ]  # fmt: skip
 
 
+def _marks(r: Risk | Requirement | TimelineEntry) -> list[str]:
+    return [r.mark, r.note, r.marked_at]
+
+
 def risk_cells(r: Risk) -> list[str]:
-    return [STAGE_NAMES[r.stage], ", ".join(r.triggers), *_where(r.clause)]
+    return [r.row_id, STAGE_NAMES[r.stage], ", ".join(r.triggers), *_where(r.clause), *_marks(r)]
 
 
 def requirement_cells(r: Requirement) -> list[str]:
     figures = "; ".join(dict.fromkeys(v.normal for v in r.figures))
-    return [PARTY_NAMES[r.party], r.kind, r.modal, figures, *_where(r.clause)]
+    return [r.row_id, PARTY_NAMES[r.party], r.kind, r.modal, figures, *_where(r.clause), *_marks(r)]
 
 
 def timeline_cells(e: TimelineEntry) -> list[str]:
-    return [e.date or "(relative)", e.roc, e.value, e.what, *_where(e.clause)]
+    return [e.row_id, e.date or "(relative)", e.roc, e.value, e.what, *_where(e.clause), *_marks(e)]
 
 
 def bid_check_cells(b: BidCheck) -> list[str]:
@@ -135,17 +147,21 @@ def csv_text(report: ViewsReport) -> str:
 
 
 def xlsx_bytes(report: ViewsReport) -> bytes:
-    """A workbook of one sheet per view, the header row frozen; page and lines as numbers."""
-    return workbook_bytes(sheets(report) or [("risks", RISK_COLUMNS, [])])
+    """A workbook of one sheet per view, the header row frozen; page and lines as numbers; on the risks,
+    requirements and timeline sheets the mark and note cells unlocked for the reviewer (the rest locked), the mark a
+    drop-down, as on a checklist's review sheet."""
+    return workbook_bytes(sheets(report) or [("risks", RISK_COLUMNS, [])], marked=MARKED_SHEETS)
 
 
 def workbook_bytes(
     tables: Sequence[tuple[str, Sequence[str], Sequence[Sequence[str]]]],
     numeric: Callable[[str], bool] = NUMERIC_COLUMNS.__contains__,
+    marked: frozenset[str] = frozenset(),
 ) -> bytes:
     """A workbook of one sheet per (name, columns, rows of plain text), the header row frozen; a cell of a column
-    ``numeric`` names (page, lines) written as a number when it is one, every other cell through ``csv_cell``
-    (openpyxl writes a cell starting with ``=`` as a formula)."""
+    ``numeric`` names (page, lines) written as a number when it is one, an empty mark or note cell left empty, every
+    other cell through ``csv_cell`` (openpyxl writes a cell starting with ``=`` as a formula). The sheets ``marked``
+    names are made for the reviewer to fill in (:func:`~pikelocal.review.export.unlock_marks`)."""
     from openpyxl import Workbook
 
     book = Workbook()
@@ -155,13 +171,22 @@ def workbook_bytes(
         sheet = book.create_sheet(name)
         sheet.append([csv_cell(c) for c in columns])
         for row in rows:
-            sheet.append(
-                [int(v) if numeric(c) and v.isdigit() else csv_cell(v) for c, v in zip(columns, row, strict=True)]
-            )
+            cells = zip(columns, row, strict=True)
+            sheet.append([_xlsx_cell(c, v, numeric, editable=name in marked) for c, v in cells])
         sheet.freeze_panes = "A2"
+        if name in marked:
+            unlock_marks(sheet, columns, len(rows))
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _xlsx_cell(column: str, text: str, numeric: Callable[[str], bool], *, editable: bool) -> str | int | None:
+    if numeric(column) and text.isdigit():
+        return int(text)
+    if editable and column in EDITABLE_COLUMNS and not text:
+        return None  # an empty cell for the reviewer to fill in
+    return csv_cell(text)
 
 
 def write_views(report: ViewsReport, out: Path, mode: int = 0o600) -> Path:

@@ -448,6 +448,29 @@ def _v12(conn: Connection, dim: int) -> None:
     )
 
 
+def _v13(conn: Connection, dim: int) -> None:
+    # The reviewer's marks and notes on the rows of the views found without the model (rejection risks, requirements,
+    # the timeline: store/view_marks.py). A view is found again on each call, so a row is named by a stable id made
+    # of what it is (review/view_rows.py: the view, its document's content hash, page, first line and text); every
+    # mark is kept with its time, the newest being the row's. Removed with their document (a replaced file is a new
+    # document: its rows lose their marks).
+    conn.execute(
+        """
+        CREATE TABLE view_marks (
+            id INTEGER PRIMARY KEY,
+            view TEXT NOT NULL,              -- risks | requirements | timeline
+            row_id TEXT NOT NULL,            -- the row's stable id in its view
+            doc_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            mark TEXT NOT NULL,              -- '' | accepted | wrong | to_check
+            note TEXT NOT NULL DEFAULT '',
+            at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+        );
+        CREATE INDEX view_marks_row ON view_marks(view, row_id, id);
+        CREATE INDEX view_marks_doc ON view_marks(doc_id);
+        """
+    )
+
+
 MIGRATIONS: list[Migration] = [
     Migration(1, "initial schema", _v1),
     Migration(2, "ingest failures", _v2),
@@ -461,6 +484,7 @@ MIGRATIONS: list[Migration] = [
     Migration(10, "sign bits of entity and triple vectors", _v10),
     Migration(11, "document review", _v11),
     Migration(12, "statements", _v12),
+    Migration(13, "marks on the review views' rows", _v13),
 ]
 LATEST_VERSION = MIGRATIONS[-1].version
 

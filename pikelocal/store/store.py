@@ -12,8 +12,8 @@ says so), a part that calls another being handed it there:
 * ``store.cache`` (:class:`~pikelocal.store.cache.LLMCache`): the LLM completion cache;
 * ``store.enrichment`` (:class:`~pikelocal.store.enrichment.Enrichment`): summaries and atomic questions to do;
 * ``store.traces`` (:class:`~pikelocal.store.traces.Traces`): the stored query traces;
-* ``store.refs``, ``store.graph``, ``store.summaries``, ``store.reviews``: legal cross-references, the entity graph,
-  summary trees, document reviews;
+* ``store.refs``, ``store.graph``, ``store.summaries``, ``store.reviews``, ``store.view_marks``: legal
+  cross-references, the entity graph, summary trees, document reviews, the marks on the review views' rows;
 * ``store.statements`` (:class:`~pikelocal.store.statements.Statements`): every value of a document with what it is
   a value of, with their full-text rows and vectors.
 
@@ -53,6 +53,7 @@ from pikelocal.store.reviews import Reviews
 from pikelocal.store.statements import Statements
 from pikelocal.store.summaries import Summaries
 from pikelocal.store.traces import Traces
+from pikelocal.store.view_marks import ViewMarks
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +78,7 @@ class Store:
         self.traces = Traces(self.db)
         self.refs = References(self.db)
         self.reviews = Reviews(self.db)
+        self.view_marks = ViewMarks(self.db)
         self.statements = Statements(self.db, self.index)
 
     @classmethod

@@ -8,6 +8,7 @@ from rich.text import Text
 
 from pikelocal.api import printable
 from pikelocal.domain.answers import Source
+from pikelocal.domain.obligations import ViewRow
 from pikelocal.domain.review import Checklist, ChecklistItem, ReviewQuote, ReviewReport, ReviewRow
 from pikelocal.tui.render import clip
 
@@ -49,8 +50,9 @@ def answer_cell(row: ReviewRow | None, width: int) -> Text:
     return Text(clip(printable(row.answer), width))
 
 
-def mark_cell(row: ReviewRow | None, width: int) -> Text:
-    """The reviewer's mark and, after it, the note (``✗ wrong · 8万 in the rules``)."""
+def mark_cell(row: ReviewRow | ViewRow | None, width: int) -> Text:
+    """The reviewer's mark and, after it, the note (``✗ wrong · 8万 in the rules``), on a checklist's row or a
+    view's."""
     if row is None:
         return Text("")
     text, style = MARK_TEXT.get(row.mark, ("", ""))
@@ -77,11 +79,18 @@ def detail_text(row: ReviewRow | None, label: str) -> Text:
         out.append(": " + clip(printable(quote.text), 300))
     if row.mark or row.note:
         out.append("\n")
-        out.append(MARK_TEXT.get(row.mark, ("no mark", ""))[0], style=MARK_TEXT.get(row.mark, ("", "dim"))[1])
-        if row.marked_at:
-            out.append(f" at {row.marked_at.replace('T', ' ')[:16]}", style="dim")
-        if row.note:
-            out.append(" · " + printable(row.note), style="italic")
+        out.append_text(mark_text(row))
+    return out
+
+
+def mark_text(row: ReviewRow | ViewRow) -> Text:
+    """``✓ accepted at 2026-01-02 10:00 · the note``: a row's mark in full, for the row's detail."""
+    out = Text()
+    out.append(MARK_TEXT.get(row.mark, ("no mark", ""))[0], style=MARK_TEXT.get(row.mark, ("", "dim"))[1])
+    if row.marked_at:
+        out.append(f" at {row.marked_at.replace('T', ' ')[:16]}", style="dim")
+    if row.note:
+        out.append(" · " + printable(row.note), style="italic")
     return out
 
 

@@ -1,12 +1,12 @@
-"""The review views' drawing (rejection risks, requirements, the timeline): each view's columns and a row's cells,
-the highlighted row in full with its citation, what an empty view says, and a row's clause as the source the
-document viewer opens at its page and lines."""
+"""The review views' drawing (rejection risks, requirements, the timeline): each view's columns and a row's cells
+(the reviewer's mark and note last, drawn as on a checklist's row), the highlighted row in full with its citation,
+id and mark, what an empty view says, and a row's clause as the source the document viewer opens at its page and
+lines."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from rich.text import Text
 
@@ -20,13 +20,12 @@ from pikelocal.domain.obligations import (
     Requirement,
     Risk,
     TimelineEntry,
+    ViewName,
+    ViewRow,
 )
 from pikelocal.domain.shown import shown_name
 from pikelocal.tui.render import clip
-
-ViewName = Literal["risks", "requirements", "timeline"]
-VIEW_NAMES: tuple[ViewName, ...] = ("risks", "requirements", "timeline")
-ViewRow = Risk | Requirement | TimelineEntry
+from pikelocal.tui.review_render import mark_cell, mark_text
 
 
 @dataclass(frozen=True)
@@ -43,11 +42,13 @@ VIEW_TEXT: dict[ViewName, ViewText] = {
     "timeline": ViewText("Timeline", "No dated or relative deadline was found"),
 }
 # Each view's columns: (heading, width in cells; 0: the clause's, which takes what the others leave; -1: the
-# citation's, wider when the rows come from several documents and it names the document too).
+# citation's, wider when the rows come from several documents and it names the document too). The reviewer's mark
+# (and note) is last, as on the checklist's rows.
+MARK_WIDTH = 14  # "✓ accepted · n…"
 COLUMNS: dict[ViewName, tuple[tuple[str, int], ...]] = {
-    "risks": (("stage", 20), ("clause", 0), ("cited", -1)),
-    "requirements": (("who", 14), ("kind", 11), ("clause", 0), ("figures", 14), ("cited", -1)),
-    "timeline": (("date", 10), ("ROC date", 17), ("what", 16), ("clause", 0), ("cited", -1)),
+    "risks": (("stage", 20), ("clause", 0), ("cited", -1), ("mark", MARK_WIDTH)),
+    "requirements": (("who", 14), ("kind", 11), ("clause", 0), ("figures", 14), ("cited", -1), ("mark", MARK_WIDTH)),
+    "timeline": (("date", 10), ("ROC date", 17), ("what", 16), ("clause", 0), ("cited", -1), ("mark", MARK_WIDTH)),
 }
 MIN_CLAUSE = 20
 CITED_WIDTH = 16  # "p. 102, l. 23–24"
@@ -93,6 +94,7 @@ def _risk(r: Risk, widths: Sequence[int], titled: bool) -> tuple[Text, ...]:
         Text(clip(STAGE_NAMES[r.stage], widths[0]), style="bold red"),
         Text(clip(printable(r.clause.text), widths[1])),
         Text(cited_cell(r.clause, titled), style="cyan"),
+        mark_cell(r, widths[3]),
     )
 
 
@@ -104,6 +106,7 @@ def _requirement(r: Requirement, widths: Sequence[int], titled: bool) -> tuple[T
         Text(clip(printable(r.clause.text), widths[2])),
         Text(clip(printable(figures), widths[3])),
         Text(cited_cell(r.clause, titled), style="cyan"),
+        mark_cell(r, widths[5]),
     )
 
 
@@ -114,6 +117,7 @@ def _entry(e: TimelineEntry, widths: Sequence[int], titled: bool) -> tuple[Text,
         Text(clip(printable(e.what), widths[2])),
         Text(clip(printable(e.clause.text), widths[3])),
         Text(cited_cell(e.clause, titled), style="cyan"),
+        mark_cell(e, widths[5]),
     )
 
 
@@ -127,7 +131,7 @@ def row_cells(row: ViewRow, widths: Sequence[int], titled: bool = False) -> tupl
 
 def detail_text(row: ViewRow) -> Text:
     """The highlighted row in full: what it is (stage and triggers, who and kind with the binding word and figures,
-    the date in both calendars), the clause, its citation, and how to open it."""
+    the date in both calendars), the clause, its citation, and how to open it; its id, and its mark and note."""
     out = Text()
     if isinstance(row, Risk):
         out.append(f"{STAGE_NAMES[row.stage]}", style="bold red")
@@ -144,6 +148,11 @@ def detail_text(row: ViewRow) -> Text:
     out.append("\n" + printable(row.clause.text))
     out.append("\n" + printable(row.clause.where.citation()), style="cyan")
     out.append("  (Enter opens it in the viewer)", style="dim")
+    out.append(f"\n{row.row_id}  ", style="dim")
+    if row.mark or row.note:
+        out.append_text(mark_text(row))
+    else:
+        out.append("a, w, c mark it; n adds a note", style="dim")
     return out
 
 

@@ -57,5 +57,6 @@ def test_xlsx_export_has_one_sheet_per_view(kb: Path, tmp_path: Path) -> None:
     book = load_workbook(out)
     assert book.sheetnames == ["requirements", "timeline"]
     header = [c.value for c in book["timeline"][1]]
-    assert header[-5:] == ["quote", "document", "page", "line_start", "line_end"]
+    assert header[0] == "id"
+    assert header[-8:] == ["quote", "document", "page", "line_start", "line_end", "mark", "note", "marked_at"]
     assert book["timeline"].max_row > 1

@@ -209,6 +209,7 @@ def test_a_kb_enriched_at_schema_8_gets_fact_vectors_without_an_llm_call(tmp_pat
     for owner, bits in (("entities", "entity_bits"), ("triples", "triple_bits")):
         conn.execute(f"DROP TRIGGER {owner}_ad_bits")
         conn.execute(f"DROP TABLE {bits}")
+    conn.execute("DROP TABLE view_marks")  # version 13's
     for table in ("review_rows", "review_marks"):  # version 11's
         conn.execute(f"DROP TABLE {table}")
     conn.execute("DROP TRIGGER statements_ad")  # version 12's

@@ -214,7 +214,7 @@ def test_the_views_workbook_reads_as_a_spreadsheet_reads_it(tmp_path: Path) -> N
     out = write_views(ViewsReport("kb", find_risks(clauses), find_requirements(clauses), ()), tmp_path / "v.xlsx")
     sheets = rows_as_a_spreadsheet_reads_them(out)
     assert list(sheets) == ["risks", "requirements"]
-    quote = sheets["risks"][1][2]
+    quote = sheets["risks"][1][3]
     assert isinstance(quote, str) and quote.startswith("'=HYPERLINK(1)") and not quote.startswith(FORMULA_START)
 
 

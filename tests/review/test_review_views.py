@@ -133,11 +133,14 @@ def test_exports_read_back(tmp_path: Path) -> None:
     assert book.sheetnames == ["risks", "requirements"]
     sheet = book["risks"]
     rows = list(sheet.iter_rows(values_only=True))
-    assert rows[0] == ("stage", "triggers", "quote", "document", "page", "line_start", "line_end")
-    assert rows[1][2] == "资格审查不合格的投标人其投标将被否决。" and rows[1][4:] == (1, 1, 1)
-    assert str(rows[2][2]).startswith("'=")  # a formula is text
+    assert rows[0] == (
+        "id", "stage", "triggers", "quote", "document", "page", "line_start", "line_end", "mark", "note", "marked_at",
+    )  # fmt: skip
+    assert rows[1][3] == "资格审查不合格的投标人其投标将被否决。" and rows[1][5:8] == (1, 1, 1)
+    assert rows[1][8:] == (None, None, None)  # no mark yet: empty cells for the reviewer
+    assert str(rows[2][3]).startswith("'=")  # a formula is text
     assert "| qualification |" in markdown(report)
-    assert csv_text(report).splitlines()[0].startswith("view,stage,triggers,quote")
+    assert csv_text(report).splitlines()[0].startswith("view,id,stage,triggers,quote")
 
 
 def test_located_citation_of_a_risk() -> None:

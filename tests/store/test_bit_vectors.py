@@ -83,6 +83,7 @@ def test_the_migration_fills_the_bits_of_an_older_kb(kb_path: Path) -> None:
     for owner, bits in (("entities", "entity_bits"), ("triples", "triple_bits")):
         conn.execute(f"DROP TRIGGER {owner}_ad_bits")
         conn.execute(f"DROP TABLE {bits}")
+    conn.execute("DROP TABLE view_marks")  # version 13's
     for table in ("review_rows", "review_marks"):  # version 11's
         conn.execute(f"DROP TABLE {table}")
     conn.execute("DROP TRIGGER statements_ad")  # version 12's

@@ -1,6 +1,8 @@
 """The Review screen's views (F5, then v) driven by Textual's Pilot on a real KB (fake encoder, no model): rejection
 risks, requirements and the timeline each shown as a table of cited rows, Enter opening the viewer at the cited
-page and line, an empty view saying so, and marks refused there. Each expectation is read off the RFP below."""
+page and line, an empty view saying so, and a row marked with the checklist's keys (a, w, c, x, n), the mark shown in
+the table, kept in the KB and there again when the view is found again. Each expectation is read off the RFP
+below."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from textual.widgets import DataTable
 from pikelocal import api
 from pikelocal.config import Settings
 from pikelocal.tui.app import PikeApp
+from pikelocal.tui.screens.dialogs import NoteDialog
 from pikelocal.tui.screens.review import ReviewScreen
 from pikelocal.tui.screens.review_views import ReviewViews
 from pikelocal.tui.screens.viewer import DocumentViewer
@@ -78,8 +81,8 @@ def test_the_risks_view_lists_each_rejection_by_stage_and_enter_opens_its_line(r
             assert views.view == "risks"
             rows = cells(views)
             assert [r[0] for r in rows] == ["form and submission", "evaluation"]  # the order a bid meets them
-            assert rows[0][1:] == ["A bid received after the closing time shall be rejected.", "p. 1, l. 3"]
-            assert rows[1][1:] == ["A bidder who fails the evaluation shall be disqualified.", "p. 2, l. 3"]
+            assert rows[0][1:] == ["A bid received after the closing time shall be rejected.", "p. 1, l. 3", ""]
+            assert rows[1][1:] == ["A bidder who fails the evaluation shall be disqualified.", "p. 2, l. 3", ""]
             assert text_of(app, "#views-head").startswith("Rejection risks · 2 rows · all documents")
             detail = text_of(app, "#views-detail")  # the row in full, with its whole citation
             assert "A bid received after the closing time shall be rejected.\nrfp, p. 1, line 3" in detail
@@ -142,7 +145,7 @@ def test_the_timeline_view_sorts_dates_with_their_roc_form_then_the_relative_one
     run(scenario())
 
 
-def test_an_empty_view_says_so_and_marks_are_refused_in_a_view(tmp_path: Path) -> None:
+def test_an_empty_view_says_so_and_has_no_row_to_mark(tmp_path: Path) -> None:
     path = kb_of(tmp_path, {"note.md": b"# Pumps\n\nThe pumps are painted blue.\n"})
 
     async def scenario() -> None:
@@ -158,9 +161,9 @@ def test_an_empty_view_says_so_and_marks_are_refused_in_a_view(tmp_path: Path) -
             await pilot.press("v")
             await wait_until(pilot, lambda: "requirements" in views.found)
             assert text_of(app, "#views-head").startswith("Requirements · No sentence that binds someone was found")
-            await pilot.press("enter", "a")  # nothing to open; a mark is for a checklist row
+            await pilot.press("enter", "a")  # nothing to open, nothing to mark
             assert isinstance(app.screen, ReviewScreen)
-            assert any("Marks and notes are for the checklist's rows" in str(n.message) for n in app._notifications)
+            assert any("No row to mark here" in str(n.message) for n in app._notifications)
 
     run(scenario())
 
@@ -179,7 +182,39 @@ def test_d_limits_the_views_to_the_chosen_documents(tmp_path: Path) -> None:
             app.screen.query_one("#scope").value = "note.md"  # type: ignore[attr-defined]
             await pilot.press("enter")
             await wait_until(pilot, lambda: views.docs == ("note.md",) and "risks" in views.found)
-            assert [r[1:] for r in cells(views)] == [["Late bids shall be rejected.", "p. 1, l. 3"]]  # one document
+            assert [r[1:3] for r in cells(views)] == [["Late bids shall be rejected.", "p. 1, l. 3"]]  # one document
             assert text_of(app, "#views-head").startswith("Rejection risks · 1 rows · note.md")
 
     run(scenario())
+
+
+def test_a_view_row_is_marked_with_the_checklists_keys_and_keeps_its_mark(rfp_kb: Path) -> None:
+    async def scenario() -> None:
+        app = make_app(rfp_kb)
+        async with app.run_test(size=(140, 30)) as pilot:
+            views = await open_view(pilot, 1)
+            await pilot.press("down", "w")  # the evaluation's risk (p. 2, l. 3) marked wrong
+            rows = cells(views)
+            assert rows[1][1] == "A bidder who fails the evaluation shall be disqualified."
+            assert rows[1][3] == "✗ wrong" and rows[0][3] == ""
+            await pilot.press("n")  # the same note dialog as a checklist row's
+            await wait_until(pilot, lambda: isinstance(app.screen, NoteDialog))
+            app.screen.query_one("#note").value = "only after the evaluation"  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            assert cells(views)[1][3].startswith("✗ wrong · on")  # the note clipped to the column
+            assert "✗ wrong" in text_of(app, "#views-detail") and "only after the evaluation" in text_of(
+                app, "#views-detail"
+            )
+            await pilot.press("up", "a")  # the late bid accepted
+            await pilot.press("r")  # found again: the marks come back with their rows
+            await wait_until(pilot, lambda: "risks" in views.found and not app.job_running("review views"))
+            assert [r[3][:10] for r in cells(views)] == ["✓ accepted", "✗ wrong · "]
+
+    run(scenario())
+    with api.open_kb(rfp_kb, Settings(), encoder=ENC) as knowledge_base:  # kept in the KB
+        marks = [(r.clause.text, r.mark, r.note) for r in knowledge_base.risks()]
+    assert marks == [
+        ("A bid received after the closing time shall be rejected.", "accepted", ""),
+        ("A bidder who fails the evaluation shall be disqualified.", "wrong", "only after the evaluation"),
+    ]

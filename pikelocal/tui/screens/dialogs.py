@@ -1,10 +1,12 @@
-"""Small modal dialogs: ask for a path, a KB's key, confirm a removal, pick a citation to follow."""
+"""Small modal dialogs: ask for a path, a KB's key, confirm a removal, pick a citation to follow, a note on a
+reviewed row."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -120,3 +122,22 @@ class RefsDialog(ModalScreen[StoredRef | None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class NoteDialog(ModalScreen[str | None]):
+    """Type a note on a row (empty: no note); Enter keeps it, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, label: str, note: str) -> None:
+        super().__init__()
+        self.label, self.note = label, note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(Text(f"A note on {printable(self.label)}:"))
+            yield Input(self.note, placeholder="what you checked, what is wrong…", id="note")
+            yield Label("Enter keeps it (empty: no note) · Esc cancels", classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value.strip())

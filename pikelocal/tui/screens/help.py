@@ -29,7 +29,7 @@ KEYS: tuple[tuple[str, str, str], ...] = (
     ("o", "review", "a checklist file (.toml) of your own; the list above the rows picks a built-in one"),
     ("d t", "review", "the documents a run reviews (ids or file names; empty: all) / the questions' script"),
     ("Enter 1 … 9", "review", "open the row's quote in the viewer (its n-th quote: a conflict has two)"),
-    ("a w c x", "review", "mark the row accepted / wrong / to check / clear the mark (kept with the time)"),
+    ("a w c x", "review", "mark the row (a checklist's or a view's) accepted / wrong / to check / clear the mark"),
     ("n", "review", "the row's note"),
     ("v", "review", "the view: checklist rows, rejection risks, requirements, timeline (no model; d limits them too)"),
     ("Enter", "review views", "open the cited page in the viewer, the row's lines highlighted; r finds the view again"),

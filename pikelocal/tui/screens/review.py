@@ -1,7 +1,8 @@
 """The review screen (F5): a checklist run over the KB in the background, its rows filling in as items are answered,
 conflicts between documents marked; Enter opens the viewer at a row's quote; the reviewer marks rows accepted,
 wrong or to-check and adds notes, stored in the KB with their time. ``v`` turns to the views found without the
-model (rejection risks, requirements, the timeline: ``screens/review_views.py``) and back.
+model (rejection risks, requirements, the timeline: ``screens/review_views.py``) and back; there the same keys mark
+the view's rows.
 
 The run is a job like ingestion: it goes on while the user asks questions on the ask screen, one run at a time, and
 Escape (here) or Ctrl+C (anywhere) stops it after the item being asked; finished items are kept, so starting again
@@ -24,6 +25,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Label, ProgressBar
 from pikelocal.api import builtin_checklists, printable
 from pikelocal.domain.errors import PikeError
 from pikelocal.domain.events import Notice, StageAdvanced, StageFinished, StageStarted
+from pikelocal.domain.obligations import VIEW_NAMES, ViewName
 from pikelocal.domain.review import Checklist, ChecklistScript, ReviewReport, ReviewRequest, ReviewRow
 from pikelocal.tui.jobs import WorkDone, WorkEvent, WorkFailed
 from pikelocal.tui.messages import CancelJob, JobStarted, StartJob
@@ -37,34 +39,14 @@ from pikelocal.tui.review_render import (
     report_text,
     row_cells,
 )
-from pikelocal.tui.screens.dialogs import ConfirmDialog, PathDialog
+from pikelocal.tui.screens.dialogs import ConfirmDialog, NoteDialog, PathDialog
 from pikelocal.tui.screens.review_views import ReviewViews
 from pikelocal.tui.screens.viewer import DocumentViewer
-from pikelocal.tui.views_render import VIEW_NAMES, ViewName
 
 if TYPE_CHECKING:
     from pikelocal.tui.app import PikeApp
 
 JOB = "review"
-
-
-class NoteDialog(ModalScreen[str | None]):
-    """Type a note on a row (empty: no note); Enter keeps it, Esc cancels."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-
-    def __init__(self, label: str, note: str) -> None:
-        super().__init__()
-        self.label, self.note = label, note
-
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog"):
-            yield Label(Text(f"A note on {printable(self.label)}:"))
-            yield Input(self.note, placeholder="what you checked, what is wrong…", id="note")
-            yield Label("Enter keeps it (empty: no note) · Esc cancels", classes="hint")
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip())
 
 
 class ScopeDialog(ModalScreen[tuple[str, ...] | None]):
@@ -90,7 +72,6 @@ class ScopeDialog(ModalScreen[tuple[str, ...] | None]):
 SCRIPTS: tuple[ChecklistScript | None, ...] = (None, "hans", "hant", "en")
 # What the screen shows, in the order v cycles through it: the checklist's rows, then each view.
 SHOWN: tuple[ViewName | None, ...] = (None, *VIEW_NAMES)
-CHECKLIST_ONLY = "Marks and notes are for the checklist's rows: v turns back to them."
 
 
 class ReviewScreen(Screen[None]):
@@ -396,9 +377,6 @@ class ReviewScreen(Screen[None]):
     # --- marks, notes, quotes ------------------------------------------------------------------------
 
     def _answered(self) -> ReviewRow | None:
-        if self.view is not None:
-            self.notify(CHECKLIST_ONLY, severity="warning")
-            return None
         item = self._item()
         if item is None:
             return None
@@ -408,11 +386,18 @@ class ReviewScreen(Screen[None]):
         return row
 
     def action_mark(self, mark: str) -> None:
+        """Mark the row under the cursor: the checklist's, or in a view (``v``) the view's."""
+        if self.view is not None:
+            self.query_one(ReviewViews).mark(mark)
+            return
         row = self._answered()
         if row is not None:
             self._store_mark(row, mark, row.note)
 
     def action_note(self) -> None:
+        if self.view is not None:
+            self.query_one(ReviewViews).note()
+            return
         row = self._answered()
         if row is None:
             return

@@ -1,11 +1,14 @@
 """The Review screen's views (``v`` on F5): rejection risks, requirements and the timeline, each a table of cited
 rows found without the model. Each view is found once in the background, as a job the App runs (the pane posts
 ``StartJob`` and hears back its result, as the screens do), and kept until ``r`` or a change of documents (``d``)
-asks for it again; Enter opens the document viewer at the row's page with its lines highlighted."""
+asks for it again; Enter opens the document viewer at the row's page with its lines highlighted. The checklist's
+marking keys mark the highlighted row (a, w, c, x; n for a note, in the same dialog), stored in the KB by the row's
+stable id, so the mark is there again when the view is found again."""
 
 from __future__ import annotations
 
 from contextlib import suppress
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -14,13 +17,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from pikelocal.domain.errors import PikeError
+from pikelocal.domain.obligations import ViewName, ViewRow
 from pikelocal.tui.jobs import WorkDone, WorkFailed
 from pikelocal.tui.messages import JobStarted, StartJob
+from pikelocal.tui.render import clip
+from pikelocal.tui.screens.dialogs import NoteDialog
 from pikelocal.tui.screens.viewer import DocumentViewer
 from pikelocal.tui.views_render import (
     COLUMNS,
-    ViewName,
-    ViewRow,
     clause_source,
     column_widths,
     detail_text,
@@ -125,6 +129,7 @@ class ReviewViews(Vertical):
 
     def _draw(self) -> None:
         table = self.query_one("#views-rows", DataTable)
+        cursor = table.cursor_row
         table.clear(columns=True)
         rows = self.found.get(self.view)
         titled = several_documents(rows or ())
@@ -133,6 +138,8 @@ class ReviewViews(Vertical):
             table.add_column(name, key=name, width=width)
         for n, row in enumerate(rows or ()):
             table.add_row(*row_cells(row, widths, titled), key=str(n))
+        if rows:
+            table.move_cursor(row=min(max(cursor, 0), len(rows) - 1))
         head = self.query_one("#views-head", Static)
         if self.view in self.failed:
             head.update(Text(f"Stopped: {self.failed[self.view]} (r tries again)", style="red"))
@@ -163,6 +170,49 @@ class ReviewViews(Vertical):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
         self.open_cited()
+
+    # --- marks and notes -----------------------------------------------------------------------------
+
+    def mark(self, mark: str) -> None:
+        """Mark the highlighted row (accepted, wrong, to_check; "" clears), its note kept."""
+        row = self._marked_row()
+        if row is not None:
+            self._store_mark(row, mark, row.note)
+
+    def note(self) -> None:
+        """A note on the highlighted row, typed in the checklist's note dialog; its mark kept."""
+        row = self._marked_row()
+        if row is None:
+            return
+
+        def noted(note: str | None) -> None:
+            if note is not None:
+                self._store_mark(row, row.mark, note)
+
+        self.app.push_screen(NoteDialog(f"{row.row_id} “{clip(row.clause.text, 40)}”", row.note), noted)
+
+    def _marked_row(self) -> ViewRow | None:
+        row = self._row()
+        if row is None:
+            self.notify("No row to mark here: the view has none (yet).", severity="warning")
+        return row
+
+    def _store_mark(self, row: ViewRow, mark: str, note: str) -> None:
+        view = self.view
+        try:
+            marked = self.app.kb.view_mark(view, row.row_id, mark, note)
+        except PikeError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        rows = self.found.get(view)
+        if rows is not None:
+            self.found[view] = [
+                replace(r, mark=marked.mark, note=marked.note, marked_at=marked.marked_at)
+                if r.row_id == row.row_id
+                else r
+                for r in rows
+            ]
+        self._draw()
 
     # --- the cited line ------------------------------------------------------------------------------
 
