@@ -95,7 +95,7 @@ def load_honesty(path: Path) -> list[HonestyItem]:
                     answers=tuple(a for a in (r.get("answer", ""), *r.get("aliases", ())) if a),
                     fact=str(r.get("fact", "")),
                     source_pdf=str(r.get("source_pdf", "")),
-                    page=int(r.get("page", 0)),
+                    page=int(r.get("page") or 0),  # null: an unanswerable item stands on no page
                     missing=str(r.get("missing", "")),
                 )
             )

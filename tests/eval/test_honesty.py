@@ -68,6 +68,16 @@ def test_a_bad_line_is_named(tmp_path: Path) -> None:
         load_honesty(bad)
 
 
+
+def test_an_unanswerable_item_may_stand_on_no_page(tmp_path: Path) -> None:
+    path = tmp_path / "h.jsonl"
+    path.write_text(
+        '{"id": "u", "question": "評選會議訂於哪一天舉行？", "script": "hant", "answerable": false, "page": null}\n',
+        encoding="utf-8",
+    )
+    (item,) = load_honesty(path)
+    assert not item.answerable and item.page == 0
+
 ITEMS = [
     {"id": "a1", "question": "投标保证金的金额是多少？", "script": "hans", "answerable": True, "answer": "五万元",
      "aliases": [], "fact": "投标保证金的金额为人民币五万元", "source_pdf": "x", "page": 1, "missing": ""},
