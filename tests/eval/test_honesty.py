@@ -68,7 +68,6 @@ def test_a_bad_line_is_named(tmp_path: Path) -> None:
         load_honesty(bad)
 
 
-
 def test_an_unanswerable_item_may_stand_on_no_page(tmp_path: Path) -> None:
     path = tmp_path / "h.jsonl"
     path.write_text(
@@ -77,6 +76,7 @@ def test_an_unanswerable_item_may_stand_on_no_page(tmp_path: Path) -> None:
     )
     (item,) = load_honesty(path)
     assert not item.answerable and item.page == 0
+
 
 ITEMS = [
     {"id": "a1", "question": "投标保证金的金额是多少？", "script": "hans", "answerable": True, "answer": "五万元",
