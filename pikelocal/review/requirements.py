@@ -51,6 +51,10 @@ _DEADLINE_WORDS = re.compile(
     r"截止|之前|以前|以内|之内|(?<![a-z])(?:within|no later than|prior to|before|deadline)(?![a-z])"
 )
 _TIME_KINDS = frozenset({"date", "duration"})
+# A sentence that introduces the list under it (「…規定如下：」, "as follows:"): its rows bind, not the heading.
+_INTRODUCES_LIST = re.compile(r"(?:如下|以下|(?<![a-z])as follows)\s*[:：]\s*$")
+_CLAUSE_SPLIT = re.compile(r"[，,；;]")
+_CONDITION = re.compile(r"(?:[时時者]\s*$)|^\s*(?:如|若|倘|假如|如果|(?:if|where|when)(?![a-z]))")
 
 
 def find_requirements(
@@ -79,7 +83,7 @@ def requirement_of(
         return None
     folded = fold(clause.text)
     modal = MODAL.search(folded)
-    if modal is None:
+    if modal is None or _INTRODUCES_LIST.search(folded) or _only_in_condition(folded):
         return None
     matches = groups.find(folded)
     named = {m.concept for m in matches}
@@ -114,6 +118,15 @@ def bounded_requirement(clause: Clause, groups: ConceptGroups | None = None) -> 
     party = _party(groups.find(folded), len(folded))
     modal = "at least" if bounded[0][1] == "min" else "at most"
     return Requirement(clause, party, kind, modal, tuple(v for v, _b in bounded))
+
+
+def _only_in_condition(folded: str) -> bool:
+    """Every binding word stands in a condition (a clause ending 時/时/者, or opening 如/若/倘/if) and the rest of the
+    sentence binds nobody: 「應繳影印本時，得以正本替代」 grants, 「倘規定需繳納押標金者，其押標金不予發還」 states a
+    consequence."""
+    clauses = [c for c in _CLAUSE_SPLIT.split(folded) if c.strip()]
+    bound = [c for c in clauses if MODAL.search(c)]
+    return bool(bound) and len(bound) < len(clauses) and all(_CONDITION.search(c) for c in bound)
 
 
 def _party(matches: Sequence[Match], at: int) -> Party:
