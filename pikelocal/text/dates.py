@@ -40,8 +40,8 @@ _MON = rf"(?<![A-Za-z]){_MON}(?![A-Za-z])\.?"
 
 _DATE_ZH = re.compile(
     rf"(?P<roc>(?:中华)?民国{GAP})?(?<![\d.])(?P<y>\d{{2,4}}|[〇零一二三四五六七八九十百]{{2,7}})(?!\d){GAP}年{GAP}"
-    rf"(?P<m>\d{{1,2}}|十[一二]?|[一二三四五六七八九])(?!\d){GAP}月"
-    rf"(?:{GAP}(?P<d>\d{{1,2}}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(?!\d){GAP}[日号])?"
+    rf"(?P<m>1[ \t][0-2]|\d{{1,2}}|十[一二]?|[一二三四五六七八九])(?!\d){GAP}月"
+    rf"(?:{GAP}(?P<d>[12][ \t]\d|3[ \t][01]|\d{{1,2}}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])(?!\d){GAP}[日号])?"
 )
 _BLANK_DAY = re.compile(r"[ \t_＿]*[日号]")
 _DATE_ISO = re.compile(r"(?<![\d.\-/])(?P<y>\d{4})(?P<s>[-/.])(?P<m>\d{1,2})(?P=s)(?P<d>\d{1,2})(?!\d)(?!(?P=s)\d)")
@@ -86,7 +86,8 @@ def _year(written: str, roc: bool, traditional: bool) -> int | None:
 
 
 def _small(written: str) -> int | None:
-    """A month or day number: 12, 十二, 三十一."""
+    """A month or day number: 12, 十二, 三十一; 1 1 (PDF text splits a two-digit month: 「2027 年1 1月10日」)."""
+    written = written.replace(" ", "").replace("\t", "")
     if written.isdigit():
         return int(written)
     parsed = parse_number(written)

@@ -29,6 +29,10 @@ FORMS: list[tuple[str, ValueKind, str]] = [
     ("民國 115 年 1 月 31 日", "date", "2026-01-31"),
     ("自決標日起至 115 年 1 月 31\n日前完成", "date", "2026-01-31"),
     ("114 年 12 月 15\n日（星期一）", "date", "2025-12-15"),
+    # a two-digit month or day split by the PDF's text (「2027 年1 1月10」 is 11 月; only 10–12 and 10–31 split so)
+    ("服务期至2027 年1 1月10\n日止", "date", "2027-11-10"),
+    ("114 年 1 2 月 1 5 日", "date", "2025-12-15"),
+    ("2025年 1 月 2 日", "date", "2025-01-02"),
     ("114/12/15", "date", "2025-12-15"),
     ("中華民國一百十四年十二月十五日", "date", "2025-12-15"),
     # fractions and shares
@@ -84,6 +88,8 @@ def test_a_spaced_amount_is_one_value(text: str) -> None:
         # a bracketed number at a clause's start numbers a list
         ("（1）日期及地點", []),
         ("內容如下：(2)項目名稱", []),
+        # a split number that cannot be a month is no date
+        ("2025年1 3月", []),
     ],
 )
 def test_forms_that_are_not_one_value(text: str, expected: list[str]) -> None:
