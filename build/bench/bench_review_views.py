@@ -35,6 +35,7 @@ DOCUMENTS = {  # gold name → file
     "tw-tender-ntpc-dispatch": DATA / "tw-tender-ntpc-dispatch.pdf",
     "tw-rfp-moea-warehouse": DATA / "tw-rfp-moea-warehouse.pdf",
     "tw-contract-ntpc-dispatch": DATA / "tw-contract-ntpc-dispatch.txt",
+    "supply-agreement-long": DATA / "supply-agreement-long.md",
 }
 BEGIN, END = "<!-- bench_review_views:begin -->", "<!-- bench_review_views:end -->"
 VIEWS = ("risks", "requirements", "timeline")
