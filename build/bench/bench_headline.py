@@ -52,6 +52,7 @@ SECTIONS = {
     "review_side_by_side": "bench_side_by_side",
     "bid_check": "bench_review_bid_check",
     "hop_chains": "hop_chains",
+    "cross_vocab": "bench_cross_vocab",
     "ingest": "bench_ingest",
     "ingest_format": "bench_formats",
     "setup": "export_stages",
