@@ -181,7 +181,7 @@ def _about_none(
     """The answer's quotes name none of the concepts of the item (its label and hints, in any of the three
     vocabularies: ``text/concepts.py``), and the encoder does not put any of them near the item either
     (``about.ABOUT_COSINE``): 「15、服務建議書撰寫規定」 for a bid's validity, a transfer period after the contract's
-    end for a renewal notice. Such a row is not stated, the model's draft kept. An item whose words name no concept
+    end for whether it renews. Such a row is not stated, the model's draft kept. An item whose words name no concept
     is not judged so. Each quote is read with the whole lines it was cut from (「15工作天」 from 「於接到廠商請款單據後
     15工作天內付款」)."""
     wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
