@@ -3,9 +3,11 @@ text), an invented quote dropped, and the answer kept only where its quote bears
 
 from __future__ import annotations
 
+import pytest
+
 from pikelocal.domain.answers import Source
 from pikelocal.prompts.quote import Quote, QuotedReply, parse_quoted, quote_messages
-from pikelocal.query.answer.quote_check import check_reply
+from pikelocal.query.answer.quote_check import _measure_asked, check_reply
 from pikelocal.query.verify.quotes import fold, locate
 
 WRAPPED_CELL = "| 期別 | 提送期限 |\n| 第一期專案報告書 | 於 114 年 12 月 15\n日前提送至本會 |\n| 第二期 | 另定 |"
@@ -197,3 +199,19 @@ def test_a_bare_count_stands_before_a_measure_word_of_the_same_thing() -> None:
     assert check.evidence is not None and check.evidence.source == 2
     # a number that stands before no measure word of people is still not kept
     assert not check_reply(QuotedReply(quote, "3"), "评标委员会由多少名成员组成？", sources).checks
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("评标委员会由多少名成员组成？", "名"),
+        ("服務建議書需要幾份？", "份"),
+        # an English question about a Chinese document counts in the document's measure words
+        ("How many printed copies of the technical proposal are requested?", "份"),
+        ("What is the minimum passing score in the evaluation?", "分"),
+        ("How many members sit on the evaluation committee?", "人"),
+        ("When is the deadline for bids?", ""),
+    ],
+)
+def test_the_measure_a_question_counts_in(question: str, measure: str) -> None:
+    assert _measure_asked(question) == measure

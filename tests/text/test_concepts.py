@@ -45,6 +45,7 @@ def test_one_notion_in_two_vocabularies_is_one_concept(theirs: str, ours: str, c
         ("服務建議書一式 10 份", {"copies", "bid_documents"}),  # 一式…份 counts the copies
         ("內容採中文直式橫書", {"language"}),  # a language named is about the language
         ("Proposals shall be written in English", {"language", "bid_documents"}),
+        ("投標文件有效期至少自投標時起至開標後 50 日止", {"bid_validity", "bid_opening"}),  # not bid_documents
     ],
 )
 def test_terms_are_found_as_documents_print_them(text: str, concepts: set[str]) -> None:

@@ -73,6 +73,12 @@ _BARE_NUMBER = re.compile(r"\d{1,2}(?:\.\d+)?")
 _MEASURE_ASKED = re.compile(r"(?:几|多少)\s*(?:个)?([人份页次名家条项天日年月周分位])")
 # Measure words that count the same thing: 多少名成员 is answered by 5 人, 几天 by 30 日.
 _SAME_MEASURE = {"人": "人名位", "名": "人名位", "位": "人名位", "天": "天日", "日": "天日"}
+# The measure an English question counts in, as the Chinese document writes it.
+_MEASURE_EN_WORDS = {
+    "copies": "份", "copy": "份", "pages": "页", "page": "页", "days": "天", "members": "人", "people": "人",
+    "persons": "人", "evaluators": "人", "points": "分", "score": "分", "minutes": "分",
+}  # fmt: skip
+_MEASURE_EN = re.compile(rf"\b({'|'.join(_MEASURE_EN_WORDS)})\b")
 _NUMBER_TEXT = r"\d+(?:\.\d+)?|[零〇一二三四五六七八九十百两]+"
 _ITEM_SPLIT = re.compile(r"[、；;\n]")  # a list's items (not at commas: "Smith, the director" is one)
 
@@ -178,6 +184,16 @@ def _checked(
     return QuotedVerdict(tuple(checks), "")
 
 
+def _measure_asked(question: str) -> str:
+    """The measure word a question counts in: 人 for 几人 or 多少名, 份 for "how many copies" (an English question
+    about a Chinese document counts in the document's measure words); "" when it names none."""
+    zh = _MEASURE_ASKED.search(to_simplified(question))
+    if zh is not None:
+        return zh.group(1)
+    en = _MEASURE_EN.search(question.lower())
+    return _MEASURE_EN_WORDS[en.group(1)] if en is not None else ""
+
+
 def _says_yes(answer: str) -> bool | None:
     """是/可以/有/yes → True; 否/不/没有/no → False; anything else (True/False, an option letter) → None."""
     text = answer.strip().lower()
@@ -254,11 +270,11 @@ class _Reading:
     def counted_anywhere(self, answer: str, question: str) -> ClaimCheck | None:
         """A bare number ("4" for "最多幾人") in a sentence about the question where it stands right before the
         measure word the question asks with (【 4 】人; not 第三节 for 一式几份)."""
-        measure = _MEASURE_ASKED.search(to_simplified(question))
-        if measure is None:
+        measure = _measure_asked(question)
+        if not measure:
             return None
-        words = _SAME_MEASURE.get(measure.group(1), measure.group(1))
-        after = re.compile(rf"({_NUMBER_TEXT})\s*[】\]）)]?\s*([{re.escape(words)}])")
+        words = _SAME_MEASURE.get(measure, measure)
+        after = re.compile(rf"({_NUMBER_TEXT})\s*[】\]）)］]?\s*([{re.escape(words)}])")
         value = _BARE_NUMBER.fullmatch(answer.strip())
         assert value is not None
         for unit in self.units:
