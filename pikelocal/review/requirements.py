@@ -51,8 +51,9 @@ _DEADLINE_WORDS = re.compile(
     r"截止|之前|以前|以内|之内|(?<![a-z])(?:within|no later than|prior to|before|deadline)(?![a-z])"
 )
 _TIME_KINDS = frozenset({"date", "duration"})
-# A sentence that introduces the list under it (「…規定如下：」, "as follows:"): its rows bind, not the heading.
-_INTRODUCES_LIST = re.compile(r"(?:如下|以下|(?<![a-z])as follows)\s*[:：]\s*$")
+# A sentence that introduces the rules listed under it (「…補繳規定如下：」): its rows bind, not the heading. Only
+# rules: 「應檢附文件如下：」 binds the bidder to attach what its list names.
+_INTRODUCES_LIST = re.compile(r"[规規]定如下\s*[:：]\s*$")
 _CLAUSE_SPLIT = re.compile(r"[，,；;]")
 _CONDITION = re.compile(r"(?:[时時者]\s*$)|^\s*(?:如|若|倘|假如|如果|(?:if|where|when)(?![a-z]))")
 

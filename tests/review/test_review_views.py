@@ -105,14 +105,14 @@ def test_a_binding_word_only_in_a_condition_or_a_list_s_heading_binds_nobody() -
     lines = [
         "應繳影印本時，得以正本替代。",  # a condition, then a permission
         "本採購案倘規定需繳納押標金者，其所繳納之押標金，不予發還。",  # a condition, then a consequence
-        "投標廠商應繳履約保證金額度之折減及補繳規定如下：",  # the rows under it bind
-        "The Supplier shall provide the following documents as follows:",
+        "投標廠商應繳履約保證金額度之折減及補繳規定如下：",  # the rules under it bind
+        "投標廠商應檢附文件如下：",  # binds: attach what the list names
         "廠商如有異動時，應通知機關。",  # the condition's consequence binds
         "如廠商逾期，應按日計罰。",
         "投標廠商應於截止投標期限前提出，逾期不予受理。",
     ]
     found = find_requirements(clauses(*lines))
-    assert [r.clause.where.line_start for r in found] == [5, 6, 7]
+    assert [r.clause.where.line_start for r in found] == [4, 5, 6, 7]
 
 
 def test_timeline_dated_first_then_relative() -> None:
