@@ -5,7 +5,7 @@ from the answer's reported."""
 from __future__ import annotations
 
 from pikelocal.domain.documents import ChunkRecord
-from pikelocal.domain.review import ChecklistItem
+from pikelocal.domain.review import ChecklistItem, Located
 from pikelocal.review.conflicts import Corpus, disagreeing, statements
 from pikelocal.text.values import normalise
 
@@ -147,3 +147,18 @@ def test_a_term_inside_a_word_of_another_concept_states_nothing_of_the_item() ->
     bond = asked("amount", "投标保证金", "投标保证金是多少？", "投标保证金", "保证金")
     text = "履约保证金为人民币10万元。投标人应提交保证金人民币5万元。"
     assert [s.value.normal for s in statements(corpus(text), bond)] == ["50000 CNY"]
+
+
+def test_a_citation_s_whole_lines_are_read_back_and_a_missing_one_reads_nothing() -> None:
+    # page 2 starts at offset 20 of the document; its lines start at 0, 12 and 30 within the page
+    page_two = "並於接到廠商請款單據後\n15工作天內付款，但涉及補助款者\n付款期限為30工作天。\n"
+    text = "第一頁的內容。\n" + " " * (20 - len("第一頁的內容。\n")) + page_two
+    chunk = ChunkRecord(1, 1, 0, text, 0, len(text), None, None, None, None, (), "", None)
+    lines = (0, page_two.index("15"), page_two.index("付款期限"))
+    held = Corpus({1: "doc"}, {1: [chunk]}, {1: [(1, 0, (0,)), (2, 20, lines)]})
+    assert held.lines_text(Located(1, "doc", 2, 2, 2)) == "15工作天內付款，但涉及補助款者\n"
+    assert held.lines_text(Located(1, "doc", 2, 1, 2)).startswith("並於接到廠商請款單據後\n15工作天")
+    # a line the page does not have, a page the document does not have, a document without pages: nothing
+    assert held.lines_text(Located(1, "doc", 2, 9, 9)) == ""
+    assert held.lines_text(Located(1, "doc", 7, 1, 1)) == ""
+    assert corpus("付款期限為30工作天").lines_text(Located(1, "doc 1", None, 1, 1)) == ""
