@@ -20,7 +20,7 @@ from pikelocal.query.verify.support import position_in_pages
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
 from pikelocal.text.examples import EXAMPLE
-from pikelocal.text.values import prepare, same_value, values_in
+from pikelocal.text.values import SPAN_KINDS, prepare, same_value, values_in
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
 VALUED: frozenset[ValueKind] = frozenset({"amount", "date", "duration", "count", "percentage"})
@@ -51,6 +51,12 @@ _LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|hi
 # What a share is of: a concept followed by 的 or 之 right before the value ("不超过合同总价的10%", "契約價金總額之
 # 20%") is its base.
 _BASE = re.compile(r"\s*(?:总额|总价|金额)?\s*[的之]\s*(?:百分之|千分之)?\s*$")
+# A sentence that opens with a proviso states an exception to the rule before it ("但涉及向補助機關申請核撥補助款者，
+# 付款期限為30工作天", "惟…", "Provided that …", "However, …"): a value of it is the exception's, never a conflict.
+_PROVISO = re.compile(
+    r"\s*(?:[(（]?[\d一二三四五六七八九十]{1,3}[.、)）]\s*)?(?:但|惟|(?i:provided(?:,)? (?:however|that)|however)\b)"
+)
+UNIT_REACH = 12  # how far before a term a value it is the unit of may start ("（14）分鐘")
 # The measure word a count item's question counts in (几页, 幾份, 多少人), in prepared (simplified) text.
 _MEASURE_ASKED = re.compile(r"(?:几|幾|多少)\s*(?:个)?([人份页次名家条项天位])")
 
@@ -161,7 +167,7 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
             folded = chunk.text.lower()  # English hints match whatever the case ("Warranty", "warranty")
             for term in terms:
                 for at in _occurrences(folded, term.lower()):
-                    if subject.names_another(chunk.text, at, len(term)):
+                    if subject.names_another(chunk.text, at, len(term)) or _unit_of_value(chunk.text, at, len(term)):
                         continue
                     s = _statement(corpus, doc_id, chunk, at, len(term), subject)
                     if s is not None and (points or s.value.unit != "points"):
@@ -169,6 +175,13 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
     if points and any(s.value.unit == "points" for s in found.values()):  # a score's weights are its points
         found = {k: s for k, s in found.items() if s.value.unit == "points"}
     return sorted(found.values(), key=lambda s: (s.where.doc_id, s.offset))
+
+
+def _unit_of_value(text: str, at: int, size: int) -> bool:
+    """The term at ``text[at:at + size]`` is part of a value before it, its unit ("（14）分鐘及（7）分鐘": 分鐘 after
+    14; "30日前": 日前 after 30), so it names no subject: the value after it is the next one, of something else."""
+    left = max(0, at - UNIT_REACH)
+    return any(s < at - left < e for s, e, _v in values_in(text[left : at + size], SPAN_KINDS))
 
 
 def _is_weight(item: ChecklistItem) -> bool:
@@ -198,7 +211,7 @@ def _statement(
     """The value of the subject's kind nearest after the term at ``at`` in its sentence, as a statement, when it
     belongs to the subject (``_Subject.owns``); None without one."""
     start, end = _sentence_bounds(chunk.text, at)
-    if _in_example(chunk.text[start:at]):
+    if _in_example(chunk.text[start:at]) or _PROVISO.match(chunk.text, start):
         return None
     near = NEAR_CHARS_EN if chunk.text[at : at + 1].isascii() else NEAR_CHARS
     after = chunk.text[at + size : end]

@@ -326,11 +326,19 @@ def values_in(
         i = bisect_right(starts, s)
         if (i and ends[i - 1] > s) or (i < len(starts) and starts[i] < e) or s >= e:
             continue
+        if _placeholder(prepared[s:e]):
+            continue
         starts.insert(i, s)
         ends.insert(i, e)
         taken.insert(i, (s, e, value))
     wanted = set(kinds)
     return [found for found in taken if found[2].kind in wanted]
+
+
+def _placeholder(span: str) -> bool:
+    """A form's blank printed as circles ("服務建議書○頁", "新臺幣○○元", "○年○月○日"): every numeral of the span is
+    〇, which stands for zero only beside other digits (二〇二五). 零 alone is a real zero ("得零分")."""
+    return {c for c in span if c.isnumeric()} == {"〇"}
 
 
 def normalise(text: str, kind: ValueKind) -> Value | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem, Located
+from pikelocal.review.checklist import load_checklist
 from pikelocal.review.conflicts import Corpus, disagreeing, statements
 from pikelocal.text.values import normalise
 
@@ -162,3 +163,24 @@ def test_a_citation_s_whole_lines_are_read_back_and_a_missing_one_reads_nothing(
     assert held.lines_text(Located(1, "doc", 2, 9, 9)) == ""
     assert held.lines_text(Located(1, "doc", 7, 1, 1)) == ""
     assert corpus("付款期限為30工作天").lines_text(Located(1, "doc 1", None, 1, 1)) == ""
+
+
+def test_a_proviso_states_an_exception_not_a_conflicting_value() -> None:
+    text = "付款期限为收到发票后15个工作日。但涉及财政资金拨付的，付款期限为30个工作日。"
+    assert [s.value.normal for s in statements(corpus(text), item("duration", "付款期限"))] == ["15 working days"]
+    text = "（3）但申請補助款者，付款期限為30工作天。"
+    assert statements(corpus(text), item("duration", "付款期限")) == []
+    text = "The payment period is 30 days from the invoice. Provided that, where the Buyer disputes an amount, the "
+    text += "payment period is 60 days. However, the payment period for retention is 90 days."
+    assert [s.value.normal for s in statements(corpus(text), item("duration", "payment period"))] == ["30 days"]
+
+
+def test_a_term_that_is_a_number_s_unit_names_no_subject() -> None:
+    # 分鐘 after 14 is the unit of the presentation's time; the 7 minutes after it are the answers' time
+    length = next(i for i in load_checklist("tender-zh").items if i.id == "presentation_length")
+    text = "6 家以上，簡報及答詢時間各縮短為（14）分鐘及（7）分鐘為原則。"
+    assert [s.value.normal for s in statements(corpus(text), length)] == ["14 minutes"]
+    # as the PDF wraps it: a short line ends a sentence, so the last line's terms are its units alone
+    text = "受評廠商家數未達 6 家時，簡報時間為（20）分鐘，答詢\n時間以（10）分鐘為原則；6 家以上，簡報及答詢時間以\n"
+    text += "各縮短為（14）分鐘及（7）分鐘為原則。"
+    assert [s.value.normal for s in statements(corpus(text), length)] == ["20 minutes"]

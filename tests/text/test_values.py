@@ -105,6 +105,15 @@ def test_a_form_date_left_blank_is_no_date(text: str) -> None:
     assert is_blank_date(text)
 
 
+@pytest.mark.parametrize("text", ["詳請參閱服務建議書○頁。", "押標金新臺幣○○元整", "○年○月○日", "共〇份", "○○天內完成"])
+def test_a_blank_printed_as_circles_is_no_value(text: str) -> None:
+    assert values_in(text, ALL) == []
+
+
+def test_a_circle_beside_other_digits_is_a_zero() -> None:
+    assert found("二〇二五年十二月十五日", ("date",)) == [("date", "2025-12-15", "二〇二五年十二月十五日")]
+
+
 def test_a_filled_date_or_a_month_is_not_blank() -> None:
     assert not is_blank_date("2025年10月25日") and not is_blank_date("2025年10月底") and not is_blank_date("按月支付")
     assert found("2025年10月底", ("date",)) == [("date", "2025-10", "2025年10月")]
