@@ -284,6 +284,10 @@ def disagreeing(answer: Value, found: Sequence[Statement]) -> list[Statement]:
 
 
 def _comparable(a: Value, b: Value) -> bool:
+    """Values of one kind (a bond as a share of the price and one as a sum are not compared), and counts in one
+    measure."""
+    if a.kind != b.kind:
+        return False
     return a.kind != "count" or not (a.unit and b.unit) or a.unit.lower().rstrip("s") == b.unit.lower().rstrip("s")
 
 

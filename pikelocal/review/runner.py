@@ -44,7 +44,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 5  # 5: dates as printed, figures of another kind, quotes about none of the item's concepts
+ROWS_VERSION = 6  # 6: an amount stated as a share, quotes that keep a number's sign, conflicts of one kind only
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 
@@ -131,7 +131,7 @@ def answer_item(
     to_check = answer.unsupported and any(c.method == TO_CHECK for c in answer.claims)
     quotes = _answer_quotes(trace, item, TO_CHECK if to_check else "")
     text = answer.draft.strip() if to_check else strip_markers(answer.text).strip()
-    value = None if answer.unsupported and not to_check else normalise(text, item.kind)
+    value = None if answer.unsupported and not to_check else _value_of(text, item)
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
     value = _printed(value, quotes)
@@ -153,6 +153,18 @@ def answer_item(
     if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
         return titled
     return cross_checked(row, item, corpus) if row.verdict != "to_check" else row
+
+
+_SHARE: tuple[ValueKind, ...] = ("percentage",)
+
+
+def _value_of(text: str, item: ChecklistItem) -> Value | None:
+    """The answer's value of the item's kind; for an amount, else a share of a base, as a bond or a payment is often
+    set ("投标报价的1.5%-2%", "合同价格的10%"): an amount the document states as a percentage."""
+    value = normalise(text, item.kind)
+    if value is None and item.kind == "amount":  # a share as printed (%, ‰, 百分之), never points
+        return next((v for _s, _e, v in values_in(text, _SHARE) if v.unit != "points"), None)
+    return value
 
 
 def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:

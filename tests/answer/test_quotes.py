@@ -215,3 +215,22 @@ def test_a_bare_count_stands_before_a_measure_word_of_the_same_thing() -> None:
 )
 def test_the_measure_a_question_counts_in(question: str, measure: str) -> None:
     assert _measure_asked(question) == measure
+
+
+@pytest.mark.parametrize(
+    ("quote", "text", "expected"),
+    [
+        (
+            "投标保证金的金额：投标报价的 1.5-2",
+            "投标保证金的金额：投标报价的 1.5-2%。\n",
+            "投标保证金的金额：投标报价的 1.5-2%",
+        ),
+        ("履约保证金为合同总价的 10", "履约保证金为合同总价的 10 ％，", "履约保证金为合同总价的 10 ％"),
+        ("逾期违约金每日 1", "逾期违约金每日 1‰，", "逾期违约金每日 1‰"),
+        ("1,442,404.50 in damages", "the award was $1,442,404.50 in damages.", "$1,442,404.50 in damages"),
+        ("共5份", "正本共5份，副本", "共5份"),  # no sign beside the number: the quote's own span
+    ],
+)
+def test_a_quote_keeps_the_sign_of_the_number_at_its_ends(quote: str, text: str, expected: str) -> None:
+    found = locate(quote, [source(1, text)])
+    assert found is not None and found.text == expected

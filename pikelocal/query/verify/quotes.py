@@ -30,6 +30,8 @@ PART_DENSITY = 0.9  # … matched this densely …
 PART_MIN_CHARS = 8  # … and at least this many characters
 MIN_QUOTE_CHARS = 2  # a quote shorter than this (after normalising) locates nothing
 MAX_QUOTE_CHARS = 600  # longer quotes are matched on their first this-many characters
+_SIGN_AFTER = frozenset("%％‰")  # what ends a number's value, though folding drops it
+_SIGN_BEFORE = frozenset("$＄¥￥€£")  # what starts one
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,17 @@ def locate(quote: str, sources: Sequence[Source], prefer: int | None = None) -> 
 
 
 def _span(source: Source, f: Folded, a: int, b: int, share: float) -> Located:
-    return Located(source, f.offsets[a], f.offsets[b - 1] + 1, share)
+    """The source's span of folded characters [a, b), widened over the sign of a number at either end: folding
+    keeps letters and digits only, so a quote ending 「投标报价的 1.5-2%」 would stand as 「…1.5-2」 and lose its %,
+    one starting 「$1,442,404.50」 its $."""
+    text, start, end = source.text, f.offsets[a], f.offsets[b - 1] + 1
+    if f.text[b - 1].isdigit():
+        after = end + len(text[end:]) - len(text[end:].lstrip(" \t"))
+        end = after + 1 if after < len(text) and text[after] in _SIGN_AFTER else end
+    if f.text[a].isdigit():
+        before = len(text[:start].rstrip(" \t"))
+        start = before - 1 if before > 0 and text[before - 1] in _SIGN_BEFORE else start
+    return Located(source, start, end, share)
 
 
 def _fuzzy(q: str, f: Folded) -> tuple[int, int, float] | None:
