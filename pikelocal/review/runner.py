@@ -44,7 +44,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 6  # 6: an amount stated as a share, quotes that keep a number's sign, conflicts of one kind only
+ROWS_VERSION = 6  # 6: an amount as a share, quotes keep a number's sign, conflicts of one kind, bare 是/否 ticks
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 

@@ -27,6 +27,9 @@ SHORT_TERM_CHARS = 2
 _FIELD_START = re.compile(r"(?:^|\s)\d+(?:\.\d+)*\s*$")
 _OPTION = re.compile(rf"[{TICKED}]\s*([^\s{TICKED}{UNTICKED}，,；;。:：（(/]{{1,20}})")
 _SENTENCE_END = re.compile(r"[。！？!?]")
+# A bare yes or no answers the field's whole question ("是否授权评标委员会确定中标人 □是 ☑否"), so only a yes/no item:
+# not the count of the committee named in it, nor a method.
+_BARE_YES_NO = re.compile(r"是|否|(?i:yes|no)")
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,8 @@ class Ticked:
 
 def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
     """The first ticked option that follows one of ``item``'s hint terms in the documents, in document order; None
-    when no term is followed by a ticked box (with unticked ones beside it, so a lone ☑ in prose is not a form)."""
+    when no term is followed by a ticked box (with unticked ones beside it, so a lone ☑ in prose is not a form). A
+    bare 是/否 answers a yes/no item only."""
     for doc_id, chunks in corpus.chunks.items():
         for chunk in chunks:
             text = chunk.text
@@ -48,7 +52,7 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                 at = text.find(term)
                 while at >= 0:
                     found = _after(text, at + len(term)) if _labels(text, at, term) else None
-                    if found is not None:
+                    if found is not None and (item.kind == "yesno" or not _BARE_YES_NO.fullmatch(found[0])):
                         option, start, end = found
                         return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))
                     at = text.find(term, at + len(term))

@@ -5,6 +5,11 @@ Some PDF producers write common characters (年, 金, 不, 數 …) as their com
 U+2F800–U+2FA1F) or as Kangxi radicals (U+2F00–U+2FDF): they look the same on the page, but a search for 押標金 or a
 date reader finds nothing. Unicode maps each to one unified ideograph (canonically, or for the radicals by NFKC);
 this folds them at reading, before the text is stored.
+
+A form's boxes drawn in a symbol font (Wingdings) come out of a PDF's text, and out of Word's ``w:sym``, as
+private-use code points: U+F0FE for a ticked box, U+F0A8 for an empty one ("1.10.1 分包 \uf0fe不允许 □允许"). Read
+as noise, they leave neither the system nor the model able to tell which option is ticked, so they are folded to
+the boxes they draw (☑, ☒, ✔, □), one character for one as well.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ import unicodedata
 from functools import cache
 
 _RANGES = ((0xF900, 0xFAFF), (0x2F800, 0x2FA1F), (0x2F00, 0x2FDF), (0x2E80, 0x2EFF))
+# Wingdings' boxes and tick at their private-use code points (U+F000 + the font's byte); in the Symbol font these
+# code points draw pieces of a large brace and a diamond, which a text never needs as characters.
+SYMBOL_BOXES: dict[int, str] = {0xF0FE: "☑", 0xF0FD: "☒", 0xF0FC: "✔", 0xF0A8: "□"}
 
 
 @cache
@@ -23,9 +31,17 @@ def _table() -> dict[int, int]:
             folded = unicodedata.normalize("NFKC", chr(code))
             if len(folded) == 1 and ord(folded) != code:
                 out[code] = ord(folded)
+    out.update({code: ord(box) for code, box in SYMBOL_BOXES.items()})
     return out
 
 
 def fold_lookalikes(text: str) -> str:
-    """``text`` with every compatibility ideograph and Kangxi radical as its unified ideograph; the same length."""
+    """``text`` with every compatibility ideograph and Kangxi radical as its unified ideograph, and a symbol font's
+    box as the box it draws; the same length."""
     return text.translate(_table())
+
+
+def symbol_box(code: int) -> str:
+    """The box a symbol font's character draws (Word's ``w:sym w:char="F0FE"``, or ``"00FE"`` in the font's own
+    byte), or "" for another symbol."""
+    return SYMBOL_BOXES.get(code if code >= 0xF000 else 0xF000 + code, "")

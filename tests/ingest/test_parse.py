@@ -11,7 +11,9 @@ from pikelocal.ingest.read.ocr import OcrOptions
 from pikelocal.ingest.read.parse import ParsedDocument, clean_pdf_title, parse_document
 from pikelocal.ingest.read.pdf_worker import PdfWorker
 from pikelocal.ingest.read.textcheck import decode_text, garbled_share, line_offsets
+from tests.support.hostile_office import docx
 
+REVIEW_DATA = Path(__file__).resolve().parents[1] / "data" / "review"
 TENDER = "zh_tender/黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件.pdf"
 ENCRYPTED = "edge_cases/libreoffice-writer-password.pdf"
 
@@ -197,3 +199,20 @@ def test_a_docx_whose_title_is_a_placeholder_is_listed_by_its_file_name(tmp_path
     document.core_properties.title = "採購評選須知"
     document.save(str(path))
     assert parse_document(path).title == "採購評選須知"
+
+
+def test_a_word_form_s_symbol_boxes_are_read_as_boxes(tmp_path: Path) -> None:
+    sym = '<w:r><w:sym w:font="Wingdings" w:char="{}"/></w:r>'
+    body = "<w:p><w:r><w:t>1.10.1 分包 </w:t></w:r>" + sym.format("F0FE") + "<w:r><w:t>不允许 </w:t></w:r>"
+    body += sym.format("00A8") + '<w:r><w:t>允许 </w:t></w:r><w:r><w:sym w:font="Segoe UI Symbol" w:char="2611"/>'
+    body += "</w:r><w:r><w:t>同意</w:t></w:r></w:p>"
+    path = tmp_path / "form.docx"
+    path.write_bytes(docx(body.encode()))
+    assert "1.10.1 分包 ☑不允许 □允许 ☑同意" in parse_document(path).pages[0].text
+
+
+def test_a_pdf_form_s_wingdings_boxes_are_read_as_boxes() -> None:
+    doc = parse_document(REVIEW_DATA / "cn-tender-huayang-switchgear.pdf")
+    text = "\n".join(p.text for p in doc.pages)
+    assert "1.10.1 分包 ☑不允许 □允许" in text and "10.2 是否接收代理商投标 ☑否 □是" in text
+    assert not any("\ue000" <= ch <= "\uf8ff" for ch in text)  # no private-use character is left

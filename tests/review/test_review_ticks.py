@@ -4,11 +4,19 @@ far from the term."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from pikelocal import api
+from pikelocal.config import load_settings
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem
+from pikelocal.embed.fake import HashEncoder
+from pikelocal.review.checklist import load_checklist
 from pikelocal.review.conflicts import Corpus
 from pikelocal.review.ticks import as_yes_no, ticked_option
+from pikelocal.store.store import Store
 
+REVIEW_DATA = Path(__file__).resolve().parents[1] / "data" / "review"
 FORM = (
     "1.9.1 踏勘现场 ☑不组织 □组 织，踏勘时间： / \n"
     "1.11 分包 ☑不允许 □允 许，分包要求： / \n"
@@ -60,3 +68,28 @@ def test_a_two_character_term_labels_a_field_only_where_one_starts() -> None:
     )  # 投标保证金的递交 ☑不提交: the bond's, not the bid's
     found = ticked_option(corpus(FORM), item("yesno", "分包"))
     assert found is not None and found.option == "不允许"  # "1.11 分包 ☑不允许"
+
+
+def test_a_bare_yes_or_no_answers_only_a_yes_no_item() -> None:
+    # 否 answers whether the committee may pick the winner, not how many sit on it nor how the award is made
+    assert ticked_option(corpus(FORM), item("count", "评标委员会")) is None
+    assert ticked_option(corpus(FORM), item("text", "确定中标人")) is None
+    found = ticked_option(corpus(FORM), item("yesno", "确定中标人"))
+    assert found is not None and found.option == "否"
+
+
+def test_a_real_word_form_s_wingdings_boxes_answer_their_items(tmp_path: Path) -> None:
+    """The held-out switchgear tender (a Word form printed to PDF): its boxes come out of the text layer as
+    private-use glyphs, read at ingest as ☑ and □, so the form's ticks answer their items."""
+    kb = tmp_path / "t.kb"
+    with api.open_kb(kb, load_settings(environ={}), encoder=HashEncoder()) as knowledge_base:
+        assert not knowledge_base.add([REVIEW_DATA / "cn-tender-huayang-switchgear.pdf"]).ingest.failed
+    with Store.open_existing(kb) as store:
+        read = Corpus.read(store)
+    items = {i.id: i for i in load_checklist("tender-zh").items}
+    answers = {n: t.option for n in items if (t := ticked_option(read, items[n])) is not None}
+    # read by hand from pp. 6-8: 1.4.2 ☑不接受, 1.9.1 ☑不召开, 1.10.1 ☑不允许, 3.2.4 最高投标限价 ☑无
+    assert {n: answers.get(n) for n in ("joint_bid", "site_visit", "subcontracting", "max_price")} == {
+        "joint_bid": "不接受", "site_visit": "不召开", "subcontracting": "不允许", "max_price": "无",
+    }  # fmt: skip
+    assert "evaluators" not in answers  # 7.4 是否授权评标委员会确定中标人 □是 ☑否 says nothing of how many sit

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.text.unicode_forms import fold_lookalikes
+from pikelocal.text.unicode_forms import fold_lookalikes, symbol_box
 
 
 @pytest.mark.parametrize(
@@ -23,3 +23,15 @@ from pikelocal.text.unicode_forms import fold_lookalikes
 def test_lookalikes_fold_to_unified_ideographs(written: str, read: str) -> None:
     assert fold_lookalikes(written) == read
     assert len(fold_lookalikes(written)) == len(written)
+
+
+def test_a_symbol_font_s_boxes_read_as_the_boxes_they_draw() -> None:
+    # as pypdf gives a Word form's Wingdings boxes (the switchgear tender, p. 6)
+    assert fold_lookalikes("1.10.1 分包 \uf0fe不允许 □允许") == "1.10.1 分包 ☑不允许 □允许"
+    assert fold_lookalikes("10.2 是否接收代理商投标 \uf0fe否 \uf0a8是") == "10.2 是否接收代理商投标 ☑否 □是"
+    assert fold_lookalikes("\uf0fd \uf0fc \uf0b7") == "☒ ✔ \uf0b7"  # a bullet is no box: left as it is
+
+
+@pytest.mark.parametrize(("code", "box"), [(0xF0FE, "☑"), (0xFE, "☑"), (0xF0A8, "□"), (0xA8, "□"), (0xF0B7, "")])
+def test_a_word_symbol_is_the_box_it_draws_or_nothing(code: int, box: str) -> None:
+    assert symbol_box(code) == box

@@ -37,6 +37,7 @@ from pikelocal.ingest.read import ooxml
 from pikelocal.ingest.read.docx_styles import Styles, integer, val
 from pikelocal.ingest.read.ooxml import OfficeText, attr, child, local
 from pikelocal.ingest.read.tables import cell_text, markdown_table
+from pikelocal.text.unicode_forms import symbol_box
 
 MAX_PAGES = 10_000  # page breaks past this many pages are ignored (with a warning)
 HEADER_LINES_MAX = 10
@@ -338,10 +339,14 @@ def _runs(el: ET.Element, out: list[str | int], boxes: list[ET.Element]) -> None
             out.append(_RENDERED)
         elif name == "noBreakHyphen":
             out.append("-")
-        elif name == "sym":  # a symbol-font character (private use) says nothing as text
+        elif name == "sym":  # a symbol font's character: a form's box as the box it draws, else nothing
             raw = attr(c, "char") or ""
             code = int(raw, 16) if re.fullmatch(r"[0-9A-Fa-f]{1,5}", raw) else 0
-            out.append(chr(code) if 32 <= code < 0xE000 or 0xF900 <= code < 0x110000 else "")
+            font = (attr(c, "font") or "").lower()
+            if 0xF000 <= code <= 0xF0FF or (code < 0x100 and ("wingdings" in font or "symbol" in font)):
+                out.append(symbol_box(code))  # the font's own code: a box as the box it draws, else nothing
+            else:  # a character of a text font (☑ as U+2611) is itself
+                out.append(chr(code) if 32 <= code < 0xE000 or 0xF900 <= code < 0x110000 else "")
         elif name == "txbxContent":
             boxes.append(c)
         elif name == "AlternateContent":
