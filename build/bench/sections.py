@@ -42,6 +42,7 @@ HOMES = {
     "bench_ocr": "ingesting",
     "bench_late": "ingesting",
     "bench_contextual": "ingesting",
+    "statements_sample": "ingesting",
     "eval_retrieval": "search",
     "eval_atoms": "search",
     "retrieval_": "search",

@@ -10,7 +10,11 @@ check applies to a value after an item's term (``review/conflicts.py``, which ke
 - points a score must reach are a threshold, not a weight: "總分達80分以上", "未達70分者" (``is_threshold``).
 
 Where nothing is left before a value ("投标保证金：人民币5万元", "自2025年11月10日至…"), the clause before it names
-the subject; where that fails too, the words after the value in its clause do ("30日内提交可行性研究报告").
+the subject; where that fails too, the words after the value in its clause do ("30日内提交可行性研究报告"). What must be
+done within a period follows it ("项目负责人2天内不能履行职责": 项目负责人 … 不能履行职责), and so does what a run of
+years is of ("连续三年的财务审计报告"), the thing counted after an alternative ("两个或两个以上投标报价", "一家或者多家
+小微企业") and, in English, the object a verb takes after an aside that holds the value ("procure within 10 Business
+Days, the spare parts"): these join the words before the value.
 
 Pure functions over text (a page's or a table cell's), offsets in that text.
 """
@@ -29,7 +33,8 @@ _Kind = ValueKind | Literal["share", "points"]  # a percentage is a share (of a 
 # Where a period is counted from ("自投标截止时间起 90 日", "從決標次日起"): an event named there is the start, not
 # the subject of the value after it.
 START_POINT = re.compile(r"(?:自|从|從|由|于|於)[^，,；;。]{0,30}?(?:起|之日|以后|以後|后|後)")
-_START_POINT_WHOLE = re.compile(START_POINT.pattern + "起?")  # "自收到异议之日起": the 起 with it
+# "自收到异议之日起", "於收到申請後之": the 起 (or the 的/之 before the period) with it
+_START_POINT_WHOLE = re.compile(START_POINT.pattern + "[起的之]?")
 # A score's line: points reached or missed ("總分達80分以上者為及格", "未達70分者不得列為優勝廠商").
 LINE_BEFORE = re.compile(r"(?:达|達|未达|未達|满|滿|不足|低于|低於|高于|高於)\s*$")
 LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|higher)))")
@@ -40,8 +45,10 @@ LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|hig
 _CLAUSE = re.compile(r"[，、；：。！？]|[,;:!?](?=\s|$)|[（(](?![\dA-Za-z一二三四五六七八九十]{1,3}[)）])")
 # The words a reference point ends with, right before a duration counted from it ("投标截止之日起90天").
 _REFERENCE_END = re.compile(
-    r"(?:之日起|之日|之时|之時|当日|當日|当天|當天|以后|以後|之后|之後|后|後|起|以前|之前|前)\s*$"
+    r"(?:之日起|之日|之时|之時|当日|當日|当天|當天|(?:以后|以後|之后|之後|后|後)[的之]?|起|以前|之前|前)\s*$"
 )
+# A period something must be done within ("2天内不能履行职责", "4 小時內回復"): what is due follows it.
+_WITHIN = re.compile(r"\s*(?:以内|以內|之内|之內|内|內)")
 # A duration counted back or on from the point named before it ("投标截止时间10日前", "验收合格后").
 _COUNTED_BACK = re.compile(r"\s*(?:以前|之前|前|以后|以後|之后|之後|后|後)")
 # What a share is of: the words before it that end with 的 or 之 ("不超过合同总价的10%", "契約價金總額之20%") are its
@@ -52,13 +59,14 @@ _OPENER = re.compile(
     r"为|為|是|指|按|占|佔|自|从|從|由|于|於|经|經|在|达到|達到|超过|超過|低于|低於|不少于|不少於|不低于|不低於|不高于|不高於"
     r"|最高|最低|支付|缴纳|繳納|扣除|[：:]"
 )
-# A look-back window: "近5年", "最近三年", "in the last 5 years" (what follows is what the window is of).
-_LOOK_BACK = re.compile(r"(?:近|最近|(?i:\b(?:within|in|during) the (?:last|past)|\b(?:last|past)))\s*$")
+# A look-back window or a run of periods: "近5年", "最近三年", "连续三年", "in the last 5 years" (what follows is what
+# the window or the run is of: "连续三年的财务审计报告").
+_LOOK_BACK = re.compile(r"(?:近|最近|连续|連續|(?i:\b(?:within|in|during) the (?:last|past)|\b(?:last|past)))\s*$")
 # A bracketed aside, dropped from the words around a value ("近5年（从投标截止时间往前推，…）承接过").
 _ASIDE = re.compile(r"[（(][^（()）]*[)）]")
 # Words that say nothing of what a value is of: a subject of only these is empty.
 _FILLER = re.compile(
-    r"不得超过|不得超過|不超过|不超過|不少于|不少於|不低于|不低於|不高于|不高於|人民币|新台币|新臺幣"
+    r"不[应應得可宜能]?(?:超过|超過|少于|少於|低于|低於|高于|高於|大于|大於|小于|小於)|人民币|新台币|新臺幣"
     r"|金额|金額|其中|最高|最低|最多|最少|至少|以内|以內|应当|應當|最近|有权|有權|连续|連續|否则|否則|备注|備註|附注|附註|说明|說明|注"
     r"|[为為是指得则則约約共计計即达達至到和及或与與内內前后後自从從由于於在应應须須并並且近将將起]"
     r"|(?i:\b(?:of|is|are|was|be|shall|will|the|a|an|to|and|or|at|by|on|in|for|from|within|than|not|no|more|less"
@@ -90,6 +98,20 @@ _NEW_WORDS = re.compile(r"[\u3400-\u9fff].*[\u3400-\u9fff]", re.S)  # two CJK ch
 # What continues a value rather than starting the next one's subject ("30日内支付", "验收后", "以上").
 _CONTINUES = "内內以后後前起之至到每"
 _LIST_COMMA = "、"
+# What ends the words after a value: a clause mark other than the list comma ("投标人或其法定代表人、拟任项目负责人被
+# 人民法院判决为行贿罪" is one list of who, and what happened to them).
+_CLAUSE_END = re.compile(r"[，；：。！？]|[,;:!?](?=\s|$)|[（(](?![\dA-Za-z一二三四五六七八九十]{1,3}[)）])")
+# An alternative after a count before the thing it counts ("两个或两个以上投标报价", "一家或者多家小微企业").
+_OR_MORE = re.compile(r"\s*(?:或者?|及|或是)\s*(?:多|数|數|几|幾)[个個家项項份名人次种種位件]")
+_OR_MORE_AFTER = re.compile(r"\s*(?:或者?|或是)\s*$")
+_MORE = re.compile(r"\s*(?:以上|以下)")
+# English: the object a verb takes after a comma aside that holds the value ("…procure within 10 Business Days, the
+# spare parts listed…"; "give the Buyer, at least 20 Business Days before the Pumps are shipped, the factory test
+# certificates").
+_EN_OBJECT = re.compile(
+    r"[^,;:.]*,[ \t]+((?:the|a|an|any|all|each)[ \t]+[A-Za-z][A-Za-z \t-]*?)"
+    r"(?=[ \t]+(?:for|listed|in|at|to|of|with|under|from|by|that|which)\b|[,;:.]|$)"
+)
 _LEADING_PUNCTUATION = re.compile(r"^[^\w（(“\"《「『\[]+")
 _AND = re.compile(r"(?:和|及|与|與|以及)\s*$")
 _EN_POSSESSIVE = re.compile(
@@ -137,14 +159,23 @@ def subject_in(
         after_value = any(e == clause for _s, e in others)
         subject = f"{subject} {thing}" if subject and not after_value else thing
     after = _after(text, end, hi, others)
-    if counted_from and not after:  # "招标人最迟在签订合同后5日内，向…退还投标保证金": what is due is next
+    if kind == "duration" and _WITHIN.match(text, end):  # "项目负责人2天内不能履行职责": what is due follows
+        counted_from = True
+    if counted_from and not after and kind != "share":
+        # "招标人最迟在签订合同后5日内，向…退还投标保证金": what is due is next (a share's next clause is the next
+        # instalment's: "…支付至合同签订额的50%，施工图设计完成后支付…")
         after = _next_clause(text, end, hi, others)
     if counted_from and after:  # "招标人应当自收到异议之日起3日内作出答复": who, and what is due
         head = subject or (_previous(text, lo, clause, kind, others) if len(after) <= _SHORT_AFTER else "")
         return f"{head} … {after}" if head else after
     if subject and (thing := _english_thing(text, end, kind)):  # "give the Buyer at least 5 Business Days' notice"
         subject = f"{subject} … {thing}"
-    if subject and _ONE_WORD.fullmatch(subject):  # "…, capped at 10%": what is capped is in the clause before
+    if (subject or not _clean(words)) and (thing := _english_object(text, clause, end, hi)):
+        head = subject or _previous(text, lo, clause, kind, others)
+        return f"{head} … {thing}" if head else thing
+    if subject and (_ONE_WORD.fullmatch(subject) or _OPENER.fullmatch(subject)):
+        # "…, capped at 10%", "至工程竣工验收前，支付至合同签订额的90%": what is capped, or when it is paid, is in
+        # the clause before
         prev = _previous(text, lo, clause, kind, others)
         return f"{prev} … {subject}" if prev else subject
     return subject or _previous(text, lo, clause, kind, others) or after
@@ -198,8 +229,11 @@ def _after(text: str, end: int, hi: int, others: Sequence[tuple[int, int]]) -> s
     nxt = [(s, e) for s, e in others if end <= s < hi]
     stop = min([hi, *(s for s, _e in nxt)])
     rest = _ASIDE.sub("", _AFTER_LEAD.sub("", text[end:stop]))
-    m = _CLAUSE.search(rest)
-    words = _clean(_AFTER_LEAD.sub("", rest[: m.start()] if m else rest), tail=False)
+    m = _CLAUSE_END.search(rest)
+    run = rest[: m.start()] if m else rest
+    if not m and stop < hi and _LIST_COMMA in run:  # "正本1份装订成册、副本每3份…": the next item is the next value's
+        run = run[: run.rfind(_LIST_COMMA)]
+    words = _clean(_AFTER_LEAD.sub("", run), tail=False)
     if words or m or stop == hi:
         return words
     following = next(e for s, e in nxt if s == stop)
@@ -216,6 +250,15 @@ def _english_thing(text: str, end: int, kind: _Kind) -> str:
     if m and kind == "count" and m.group(1).lower() not in _NOT_COUNTED:
         return m.group(1)
     return ""
+
+
+def _english_object(text: str, clause: int, end: int, hi: int) -> str:
+    """The object an English verb takes after a comma aside that holds the value: the aside opens with a comma, and
+    the object follows the comma that closes it ("or be able to procure within 10 Business Days, the spare parts")."""
+    if clause == 0 or text[clause - 1] != "," or _CJK.search(text, clause, end):
+        return ""
+    m = _EN_OBJECT.match(text[:hi], end)
+    return " ".join(m.group(1).split()) if m else ""
 
 
 def _previous(text: str, lo: int, clause: int, kind: _Kind, others: Sequence[tuple[int, int]]) -> str:
@@ -263,6 +306,14 @@ def _next_clause(text: str, end: int, hi: int, others: Sequence[tuple[int, int]]
 def _counted(text: str, end: int, hi: int, others: Sequence[tuple[int, int]]) -> str:
     """The thing a count counts when Chinese words follow its measure word at once ("一份加密的电子投标文件",
     "1 项中型防洪工程…业绩"); empty otherwise ("评标委员会构成：5人，")."""
+    if m := _OR_MORE.match(text, end):  # "一家或者多家小微企业": the thing follows the alternative
+        end = m.end()
+    nxt = min((s for s, _e in others if end <= s < hi), default=hi)
+    if nxt < hi and _OR_MORE_AFTER.fullmatch(text, end, nxt):  # "两个或两个以上投标报价"
+        after_next = next(e for s, e in others if s == nxt)
+        if m := _MORE.match(text, after_next):
+            end = m.end()
+            others = [o for o in others if o[0] != nxt]
     if not _CJK.match(text, end):
         return ""
     nxt = min((s for s, _e in others if end <= s < hi), default=hi)

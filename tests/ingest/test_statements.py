@@ -182,3 +182,48 @@ def test_statement_line() -> None:
     [found] = read(["投标保证金：人民币5 万元。"])
     assert found.line() == "投标保证金: 人民币5 万元"
     assert vector_text(found) == "投标保证金: 人民币5 万元"
+
+
+def test_an_otherwise_line_is_of_the_criterion_scored_above_it() -> None:
+    """A scoring table a PDF printed as lines: each criterion's name over its range, then its grades; "③否则得 0
+    分" names nothing, and the heading is the section the criteria are listed in, not the criterion."""
+    lines = [
+        "（1）",
+        "勘察设计依据、工作",
+        "目标",
+        "（0～ 5 分）",
+        "针对本项目勘察设计依据、工作目标的准确、合理性。",
+        "①准确、合理的得 3～5 分；",
+        "②基本准确、合理的得 1～2 分；",
+        "③否则得 0 分。",
+        "（2）",
+        "技术支持",
+        "（0～ 3 分）",
+        "①技术支持满足工程建设要求的得 2～3 分；",
+        "③否则得 0 分。",
+    ]
+    found = rows(read(lines))
+    assert found[0] == ("5 points", "勘察设计依据、工作目标")
+    assert ("0 points", "勘察设计依据、工作目标 … 否则") in found
+    assert found[-1] == ("0 points", "技术支持 … 否则")
+
+
+def test_an_otherwise_line_far_from_any_criterion_keeps_its_heading() -> None:
+    found = read(["质量管理体系 （0～ 3 分）", *["本项说明。"] * 400, "否则得 0 分。"])
+    assert found[-1].subject == ""
+
+
+def test_an_item_of_a_list_run_on_in_a_paragraph_is_of_the_lists_lead_in() -> None:
+    found = read([
+        "10.2 The Contract Price is payable as follows: 30% on delivery of all Pumps to the Site; 60% on Acceptance;",
+        "and the remaining 10% twelve months after Acceptance.",
+    ])  # fmt: skip
+    assert rows(found)[:2] == [
+        ("30%", "The Contract Price is payable as follows"), ("60%", "The Contract Price is payable … on Acceptance"),
+    ]  # fmt: skip
+
+
+def test_items_that_do_not_open_with_a_figure_keep_their_own_subjects() -> None:
+    """Items that name their own figure before it ("（2）勘察设计方案： 35 分；") are not read with the item before."""
+    found = read(["（1）投标报价： 26.25 分；", "（2）勘察设计方案： 35 分；", "（3）信誉与业绩： 25 分；"])
+    assert rows(found) == [("26.25 points", "投标报价"), ("35 points", "勘察设计方案"), ("25 points", "信誉与业绩")]

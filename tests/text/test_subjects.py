@@ -92,6 +92,60 @@ def test_subjects(sentence: str, expected: list[tuple[str, str]]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # what must be done within a period follows it: who, and what is due
+        ("项目负责人2天内不能履行职责的，应事先征得发包人同意", [("2 days", "项目负责人 … 不能履行职责的")]),
+        ("承辦人員3日內未完成審查者，得展延", [("3 days", "承辦人員 … 未完成審查者")]),
+        # the point counted from ends in 后的 / 後之: left out, and what is due is in the next clause
+        ("12.4.2 发包人应在收到费用结算申请后的28 天内，将应付款项支付给勘察设计人；", [
+            ("28 days", "发包人 … 将应付款项支付给勘察设计人"),
+        ]),
+        ("發包人應於收到申請後之7日內，將款項支付予廠商", [("7 days", "發包人 … 將款項支付予廠商")]),
+        # what the period is of stands in the clause after it, a list joined by 、 included
+        ("发包人应在开始勘察前7日内，向勘察设计人提供测量基准点、水准点和书面资料等", [
+            ("7 days", "发包人 … 向勘察设计人提供测量基准点、水准点和书面资料等"),
+        ]),
+        ("（12）在近三年内投标人或其法定代表人、拟任项目负责人被人民法院判决为行贿罪；", [
+            ("3 years", "投标人或其法定代表人、拟任项目负责人被人民法院判决为行贿罪"),
+        ]),
+        # a run of years is of what follows it
+        ("提供连续三年的财务审计报告", [("3 years", "提供 … 财务审计报告")]),
+        ("投標廠商應提供連續3年之納稅證明", [("3 years", "投標廠商應提供 … 納稅證明")]),
+        # a count's thing after an alternative ("或者多家", "或两个以上")
+        ("允许大中型企业向一家或者多家小微企业分包", [("1", "允许大中型企业向 小微企业分包")]),
+        ("发包人代表可以授权其他人员负责执行其指派的一项或多项工作", [
+            ("1", "发包人代表可以授权其他人员负责执行其指派的 工作"),
+        ]),
+        ("投标人提供两个或两个以上投标报价", [("2", "投标人提供 投标报价"), ("2", "投标人提供两个 投标报价")]),
+        # a bound with a modal names nothing: the clause before does
+        ("发包人对于勘察设计文件的审查期限，自文件接收之日起不应超过14 天。", [
+            ("14 days", "发包人对于勘察设计文件的审查期限"),
+        ]),
+        # a share's clause after is the next instalment's, not this one's; a bare 支付 is read with the clause before
+        ("初步设计报告完成批复后支付至合同签订额的50%，施工图设计完成后支付至合同签订额的75%", [
+            ("50%", "初步设计报告完成批复后支付"), ("75%", "施工图设计完成后支付"),
+        ]),
+        ("至工程竣工验收前，支付至合同签订额的 90%，剩余尾款至项目评价结束后结清。", [
+            ("90%", "至工程竣工验收前 … 支付"),
+        ]),
+        # English: the object a verb takes after the aside holding the value
+        ("11.1 The Supplier must keep available, or be able to procure within 10 Business Days, the spare parts"
+         " listed in the Specification.", [("10 working days", "or be able to procure within … the spare parts")]),
+        ("4.3 The Supplier must give the Buyer, at least 20 Business Days before the Pumps are shipped, the factory"
+         " test certificates for each Pump.", [
+            ("20 working days", "The Supplier must give the Buyer … the factory test certificates"),
+        ]),
+        # no aside: the clause after the comma is another (", by repairing it")
+        ("If a Defect appears, the Supplier must remedy it within 10 Business Days after being notified, by"
+         " repairing it.", [("10 working days", "the Supplier must remedy it within")]),
+    ],
+)  # fmt: skip
+def test_what_a_value_is_of_follows_it(sentence: str, expected: list[tuple[str, str]]) -> None:
+    assert subjects(sentence) == expected
+
+
+@pytest.mark.parametrize(
     ("sentence", "threshold"),
     [("總分達80分以上者為及格", True), ("未達70分者不得列為優勝廠商", True), ("投標報價26.25分", False)],
 )

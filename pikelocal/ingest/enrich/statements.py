@@ -8,7 +8,9 @@ For each value (``text/values.py``, in the page's text):
 - its **subject** (``text/subjects.py``): the words before it in its clause, less a start point or a base; in a
   table row, the row's label cell and the column's header (and the words before it in its cell); in a table a PDF
   printed as lines (a label over a few short lines, the value on the next), those lines when its own clause names
-  nothing;
+  nothing; in an item of a list run on in one paragraph ("payable as follows: 30% on delivery; 60% on Acceptance;"),
+  the list's lead-in when the item names nothing before the value; the points of a score's "otherwise" line
+  ("③否则得0分") are of the criterion scored, named with its range above ("勘察设计依据、工作目标（0～5分）");
 - the **concepts** its subject names (``text/concepts.py``; the heading's when it names none), a score's pass line
   marked as a threshold, the nearest **heading**, and its page and lines, numbered as citations number them.
 
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pikelocal.domain.documents import ChunkRecord, PageRecord
 from pikelocal.domain.review import Value
@@ -44,6 +47,16 @@ _MEASURE_UNIT = re.compile(
 _PER = re.compile(r"每[\u4e00-\u9fff]{0,3}[ \t]*$")
 _ONE_DAY_BEFORE = frozenset("下次上同当當前")
 _ONE_AS_WORD = frozenset("同任每唯统統另某单單这這那其逐")  # 同一, 任一, 每一: "the same", "any", "each"
+# A score's "otherwise" line: what it scores is the criterion above it ("③否则得 0 分", "否則不予計分").
+_OTHERWISE = re.compile(r"^[\W\d_\u2460-\u2473]*(否则|否則|(?i:otherwise))")
+# A score range's top ("（0～ 5 分）"): the criterion's full points, named with the criterion.
+_RANGE_FROM_ZERO = re.compile(r"[0０]\s*[～~\-－—–至到]\s*$")
+CRITERION_REACH = 1500  # characters: an "otherwise" line is read with the nearest criterion this far above
+_LIST_ITEM_END = ";；"
+_LEAD_IN_END = re.compile(r"：|:(?=\s)")  # not a time's or an address's colon (17:00, http://)
+_ITEM_MARK = re.compile(r"[\W_]*(?:(?:and|or|及|和|或)\s+)?", re.I)
+_AS_FOLLOWS = re.compile(r"\s*(?:(?i:as follows|the following)|如下|如次)\s*$")
+LEAD_IN_ITEMS = 8  # items of a run-on list read back to its lead-in
 
 
 def document_statements(doc_id: int, pages: Sequence[PageRecord], chunks: Sequence[ChunkRecord]) -> list[Statement]:
@@ -61,7 +74,36 @@ def document_statements(doc_id: int, pages: Sequence[PageRecord], chunks: Sequen
         out += reader.prose(rows)
         for row in rows:
             out += reader.row(row)
-    return sorted(out, key=lambda s: s.char_start)
+    return _otherwise_of_criteria(sorted(out, key=lambda s: s.char_start))
+
+
+def _otherwise_of_criteria(found: list[Statement]) -> list[Statement]:
+    """A score's "otherwise" line that names nothing ("③否则得 0 分") with the criterion it scores: the subject of the
+    nearest score range above it ("勘察设计依据、工作目标 （0～ 5 分）"), within ``CRITERION_REACH`` characters. The
+    heading may be the section the criteria are listed in, not the criterion."""
+    out: list[Statement] = []
+    criterion: Statement | None = None
+    for s in found:
+        if s.value.unit == "points" and s.subject and _range_top(s):
+            criterion = s
+        elif (
+            s.value.unit == "points"
+            and not s.subject
+            and criterion is not None
+            and s.char_start - criterion.char_end <= CRITERION_REACH
+            and (m := _OTHERWISE.match(s.sentence))
+        ):
+            subject = f"{criterion.subject} … {m.group(1)}"
+            s = replace(s, subject=subject, concepts=concepts_of(subject) or s.concepts)
+        out.append(s)
+    return out
+
+
+def _range_top(statement: Statement) -> bool:
+    """The statement's points are the top of a range from zero ("（0～ 5 分）")."""
+    sentence, value = statement.sentence, " ".join(statement.value.text.split())
+    at = sentence.find(value)
+    return at >= 0 and bool(_RANGE_FROM_ZERO.search(sentence[max(0, at - 4) : at]))
 
 
 def vector_text(statement: Statement) -> str:
@@ -114,6 +156,8 @@ class _PageReader:
                 continue
             others = [(a, b) for a, b in value_spans if s0 <= a < s1 and (a, b) != (start, end)]
             subject = subject_in(text, s0, start, end, s1, value, others)
+            if _starts(text, s0, start) and (lead := self._lead_in(spans, s0)):
+                subject = f"{lead} … {subject}" if subject and subject != lead else lead
             if not subject:
                 subject = self._label_above(s0, value_spans)
             threshold = value.unit == "points" and is_threshold(text, start, end)
@@ -144,6 +188,24 @@ class _PageReader:
                 threshold = value.unit == "points" and is_threshold(cell, s, e)
                 out.append(self._statement(value, subject, sentence, a + s, a + e, line, line, threshold))
         return out
+
+    def _lead_in(self, spans: Sequence[tuple[int, int]], s0: int) -> str:
+        """The lead-in of a list run on in one paragraph whose item, the sentence at ``s0``, starts with its value:
+        the items before it end with ";" and the first opens after a colon with a value too ("10.2 The Contract
+        Price is payable as follows: 30% on delivery…; 60% on Acceptance;"); the words before that colon, "as
+        follows" left out. Empty when the sentence before does not end such an item."""
+        text = self.text
+        i = next((k for k, (a, _b) in enumerate(spans) if a == s0), None)
+        for k in range(i - 1 if i else -1, max(-1, (i or 0) - 1 - LEAD_IN_ITEMS), -1):
+            a, b = spans[k]
+            if text[b - 1] not in _LIST_ITEM_END:
+                return ""
+            if m := _LEAD_IN_END.search(text, a, b):
+                first = values_in(text[m.end() : b], SPAN_KINDS, traditional=self.traditional)
+                if not first or text[m.end() : m.end() + first[0][0]].strip():
+                    return ""  # the first item does not open with a value: not a list of figures
+                return clean_subject(_AS_FOLLOWS.sub("", text[a : m.start()]))
+        return ""
 
     def _label_above(self, start: int, value_spans: Sequence[tuple[int, int]]) -> str:
         """The short lines right above ``start`` that name what the line holding it is about: a table a PDF printed
@@ -205,6 +267,11 @@ def _no_value(text: str, start: int, end: int, value: Value) -> bool:
     if value.number == 1 and _PER.search(text, max(0, start - 6), start):  # 每提供1项得2分: a rate's "per one"
         return True
     return text[end : end + 1] == "性" or bool(_MEASURE_UNIT.match(text, end))
+
+
+def _starts(text: str, s0: int, start: int) -> bool:
+    """The value opens its sentence (after a list mark or a connective: "60% on Acceptance;")."""
+    return _ITEM_MARK.fullmatch(text, s0, start) is not None
 
 
 def _in_rows(rows: Sequence[Row], offset: int) -> bool:
