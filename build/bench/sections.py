@@ -43,6 +43,7 @@ HOMES = {
     "bench_late": "ingesting",
     "bench_contextual": "ingesting",
     "statements_sample": "ingesting",
+    "statements_cost": "ingesting",
     "eval_retrieval": "search",
     "eval_atoms": "search",
     "retrieval_": "search",
