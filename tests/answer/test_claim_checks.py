@@ -127,6 +127,17 @@ def test_numbers_are_read_by_value_in_every_notation() -> None:
     ]
 
 
+def test_a_clause_number_holds_no_figure_of_its_sentence() -> None:
+    # the held-out switchgear tender, p. 19: its "3" was shown as a page limit of 3 pages
+    assert numbers_in("3.6.3投标人提供两个或两个以上投标报价") == {"2"}
+    assert numbers_in("10.2.1 投标有效期为90天") == {"90"}
+    assert "25" in numbers_in("2025.10.25") and "15" in numbers_in("114.12.15")  # a dotted date is no clause
+    shown, _stream = run(
+        "服务建议书的页数上限是多少页？", "3 [1]", [source(1, "3.6.3投标人提供两个或两个以上投标报价，但同时提")]
+    )
+    assert shown == "文档中没有说明这一点。"
+
+
 def test_claims_split_at_sentence_ends_and_keep_the_marker_after_the_stop() -> None:
     claims = split_claims("甲为15分钟。[1]乙为10分钟 [2]。\nThe fee is $5 [3]. Done")
     assert [c.cited for c in claims] == [(1,), (2,), (3,), ()]

@@ -53,6 +53,9 @@ _ZH_MEASURE = (
 )
 _ZH_NUMBER = re.compile(rf"第\s*({_ZH_NUMERAL})|百分之({_ZH_NUMERAL})|({_ZH_NUMERAL}){_ZH_MEASURE}")
 _ARABIC = re.compile(r"\d+(?:[,，]\d{3})*(?:\.\d+)?")
+# A clause's number of three levels or more ("3.6.3投标人提供…", "10.2.1"): no figure of the sentence, so its parts
+# never bear a claim's number (the "3" of 3.6.3 is no page limit of 3). A dotted date starts with a longer year.
+_CLAUSE_NUMBER = re.compile(r"(?<![\d.])\d{1,2}(?:\.\d{1,3}){2,}(?![\d.])")
 _LIST_MARK = re.compile(r"^\s*(?:\d{1,2}[.、)）](?!\d)|[（(]\d{1,2}[)）]|[-*•])\s*")  # "1. " "2、" "(3)" "- "
 _BLANK = re.compile(r"(?:[为是：:]|为)\s*[/／∕]\s*(?:[万亿]?元|%|％|日|天|个|人|$|[。，,；;])")
 _PHONE = re.compile(r"(?<!\d)\d{3,4}-\d{6,8}(?!\d)")
@@ -157,8 +160,9 @@ def _number_text(n: float) -> str:
 
 
 def numbers_in(text: str) -> set[str]:
-    """Every number of ``text`` by value (as digits): arabic, with 万, Chinese numerals before a measure word."""
-    text = to_simplified(text)
+    """Every number of ``text`` by value (as digits): arabic, with 万, Chinese numerals before a measure word; a
+    clause's number (3.6.3) is none."""
+    text = _CLAUSE_NUMBER.sub(" ", to_simplified(text))
     found = {m.group(0).replace(",", "").replace("，", "") for m in _ARABIC.finditer(text)}
     for m in _WAN.finditer(text):
         value = float(m.group(1)) * 10000 + (int(m.group(2)) if m.group(2) else 0)
