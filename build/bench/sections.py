@@ -44,6 +44,7 @@ HOMES = {
     "bench_contextual": "ingesting",
     "statements_sample": "ingesting",
     "statements_cost": "ingesting",
+    "typed_honesty": "answering",
     "eval_retrieval": "search",
     "eval_atoms": "search",
     "retrieval_": "search",
