@@ -305,6 +305,26 @@ def test_held_out_switchgear_gold_judges_every_item_and_its_quotes_stand_on_thei
             assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
 
 
+def test_held_out_canteen_gold_judges_every_item_and_its_quotes_stand_on_their_pages() -> None:
+    """The second held-out mainland tender (SOURCES.md), a services procurement by 竞争性磋商: every tender-zh item
+    judged once, each stated fact with its page and quote, every null with a note, and each quote found on its page
+    as pikelocal reads the PDF (whitespace ignored)."""
+    from pikelocal.ingest.read.parse import parse_document
+
+    gold = load_gold(DATA / "cn-tender-luodian-canteen-gold.jsonl")
+    items = [i.id for i in load_checklist("tender-zh").items]
+    assert sorted(g.item for g in gold) == sorted(items)
+    assert all(g.page is not None and g.quote for g in gold if g.stated)
+    assert all(g.note for g in gold if not g.stated)
+    assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (34, 18)
+    pdf = parse_document(DATA / "cn-tender-luodian-canteen.pdf")
+    pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in pdf.pages}
+    assert len(pages) == 45
+    for g in gold:
+        if g.quote and g.page is not None:
+            assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
+
+
 # --- build/bench/bench_review.py on stored rows (no model) -------------------------------------------------------
 
 
