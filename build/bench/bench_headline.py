@@ -53,6 +53,8 @@ SECTIONS = {
     "bid_check": "bench_review_bid_check",
     "hop_chains": "hop_chains",
     "cross_vocab": "bench_cross_vocab",
+    "statements_cost": "statements_cost",
+    "typed_honesty": "typed_honesty",
     "ingest": "bench_ingest",
     "ingest_format": "bench_formats",
     "setup": "export_stages",
