@@ -20,6 +20,7 @@ from pikelocal.query.verify.support import position_in_pages
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
 from pikelocal.text.examples import EXAMPLE
+from pikelocal.text.subjects import LINE_AFTER, LINE_BEFORE, START_POINT
 from pikelocal.text.values import SPAN_KINDS, prepare, same_value, values_in
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
@@ -42,12 +43,6 @@ LINES_CHARS = 600  # the most of a citation's lines read back (a table flattened
 COMPOUND_CHARS = 6  # how far before a term a word it is part of may start (履约保证金, contract's 付款期限)
 SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
-# Where a period is counted from ("自投标截止时间起 90 日", "從決標次日起"): an event named there is the start, not
-# the subject of the value after it.
-_START_POINT = re.compile(r"(?:自|从|從|由|于|於)[^，,；;。]{0,30}?(?:起|之日|以后|以後|后|後)")
-# A score's line: points reached or missed ("總分達80分以上者為及格", "未達70分者不得列為優勝廠商").
-_LINE_BEFORE = re.compile(r"(?:达|達|未达|未達|满|滿|不足|低于|低於|高于|高於)\s*$")
-_LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|higher)))")
 # What a share is of: a concept followed by 的 or 之 right before the value ("不超过合同总价的10%", "契約價金總額之
 # 20%") is its base.
 _BASE = re.compile(r"\s*(?:总额|总价|金额)?\s*[的之]\s*(?:百分之|千分之)?\s*$")
@@ -143,7 +138,7 @@ class _Subject:
         """A value belongs to the item when the concept named nearest before it (after the item's term) is one
         the item names, or none is (a passing line of 80 分 after 技術評分…及格 is no weight), and a count is in
         the item's measure (3 份 of copies is no page limit)."""
-        folded = concepts.fold(_START_POINT.sub(" ", between))
+        folded = concepts.fold(START_POINT.sub(" ", between))
         found = concepts.active().find(folded)
         if found and _BASE.match(folded, found[-1].end):  # "合同总价的 10%": the share's base, not its subject
             found.pop()
@@ -235,7 +230,7 @@ def _statement(
 
 def _threshold(text: str, start: int, end: int) -> bool:
     """Points at ``text[start:end]`` set a line a score must reach ("達80分以上", "未達70分者"), not a weight."""
-    return bool(_LINE_BEFORE.search(text[max(0, start - 3) : start]) or _LINE_AFTER.match(text, end))
+    return bool(LINE_BEFORE.search(text[max(0, start - 3) : start]) or LINE_AFTER.match(text, end))
 
 
 def _in_example(before: str) -> bool:

@@ -42,7 +42,8 @@ LINE_AFTER = re.compile(r"\s*(?:以上|以下|或以上|(?i:or (?:more|above|hig
 # A clause starts after these (an opening bracket too, unless it numbers a list item: "投标保证金（人民币5万元）" is
 # about what stands before it; "（3）联合体各方…" is not cut at its bracket). A full stop inside a sentence closes an
 # abbreviation ("Dr. Smith"), not a clause.
-_CLAUSE = re.compile(r"[，、；：。！？]|[,;:!?](?=\s|$)|[（(](?![\dA-Za-z一二三四五六七八九十]{1,3}[)）])")
+_CLAUSE_END_PATTERN = r"[，；：。！？]|[,;:!?](?=\s|$)|[（(](?![\dA-Za-z一二三四五六七八九十]{1,3}[)）])"
+_CLAUSE = re.compile("、|" + _CLAUSE_END_PATTERN)
 # The words a reference point ends with, right before a duration counted from it ("投标截止之日起90天").
 _REFERENCE_END = re.compile(
     r"(?:之日起|之日|之时|之時|当日|當日|当天|當天|(?:以后|以後|之后|之後|后|後)[的之]?|起|以前|之前|前)\s*$"
@@ -100,7 +101,7 @@ _CONTINUES = "内內以后後前起之至到每"
 _LIST_COMMA = "、"
 # What ends the words after a value: a clause mark other than the list comma ("投标人或其法定代表人、拟任项目负责人被
 # 人民法院判决为行贿罪" is one list of who, and what happened to them).
-_CLAUSE_END = re.compile(r"[，；：。！？]|[,;:!?](?=\s|$)|[（(](?![\dA-Za-z一二三四五六七八九十]{1,3}[)）])")
+_CLAUSE_END = re.compile(_CLAUSE_END_PATTERN)
 # An alternative after a count before the thing it counts ("两个或两个以上投标报价", "一家或者多家小微企业").
 _OR_MORE = re.compile(r"\s*(?:或者?|及|或是)\s*(?:多|数|數|几|幾)[个個家项項份名人次种種位件]")
 _OR_MORE_AFTER = re.compile(r"\s*(?:或者?|或是)\s*$")

@@ -42,6 +42,6 @@ def fold_lookalikes(text: str) -> str:
 
 
 def symbol_box(code: int) -> str:
-    """The box a symbol font's character draws (Word's ``w:sym w:char="F0FE"``, or ``"00FE"`` in the font's own
+    """The box a Wingdings character draws (Word's ``w:sym w:char="F0FE"``, or ``"00FE"`` in the font's own
     byte), or "" for another symbol."""
     return SYMBOL_BOXES.get(code if code >= 0xF000 else 0xF000 + code, "")

@@ -285,41 +285,30 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
             assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
 
 
-def test_held_out_switchgear_gold_judges_every_item_and_its_quotes_stand_on_their_pages() -> None:
-    """The held-out mainland tender (SOURCES.md): every tender-zh item judged once, each stated fact with its page
-    and quote, and each quote found on its page as pikelocal reads the PDF (whitespace ignored; the ticked boxes
-    stay the private-use glyph U+F0FE the text layer prints)."""
+@pytest.mark.parametrize(
+    ("name", "stated", "not_stated", "n_pages"),
+    [
+        ("cn-tender-huayang-switchgear", 43, 9, 99),  # a goods tender by 公开招标
+        ("cn-tender-luodian-canteen", 34, 18, 45),  # a services procurement by 竞争性磋商
+    ],
+)
+def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
+    name: str, stated: int, not_stated: int, n_pages: int
+) -> None:
+    """A held-out mainland tender (SOURCES.md): every tender-zh item judged once, each stated fact with its page and
+    quote, every null with a note, and each quote found on its page as pikelocal reads the PDF (whitespace ignored;
+    a Wingdings box as the ☑ or □ it is read as)."""
     from pikelocal.ingest.read.parse import parse_document
 
-    gold = load_gold(DATA / "cn-tender-huayang-switchgear-gold.jsonl")
+    gold = load_gold(DATA / f"{name}-gold.jsonl")
     items = [i.id for i in load_checklist("tender-zh").items]
     assert sorted(g.item for g in gold) == sorted(items)
     assert all(g.page is not None and g.quote for g in gold if g.stated)
     assert all(g.note for g in gold if not g.stated)
-    assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (43, 9)
-    pdf = parse_document(DATA / "cn-tender-huayang-switchgear.pdf")
+    assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (stated, not_stated)
+    pdf = parse_document(DATA / f"{name}.pdf")
     pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in pdf.pages}
-    assert len(pages) == 99
-    for g in gold:
-        if g.quote and g.page is not None:
-            assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
-
-
-def test_held_out_canteen_gold_judges_every_item_and_its_quotes_stand_on_their_pages() -> None:
-    """The second held-out mainland tender (SOURCES.md), a services procurement by 竞争性磋商: every tender-zh item
-    judged once, each stated fact with its page and quote, every null with a note, and each quote found on its page
-    as pikelocal reads the PDF (whitespace ignored)."""
-    from pikelocal.ingest.read.parse import parse_document
-
-    gold = load_gold(DATA / "cn-tender-luodian-canteen-gold.jsonl")
-    items = [i.id for i in load_checklist("tender-zh").items]
-    assert sorted(g.item for g in gold) == sorted(items)
-    assert all(g.page is not None and g.quote for g in gold if g.stated)
-    assert all(g.note for g in gold if not g.stated)
-    assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (34, 18)
-    pdf = parse_document(DATA / "cn-tender-luodian-canteen.pdf")
-    pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in pdf.pages}
-    assert len(pages) == 45
+    assert len(pages) == n_pages
     for g in gold:
         if g.quote and g.page is not None:
             assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item

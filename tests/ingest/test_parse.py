@@ -209,6 +209,9 @@ def test_a_word_form_s_symbol_boxes_are_read_as_boxes(tmp_path: Path) -> None:
     path = tmp_path / "form.docx"
     path.write_bytes(docx(body.encode()))
     assert "1.10.1 分包 ☑不允许 □允许 ☑同意" in parse_document(path).pages[0].text
+    other = '<w:p><w:r><w:sym w:font="Symbol" w:char="00B7"/></w:r><w:r><w:sym w:font="Wingdings" w:char="F04A"/>'
+    path.write_bytes(docx((other + "</w:r><w:r><w:t>要点</w:t></w:r></w:p>").encode()))
+    assert parse_document(path).pages[0].text.strip() == "·要点"  # a Symbol bullet as itself; a smiley: nothing
 
 
 def test_a_pdf_form_s_wingdings_boxes_are_read_as_boxes() -> None:

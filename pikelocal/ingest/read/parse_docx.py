@@ -343,7 +343,7 @@ def _runs(el: ET.Element, out: list[str | int], boxes: list[ET.Element]) -> None
             raw = attr(c, "char") or ""
             code = int(raw, 16) if re.fullmatch(r"[0-9A-Fa-f]{1,5}", raw) else 0
             font = (attr(c, "font") or "").lower()
-            if 0xF000 <= code <= 0xF0FF or (code < 0x100 and ("wingdings" in font or "symbol" in font)):
+            if 0xF000 <= code <= 0xF0FF or (code < 0x100 and "wingdings" in font):
                 out.append(symbol_box(code))  # the font's own code: a box as the box it draws, else nothing
             else:  # a character of a text font (☑ as U+2611) is itself
                 out.append(chr(code) if 32 <= code < 0xE000 or 0xF900 <= code < 0x110000 else "")
