@@ -67,14 +67,29 @@ def test_the_prompt_is_the_one_llama_cpp_python_builds(single: LlamaCppLLM, batc
         assert batched.prompt_tokens(messages) == list(single.raw._input_ids[: one.prompt_tokens])
 
 
+def submitted_together(llm: LlamaCppLLM) -> list[Completion]:
+    """The requests decoded in the engine, all submitted before it may admit one (holding its condition), in order.
+
+    Through threads (``complete_many``) which calls share a step depends on timing; submitted at once, the
+    engine admits the first three together and each next one when a running one ends, which depends only on the
+    tokens: the same schedule on every run."""
+    engine = llm._engine_now()
+    with engine._cond:  # a re-entrant lock: submit takes it again in this thread; the engine's loop cannot
+        pending = [(llm._submit(m, p, stream=False), p) for m, p in requests()]
+    for (request, _), _ in pending:
+        assert request.done.wait(120)
+    return [llm._finished(request, constraint, params) for (request, constraint), params in pending]
+
+
 def test_greedy_replies_match_the_one_sequence_path(single: LlamaCppLLM, batched: LlamaCppLLM) -> None:
     """Decoded side by side, a sequence's logits are summed in another order than alone, so a near tie may flip:
-    half the replies at least must be the same text, and every prompt the same length. Which calls share a step
-    depends on timing, so the count varies with the machine's load: 4 or more of 6 quiet, 3 once beside another job
-    (SmolLM2-135M is full of near ties). A wrong KV reuse or copy garbles nearly every reply; the scripted engine
-    tests (test_batch_engine.py) check the positions exactly."""
+    half the replies at least must be the same text, and every prompt the same length. The schedule is fixed
+    (:func:`submitted_together`), so the count does not vary with the machine's load (SmolLM2-135M is full of
+    near ties). A wrong KV reuse or copy garbles nearly every reply; the scripted engine tests
+    (test_batch_engine.py) check the positions exactly."""
     alone = [single.complete(m, p) for m, p in requests()]
-    together = complete_many(batched, requests())
+    together = submitted_together(batched)
+    assert batched._engine is not None and batched._engine.peak_running == 3
     same = sum(a.text == b.text for a, b in zip(alone, together, strict=True))
     assert same >= len(QUESTIONS) // 2, [(a.text, b.text) for a, b in zip(alone, together, strict=True)]
     assert [a.prompt_tokens for a in alone] == [b.prompt_tokens for b in together]
