@@ -33,7 +33,7 @@ from pikelocal.embed.base import Encoder
 from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
-from pikelocal.review.conflicts import VALUED, Corpus, as_quote, disagreeing, statements
+from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
@@ -44,9 +44,14 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 6  # 6: an amount as a share, quotes keep a number's sign, conflicts of one kind, bare 是/否 ticks
+ROWS_VERSION = 7  # 7: conflicts by meaning (CONFLICT_MARGIN), to check needs a concept of the item
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
+# A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
+# quote in similarity to the item (the item's question with its label and hints). Chosen on the conflicting rows of
+# six review KBs (BENCHMARKS "Conflicts by meaning"): the true conflicts' sentences were within 0.07 of each other,
+# the false ones' other sentences mostly 0.12 to 0.48 below.
+CONFLICT_MARGIN = 0.10
 
 # Ask one question, searching with extra terms (an item's hints), for a figure of a kind (an item's valued kind, or
 # None); the trace of the answer.
@@ -141,6 +146,7 @@ def answer_item(
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     found = not answer.unsupported and not to_check
     blank = blank or (found and encoder is not None and _about_none(item, question, quotes, corpus, encoder))
+    blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
     value = None if blank else value  # the row states no value: none to compare with the documents' statements
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
@@ -152,7 +158,10 @@ def answer_item(
     )  # fmt: skip
     if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
         return titled
-    return cross_checked(row, item, corpus) if row.verdict != "to_check" else row
+    if row.verdict == "to_check":
+        return row
+    meaning = Meaning(encoder, question, (item.label, *item.hints)) if encoder is not None else None
+    return cross_checked(row, item, corpus, meaning)
 
 
 _SHARE: tuple[ValueKind, ...] = ("percentage",)
@@ -190,20 +199,33 @@ def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
 def _about_none(
     item: ChecklistItem, question: str, quotes: Sequence[ReviewQuote], corpus: Corpus, encoder: Encoder
 ) -> bool:
-    """The answer's quotes name none of the concepts of the item (its label and hints, in any of the three
-    vocabularies: ``text/concepts.py``), and the encoder does not put any of them near the item either
-    (``about.ABOUT_COSINE``): 「15、服務建議書撰寫規定」 for a bid's validity, a transfer period after the contract's
-    end for whether it renews. Such a row is not stated, the model's draft kept. An item whose words name no concept
-    is not judged so. Each quote is read with the whole lines it was cut from (「15工作天」 from 「於接到廠商請款單據後
-    15工作天內付款」)."""
+    """The answer's quotes name none of the concepts of the item (:func:`_names_none`), and the encoder does not
+    put any of them near the item either (``about.ABOUT_COSINE``): 「15、服務建議書撰寫規定」 for a bid's validity, a
+    transfer period after the contract's end for whether it renews. Such a row is not stated, the model's draft
+    kept."""
+    if not _names_none(item, quotes, corpus):
+        return False
+    meaning = Meaning(encoder, question, (item.label, *item.hints))
+    return max(meaning.similarities([_with_lines(q, corpus) for q in quotes])) < ABOUT_COSINE
+
+
+def _names_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corpus) -> bool:
+    """The quotes name none of the concepts of the item (its label and hints, in any of the three vocabularies:
+    ``text/concepts.py``), each read with the whole lines it was cut from (「15工作天」 from 「於接到廠商請款單據後
+    15工作天內付款」). An item whose words name no concept, or a row without quotes, is not judged so.
+
+    A row "to check" (its quote only fairly near the item by meaning) must also name one of the item's concepts:
+    on the review sheets the band alone held 3 right rows of 25, mostly a sentence of another thing (a warranty bond
+    offered as the performance bond, an opening date as the document period), which the concepts tell apart
+    (BENCHMARKS "To check needs a concept")."""
     wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
     if not wanted or not quotes:
         return False
-    texts = [f"{corpus.lines_text(q.where)}\n{q.text}" for q in quotes]
-    if any(concepts.active().broad_concepts_in(t) & wanted for t in texts):
-        return False
-    meaning = Meaning(encoder, question, (item.label, *item.hints))
-    return max(meaning.similarities(texts)) < ABOUT_COSINE
+    return not any(concepts.active().broad_concepts_in(_with_lines(q, corpus)) & wanted for q in quotes)
+
+
+def _with_lines(quote: ReviewQuote, corpus: Corpus) -> str:
+    return f"{corpus.lines_text(quote.where)}\n{quote.text}"
 
 
 def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:
@@ -237,14 +259,17 @@ def _title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow
     return None
 
 
-def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow:
+def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus, meaning: Meaning | None = None) -> ReviewRow:
     """``row`` against every statement of the item's value in the documents (``review/conflicts.py``): in conflict
     when one states another value than the answer's, or, when the model found none, when the statements disagree
-    among themselves (the reader saw neither, or could not choose: the reviewer sees both)."""
+    among themselves (the reader saw neither, or could not choose: the reviewer sees both). With ``meaning`` (the
+    item as the encoder reads it), only statements about as near the item as the nearest of the answer's quotes, or
+    of the statements, count (:func:`near_as`)."""
     if item.kind not in VALUED:
         return row
     found = statements(corpus, item)
     if row.values:
+        found = near_as(found, [q.text for q in row.quotes], meaning)
         others = disagreeing(row.values[0], found)[:MAX_CONFLICT_QUOTES]
         if not others:
             return row
@@ -252,12 +277,26 @@ def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> Review
                        values=(row.values[0], *(s.value for s in others)))  # fmt: skip
     if row.verdict != "not_stated" or not found:
         return row
+    found = near_as(found, [s.sentence for s in found], meaning)
     distinct = [found[0], *disagreeing(found[0].value, found)][: MAX_CONFLICT_QUOTES + 1]
     if len(distinct) < 2:
         return row
     return replace(row, verdict="conflicting", answer=" / ".join(s.value.text for s in distinct),
                    values=tuple(s.value for s in distinct), quotes=tuple(as_quote(s) for s in distinct),
                    extra={**row.extra, "read": "statements"})  # fmt: skip
+
+
+def near_as(found: Sequence[Statement], anchors: Sequence[str], meaning: Meaning | None) -> list[Statement]:
+    """The statements the encoder puts at most ``CONFLICT_MARGIN`` below the nearest of ``anchors`` (the answer's
+    quotes, or the statements themselves) in similarity to the item: a statement of another thing that shares a
+    hint word (「验收证书一式二份」 for the bid's copies, 「履约保证金…合同总价的5%」 for the damages' cap) is far
+    below the sentence that answers, while two sentences stating the item's value are near each other. Without
+    ``meaning`` or anchors, all of them."""
+    if meaning is None or not anchors or not found:
+        return list(found)
+    best = max(meaning.similarities(anchors))
+    sims = meaning.similarities([s.sentence for s in found])
+    return [s for s, sim in zip(found, sims, strict=True) if sim >= best - CONFLICT_MARGIN]
 
 
 def _ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:

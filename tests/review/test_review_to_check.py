@@ -146,3 +146,28 @@ def test_the_tui_cell_shows_it_to_check() -> None:
     row = ReviewRow(checklist="c", item_id="x", label="x", section="", kind="amount", question="?", answer="8万元",
                     verdict="to_check")  # fmt: skip
     assert verdict_cell(row).plain == "? to check"
+
+
+def names_none(item_id: str, quote: str) -> bool:
+    from pikelocal.review.conflicts import Corpus
+    from pikelocal.review.runner import _names_none
+
+    item = next(i for i in load_checklist("tender-zh").items if i.id == item_id)
+    return _names_none(item, (ReviewQuote(quote, Located(1, "doc", 1, 1, 1)),), Corpus({}, {}, {}))
+
+
+@pytest.mark.parametrize(
+    ("item_id", "quote", "none"),
+    [
+        # rows the review sheets showed "to check" (BENCHMARKS "To check needs a concept"): right ones name the item
+        ("project_name", "3、標的名稱：115年觀光e學院建置維運案。", False),
+        ("award_method", "本案採固定費用決標，不議減價格。", False),
+        # wrong ones name another thing: a warranty bond offered as the performance bond, an opening as the
+        # document period, a plan's staff as the bidders' qualifications
+        ("performance_bond", "(二)保固保證金金額為新臺幣10萬元整。", True),
+        ("document_period", "十四、 開標： （一） 開標時間為民國 115年1月27日上午10時。", True),
+        ("agency", "2、招標機關：交通部觀光署(以下簡稱本署)。", True),
+    ],
+)
+def test_a_to_check_quote_must_name_one_of_the_item_s_concepts(item_id: str, quote: str, none: bool) -> None:
+    assert names_none(item_id, quote) is none
