@@ -290,12 +290,13 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
     [
         ("cn-tender-huayang-switchgear", 43, 9, 99),  # a goods tender by 公开招标
         ("cn-tender-luodian-canteen", 34, 18, 45),  # a services procurement by 竞争性磋商
+        ("tw-req-hualien-bus", 21, 31, 31),  # a Taiwanese requirements specification (需求說明書), IT build
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
     name: str, stated: int, not_stated: int, n_pages: int
 ) -> None:
-    """A held-out mainland tender (SOURCES.md): every tender-zh item judged once, each stated fact with its page and
+    """A held-out tender document (SOURCES.md): every tender-zh item judged once, each stated fact with its page and
     quote, every null with a note, and each quote found on its page as pikelocal reads the PDF (whitespace ignored;
     a Wingdings box as the ☑ or □ it is read as)."""
     from pikelocal.ingest.read.parse import parse_document
