@@ -49,8 +49,8 @@ ROWS_VERSION = 7  # 7: conflicts by meaning (CONFLICT_MARGIN), to check needs a 
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
 # quote in similarity to the item (the item's question with its label and hints). Chosen on the conflicting rows of
-# six review KBs (BENCHMARKS "Conflicts by meaning"): the true conflicts' sentences were within 0.07 of each other,
-# the false ones' other sentences mostly 0.12 to 0.48 below.
+# six review KBs (BENCHMARKS "Conflicts by meaning, to check needs a concept"): the true conflicts' sentences were
+# within 0.07 of each other, the false ones' other sentences mostly 0.12 to 0.48 below.
 CONFLICT_MARGIN = 0.10
 
 # Ask one question, searching with extra terms (an item's hints), for a figure of a kind (an item's valued kind, or
@@ -217,7 +217,7 @@ def _names_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corp
     A row "to check" (its quote only fairly near the item by meaning) must also name one of the item's concepts:
     on the review sheets the band alone held 3 right rows of 25, mostly a sentence of another thing (a warranty bond
     offered as the performance bond, an opening date as the document period), which the concepts tell apart
-    (BENCHMARKS "To check needs a concept")."""
+    (BENCHMARKS "Conflicts by meaning, to check needs a concept")."""
     wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
     if not wanted or not quotes:
         return False

@@ -159,7 +159,8 @@ def names_none(item_id: str, quote: str) -> bool:
 @pytest.mark.parametrize(
     ("item_id", "quote", "none"),
     [
-        # rows the review sheets showed "to check" (BENCHMARKS "To check needs a concept"): right ones name the item
+        # rows the review sheets showed "to check" (BENCHMARKS "Conflicts by meaning, to check needs a concept"):
+        # right ones name the item
         ("project_name", "3、標的名稱：115年觀光e學院建置維運案。", False),
         ("award_method", "本案採固定費用決標，不議減價格。", False),
         # wrong ones name another thing: a warranty bond offered as the performance bond, an opening as the
