@@ -32,8 +32,10 @@ from pikelocal.domain.review import (
 from pikelocal.embed.base import Encoder
 from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
+from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
+from pikelocal.review.role_names import ROLES, role_names
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
@@ -44,7 +46,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 7  # 7: conflicts by meaning (CONFLICT_MARGIN), to check needs a concept of the item
+ROWS_VERSION = 8  # 8: the purchaser and the agent read from a data sheet's block (review/role_names.py)
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -156,8 +158,10 @@ def answer_item(
         answered_at=_now(), seconds=round(seconds, 2), trace_id=trace.id,
         extra={"draft": answer.draft.strip()} if answer.draft.strip() else {},  # the model's, before the checks
     )  # fmt: skip
-    if row.verdict in ("not_stated", "to_check") and (titled := _title_row(row, item, corpus)) is not None:
-        return titled
+    if row.verdict in ("not_stated", "to_check"):
+        read = _role_row(row, item, corpus) or _title_row(row, item, corpus)
+        if read is not None:
+            return read
     if row.verdict == "to_check":
         return row
     meaning = Meaning(encoder, question, (item.label, *item.hints)) if encoder is not None else None
@@ -237,6 +241,33 @@ def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None
         if (printed := as_printed(value, quote.text)) is not value:
             return printed
     return value
+
+
+def _role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
+    """An item asking who the purchaser or the procurement agent is (its label and hints name one of the two),
+    answered from the first block of the documents that names the role and then its 「名称：」
+    (``review/role_names.py``), cited at that block's page and lines."""
+    if item.kind not in ("name", "text"):
+        return None
+    wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints))) & ROLES
+    if len(wanted) != 1:
+        return None
+    for doc_id, chunks in corpus.chunks.items():
+        pages = corpus.pages.get(doc_id) or []
+        for chunk in chunks:
+            for found in role_names(chunk.text, wanted):
+                lines = chunk.text.split("\n")
+                start = chunk.char_start + sum(len(line) + 1 for line in lines[: found.first_line])
+                end = chunk.char_start + sum(len(line) + 1 for line in lines[: found.last_line + 1]) - 1
+                page, first = position_in_pages(pages, start) if pages else (None, None)
+                last = position_in_pages(pages, end)[1] if pages else None
+                where = Located(doc_id, corpus.titles[doc_id], page, first, last)
+                text = " ".join(" ".join(lines[found.first_line : found.last_line + 1]).split())
+                value = Value(item.kind, found.name, found.name)
+                quote = ReviewQuote(text, where, None)
+                return replace(row, answer=found.name, verdict="found", values=(value,), quotes=(quote,),
+                               extra={**row.extra, "read": "role block"})  # fmt: skip
+    return None
 
 
 def _title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
