@@ -13,7 +13,6 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import UTC, datetime
 
 from pikelocal.domain.answers import TO_CHECK, QueryTrace, Source
 from pikelocal.domain.events import EventSink, Notice, StageAdvanced, StageFinished, StageStarted, ignore
@@ -32,13 +31,10 @@ from pikelocal.domain.review import (
 from pikelocal.embed.base import Encoder
 from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
-from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
-from pikelocal.review.role_names import ROLES, role_names
+from pikelocal.review.read_rows import now, role_row, ticked_row, title_row
 from pikelocal.review.stored import row_json, stored_name, stored_rows
-from pikelocal.review.ticks import as_yes_no, ticked_option
-from pikelocal.review.title_block import title_block
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
 from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_as_other, values_in
@@ -128,7 +124,7 @@ def answer_item(
     """One item: asked, its answer read as a value, its quotes located, and the KB's other statements of the value
     compared with it."""
     question = question_for(item, script)
-    ticked = _ticked_row(checklist, item, question, corpus)
+    ticked = ticked_row(checklist, item, question, corpus)
     if ticked is not None:  # a form's ticked box, read by the system: the model is not asked
         return ticked
     began = time.perf_counter()
@@ -155,11 +151,11 @@ def answer_item(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
         question=question, answer=text, verdict="to_check" if to_check and not blank else verdict,
         values=(value,) if value is not None else (), quotes=quotes,
-        answered_at=_now(), seconds=round(seconds, 2), trace_id=trace.id,
+        answered_at=now(), seconds=round(seconds, 2), trace_id=trace.id,
         extra={"draft": answer.draft.strip()} if answer.draft.strip() else {},  # the model's, before the checks
     )  # fmt: skip
     if row.verdict in ("not_stated", "to_check"):
-        read = _role_row(row, item, corpus) or _title_row(row, item, corpus)
+        read = role_row(row, item, corpus) or title_row(row, item, corpus)
         if read is not None:
             return read
     if row.verdict == "to_check":
@@ -243,53 +239,6 @@ def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None
     return value
 
 
-def _role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
-    """An item asking who the purchaser or the procurement agent is (its label and hints name one of the two),
-    answered from the first block of the documents that names the role and then its 「名称：」
-    (``review/role_names.py``), cited at that block's page and lines."""
-    if item.kind not in ("name", "text"):
-        return None
-    wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints))) & ROLES
-    if len(wanted) != 1:
-        return None
-    for doc_id, chunks in corpus.chunks.items():
-        pages = corpus.pages.get(doc_id) or []
-        for chunk in chunks:
-            for found in role_names(chunk.text, wanted):
-                lines = chunk.text.split("\n")
-                start = chunk.char_start + sum(len(line) + 1 for line in lines[: found.first_line])
-                end = chunk.char_start + sum(len(line) + 1 for line in lines[: found.last_line + 1]) - 1
-                page, first = position_in_pages(pages, start) if pages else (None, None)
-                last = position_in_pages(pages, end)[1] if pages else None
-                where = Located(doc_id, corpus.titles[doc_id], page, first, last)
-                text = " ".join(" ".join(lines[found.first_line : found.last_line + 1]).split())
-                value = Value(item.kind, found.name, found.name)
-                quote = ReviewQuote(text, where, None)
-                return replace(row, answer=found.name, verdict="found", values=(value,), quotes=(quote,),
-                               extra={**row.extra, "read": "role block"})  # fmt: skip
-    return None
-
-
-def _title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
-    """An item asking for the project's name or its purchaser (its label and hints name the concept), answered
-    from the first document whose first page's heading names it (``review/title_block.py``), cited at page 1."""
-    if item.kind not in ("name", "text"):
-        return None
-    named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
-    field = "name" if "project_name" in named else "purchaser" if "purchaser" in named else ""
-    if not field:
-        return None
-    for doc_id, page in corpus.first_pages.items():
-        block = title_block(page)
-        value = (block.name if field == "name" else block.purchaser) if block is not None else ""
-        if block is not None and value:
-            where = Located(doc_id, corpus.titles[doc_id], 1, block.line_start, block.line_end)
-            quote = ReviewQuote(" ".join(block.text.split()), where, None)
-            return replace(row, answer=value, verdict="found", values=(Value(item.kind, value, value),),
-                           quotes=(quote,), extra={**row.extra, "read": "title block"})  # fmt: skip
-    return None
-
-
 def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus, meaning: Meaning | None = None) -> ReviewRow:
     """``row`` against every statement of the item's value in the documents (``review/conflicts.py``): in conflict
     when one states another value than the answer's, or, when the model found none, when the statements disagree
@@ -328,28 +277,6 @@ def near_as(found: Sequence[Statement], anchors: Sequence[str], meaning: Meaning
     best = max(meaning.similarities(anchors))
     sims = meaning.similarities([s.sentence for s in found])
     return [s for s, sim in zip(found, sims, strict=True) if sim >= best - CONFLICT_MARGIN]
-
-
-def _ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
-    """The item answered from a ticked box after one of its terms (review/ticks.py). An amount, date or other
-    valued item takes only a negative tick ("☑不提交": there is none), never a positive one, whose value is
-    elsewhere."""
-    found = ticked_option(corpus, item)
-    if found is None:
-        return None
-    negative = as_yes_no(found.option) == "no"
-    if item.kind in VALUED and not negative:
-        return None
-    value = Value("yesno", found.option, as_yes_no(found.option)) if item.kind == "yesno" else None
-    return ReviewRow(
-        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-        question=question, answer=found.option, verdict="found", values=(value,) if value else (),
-        quotes=(ReviewQuote(found.line, found.where, value),), answered_at=_now(), extra={"read": "ticked box"},
-    )  # fmt: skip
-
-
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _answer_quotes(trace: QueryTrace, item: ChecklistItem, method: str = "") -> tuple[ReviewQuote, ...]:

@@ -1,0 +1,85 @@
+"""Rows the system reads without the model: a form's ticked box, a data sheet's block naming the purchaser or the
+agent, a first page's title block. Each is cited at the page and lines it was read from, and marked in the row's
+``extra["read"]``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
+from pikelocal.query.verify.support import position_in_pages
+from pikelocal.review.conflicts import VALUED, Corpus
+from pikelocal.review.role_names import ROLES, role_names
+from pikelocal.review.ticks import as_yes_no, ticked_option
+from pikelocal.review.title_block import title_block
+from pikelocal.text import concepts
+
+
+def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """The item answered from a ticked box after one of its terms (review/ticks.py). An amount, date or other
+    valued item takes only a negative tick ("☑不提交": there is none), never a positive one, whose value is
+    elsewhere."""
+    found = ticked_option(corpus, item)
+    if found is None:
+        return None
+    negative = as_yes_no(found.option) == "no"
+    if item.kind in VALUED and not negative:
+        return None
+    value = Value("yesno", found.option, as_yes_no(found.option)) if item.kind == "yesno" else None
+    return ReviewRow(
+        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+        question=question, answer=found.option, verdict="found", values=(value,) if value else (),
+        quotes=(ReviewQuote(found.line, found.where, value),), answered_at=now(), extra={"read": "ticked box"},
+    )  # fmt: skip
+
+
+def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
+    """An item asking who the purchaser or the procurement agent is (its label and hints name one of the two),
+    answered from the first block of the documents that names the role and then its 「名称：」
+    (``review/role_names.py``), cited at that block's page and lines."""
+    if item.kind not in ("name", "text"):
+        return None
+    wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints))) & ROLES
+    if len(wanted) != 1:
+        return None
+    for doc_id, chunks in corpus.chunks.items():
+        pages = corpus.pages.get(doc_id) or []
+        for chunk in chunks:
+            for found in role_names(chunk.text, wanted):
+                lines = chunk.text.split("\n")
+                start = chunk.char_start + sum(len(line) + 1 for line in lines[: found.first_line])
+                end = chunk.char_start + sum(len(line) + 1 for line in lines[: found.last_line + 1]) - 1
+                page, first = position_in_pages(pages, start) if pages else (None, None)
+                last = position_in_pages(pages, end)[1] if pages else None
+                where = Located(doc_id, corpus.titles[doc_id], page, first, last)
+                text = " ".join(" ".join(lines[found.first_line : found.last_line + 1]).split())
+                value = Value(item.kind, found.name, found.name)
+                quote = ReviewQuote(text, where, None)
+                return replace(row, answer=found.name, verdict="found", values=(value,), quotes=(quote,),
+                               extra={**row.extra, "read": "role block"})  # fmt: skip
+    return None
+
+
+def title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
+    """An item asking for the project's name or its purchaser (its label and hints name the concept), answered
+    from the first document whose first page's heading names it (``review/title_block.py``), cited at page 1."""
+    if item.kind not in ("name", "text"):
+        return None
+    named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
+    field = "name" if "project_name" in named else "purchaser" if "purchaser" in named else ""
+    if not field:
+        return None
+    for doc_id, page in corpus.first_pages.items():
+        block = title_block(page)
+        value = (block.name if field == "name" else block.purchaser) if block is not None else ""
+        if block is not None and value:
+            where = Located(doc_id, corpus.titles[doc_id], 1, block.line_start, block.line_end)
+            quote = ReviewQuote(" ".join(block.text.split()), where, None)
+            return replace(row, answer=value, verdict="found", values=(Value(item.kind, value, value),),
+                           quotes=(quote,), extra={**row.extra, "read": "title block"})  # fmt: skip
+    return None
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
