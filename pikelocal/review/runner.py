@@ -143,7 +143,9 @@ def answer_item(
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     found = not answer.unsupported and not to_check
-    blank = blank or (found and encoder is not None and _about_none(item, question, quotes, corpus, encoder))
+    # the item as the encoder reads it, one query vector for every check of this row
+    meaning = Meaning(encoder, question, (item.label, *item.hints)) if encoder is not None else None
+    blank = blank or (found and meaning is not None and _about_none(item, quotes, corpus, meaning))
     blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
     value = None if blank else value  # the row states no value: none to compare with the documents' statements
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
@@ -160,7 +162,6 @@ def answer_item(
             return read
     if row.verdict == "to_check":
         return row
-    meaning = Meaning(encoder, question, (item.label, *item.hints)) if encoder is not None else None
     return cross_checked(row, item, corpus, meaning)
 
 
@@ -196,16 +197,13 @@ def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
     return bool(printed) and all(printed)
 
 
-def _about_none(
-    item: ChecklistItem, question: str, quotes: Sequence[ReviewQuote], corpus: Corpus, encoder: Encoder
-) -> bool:
+def _about_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corpus, meaning: Meaning) -> bool:
     """The answer's quotes name none of the concepts of the item (:func:`_names_none`), and the encoder does not
     put any of them near the item either (``about.ABOUT_COSINE``): 「15、服務建議書撰寫規定」 for a bid's validity, a
     transfer period after the contract's end for whether it renews. Such a row is not stated, the model's draft
     kept."""
     if not _names_none(item, quotes, corpus):
         return False
-    meaning = Meaning(encoder, question, (item.label, *item.hints))
     return max(meaning.similarities([_with_lines(q, corpus) for q in quotes])) < ABOUT_COSINE
 
 

@@ -18,8 +18,7 @@ from pikelocal.domain.events import Event, StageAdvanced
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.fake import FakeLLM
 from pikelocal.store.store import Store
-from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first
-from tests.support.text_kb import one_text_kb
+from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first, reviewed
 
 
 @pytest.fixture
@@ -45,17 +44,6 @@ def run(path: Path, settings: Settings, checklist: Path, llm: FakeLLM, sink: obj
     with api.open_kb(path, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:
         request = api.ReviewRequest(str(checklist))
         return knowledge_base.review(request, sink) if sink else knowledge_base.review(request)  # type: ignore[arg-type]
-
-
-def reviewed(
-    tmp_path: Path, settings: Settings, text: str, reply: str, checklist_text: str = CHECKLIST
-) -> dict[str, api.ReviewRow]:
-    """The rows of a checklist run over one short Markdown document with every item answered by ``reply``."""
-    path = one_text_kb(tmp_path, "form.md", text, encoder=HashEncoder())
-    checklist = tmp_path / "mini.toml"
-    checklist.write_text(checklist_text, encoding="utf-8")
-    report = run(path, settings, checklist, FakeLLM({"answer-quote": lambda _m, _p: reply}))
-    return {r.item_id: r for r in report.rows}
 
 
 def test_two_documents_that_disagree_are_reported_with_both_quotes(kb: tuple[Path, Path], settings: Settings) -> None:

@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from pikelocal import api
 from pikelocal.config import load_settings
-from pikelocal.embed.fake import HashEncoder
-from pikelocal.llm.fake import FakeLLM
 from pikelocal.review.role_names import ROLES, RoleName, role_names
-from tests.support.text_kb import one_text_kb
+from tests.support.review_kb import reviewed
 
 # The data sheet of the national template, as two of the review documents print it (the shared tender, p. 10; the
 # switchgear tender, p. 6): the role on its clause's line, its name on the next.
@@ -76,12 +73,9 @@ hints = ["采购人", "招标人", "采购单位"]
 
 
 def test_a_purchaser_the_model_did_not_find_is_read_from_the_block_with_its_page_and_lines(tmp_path: Path) -> None:
-    path = one_text_kb(tmp_path, "sheet.md", DATA_SHEET, encoder=HashEncoder())
-    checklist = tmp_path / "roles.toml"
-    checklist.write_text(CHECKLIST, encoding="utf-8")
-    llm = FakeLLM({"answer-quote": lambda _m, _p: "原文：无\n答案：文档中没有说明"})
-    with api.open_kb(path, load_settings(environ={}), encoder=HashEncoder(), llm=llm) as knowledge_base:
-        (row,) = knowledge_base.review(api.ReviewRequest(str(checklist))).rows
+    row = reviewed(tmp_path, load_settings(environ={}), DATA_SHEET, "原文：无\n答案：文档中没有说明", CHECKLIST)[
+        "purchaser"
+    ]
     assert (row.verdict, row.extra.get("read")) == ("found", "role block")
     assert row.answer == "黄梅县水利和湖泊局（规划计划股）"
     (quote,) = row.quotes

@@ -1,12 +1,19 @@
 """A small two-document tender and a checklist for the review tests: the documents disagree on the deadline and the
-bid bond, and a scripted model quotes the first source line holding the asked term (as a careful model would)."""
+bid bond, and a scripted model quotes the first source line holding the asked term (as a careful model would);
+and ``reviewed``, a checklist run over one short document with every item answered by one scripted reply."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
+from pikelocal import api
+from pikelocal.config import Settings
+from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.base import GenParams, Message
+from pikelocal.llm.fake import FakeLLM
+from tests.support.text_kb import one_text_kb
 
 RFP = """# 招标公告
 
@@ -70,3 +77,16 @@ def quote_first(messages: Sequence[Message], _params: GenParams) -> str:
             if line is not None:
                 return f"原文：{_NUMBER.sub('', line).strip()}\n答案：{answer}"
     return "原文：无\n答案：文档中没有说明"
+
+
+def reviewed(
+    tmp_path: Path, settings: Settings, text: str, reply: str, checklist_text: str = CHECKLIST
+) -> dict[str, api.ReviewRow]:
+    """The rows of a checklist run over one short Markdown document with every item answered by ``reply``."""
+    path = one_text_kb(tmp_path, "form.md", text, encoder=HashEncoder())
+    checklist = tmp_path / "mini.toml"
+    checklist.write_text(checklist_text, encoding="utf-8")
+    llm = FakeLLM({"answer-quote": lambda _m, _p: reply})
+    with api.open_kb(path, settings, encoder=HashEncoder(), llm=llm) as knowledge_base:
+        report = knowledge_base.review(api.ReviewRequest(str(checklist)))
+    return {r.item_id: r for r in report.rows}
