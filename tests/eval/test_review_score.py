@@ -292,6 +292,7 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-luodian-canteen", 34, 18, 45),  # a services procurement by 竞争性磋商
         ("tw-req-hualien-bus", 21, 31, 31),  # a Taiwanese requirements specification (需求說明書), IT build
         ("cn-tender-yulin-safety", 42, 10, 76),  # a services procurement by 竞争性磋商, safety/environment experts
+        ("cn-tender-hanshan-pumps", 40, 12, 66),  # booster pump sets supplied and installed, by 公开招标, e-bidding
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
