@@ -241,16 +241,19 @@ def _duration(text: str, start: int, end: int, n: Decimal, unit: str) -> Found:
 
 
 def _durations_zh(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
-    """240日历天 · 90天 · 28日内 · 15个工作日 · 三个月 · 一个半月 · 2周 · 24小时 · 5年. Not a duration: 15日 after 月
-    (a day of the month), 3月 without 个 (March), 2025年 (a year), 5周岁 (an age), 第5日 (an ordinal)."""
+    """240日历天 · 90天 · 28日内 · 15个工作日 · 三个月 · 一个半月 · 2周 · 24小时 · 5年 · 一年半. Not a duration: 15日
+    after 月 (a day of the month), 3月 without 个 (March), 2025年 (a year), 5周岁 (an age), 第5日 (an ordinal)."""
     for m in _DURATION_ZH.finditer(prepared):
         unit = m["u"].removeprefix("个")
         n = parse_number(m["n"])
         if n is None or n == 0 or _before(prepared, m.start()) == "第" or _not_a_duration(prepared, m, unit, n):
             continue
+        end = m.end()
         if unit == "半月":
             n += Decimal("0.5")
-        yield _duration(text, m.start(), m.end(), n, unit)
+        elif unit == "年" and prepared[end : end + 1] == "半":  # 一年半, 两年半: and a half
+            n, end = n + Decimal("0.5"), end + 1
+        yield _duration(text, m.start(), end, n, unit)
 
 
 def _not_a_duration(prepared: str, m: re.Match[str], unit: str, n: Decimal) -> bool:
@@ -502,6 +505,8 @@ def same_value(a: Value, b: Value) -> bool:
         return a.normal.casefold() == b.normal.casefold()
     if a.normal == b.normal:
         return True
+    if a.kind == "duration" and (months := (_in_months(a), _in_months(b)))[0] is not None:
+        return months[0] == months[1]  # 12个月 = 1年: a year is twelve months, though no fixed number of days
     if a.number is None or b.number is None or abs(a.number - b.number) > 0.005:
         return False
     if a.kind == "amount":
@@ -509,3 +514,15 @@ def same_value(a: Value, b: Value) -> bool:
     if a.kind == "percentage":  # 25分 of a 100-point score is 25 %; a text saying both does not disagree
         return "points" in (a.unit, b.unit)
     return a.kind == "duration"
+
+
+def _in_months(value: Value) -> Decimal | None:
+    """A duration in months or years as a number of months ("1 year" → 12, "1.5 months" → 1.5); None for any
+    other unit."""
+    n, _, unit = value.normal.partition(" ")
+    if unit not in ("month", "months", "year", "years"):
+        return None
+    try:
+        return Decimal(n) * (12 if unit.startswith("year") else 1)
+    except ArithmeticError:
+        return None

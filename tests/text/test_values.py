@@ -184,6 +184,8 @@ def test_no_points_in(text: str) -> None:
         ("合格后28日内退还", "28 days", 28.0),
         ("三个月", "3 months", None),
         ("一个半月", "1.5 months", None),
+        ("一年半", "1.5 years", None),
+        ("保固期两年半", "2.5 years", None),
         ("6 months", "6 months", None),
         ("2 years", "2 years", None),
         ("近五年内", "5 years", None),
@@ -296,6 +298,12 @@ def test_same_value() -> None:
     assert same_value(value("百分之十", "percentage"), value("10%", "percentage"))
     assert same_value(value("2周", "duration"), value("14天", "duration"))
     assert not same_value(value("3个月", "duration"), value("90天", "duration"))  # a month is no fixed number of days
+    # a year is twelve months: 质量保证期为验收之日起 12 个月 states the same term as 质保期一年
+    assert same_value(value("12个月", "duration"), value("一年", "duration"))
+    assert same_value(value("24 months", "duration"), value("2 years", "duration"))
+    assert same_value(value("一年半", "duration"), value("18个月", "duration"))
+    assert not same_value(value("12个月", "duration"), value("2年", "duration"))
+    assert not same_value(value("1年", "duration"), value("365天", "duration"))  # a year is no fixed number of days
     assert same_value(value("ACME Ltd", "name"), value("Acme  LTD", "name"))
     assert not same_value(value("10%", "percentage"), value("10", "count"))
     assert same_value(value("25分", "percentage"), value("25%", "percentage"))  # 25 of 100 points
