@@ -1,19 +1,23 @@
 """Rows the system reads without the model: a form's ticked box, a data sheet's block naming the purchaser or the
-agent, a first page's title block. Each is cited at the page and lines it was read from, and marked in the row's
+agent, a first page's title block, a score's composition (its criteria, and the points of its price or technical
+part). Each is cited at the page and lines it was read from, and marked in the row's
 ``extra["read"]``."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime
+from decimal import Decimal
 
 from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import VALUED, Corpus
 from pikelocal.review.role_names import ROLES, role_names
+from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, composition, is_about
 from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
+from pikelocal.text.values import normalise
 
 
 def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -79,6 +83,63 @@ def title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow 
             return replace(row, answer=value, verdict="found", values=(Value(item.kind, value, value),),
                            quotes=(quote,), extra={**row.extra, "read": "title block"})  # fmt: skip
     return None
+
+
+def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """An item asking for the evaluation's criteria (a list naming that concept), or for the weight of the price or
+    the technical part (a percentage naming the price score or the technical score), answered from the first score
+    composition of the documents (``review/score_table.py``), cited at its lines; the model is not asked. A weight
+    is its points, with the total when it is not 100 (「投标报价：26.25分」 of 101.25); a composition naming no such
+    part, or two, answers nothing."""
+    named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
+    if item.kind == "list" and "evaluation_criteria" in named:
+        part = ""
+    elif item.kind == "percentage" and len(named & {PRICE, TECHNICAL}) == 1:
+        part = next(iter(named & {PRICE, TECHNICAL}))
+    else:
+        return None
+    for doc_id, chunks in corpus.chunks.items():
+        if not chunks or (read := composition("".join(c.text for c in chunks))) is None:
+            continue
+        picked = [c for c in read.criteria if is_about(c, part)] if part else list(read.criteria)
+        if len(picked) != 1 and part:
+            continue
+        first, last = (picked[0].first_line, picked[0].last_line) if part else (read.first_line, read.last_line)
+        where, text = _lines_at(corpus, doc_id, first, last)
+        answer = (
+            _points(picked[0].points, read)
+            if part
+            else "；".join(f"{c.label}（{_number(c.points)}分）" for c in picked)
+        )
+        value = normalise(answer, item.kind) or Value(item.kind, answer, answer)
+        return ReviewRow(
+            checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+            question=question, answer=answer, verdict="found", values=(value,),
+            quotes=(ReviewQuote(text, where, None),), answered_at=now(), extra={"read": "score composition"},
+        )  # fmt: skip
+    return None
+
+
+def _points(points: Decimal, read: Composition) -> str:
+    total = "" if read.total == 100 else f"（总分{_number(read.total)}分）"
+    return f"{_number(points)}分{total}"
+
+
+def _number(n: Decimal) -> str:
+    return format(n.normalize(), "f")
+
+
+def _lines_at(corpus: Corpus, doc_id: int, first: int, last: int) -> tuple[Located, str]:
+    """Where lines ``first``..``last`` (0-based, of the document's text) stand, and their text on one line."""
+    chunks = corpus.chunks[doc_id]
+    lines = "".join(c.text for c in chunks).split("\n")
+    start = chunks[0].char_start + sum(len(line) + 1 for line in lines[:first])
+    end = start + sum(len(line) + 1 for line in lines[first : last + 1]) - 1
+    pages = corpus.pages.get(doc_id) or []
+    page, line_start = position_in_pages(pages, start) if pages else (None, None)
+    line_end = position_in_pages(pages, end)[1] if pages else None
+    text = " ".join(" ".join(lines[first : last + 1]).split())
+    return Located(doc_id, corpus.titles[doc_id], page, line_start, line_end), text
 
 
 def now() -> str:

@@ -10,6 +10,7 @@ cancel stops between items).
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -33,16 +34,17 @@ from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
-from pikelocal.review.read_rows import now, role_row, ticked_row, title_row
+from pikelocal.review.read_rows import now, role_row, score_row, ticked_row, title_row
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
+from pikelocal.text.dates import counted_deadline
 from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_as_other, values_in
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 8  # 8: the purchaser and the agent read from a data sheet's block (review/role_names.py)
+ROWS_VERSION = 9  # 9: a score's composition read by the system (review/score_table.py); 12 months = 1 year
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -124,9 +126,10 @@ def answer_item(
     """One item: asked, its answer read as a value, its quotes located, and the KB's other statements of the value
     compared with it."""
     question = question_for(item, script)
-    ticked = ticked_row(checklist, item, question, corpus)
-    if ticked is not None:  # a form's ticked box, read by the system: the model is not asked
-        return ticked
+    # a form's ticked box, or a score's composition, read by the system: the model is not asked
+    read = ticked_row(checklist, item, question, corpus) or score_row(checklist, item, question, corpus)
+    if read is not None:
+        return read
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
@@ -138,6 +141,8 @@ def answer_item(
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
     value = _printed(value, quotes)
+    if item.kind == "date" and value is None and (counted := _counted_deadline(text, quotes)):
+        text, value = counted, Value("text", counted, counted)  # 「投标截止日10日前」: no day, yet a deadline
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
     # a name answered by a field's label or a party's role ("招标人") names nobody
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
@@ -175,6 +180,18 @@ def _value_of(text: str, item: ChecklistItem) -> Value | None:
     if value is None and item.kind == "amount":  # a share as printed (%, ‰, 百分之), never points
         return next((v for _s, _e, v in values_in(text, _SHARE) if v.unit != "points"), None)
     return value
+
+
+def _counted_deadline(text: str, quotes: Sequence[ReviewQuote]) -> str:
+    """A date item answered with a count of days ("10日") that the answer or a quote prints as a deadline counted
+    from an event (「投标截止时间 10 日前」, ``text/dates.counted_deadline``): that phrase as printed; "" else."""
+    number = re.search(r"\d{1,3}|[一二三四五六七八九十两]{1,3}", text)
+    if number is None:
+        return ""
+    for said in (text, *(q.text for q in quotes)):
+        if (span := counted_deadline(said, number.group(0))) is not None:
+            return " ".join(said[span[0] : span[1]].split())
+    return ""
 
 
 def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:

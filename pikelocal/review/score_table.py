@@ -1,0 +1,237 @@
+"""A score's composition, read from a document without the model: the criteria a bid is scored on and the points
+of each, as tenders print them.
+
+- Lines of a label and its points (the national templates' 「2.2.1 分值构成（总分100分）」 then 「商务部分：20分」,
+  「（1）投标报价：26.25分；」; a range 「商务报价分 0~10」; points in brackets 「技术部分（70分）」).
+- A table's rows, the points in the last cell (「| 5 | 經費合理性 | 工作項目經費概算… | 20 |」, then
+  「| 合計 | | | 100 |」).
+- A criterion of several lines: a numbered heading (「一、廠商主要經營」 wrapped over four short lines), its
+  description, and its points alone on a line (「10 分」), as a 評選委員評分表 prints them.
+
+A run of such criteria, one after another, whose points add up to the total the document states near them
+(「总分101.25分」, 「合計 100」), else to 100, is a composition. The first in the document is the one read: the
+score's outline comes before its detailed table. Each criterion keeps where it stands, for the citation.
+
+The small reader reads such tables poorly: the score's weights and criteria were missed on most review sheets with
+the table in the sources sent (BENCHMARKS "A score's composition read by the system").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from pikelocal.text import concepts
+
+# A criterion's next line stands at most this many lines after the previous one ends: further, a new table.
+MAX_GAP_LINES = 40
+# A label longer than this is a sentence, not a criterion's name.
+MAX_LABEL_CHARS = 30
+# At most this many short lines under a numbered heading continue its label (a narrow column wraps it).
+MAX_LABEL_LINES = 4
+_SHORT_LINE = 12  # a continuation of a wrapped label is at most this long
+
+_NUMBER = r"\d{1,3}(?:\.\d{1,2})?"
+# points ending a line: 20 分, （7 分）, 0~10, 0～25分, (20分)
+_POINTS_END = re.compile(
+    rf"[（(]?\s*(?:0\s*[~～\-－—]\s*)?(?P<pts>{_NUMBER})\s*(?:分|points?)?\s*[)）]?\s*[；;。，,]?\s*$", re.IGNORECASE
+)
+_POINTS_ONLY = re.compile(
+    rf"^\s*[（(]?\s*(?:0\s*[~～\-－—]\s*)?(?P<pts>{_NUMBER})\s*(?:分|points?)\s*[)）]?\s*[；;。]?\s*$", re.IGNORECASE
+)
+# a numbered line: 一、 （1） (一) 1. 1、 2.2.1 (the clause numbers of a data sheet)
+_ORDINAL = re.compile(
+    r"^\s*(?:(?P<zh>[一二三四五六七八九十]{1,3})\s*[、.．]|[（(]\s*(?P<paren>[\d一二三四五六七八九十]{1,3})\s*[)）]"
+    r"|(?P<clause>\d+(?:\.\d+){1,3})(?!\d)|(?P<digit>\d{1,2})\s*[、.．](?!\d))\s*"
+)
+_TOTAL = re.compile(
+    rf"(?:总分|總分|合计|合計|总计|總計|满分|滿分|total)[^\d\n]{{0,12}}?(?P<pts>{_NUMBER})", re.IGNORECASE
+)
+_TOTAL_WORD = re.compile(r"总分|總分|合计|合計|总计|總計|满分|滿分|小计|小計|total", re.IGNORECASE)
+# words of a scoring rule, not of a criterion's name: 「以上得1分」, 「至多扣10分」, 「未達70分者」
+_RULE_WORDS = re.compile(r"得|扣|加|以上|以下|未达|未達|不超过|不超過|至多|最多|最高|及格|每|者|[，,。；;]")
+_MARKED = re.compile(r"分|points?|[（(~～\-－—]", re.IGNORECASE)  # what makes a number at a line's end points
+_DESCRIPTION = re.compile(r"^\s*[-•●※*]")  # a bullet of a criterion's description
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """One criterion: its name as printed, its points, and the lines it stands on (0-based, inclusive)."""
+
+    label: str
+    points: Decimal
+    first_line: int
+    last_line: int
+
+
+@dataclass(frozen=True)
+class Composition:
+    """The criteria of a score, in the document's order, and the total they add up to."""
+
+    criteria: tuple[Criterion, ...]
+    total: Decimal
+
+    @property
+    def first_line(self) -> int:
+        return self.criteria[0].first_line
+
+    @property
+    def last_line(self) -> int:
+        return self.criteria[-1].last_line
+
+
+def composition(text: str) -> Composition | None:
+    """The first score composition of ``text`` (a document's text, lines as printed), or None."""
+    lines = text.split("\n")
+    found = list(_criteria(lines))
+    for run in _runs(found):
+        total = _stated_total(lines, run[0].first_line, run[-1].last_line)
+        read = _adding_up(run, total)
+        if read is not None:
+            return read
+    return None
+
+
+def _criteria(lines: list[str]) -> Iterator[Criterion]:
+    """Every criterion of the text, in order: a table row, a line of a label and its points, or a numbered heading
+    whose points stand alone on a later line."""
+    heading: tuple[str, int, str] | None = None  # an open numbered heading: its label, line and numbering style
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("|"):
+            heading = None
+            if (row := _table_row(line, i)) is not None:
+                yield row
+            continue
+        ordinal = _ORDINAL.match(line)
+        style = _style(ordinal)
+        if (single := _single_line(line, ordinal, i)) is not None:
+            heading = None
+            yield single
+            continue
+        if (only := _POINTS_ONLY.match(line)) is not None:
+            if heading is not None:
+                yield Criterion(heading[0], Decimal(only["pts"]), heading[1], i)
+                heading = None
+            continue
+        if ordinal is not None and (heading is None or style == heading[2]) and not _TOTAL_WORD.search(line):
+            label = _label(line[ordinal.end() :], lines, i)
+            heading = (label, i, style) if label else None
+
+
+def _style(ordinal: re.Match[str] | None) -> str:
+    if ordinal is None:
+        return ""
+    return next(name for name in ("zh", "paren", "clause", "digit") if ordinal[name] is not None)
+
+
+def _table_row(line: str, at: int) -> Criterion | None:
+    """A table row whose last cell is points and one of whose cells names the criterion (the first cell with a
+    letter or character that is not a number)."""
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    cells = [c for c in cells if c]
+    if len(cells) < 2 or set("".join(cells)) <= set("-: "):
+        return None
+    points = _POINTS_END.fullmatch(cells[-1]) if not _TOTAL_WORD.search(cells[0]) else None
+    label = next((c for c in cells[:-1] if not _ORDINAL_ONLY.fullmatch(c)), "")
+    if points is None or not label or len(label) > MAX_LABEL_CHARS or _RULE_WORDS.search(label):
+        return None
+    return Criterion(label, Decimal(points["pts"]), at, at)
+
+
+_ORDINAL_ONLY = re.compile(r"[（(]?[\d一二三四五六七八九十]{1,3}[)）、.．]?")
+
+
+def _single_line(line: str, ordinal: re.Match[str] | None, at: int) -> Criterion | None:
+    """「商务部分：20分」, 「（1）投标报价： 26.25 分；」, 「六、價格 標價組成內容合理性 10 分」 (the label is the first
+    word; the rest describes it), 「技术部分（70分）」."""
+    points = _POINTS_END.search(line)
+    if points is None or points.start() == 0 or _TOTAL_WORD.search(line):
+        return None
+    head = line[ordinal.end() if ordinal else 0 : points.start()].strip(" \t:：")
+    if not _MARKED.search(points.group(0)):  # a bare number ends many a line: only points, brackets or a range count
+        return None
+    label = head.split()[0] if head.split() else ""
+    label = re.split(r"\d+[.、．]", label)[0].strip(" \t:：")
+    if not label or len(label) > MAX_LABEL_CHARS or _RULE_WORDS.search(label) or not _has_words(label):
+        return None
+    return Criterion(label, Decimal(points["pts"]), at, at)
+
+
+def _label(first: str, lines: list[str], at: int) -> str:
+    """A numbered heading's label: the rest of its line, and the short lines under it that continue it (a narrow
+    column wraps 「廠商主要經營項目及公司資訊專業員工人力規模」 over four lines), up to a numbered line or a bullet."""
+    parts = [first.strip()]
+    for line in lines[at + 1 : at + 1 + MAX_LABEL_LINES]:
+        text = line.strip()
+        if not text or len(text) > _SHORT_LINE or _ORDINAL.match(text) or _DESCRIPTION.match(text):
+            break
+        if _POINTS_ONLY.match(text):
+            break
+        parts.append(text)
+    label = "".join(parts).split()[0] if "".join(parts).split() else ""
+    if len(label) > MAX_LABEL_CHARS or _RULE_WORDS.search(label) or not _has_words(label):
+        return ""
+    return label
+
+
+def _has_words(label: str) -> bool:
+    return any(c.isalpha() for c in label)
+
+
+def _runs(found: list[Criterion]) -> Iterator[list[Criterion]]:
+    """The criteria in runs of neighbours (each within ``MAX_GAP_LINES`` of the one before)."""
+    run: list[Criterion] = []
+    for c in found:
+        if run and c.first_line - run[-1].last_line > MAX_GAP_LINES:
+            yield run
+            run = []
+        run.append(c)
+    if run:
+        yield run
+
+
+def _stated_total(lines: list[str], first: int, last: int) -> Decimal | None:
+    """The total a line near the run states (「分值构成（总分100分）」 above it, 「合計 100」 below it), or None."""
+    for line in lines[max(0, first - 6) : last + 4]:
+        if (m := _TOTAL.search(line)) is not None:
+            try:
+                return Decimal(m["pts"])
+            except InvalidOperation:
+                continue
+    return None
+
+
+def _adding_up(run: list[Criterion], total: Decimal | None) -> Composition | None:
+    """The first stretch of ``run`` whose points add up to ``total`` (else to 100): at least two criteria when the
+    document states the total, three when it does not."""
+    goal = total if total is not None else Decimal(100)
+    least = 2 if total is not None else 3
+    for i in range(len(run)):
+        sum_ = Decimal(0)
+        for j in range(i, len(run)):
+            sum_ += run[j].points
+            if sum_ == goal and j - i + 1 >= least:
+                return Composition(tuple(run[i : j + 1]), goal)
+            if sum_ > goal:
+                break
+    return None
+
+
+# A score's price row is often titled 價格 alone (「六、價格 標價組成內容合理性 10 分」): a word too broad for the
+# concept groups (it stands in most sentences about money), but a criterion's whole name here.
+_PRICE_ALONE = re.compile(r"^(?:价格|價格|price)(?:分|部分|得分|评分|評分|项|項)?$", re.IGNORECASE)
+PRICE, TECHNICAL = "price_score", "technical_score"
+
+
+def is_about(criterion: Criterion, concept: str) -> bool:
+    """The criterion is the score's price (``PRICE``: its name names the price score or the bid price, or is 價格
+    alone) or its technical part (``TECHNICAL``)."""
+    named = concepts.active().concepts_in(criterion.label)
+    if concept == PRICE:
+        return bool(named & {PRICE, "bid_price"}) or _PRICE_ALONE.match(criterion.label.strip()) is not None
+    return concept in named

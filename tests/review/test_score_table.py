@@ -1,0 +1,249 @@
+"""A score's composition read by the system (``review/score_table.py``): the forms tenders print it in (a data sheet's
+lines, a Word table, a scoring sheet whose criteria wrap over several lines), the lines that are no criterion (a
+scoring rule, the total, a sub-item), runs that do not add up, and review rows answered from it without the model:
+the criteria, the price's points and the technical part's, cited at their lines."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from pikelocal.config import load_settings
+from pikelocal.review.score_table import PRICE, TECHNICAL, composition, is_about
+from tests.support.review_kb import reviewed
+
+# The national template's data sheet (前附表), as the switchgear tender prints it (p. 33), with the detailed table
+# that follows it: the outline is read, not the table.
+DATA_SHEET = """条款号 条款内容 编列内容
+2.2.1 分值构成 （总分 100 分）
+商务部分： 20 分
+技术部分： 40 分
+投标报价： 40 分
+其他评分因素： / 分（如有）
+2.2.2 评标基准价计算方法
+（1）各有效投标人报价（修正后）的平均值；
+条款号 评分因素 评分标准
+2.2.4
+（1）
+商务评分
+标准
+20 分
+对投标人履约能力的评价
+（7 分）
+（1）注册资本在 5000 万元（含）以上得 1
+分；
+"""
+# A total that is not 100 (the shared tender, p. 48)
+ODD_TOTAL = """2.2.1 分值构成 (总分101.25分)
+（1）投标报价： 26.25 分；
+（2）勘察设计方案： 35 分；
+（3）信誉与业绩： 25 分；
+（4）项目管理机构： 15 分；
+（5）其他评审因素：扣分制，不设上限。
+"""
+# A Word table with its 配分 column and a 合計 row (a Taiwanese requirements specification)
+WORD_TABLE = """16、評選標準
+
+|  | 評選項目 | 評選項目 | 配分 |
+|---|---|---|---|
+| 1 | 企劃書之可行性及完整性 | - 對本案委辦事項規劃及設計構想。 | 30 |
+| 2 | 資訊安全 | - 資安措施的妥適性。 | 10 |
+| 3 | 專案管理規劃 | - 專案人力與配置。 | 20 |
+| 4 | 廠商經驗與履約能力 | - 承作廠商簡介與規模。 | 10 |
+| 5 | 經費合理性 | 工作項目經費概算及用途分配合理性。 | 20 |
+| 6 | 簡報與答詢 |  | 10 |
+| 合計 |  |  | 100 |
+"""
+# A 評選委員評分表 printed from a PDF: narrow columns wrap a criterion's name, its points stand alone under its
+# description, a scoring rule inside a criterion ends with points too.
+SCORING_SHEET = """評選項目 評選項目之內容 配分
+一、廠商主要經營
+項目及公司資訊
+專業員工人力規
+模
+1.投標廠商之組織規模、經營項目及專業人力。
+2.經驗：於截止投標日前 3 年內 1,000 萬以上大型軟體系統建置案實績。
+10 分
+二、團隊專業能力
+及專案管理
+1.計畫主持人及工作成員名單。
+※有不良或懲處紀錄者，可酌予扣分，至多扣 10 分。
+20 分
+三、專案需求之建
+置執行能力及相
+關服務
+1.服務建議書之完整性。
+40 分
+四、資安作為
+1.資安管理規劃及執行方式。
+10 分
+五、簡報及答詢 1.廠商簡報 2.廠商答詢 10 分
+六、價格 標價組成內容合理性 10 分
+總評分
+備註：總評分得分在 90 分以上者：優良；
+"""
+
+
+def test_a_data_sheet_s_outline_is_read_and_not_its_detailed_table() -> None:
+    read = composition(DATA_SHEET)
+    assert read is not None
+    assert [(c.label, c.points) for c in read.criteria] == [
+        ("商务部分", Decimal(20)), ("技术部分", Decimal(40)), ("投标报价", Decimal(40))
+    ]  # fmt: skip
+    assert read.total == 100
+    assert (read.first_line, read.last_line) == (2, 4)
+
+
+def test_the_stated_total_is_the_sum_to_reach_when_it_is_not_100() -> None:
+    read = composition(ODD_TOTAL)
+    assert read is not None
+    assert read.total == Decimal("101.25")
+    assert [c.label for c in read.criteria] == ["投标报价", "勘察设计方案", "信誉与业绩", "项目管理机构"]
+    assert read.criteria[0].points == Decimal("26.25")
+
+
+def test_a_word_table_s_points_column() -> None:
+    read = composition(WORD_TABLE)
+    assert read is not None
+    assert [c.label for c in read.criteria] == [
+        "企劃書之可行性及完整性", "資訊安全", "專案管理規劃", "廠商經驗與履約能力", "經費合理性", "簡報與答詢"
+    ]  # fmt: skip
+    assert [int(c.points) for c in read.criteria] == [30, 10, 20, 10, 20, 10]
+
+
+def test_a_scoring_sheet_s_wrapped_criteria_and_their_points_on_a_later_line() -> None:
+    read = composition(SCORING_SHEET)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("廠商主要經營項目及公司資訊專業員工人力規模", 10),
+        ("團隊專業能力及專案管理", 20),
+        ("專案需求之建置執行能力及相關服務", 40),
+        ("資安作為", 10),
+        ("簡報及答詢", 10),
+        ("價格", 10),
+    ]
+    assert (read.criteria[0].first_line, read.criteria[0].last_line) == (1, 7)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # criteria that do not add up to the total, or to 100 when none is stated
+        "商务部分： 20 分\n技术部分： 40 分\n投标报价： 30 分\n",
+        "2.2.1 分值构成（总分 100 分）\n商务部分：20分\n技术部分：40分\n",
+        # scoring rules and thresholds are no criteria, though they end with points
+        "近三年营业额在5000万元以上得 40 分\n3000万元以上得 30 分\n以下得 30 分\n",
+        "得分在 90 分以上者：優良\n未達 60 分者：極差\n及格分數為 70 分\n",
+        # a staffing table whose last column is no score: bare numbers need 分, brackets or a range at a line's end
+        "項目經理 1\n工程師 49\n助理 50\n",
+    ],
+)
+def test_no_composition_where_none_is_printed(text: str) -> None:
+    assert composition(text) is None
+
+
+def test_ranges_and_bracketed_points_are_points() -> None:
+    read = composition("商务报价分 0~10\n服务方案（60分）\n人员配备 0～30分\n")
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [("商务报价分", 10), ("服务方案", 60), ("人员配备", 30)]
+
+
+def test_the_price_and_the_technical_part_by_their_names() -> None:
+    for text, price, technical in (
+        (DATA_SHEET, "投标报价", "技术部分"),
+        (WORD_TABLE, "經費合理性", None),
+        (SCORING_SHEET, "價格", None),
+    ):
+        read = composition(text)
+        assert read is not None
+        assert [c.label for c in read.criteria if is_about(c, PRICE)] == [price]
+        assert [c.label for c in read.criteria if is_about(c, TECHNICAL)] == ([technical] if technical else [])
+
+
+# Three items like the built-in tender checklist's (their labels and hints name the concepts the reader answers)
+CHECKLIST = """name = "mini"
+title = "小清单"
+
+[[items]]
+id = "criteria"
+label = "评分因素 / 評選項目"
+section = "评分"
+kind = "list"
+question.hans = "评分因素有哪些？"
+hints = ["评分因素", "评分标准", "評選項目", "配分"]
+
+[[items]]
+id = "price_weight"
+label = "价格分权重 / 價格權重"
+section = "评分"
+kind = "percentage"
+question.hans = "价格分占总分的比例是多少？"
+hints = ["价格分", "投标报价", "價格", "權重"]
+
+[[items]]
+id = "technical_weight"
+label = "技术分权重 / 技術評分權重"
+section = "评分"
+kind = "percentage"
+question.hans = "技术分占总分的比例是多少？"
+hints = ["技术分", "技术部分", "技術", "權重"]
+"""
+
+
+def test_review_rows_read_from_the_composition_without_the_model(tmp_path: Path) -> None:
+    # the scripted model would answer every item wrongly: the rows come from the document's lines
+    text = "# 评标办法\n\n" + ODD_TOTAL.replace("勘察设计方案", "技术部分")
+    rows = reviewed(tmp_path, load_settings(), text, "原文：无\n答案：99%", CHECKLIST)
+    assert rows["criteria"].verdict == "found"
+    assert rows["criteria"].answer == "投标报价（26.25分）；技术部分（35分）；信誉与业绩（25分）；项目管理机构（15分）"
+    assert rows["price_weight"].answer == "26.25分（总分101.25分）"
+    assert rows["price_weight"].values[0].normal == "26.25 points"
+    assert rows["technical_weight"].answer == "35分（总分101.25分）"
+    quote = rows["technical_weight"].quotes[0]
+    assert quote.text == "（2）技术部分： 35 分；"
+    assert quote.where.line_start == quote.where.line_end  # the one line it stands on
+    assert all(r.extra.get("read") == "score composition" for r in rows.values())
+
+
+def test_a_document_without_a_composition_leaves_the_items_to_the_model(tmp_path: Path) -> None:
+    text = "# 评标办法\n\n本项目采用综合评分法，价格分占总分的30%。\n"
+    reply = "原文：本项目采用综合评分法，价格分占总分的30%。\n答案：30%"
+    rows = reviewed(tmp_path, load_settings(), text, reply, CHECKLIST)
+    assert rows["price_weight"].extra.get("read") is None
+    assert rows["criteria"].extra.get("read") is None
+
+
+DATA = Path(__file__).parent.parent / "data" / "review"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "criteria"),
+    [
+        # the switchgear tender's data sheet, p. 33 (its gold sheet: business 20, technical 40, price 40)
+        ("cn-tender-huayang-switchgear.pdf", [("商务部分", 20), ("技术部分", 40), ("投标报价", 40)]),
+        # the NTPC tender's scoring sheet, p. 65-66 (its gold sheet's note on evaluation_criteria)
+        (
+            "tw-tender-ntpc-dispatch.pdf",
+            [
+                ("廠商主要經營項目及公司資訊專業員工人力規模", 10),
+                ("團隊專業能力及專案管理", 20),
+                ("專案需求之建置執行能力及相關服務", 40),
+                ("資安作為", 10),
+                ("簡報及答詢", 10),
+                ("價格", 10),
+            ],
+        ),  # fmt: skip
+        # an RFP whose scoring items are in another document (its gold sheet: no scoring table here)
+        ("tw-rfp-moea-warehouse.pdf", []),
+    ],
+)
+def test_real_tenders_compositions_as_their_pdfs_print_them(name: str, criteria: list[tuple[str, int]]) -> None:
+    from pikelocal.ingest.read.parse import parse_document
+
+    parsed = parse_document(DATA / name)
+    read = composition("\n".join(p.text for p in parsed.pages))
+    found = [(c.label, int(c.points)) for c in read.criteria] if read is not None else []
+    assert found == criteria
