@@ -126,10 +126,14 @@ def answer_item(
     """One item: asked, its answer read as a value, its quotes located, and the KB's other statements of the value
     compared with it."""
     question = question_for(item, script)
-    # a form's ticked box, or a score's composition, read by the system: the model is not asked
-    read = ticked_row(checklist, item, question, corpus) or score_row(checklist, item, question, corpus)
-    if read is not None:
-        return read
+    ticked = ticked_row(checklist, item, question, corpus)
+    if ticked is not None:  # a form's ticked box, read by the system: the model is not asked
+        return ticked
+    # the item as the encoder reads it, one query vector for every check of this row
+    meaning = Meaning(encoder, question, (item.label, *item.hints)) if encoder is not None else None
+    scored = score_row(checklist, item, question, corpus)
+    if scored is not None:  # a score's composition, read by the system: the model is not asked; the weight is
+        return cross_checked(scored, item, corpus, meaning)  # still set against the documents' other statements
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
@@ -141,15 +145,18 @@ def answer_item(
     if value is None and not answer.unsupported:
         value = next((q.value for q in quotes if q.value is not None), None)
     value = _printed(value, quotes)
-    if item.kind == "date" and value is None and (counted := _counted_deadline(text, quotes)):
+    if (
+        item.kind == "date"
+        and value is None
+        and not answer.unsupported
+        and (counted := _counted_deadline(text, quotes))
+    ):
         text, value = counted, Value("text", counted, counted)  # 「投标截止日10日前」: no day, yet a deadline
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
     # a name answered by a field's label or a party's role ("招标人") names nobody
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     found = not answer.unsupported and not to_check
-    # the item as the encoder reads it, one query vector for every check of this row
-    meaning = Meaning(encoder, question, (item.label, *item.hints)) if encoder is not None else None
     blank = blank or (found and meaning is not None and _about_none(item, quotes, corpus, meaning))
     blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
     value = None if blank else value  # the row states no value: none to compare with the documents' statements

@@ -247,3 +247,13 @@ def test_real_tenders_compositions_as_their_pdfs_print_them(name: str, criteria:
     read = composition("\n".join(p.text for p in parsed.pages))
     found = [(c.label, int(c.points)) for c in read.criteria] if read is not None else []
     assert found == criteria
+
+
+def test_a_weight_read_from_the_composition_is_still_set_against_the_documents_other_statements(
+    tmp_path: Path,
+) -> None:
+    # the shared tender's two statements of the price's points: 26.25 in the outline, 25 in the detailed table
+    text = "# 评标办法\n\n" + ODD_TOTAL + "\n## 评分标准\n\n投标报价：25分，以评标基准价为满分。\n"
+    row = reviewed(tmp_path, load_settings(), text, "原文：无\n答案：无", CHECKLIST)["price_weight"]
+    assert row.verdict == "conflicting"
+    assert [v.normal for v in row.values] == ["26.25 points", "25 points"]
