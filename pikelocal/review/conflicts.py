@@ -40,6 +40,9 @@ _CLAUSE_START = re.compile(r"[，,；;。:：]")
 _SCORING = re.compile(r"评分|评审|总分|權重|权重|配分|評分|分值|(?i:weight|score|points)")
 MIN_TERM_CHARS = 2
 LINES_CHARS = 600  # the most of a citation's lines read back (a table flattened into one line)
+# A line that starts a field of its own (a number, an ordinal, a bracket, or a label and its colon), not one that
+# continues the line above.
+_FIELD_START = re.compile(r"\s*(?:[\d一二三四五六七八九十（(【\[]|[^\n：:]{1,16}[：:])")
 COMPOUND_CHARS = 6  # how far before a term a word it is part of may start (履约保证金, contract's 付款期限)
 SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form's field); a longer one wraps
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
@@ -87,23 +90,42 @@ class Corpus:
     def lines_text(self, where: Located) -> str:
         """The whole lines a citation points to (a quote cut from them is read with its sentence's words); "" when
         the corpus does not hold them."""
+        found = self._lines(where)
+        return found[0].text[found[1] : found[2]] if found is not None else ""
+
+    def context_text(self, where: Located) -> str:
+        """The lines a citation points to read as a reader reads a field: under the section its chunk stands in, and
+        after the line above when the first line continues it (a table cell wrapped: 「9 投标有效期 是否符合招标文件
+        前附」 over 「表要求（开标后 90 天）。」); "" when the corpus does not hold them."""
+        found = self._lines(where)
+        if found is None:
+            return ""
+        chunk, start, end = found
+        text = chunk.text[start:end]
+        if not _FIELD_START.match(text):
+            start = chunk.text.rfind("\n", 0, max(0, start - 1)) + 1
+        section = " › ".join(chunk.section_path[-2:])
+        return f"{section}\n{chunk.text[start:end]}"
+
+    def _lines(self, where: Located) -> tuple[ChunkRecord, int, int] | None:
+        """The chunk holding the lines a citation points to, and where they start and end in its text."""
         pages = self.pages.get(where.doc_id) or []
         if where.line_start is None or not pages:
-            return ""
+            return None
         index = next((i for i, p in enumerate(pages) if p[0] == (where.page or pages[0][0])), None)
         if index is None:
-            return ""
+            return None
         _page, page_start, lines = pages[index]
         first, last = where.line_start, where.line_end or where.line_start
         if not 1 <= first <= len(lines):
-            return ""
+            return None
         start = page_start + lines[first - 1]
         after = pages[index + 1][1] if index + 1 < len(pages) else start + LINES_CHARS
         end = min(page_start + lines[last] if last < len(lines) else after, start + LINES_CHARS)
         for chunk in self.chunks.get(where.doc_id, []):
             if chunk.char_start <= start < chunk.char_end:
-                return chunk.text[start - chunk.char_start : end - chunk.char_start]
-        return ""
+                return chunk, start - chunk.char_start, end - chunk.char_start
+        return None
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 10  # 10: a weight read from a score's composition is cross-checked; 9: the composition read
+ROWS_VERSION = 11  # 11: quotes read under their section; wrapped cover titles; 10: scored weights cross-checked
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -234,7 +234,8 @@ def _about_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corp
 def _names_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corpus) -> bool:
     """The quotes name none of the concepts of the item (its label and hints, in any of the three vocabularies:
     ``text/concepts.py``), each read with the whole lines it was cut from (「15工作天」 from 「於接到廠商請款單據後
-    15工作天內付款」). An item whose words name no concept, or a row without quotes, is not judged so.
+    15工作天內付款」), under its section (「获取时间：…」 under 「四、招标文件的获取」) and after the line it continues
+    (``Corpus.context_text``). An item whose words name no concept, or a row without quotes, is not judged so.
 
     A row "to check" (its quote only fairly near the item by meaning) must also name one of the item's concepts:
     on the review sheets the band alone held 3 right rows of 25, mostly a sentence of another thing (a warranty bond
@@ -247,7 +248,7 @@ def _names_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corp
 
 
 def _with_lines(quote: ReviewQuote, corpus: Corpus) -> str:
-    return f"{corpus.lines_text(quote.where)}\n{quote.text}"
+    return f"{corpus.context_text(quote.where)}\n{quote.text}"
 
 
 def _printed(value: Value | None, quotes: Sequence[ReviewQuote]) -> Value | None:

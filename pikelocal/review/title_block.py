@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 HEAD_LINES = 8  # the first non-empty lines of page 1 that can be its title block
 MAX_LINE_CHARS = 80  # a longer line is body text
+WRAP_LINES = 2  # a title wrapped over at most three lines: the one read and two above it
+MAX_NAME_CHARS = 60
 _GAP = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _DOC_KINDS = (
     "建議書徵求文件", "服務建議書徵求文件", "需求說明書", "需求规格书", "需求說明", "投標須知", "投标须知", "評選須知",
@@ -71,10 +73,34 @@ def title_block(first_page: str) -> TitleBlock | None:
         if _LABEL.search(line):
             continue
         if (m := _TRAILING_KIND.match(line)) is not None and not _KIND_ONLY.match(line):
-            return TitleBlock(m["name"].strip(" 　-–—"), "", number, number, line)
+            first, name = _wrapped(head[:i], m["name"].strip(" 　-–—"))
+            return TitleBlock(name, "", first or number, number, _lines(head, first or number, number))
         if _KIND_ONLY.match(line) and i > 0:  # the kind on a line of its own: the name is the line above
             above_no, above = head[i - 1]
-            sentence = _SENTENCE.search(above) is not None
-            if not _LABEL.search(above) and not _TEMPLATE.search(above) and not sentence and 4 <= len(above) <= 60:
-                return TitleBlock(above, "", above_no, number, f"{above}\n{line}")
+            if _title_line(above) and len(above) >= 4:
+                first, name = _wrapped(head[: i - 1], above)
+                return TitleBlock(name, "", first or above_no, number, _lines(head, first or above_no, number))
     return None
+
+
+def _title_line(line: str) -> bool:
+    """A line that can be part of a title: no label, no sentence, no template's word, not too long."""
+    sentence = _SENTENCE.search(line) is not None
+    return not _LABEL.search(line) and not _TEMPLATE.search(line) and not sentence and len(line) <= 60
+
+
+def _wrapped(above: list[tuple[int, str]], name: str) -> tuple[int | None, str]:
+    """The name with the title lines right above it that it continues (a cover's title wrapped over two or three
+    lines: 「榆林高新控股集团安全环」「保管家项目（二次）」「竞争性磋商文件」), up to ``WRAP_LINES`` of them and
+    ``MAX_NAME_CHARS`` in all; a line that ends as an agency does is the purchaser's, not the name's. The first
+    line's number (None: the name alone)."""
+    first: int | None = None
+    for number, line in reversed(above[-WRAP_LINES:]):
+        if not _title_line(line) or _AGENCY_END.search(line) or len(line) + len(name) > MAX_NAME_CHARS:
+            break
+        name, first = line + name, number
+    return first, name
+
+
+def _lines(head: list[tuple[int, str]], first: int, last: int) -> str:
+    return "\n".join(line for number, line in head if first <= number <= last)

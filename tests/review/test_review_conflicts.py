@@ -145,6 +145,10 @@ def test_a_term_inside_a_word_of_another_concept_states_nothing_of_the_item() ->
     text = "但涉及向補助機關申請核撥補助款者，付款期限為30工作天。\n履約期限為365日。"
     assert [s.value.normal for s in statements(corpus(text), term)] == ["365 days"]
     # the bid bond's 保证金 inside 履约保证金 is the performance bond's
+    # a bid's validity asks 有效期: 协议有效期 is the agreement's term (协议 is a contract), not the bid's validity
+    validity = asked("duration", "投标有效期", "投标有效期是多长时间？", "投标有效期", "有效期")
+    text = "投标有效期：90天。期限届满未书面通知的，即视为延长协议有效期为一年。"
+    assert [s.value.normal for s in statements(corpus(text), validity)] == ["90 days"]
     bond = asked("amount", "投标保证金", "投标保证金是多少？", "投标保证金", "保证金")
     text = "履约保证金为人民币10万元。投标人应提交保证金人民币5万元。"
     assert [s.value.normal for s in statements(corpus(text), bond)] == ["50000 CNY"]
@@ -184,3 +188,19 @@ def test_a_term_that_is_a_number_s_unit_names_no_subject() -> None:
     text = "受評廠商家數未達 6 家時，簡報時間為（20）分鐘，答詢\n時間以（10）分鐘為原則；6 家以上，簡報及答詢時間以\n"
     text += "各縮短為（14）分鐘及（7）分鐘為原則。"
     assert [s.value.normal for s in statements(corpus(text), length)] == ["20 minutes"]
+
+
+def test_a_citation_is_read_under_its_section_and_after_the_line_it_continues() -> None:
+    # a table row whose cell wrapped: its label 「投标有效期」 stands on the line above the quoted one
+    page = "四、符合性审查\n9 投标有效期 是否符合招标文件前附\n表要求（开标后 90 天）。\n10 其他要求：无\n"
+    lines = (0, page.index("9 "), page.index("表要求"), page.index("10 "))
+    chunk = ChunkRecord(
+        1, 1, 0, page, 0, len(page), None, None, None, None, ("第二章 须知", "四、符合性审查"), "", None
+    )
+    held = Corpus({1: "doc"}, {1: [chunk]}, {1: [(1, 0, lines)]})
+    assert held.context_text(Located(1, "doc", 1, 3, 3)) == (
+        "第二章 须知 › 四、符合性审查\n9 投标有效期 是否符合招标文件前附\n表要求（开标后 90 天）。\n"
+    )
+    # a line that starts a field of its own (a number, a label and its colon) is read without the line above
+    assert held.context_text(Located(1, "doc", 1, 4, 4)) == "第二章 须知 › 四、符合性审查\n10 其他要求：无\n"
+    assert held.context_text(Located(1, "doc", 1, 9, 9)) == ""

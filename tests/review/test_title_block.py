@@ -16,6 +16,13 @@ CASES: list[tuple[str, str | None, str, tuple[int, int] | None]] = [
     ("黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计招标文件\n招标人：黄梅县水利和湖泊局",
      "黄梅县长江干流洲滩民垸团洲圩治理工程勘察设计", "", (1, 1)),
     ("某 某 市 「 道 路 养 护 服 务 」 采 购 文 件", "道路养护服务", "", (1, 1)),  # PDF text spaces it out
+    # a cover's title wrapped over three short lines, read whole (not its last line alone)
+    ("某某控股集团安全环\n保管家项目（二次）\n竞争性磋商文件\n\n一、项目概况",
+     "某某控股集团安全环保管家项目（二次）", "", (1, 3)),
+    ("110 年度\n某縣政府復康巴士預約系統\n功能建置需求說明書", "110 年度某縣政府復康巴士預約系統功能建置", "", (1, 3)),
+    # the agency's line above the title, or a labelled field, is not part of the name
+    ("交通部某署\n115年某系統建置維運案\n需求說明書", "115年某系統建置維運案", "", (2, 3)),
+    ("案號：A-1\n某某系統建置案\n需求說明書", "某某系統建置案", "", (2, 3)),
     # no title block: a template's cover, a page that opens with its body, a labelled field
     ("湖北省水利水电工程\n勘察设计招标文件示范文本\n（2024 年电子化第二版）", None, "", None),
     ("需求說明書\n\n1、本採購適用政府採購法及其主管機關所訂定之規定。\n2、招標機關：交通部觀光署", None, "", None),
