@@ -41,7 +41,9 @@ def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
 def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
     """An item asking who the purchaser or the procurement agent is (its label and hints name one of the two),
     answered from the first block of the documents that names the role and then its 「名称：」
-    (``review/role_names.py``), cited at that block's page and lines."""
+    (``review/role_names.py``), cited at that block's page and lines. Read before the model is asked: such a block
+    is the data sheet's own answer, where the model's quote may be any sentence that mentions the role (the shared
+    tender's 「招标代理服务费」 section gave a financing platform's name as the agent)."""
     if item.kind not in ("name", "text"):
         return None
     wanted = concepts.active().concepts_in(" ".join((item.label, *item.hints))) & ROLES

@@ -44,7 +44,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 11  # 11: quotes read under their section; wrapped cover titles; 10: scored weights cross-checked
+ROWS_VERSION = 12  # 12: role blocks read before the model; 11: quotes read under their section, wrapped titles
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -134,6 +134,13 @@ def answer_item(
     scored = score_row(checklist, item, question, corpus)
     if scored is not None:  # a score's composition, read by the system: the model is not asked; the weight is
         return cross_checked(scored, item, corpus, meaning)  # still set against the documents' other statements
+    unasked = ReviewRow(
+        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+        question=question, answer="", verdict="not_stated", answered_at=now(),
+    )  # fmt: skip
+    blocked = role_row(unasked, item, corpus)
+    if blocked is not None:  # a data sheet's block naming the purchaser or the agent: the model is not asked
+        return blocked
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
@@ -169,7 +176,7 @@ def answer_item(
         extra={"draft": answer.draft.strip()} if answer.draft.strip() else {},  # the model's, before the checks
     )  # fmt: skip
     if row.verdict in ("not_stated", "to_check"):
-        read = role_row(row, item, corpus) or title_row(row, item, corpus)
+        read = title_row(row, item, corpus)
         if read is not None:
             return read
     if row.verdict == "to_check":

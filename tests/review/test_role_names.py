@@ -81,3 +81,11 @@ def test_a_purchaser_the_model_did_not_find_is_read_from_the_block_with_its_page
     (quote,) = row.quotes
     assert quote.text == "1.1.2 招标人 名 称：黄梅县水利和湖泊局（规划计划股）"
     assert (quote.where.line_start, quote.where.line_end) == (3, 4)
+
+
+def test_the_block_is_read_before_the_model_whose_quote_may_name_someone_else(tmp_path: Path) -> None:
+    # the model quotes a sentence that mentions the role under a fee's heading and names a financing platform
+    text = DATA_SHEET + "\n10.4 招标人服务费\n“政采贷”业务申请：湖北省政府采购合同融资平台\n"
+    reply = "原文：“政采贷”业务申请：湖北省政府采购合同融资平台\n答案：湖北省政府采购合同融资平台"
+    row = reviewed(tmp_path, load_settings(environ={}), text, reply, CHECKLIST)["purchaser"]
+    assert (row.answer, row.extra.get("read")) == ("黄梅县水利和湖泊局（规划计划股）", "role block")
