@@ -43,7 +43,10 @@ _AGENCY_END = re.compile(
     r"(?:局|處|处|署|部|會|会|府|所|公所|中心|院|校|大學|大学|公司|委員會|委员会|管理處|辦公室|办公室|分署|廳|厅)$"
 )
 _SENTENCE = re.compile(r"[。，；;]|, ")  # a line with a sentence's punctuation is body text, not a title
-_LABEL = re.compile(r"[:：]")  # "標的名稱：…" is a labelled field, read by the ordinary answer, not a title
+_LABEL = re.compile(r"[:：]")
+_PAGE_MARK = re.compile(
+    r"\s\d{1,3}$"
+)  # a running header's page number  # "標的名稱：…" is a labelled field, read by the ordinary answer, not a title
 
 
 @dataclass(frozen=True)
@@ -92,11 +95,14 @@ def _title_line(line: str) -> bool:
 def _wrapped(above: list[tuple[int, str]], name: str) -> tuple[int | None, str]:
     """The name with the title lines right above it that it continues (a cover's title wrapped over two or three
     lines: 「榆林高新控股集团安全环」「保管家项目（二次）」「竞争性磋商文件」), up to ``WRAP_LINES`` of them and
-    ``MAX_NAME_CHARS`` in all; a line that ends as an agency does is the purchaser's, not the name's. The first
-    line's number (None: the name alone)."""
+    ``MAX_NAME_CHARS`` in all; a line that ends as an agency does is the purchaser's, not the name's, and one that
+    ends with a page's number is a running header (「本文件係為廠商以電子檔案所列印 1」). The first line's number
+    (None: the name alone)."""
     first: int | None = None
     for number, line in reversed(above[-WRAP_LINES:]):
-        if not _title_line(line) or _AGENCY_END.search(line) or len(line) + len(name) > MAX_NAME_CHARS:
+        if not _title_line(line) or _AGENCY_END.search(line) or _PAGE_MARK.search(line):
+            break
+        if len(line) + len(name) > MAX_NAME_CHARS:
             break
         name, first = line + name, number
     return first, name

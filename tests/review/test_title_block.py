@@ -23,6 +23,9 @@ CASES: list[tuple[str, str | None, str, tuple[int, int] | None]] = [
     # the agency's line above the title, or a labelled field, is not part of the name
     ("交通部某署\n115年某系統建置維運案\n需求說明書", "115年某系統建置維運案", "", (2, 3)),
     ("案號：A-1\n某某系統建置案\n需求說明書", "某某系統建置案", "", (2, 3)),
+    # a running header with the page's number above the title (a tender printed from the e-procurement system)
+    ("本文件係為廠商以電子檔案所列印 1\n某某整合智慧系統投標須知\n一、本機關為採購下列標的", "某某整合智慧系統", "",
+     (2, 2)),
     # no title block: a template's cover, a page that opens with its body, a labelled field
     ("湖北省水利水电工程\n勘察设计招标文件示范文本\n（2024 年电子化第二版）", None, "", None),
     ("需求說明書\n\n1、本採購適用政府採購法及其主管機關所訂定之規定。\n2、招標機關：交通部觀光署", None, "", None),
