@@ -44,7 +44,7 @@ from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 13  # 13: a running header is no part of a title; 12: role blocks read before the model
+ROWS_VERSION = 14  # 14: 满分 is no score's total; 13: a running header is no part of a title
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest

@@ -29,6 +29,7 @@ from pikelocal.text import concepts
 MAX_GAP_LINES = 40
 # A label longer than this is a sentence, not a criterion's name.
 MAX_LABEL_CHARS = 30
+MIN_LABEL_CHARS = 2
 # At most this many short lines under a numbered heading continue its label (a narrow column wraps it).
 MAX_LABEL_LINES = 4
 _SHORT_LINE = 12  # a continuation of a wrapped label is at most this long
@@ -46,12 +47,13 @@ _ORDINAL = re.compile(
     r"^\s*(?:(?P<zh>[一二三四五六七八九十]{1,3})\s*[、.．]|[（(]\s*(?P<paren>[\d一二三四五六七八九十]{1,3})\s*[)）]"
     r"|(?P<clause>\d+(?:\.\d+){1,3})(?!\d)|(?P<digit>\d{1,2})\s*[、.．](?!\d))\s*"
 )
-_TOTAL = re.compile(
-    rf"(?:总分|總分|合计|合計|总计|總計|满分|滿分|total)[^\d\n]{{0,12}}?(?P<pts>{_NUMBER})", re.IGNORECASE
-)
+# The score's total as a line states it (「总分100分」, 「合計 100」); not 满分, which is one criterion's maximum
+# (「价格评分满分为20分」, 「本项满分 40 分」).
+_TOTAL = re.compile(rf"(?:总分|總分|合计|合計|总计|總計|total)[^\d\n]{{0,12}}?(?P<pts>{_NUMBER})", re.IGNORECASE)
 _TOTAL_WORD = re.compile(r"总分|總分|合计|合計|总计|總計|满分|滿分|小计|小計|total", re.IGNORECASE)
 # words of a scoring rule, not of a criterion's name: 「以上得1分」, 「至多扣10分」, 「未達70分者」
-_RULE_WORDS = re.compile(r"得|扣|加|以上|以下|未达|未達|不超过|不超過|至多|最多|最高|及格|每|者|[，,。；;]")
+# (得 only where it is not 得分: 「价格得分」 names a criterion, 「…证书的得」 5 分 scores one)
+_RULE_WORDS = re.compile(r"得(?!分)|扣|加|以上|以下|未达|未達|不超过|不超過|至多|最多|最高|及格|每|者|[，,。；;]")
 _MARKED = re.compile(r"分|points?|[（(~～\-－—]", re.IGNORECASE)  # what makes a number at a line's end points
 _DESCRIPTION = re.compile(r"^\s*[-•●※*]")  # a bullet of a criterion's description
 
@@ -180,7 +182,9 @@ def _label(first: str, lines: list[str], at: int) -> str:
 
 
 def _has_words(label: str) -> bool:
-    return any(c.isalpha() for c in label)
+    """A criterion's name: two characters at least, not a measure alone (「分（70分）」: the end of a wrapped
+    技术部分)."""
+    return len(label) >= MIN_LABEL_CHARS and any(c.isalpha() for c in label) and label not in ("分", "points")
 
 
 def _runs(found: list[Criterion]) -> Iterator[list[Criterion]]:

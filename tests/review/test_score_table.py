@@ -144,6 +144,20 @@ def test_no_composition_where_none_is_printed(text: str) -> None:
     assert composition(text) is None
 
 
+def test_a_criterion_named_for_its_score_is_read_and_a_scoring_rule_is_not() -> None:
+    text = "价格得分：30分\n技术得分：60分\n投标人获得省级荣誉证书的得 5 分\n商务得分：10分\n"
+    read = composition(text)
+    assert read is not None
+    # the rule line between them is no criterion: the three scores add up to 100
+    assert [(c.label, int(c.points)) for c in read.criteria] == [("价格得分", 30), ("技术得分", 60), ("商务得分", 10)]
+
+
+def test_one_criterion_s_maximum_is_no_total() -> None:
+    # 满分 is one criterion's maximum: its sub-items (10 + 10) are no composition of the score
+    text = "主要服务方案(20分)\n价格评分满分为20分\n服务期及质量保证(10分)\n进度安排及计划(10分)\n"
+    assert composition(text) is None
+
+
 def test_ranges_and_bracketed_points_are_points() -> None:
     read = composition("商务报价分 0~10\n服务方案（60分）\n人员配备 0～30分\n")
     assert read is not None
