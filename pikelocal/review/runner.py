@@ -38,8 +38,7 @@ from pikelocal.review.read_rows import now, role_row, score_row, ticked_row, tit
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.dates import counted_deadline
-from pikelocal.text.values import as_printed, is_blank_date, normalise, printed_as_other, values_in
+from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, normalise, printed_as_other, values_in
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
@@ -198,7 +197,7 @@ def _value_of(text: str, item: ChecklistItem) -> Value | None:
 
 def _counted_deadline(text: str, quotes: Sequence[ReviewQuote]) -> str:
     """A date item answered with a count of days ("10日") that the answer or a quote prints as a deadline counted
-    from an event (「投标截止时间 10 日前」, ``text/dates.counted_deadline``): that phrase as printed; "" else."""
+    from an event (「投标截止时间 10 日前」, ``text/values.counted_deadline``): that phrase as printed; "" else."""
     number = re.search(r"\d{1,3}|[一二三四五六七八九十两]{1,3}", text)
     if number is None:
         return ""

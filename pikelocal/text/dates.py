@@ -148,35 +148,3 @@ def _dates_en(prepared: str) -> Iterator[DateSpan]:
             found = _span(m.start(), m.end(), int(m["y"]), MONTHS[m["mon"].lower()], day)
             if found is not None:
                 yield found
-
-
-# A deadline counted from an event instead of a date: 「投标截止日10日前」, 「磋商响应截止期 5 天以前」,
-# 「获取招标文件之日起7个工作日内」, 「截止投標日前 5 日」 is not one (that names the window before). The clause
-# before the number must name the event (a deadline, an opening, an award, a signing, a receipt …).
-_COUNTED_DEADLINE = re.compile(
-    rf"(?P<n>\d{{1,3}}|[一二三四五六七八九十两]{{1,3}}){GAP}[个個]?{GAP}"
-    r"(?:日历天|日曆天|日历日|日曆日|工作日|工作天|个工作日|天|日)\s*(?:以前|之前|前|以内|以內|之内|之內|内|內)"
-)
-_EVENT = re.compile(
-    r"截止|开标|開標|决标|決標|定标|签订|簽訂|签约|簽約|收到|获取|獲取|领取|領取|届满|屆滿|发出|發出|公告|发布|發布"
-)
-_CLAUSE_START = re.compile(r"[，。；：,;:!?！？\n]")
-EVENT_REACH = 24  # characters before the number where the event's clause may begin
-
-
-def counted_deadline(text: str, number: str) -> tuple[int, int] | None:
-    """Where ``text`` states a deadline counted from an event with ``number`` as its count of days (「投标截止时间
-    10 日前」 for "10"): the span from the start of its clause to the end of 前/内, or None. The clause must name
-    the event (``_EVENT``); a window counted back for experience (「截止投標日前 3 年內」) is years, never read."""
-    wanted = parse_number(number)
-    if wanted is None:
-        return None
-    for m in _COUNTED_DEADLINE.finditer(text):
-        if parse_number(m["n"]) != wanted:
-            continue
-        before = text[max(0, m.start() - EVENT_REACH) : m.start()]
-        starts = [c.end() for c in _CLAUSE_START.finditer(before)]
-        clause = before[starts[-1] :] if starts else before
-        if _EVENT.search(clause):
-            return m.start() - len(clause), m.end()
-    return None

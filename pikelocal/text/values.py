@@ -526,3 +526,36 @@ def _in_months(value: Value) -> Decimal | None:
         return Decimal(n) * (12 if unit.startswith("year") else 1)
     except ArithmeticError:
         return None
+
+
+# A deadline counted from an event instead of a date: 「投标截止日10日前」, 「磋商响应截止期 5 天以前」,
+# 「获取招标文件之日起7个工作日内」; the clause before the count must name the event (a deadline, an opening, an award,
+# a signing, a receipt …).
+_DEADLINE_END = re.compile(r"\s*(?:以前|之前|前|以内|以內|之内|之內|内|內)")
+_EVENT = re.compile(
+    r"截止|开标|開標|决标|決標|定标|签订|簽訂|签约|簽約|收到|获取|獲取|领取|領取|届满|屆滿|发出|發出|公告|发布|發布"
+)
+_CLAUSE_START = re.compile(r"[，。；：,;:!?！？\n]")
+EVENT_REACH = 24  # characters before the count where the event's clause may begin
+_DURATION_ONLY: tuple[ValueKind, ...] = ("duration",)
+
+
+def counted_deadline(text: str, number: str) -> tuple[int, int] | None:
+    """Where ``text`` states a deadline counted from an event with ``number`` as its count of days (「投标截止时间
+    10 日前」 for "10"): the span from the start of its clause to the end of 前/内, or None. The days are read as
+    every duration is (``values_in``); the clause must name the event (``_EVENT``); a window of years counted back
+    for experience (「截止投標日前 3 年內」) is no deadline."""
+    wanted = parse_number(number)
+    if wanted is None:
+        return None
+    for start, end, value in values_in(text, _DURATION_ONLY):
+        count, _, unit = value.normal.partition(" ")
+        close = _DEADLINE_END.match(text, end)
+        if unit not in ("day", "days", "working day", "working days") or close is None or Decimal(count) != wanted:
+            continue
+        before = text[max(0, start - EVENT_REACH) : start]
+        starts = [c.end() for c in _CLAUSE_START.finditer(before)]
+        clause = before[starts[-1] :] if starts else before
+        if _EVENT.search(clause):
+            return start - len(clause), close.end()
+    return None

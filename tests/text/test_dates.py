@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.text.dates import MONTHS, counted_deadline, date_spans
+from pikelocal.text.dates import MONTHS, date_spans
 from pikelocal.text.values import prepare
 
 # text, Taiwanese?, the dates it names (normal forms, left to right)
@@ -49,22 +49,3 @@ def test_a_span_stands_where_the_date_is_written() -> None:
 @pytest.mark.parametrize(("name", "number"), [("january", 1), ("jan", 1), ("may", 5), ("sep", 9), ("sept", 9)])
 def test_one_table_of_english_months(name: str, number: int) -> None:
     assert MONTHS[name] == number
-
-
-@pytest.mark.parametrize(
-    ("text", "number", "phrase"),
-    [
-        ("时间：投标截止日10日前", "10", "投标截止日10日前"),
-        ("投标截止时间 10 日前以书面 形式提出。", "10", "投标截止时间 10 日前"),  # spaced, as PDF text is
-        ("均应在磋商响应截止期 5 天以前，按公告的地址通知", "5", "均应在磋商响应截止期 5 天以前"),
-        ("应当在获取招标文件之日起7个工作日内提出", "7", "应当在获取招标文件之日起7个工作日内"),
-        ("於開標日三日前以書面提出", "3", "於開標日三日前"),
-        ("截止投標日前 3 年內之實績", "3", None),  # a window of years for experience, no deadline
-        ("验收合格后 10 日内付款", "10", None),  # counted from no event of the procedure
-        ("投标截止时间 10 日前", "5", None),  # another count
-        ("请于 10 日前提交", "10", None),  # no event named in its clause
-    ],
-)
-def test_a_deadline_counted_from_an_event(text: str, number: str, phrase: str | None) -> None:
-    span = counted_deadline(text, number)
-    assert (text[span[0] : span[1]] if span else None) == phrase

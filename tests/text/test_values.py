@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pikelocal.domain.review import Value, ValueKind
-from pikelocal.text.values import is_blank_date, normalise, same_value, values_in
+from pikelocal.text.values import counted_deadline, is_blank_date, normalise, same_value, values_in
 
 ALL: tuple[ValueKind, ...] = ("amount", "date", "duration", "percentage", "count")
 
@@ -308,3 +308,22 @@ def test_same_value() -> None:
     assert not same_value(value("10%", "percentage"), value("10", "count"))
     assert same_value(value("25分", "percentage"), value("25%", "percentage"))  # 25 of 100 points
     assert not same_value(value("26.25分", "percentage"), value("25分", "percentage"))
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "phrase"),
+    [
+        ("时间：投标截止日10日前", "10", "投标截止日10日前"),
+        ("投标截止时间 10 日前以书面 形式提出。", "10", "投标截止时间 10 日前"),  # spaced, as PDF text is
+        ("均应在磋商响应截止期 5 天以前，按公告的地址通知", "5", "均应在磋商响应截止期 5 天以前"),
+        ("应当在获取招标文件之日起7个工作日内提出", "7", "应当在获取招标文件之日起7个工作日内"),
+        ("於開標日三日前以書面提出", "3", "於開標日三日前"),
+        ("截止投標日前 3 年內之實績", "3", None),  # a window of years for experience, no deadline
+        ("验收合格后 10 日内付款", "10", None),  # counted from no event of the procedure
+        ("投标截止时间 10 日前", "5", None),  # another count
+        ("请于 10 日前提交", "10", None),  # no event named in its clause
+    ],
+)
+def test_a_deadline_counted_from_an_event(text: str, number: str, phrase: str | None) -> None:
+    span = counted_deadline(text, number)
+    assert (text[span[0] : span[1]] if span else None) == phrase
