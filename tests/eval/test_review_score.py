@@ -293,14 +293,15 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("tw-req-hualien-bus", 21, 31, 31),  # a Taiwanese requirements specification (需求說明書), IT build
         ("cn-tender-yulin-safety", 42, 10, 76),  # a services procurement by 竞争性磋商, safety/environment experts
         ("cn-tender-hanshan-pumps", 40, 12, 66),  # booster pump sets supplied and installed, by 公开招标, e-bidding
+        ("cn-tender-baoshan-property", 36, 16, 79),  # a .docx: property management of police compounds, 公开招标
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
     name: str, stated: int, not_stated: int, n_pages: int
 ) -> None:
     """A held-out tender document (SOURCES.md): every tender-zh item judged once, each stated fact with its page and
-    quote, every null with a note, and each quote found on its page as pikelocal reads the PDF (whitespace ignored;
-    a Wingdings box as the ☑ or □ it is read as)."""
+    quote, every null with a note, and each quote found on its page as pikelocal reads the PDF or the Word file
+    (whitespace ignored; a Wingdings box as the ☑ or □ it is read as)."""
     from pikelocal.ingest.read.parse import parse_document
 
     gold = load_gold(DATA / f"{name}-gold.jsonl")
@@ -309,8 +310,8 @@ def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
     assert all(g.page is not None and g.quote for g in gold if g.stated)
     assert all(g.note for g in gold if not g.stated)
     assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (stated, not_stated)
-    pdf = parse_document(DATA / f"{name}.pdf")
-    pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in pdf.pages}
+    (path,) = [DATA / f"{name}{ext}" for ext in (".pdf", ".docx") if (DATA / f"{name}{ext}").is_file()]
+    pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in parse_document(path).pages}
     assert len(pages) == n_pages
     for g in gold:
         if g.quote and g.page is not None:
