@@ -1,10 +1,11 @@
 """Rows the system reads without the model: a form's ticked box, a data sheet's block naming the purchaser or the
-agent, a first page's title block, a score's composition (its criteria, and the points of its price or technical
-part). Each is cited at the page and lines it was read from, and marked in the row's
+agent, a labelled field (「项目名称：…」), a first page's title block, a score's composition (its criteria, and the
+points of its price or technical part). Each is cited at the page and lines it was read from, and marked in the row's
 ``extra["read"]``."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import UTC, datetime
 from decimal import Decimal
@@ -12,6 +13,7 @@ from decimal import Decimal
 from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import VALUED, Corpus
+from pikelocal.review.field_lines import Field, fields, head_of, referred_label
 from pikelocal.review.role_names import ROLES, role_names
 from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, composition, is_about
 from pikelocal.review.ticks import as_yes_no, ticked_option
@@ -64,6 +66,66 @@ def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow |
                 quote = ReviewQuote(text, where, None)
                 return replace(row, answer=found.name, verdict="found", values=(value,), quotes=(quote,),
                                extra={**row.extra, "read": "role block"})  # fmt: skip
+    return None
+
+
+# A count is left out: a field of copies counts only the original (「正本份数：壹份；副本份数：贰份」).
+_FIELD_KINDS = frozenset({"name", *VALUED}) - {"count"}
+_TICKS = re.compile(r"[☑☐□■√✓✔]")
+_JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
+
+
+def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus: Corpus) -> ReviewRow | None:
+    """An item asking for a name or a figure answered from the first labelled field of the documents whose label
+    names the item's concept (its label's, ``text/concepts.py``) and whose value is of the item's kind
+    (``review/field_lines.py``): 「2、项目名称：…」, 「3、采购金额：197.4万元」, an amount's field saying there is
+    none (「投标保证金：不收取」), a date's field naming another date field (「开标时间：同投标文件提交截止时间」, read
+    as that field's date). A label naming another item's concept as well, not joined to it (「服务期限质保期」),
+    answers neither; 「投标截止及开标时间」 answers both. Cited at the field's lines."""
+    if item.kind not in _FIELD_KINDS:
+        return None
+    wanted = concepts.active().concepts_in(item.label)
+    if not wanted:
+        return None
+    others = set().union(*(concepts.active().concepts_in(i.label) for i in checklist.items if i.id != item.id))
+    others -= wanted
+    for doc_id, chunks in corpus.chunks.items():
+        if not chunks:
+            continue
+        found = list(fields("".join(c.text for c in chunks)))
+        for f in found:
+            named = concepts.active().concepts_in(head_of(f.label))
+            if not named & wanted or (named & others and not _JOINED.search(f.label)):
+                continue
+            read = _field_value(f, item, found)
+            if read is None:
+                continue
+            answer, value = read
+            where, text = _lines_at(corpus, doc_id, f.line, f.last_line)
+            quote = ReviewQuote(text, where, value)
+            return replace(row, answer=answer, verdict="found", values=(value,) if value else (), quotes=(quote,),
+                           extra={**row.extra, "read": "labelled field"})  # fmt: skip
+    return None
+
+
+def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str, Value | None] | None:
+    """The field's answer and value for the item, or None when the value is not of the item's kind."""
+    if item.kind == "name":
+        blank = len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
+        return None if blank else (f.value, Value("name", f.value, f.value))
+    value = normalise(f.value, item.kind)
+    if value is not None:
+        return f.value, value
+    if item.kind == "amount" and (no := normalise(f.value, "yesno")) is not None and no.normal == "no":
+        return f.value, None  # 「投标保证金：不收取」: there is none
+    if item.kind == "date" and (label := referred_label(f.value)):
+        other = concepts.active().concepts_in(label)
+        for g in found:
+            named = concepts.fold(g.label) == concepts.fold(label) or (
+                other and concepts.active().concepts_in(g.label) == other
+            )
+            if g is not f and named and (date := normalise(g.value, "date")) is not None:
+                return f"{g.value}（{f.value}）", date
     return None
 
 

@@ -34,7 +34,7 @@ from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
-from pikelocal.review.read_rows import now, role_row, score_row, ticked_row, title_row
+from pikelocal.review.read_rows import field_row, now, role_row, score_row, ticked_row, title_row
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
@@ -43,7 +43,7 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 14  # 14: 满分 is no score's total; 13: a running header is no part of a title
+ROWS_VERSION = 15  # 15: labelled fields read before the model; 14: 满分 is no score's total
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -140,6 +140,9 @@ def answer_item(
     blocked = role_row(unasked, item, corpus)
     if blocked is not None:  # a data sheet's block naming the purchaser or the agent: the model is not asked
         return blocked
+    labelled = field_row(unasked, item, checklist, corpus)
+    if labelled is not None:  # a labelled field (「项目名称：…」, 「开标时间：同…」): the model is not asked; a figure
+        return cross_checked(labelled, item, corpus, meaning)  # is still set against the other statements of it
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began

@@ -98,7 +98,7 @@ def test_when_the_model_finds_nothing_statements_that_disagree_make_the_row_a_co
     rows = {r.item_id: r for r in report.rows}
     deadline, performance = rows["deadline"], rows["performance"]
     assert deadline.verdict == "conflicting" and deadline.extra.get("read") == "statements"
-    assert [v.normal for v in deadline.values] == ["2025-10-25", "2025-10-28"]
+    assert sorted(v.normal for v in deadline.values) == ["2025-10-25", "2025-10-28"]
     assert {q.where.title for q in deadline.quotes} == {"招标公告", "评标办法"}
     assert "2025年10月25日" in deadline.answer and "2025年10月28日" in deadline.answer
     assert performance.verdict == "not_stated"  # no statement at all: the model's word stands
@@ -267,8 +267,8 @@ hints = ["采购人", "招标人"]
 
 @pytest.mark.parametrize(("answer", "verdict"), [("招标人", "not_stated"), ("黄梅县水利局", "found")])
 def test_a_name_answered_by_a_role_names_nobody(tmp_path: Path, settings: Settings, answer: str, verdict: str) -> None:
-    reply = f"原文：一、招标人：黄梅县水利局。\n答案：{answer}"
-    rows = reviewed(tmp_path, settings, "# 招标公告\n\n一、招标人：黄梅县水利局。\n", reply, NAME_CHECKLIST)
+    reply = f"原文：一、本项目招标人为黄梅县水利局。\n答案：{answer}"
+    rows = reviewed(tmp_path, settings, "# 招标公告\n\n一、本项目招标人为黄梅县水利局。\n", reply, NAME_CHECKLIST)
     assert rows["purchaser"].verdict == verdict
 
 
@@ -288,13 +288,13 @@ hints = ["投標有效期", "投标有效期"]
         # a list number taken for the period: the heading names no validity, nor is it near the item by meaning
         ("原文：15、服務建議書撰寫規定\n答案：15天", "not_stated"),
         # the sentence that names the item: left to the answer's own checks (found, or to check by the encoder)
-        ("原文：投標有效期：90天\n答案：90天", "kept"),
+        ("原文：投標有效期為90天\n答案：90天", "kept"),
     ],
 )
 def test_a_quote_about_none_of_the_item_s_concepts_answers_nothing(
     tmp_path: Path, settings: Settings, reply: str, verdict: str
 ) -> None:
-    text = "# 需求說明書\n\n15、服務建議書撰寫規定\n\n投標有效期：90天\n"
+    text = "# 需求說明書\n\n15、服務建議書撰寫規定\n\n投標有效期為90天\n"
     row = reviewed(tmp_path, settings, text, reply, VALIDITY_CHECKLIST)["bid_validity"]
     assert row.verdict == verdict if verdict == "not_stated" else row.verdict in ("found", "to_check")
     assert row.extra.get("draft") == reply.rsplit("：", 1)[1]  # the model's words kept either way

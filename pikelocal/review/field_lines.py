@@ -1,0 +1,135 @@
+"""Labelled fields: a line that is a short label, a colon and a value (「2、项目名称：含山县…项目」,
+「1、开标时间：同投标文件提交截止时间」, 「11 投标有效期：投标文件提交截止时间后90天」), or a table row of a label cell
+and a value cell (「| 项目编号 | 310113… |」), as a tender's notice and data sheet print its facts.
+
+A label is at most ``MAX_LABEL_CHARS`` characters after an optional clause number, with no punctuation of a
+sentence; what it is about is left to the concept groups (``text/concepts.py``), so 采购金额, 预算金额 and 採購金額
+all name the budget. A value that is blank (a form's underscores, 「/」, 「无」 alone is a no, not a blank: see
+:func:`is_blank`) is no field. A value 「同投标文件提交截止时间」 ("the same as …") is kept as printed: the caller
+resolves it against the field it names (:func:`referred_label`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+MAX_LABEL_CHARS = 14
+MAX_VALUE_CHARS = 160
+# A value's line this long or longer was wrapped by the page when the next line goes on without a new field or
+# clause (「2、项目名称：含山县城乡…仙踪镇剩余供」 then 「水支管网改造工程（加压泵站设备采购及安装项目）」); a shorter
+# line ends its value.
+WRAPPED_LINE_CHARS = 24
+MAX_WRAPPED_LINES = 2
+_NUMBER = (
+    r"(?:\d{1,2}(?:\s*[.．]\s*\d{1,3}){0,3}\s*[、.．]?"
+    r"|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}\s*[、.．])"
+)
+_FIELD = re.compile(
+    rf"^\s*(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*[:：]\s*(?P<value>\S.*?)\s*$"
+)
+_BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
+_PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in
+_NEXT_LABEL = re.compile(rf"\s+[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")
+_CODE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9\-_/.]{3,})\s+\S")
+_CJK_END = re.compile(r"[\u4e00-\u9fff]$")
+_SENTENCE_END = re.compile(r"[。；;！!]\s*$")
+_NEW_CLAUSE = re.compile(rf"^\s*(?:{_NUMBER}|[|•●※])")
+_REFERENCE = re.compile(r"^(?:同|与|與)(?P<label>[^，,。；;]{2,20}?)(?:相同|一致)?[。；;]?$")
+# a reference elsewhere, or a definition (「发包人要求：指合同文件中名为…的文件」)
+_ELSEWHERE = re.compile(r"^(?:详见|詳見|见|見|参见|參見|按|依|另行|待定|指|是指|系指|係指)")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A labelled field: its label and value as printed (a wrapped value's lines joined), and the 0-based lines of
+    the text it stands on."""
+
+    label: str
+    value: str
+    line: int
+    last_line: int
+
+
+_TOPIC = re.compile(r"(?:事项|事項|要求|说明|說明|规定|規定|条件|條件|须知|須知|注意|其他|其它)$|^(?:其他|其它)")
+_ATTRIBUTE = re.compile(r"金额|金額|数额|數額|额度|額度|时间|時間|日期|期限|名称|名稱|地点|地點|编号|編號|比例|方式")
+# a figure that only bounds a case (「人民币5万元以上的，应从基本账户转出」): no value of the field
+_CONDITION = re.compile(r"(?:以上|以下|以内|以內|及以上|及以下|之内|之內)的")
+
+
+def fields(text: str) -> Iterator[Field]:
+    """Every labelled field of ``text`` (lines as printed), in order; blank values and references elsewhere
+    (「详见第三章」) left out."""
+    lines = text.split("\n")
+    for i, raw in enumerate(lines):
+        for label, value in _label_values(raw):
+            if is_blank(value) or _ELSEWHERE.match(value) or _CONDITION.search(value) or len(value) > MAX_VALUE_CHARS:
+                continue
+            last = i
+            if (code := _CODE.match(value)) is not None and _is_code(code[1]):
+                value = code[1]  # 「MASJY-QT-H-2024-1593 含山县…」: a code, then the cover's words beside it
+            elif not raw.lstrip().startswith("|"):
+                while last - i < MAX_WRAPPED_LINES and _wraps(lines, last):
+                    last += 1
+                    value += lines[last].strip()
+            yield Field(label, value, i, last)
+
+
+def _is_code(token: str) -> bool:
+    """A reference code (「MASJY-QT-H-2024-1593」, 「310113000241206154458-13179835」): digits with letters or a
+    hyphen, six characters or more; not a year before its 年 (「2023 年 3 月」)."""
+    has_mark = any(c.isalpha() for c in token) or "-" in token
+    return len(token) >= 6 and any(c.isdigit() for c in token) and has_mark
+
+
+def _wraps(lines: list[str], at: int) -> bool:
+    """Line ``at`` was wrapped: it is long, ends no sentence, and ends inside a word of characters or inside
+    brackets (a code such as 「MASJY-QT-H-2024-1593」 ends its line whole), and the next line starts no field or
+    clause."""
+    line, after = lines[at].strip(), lines[at + 1].strip() if at + 1 < len(lines) else ""
+    if len(line) < WRAPPED_LINE_CHARS or _SENTENCE_END.search(line) or not after or _NEW_CLAUSE.match(after):
+        return False
+    open_bracket = line.count("（") + line.count("(") > line.count("）") + line.count(")")
+    if not (open_bracket or _CJK_END.search(line)):
+        return False
+    return _FIELD.match(after) is None
+
+
+def _label_values(line: str) -> Iterator[tuple[str, str]]:
+    """The (label, value) pairs of a line: a table row's label cells and the cells after them, or a line's label
+    and its value up to the next label on the line (「发包人： （盖单位章） 勘察设计人： （盖单位章）」)."""
+    if line.lstrip().startswith("|"):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        for label, value in zip(cells, cells[1:], strict=False):
+            m = re.fullmatch(rf"(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;、]{{2,{MAX_LABEL_CHARS}}})\s*[:：]?", label)
+            if m is not None and value:
+                yield m["label"], value
+        return
+    m = _FIELD.match(line)
+    if m is not None:
+        yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0]
+
+
+def head_of(label: str) -> str:
+    """What a label names: the words after its last 的 or 之 (「发包人提供的设备清单」 names a list of equipment, not
+    the purchaser), unless they are an attribute of what comes before (「投标保证金的金额」 is the bond's amount);
+    "" for a label of a topic, not a value (「其他投标保证金事项」, 「报价要求」)."""
+    if _TOPIC.search(label):
+        return ""
+    parts = re.split(r"[的之]", label)
+    if len(parts) > 1 and _ATTRIBUTE.fullmatch(parts[-1]):
+        return parts[-2]
+    return parts[-1]
+
+
+def is_blank(value: str) -> bool:
+    """A form's field never filled in: only underscores, dashes, slashes, brackets or spaces, or what to fill in
+    (「（盖单位章）」)."""
+    return bool(_BLANK.match(value) or _PLACEHOLDER.match(value.strip()))
+
+
+def referred_label(value: str) -> str:
+    """The label a value refers to (「同投标文件提交截止时间」 → 投标文件提交截止时间); "" when it refers to none."""
+    m = _REFERENCE.match(value.strip())
+    return m["label"].strip() if m is not None else ""

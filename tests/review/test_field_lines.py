@@ -1,0 +1,136 @@
+"""Labelled fields read without the model (review/field_lines.py, read_rows.field_row): the forms a notice and a
+data sheet print (lines as pypdf and the Word reader give them), what is no field, and a review run that answers
+an item from a field without asking the model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pikelocal.config import Settings, load_settings
+from pikelocal.review.field_lines import fields, head_of, referred_label
+from tests.support.review_kb import reviewed
+
+
+def pairs(text: str) -> list[tuple[str, str]]:
+    return [(f.label, f.value) for f in fields(text)]
+
+
+def test_a_value_wrapped_by_the_page_is_read_whole_and_a_code_ends_its_line() -> None:
+    text = (
+        "1、项目编号：MASJY-QT-H-2024-1593 含山县城乡统筹供水一体化升级改造工程\n"
+        "项目-仙踪镇剩余供水支管网改造工程\n"
+        "2、项目名称：含山县城乡统筹供水一体化升级改造工程项目-仙踪镇剩余供\n"
+        "水支管网改造工程（加压泵站设备采购及安装项目）\n"
+        "3、采购金额：197.4万元\n"
+    )
+    got = dict(pairs(text))
+    assert (
+        got["项目名称"]
+        == "含山县城乡统筹供水一体化升级改造工程项目-仙踪镇剩余供水支管网改造工程（加压泵站设备采购及安装项目）"
+    )
+    assert got["采购金额"] == "197.4万元"
+    # a number's line ends with its code; the words after it on the line are the cover's, left as printed
+    assert got["项目编号"] == "MASJY-QT-H-2024-1593"
+
+
+def test_a_bracket_left_open_at_a_line_s_end_continues_on_the_next() -> None:
+    text = (
+        "2.1 项目名称：山西华阳集团新能股份有限公司一矿阎家庄风井项目（阎家庄 35/6KV\n"
+        "变电站 35KV开关柜）采购\n2.2 招标编号：JSH2023-15-35-103\n"
+    )
+    assert pairs(text) == [
+        ("项目名称", "山西华阳集团新能股份有限公司一矿阎家庄风井项目（阎家庄 35/6KV变电站 35KV开关柜）采购"),
+        ("招标编号", "JSH2023-15-35-103"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "发包人： （盖单位章） 勘察设计人： （盖单位章）",  # a form's signature block: what to fill in
+        "项目名称：＿＿＿＿＿＿＿＿",  # underscores
+        "1.1.1.6 发包人要求：指合同文件中名为“发包人要求”的文件。",  # a definition
+        "投标截止时间：详见投标人须知前附表",  # a reference elsewhere
+        "其他投标保证金事项：人民币5万元以上的，应从基本账户转出。",  # a figure that bounds a case
+    ],
+)
+def test_what_is_no_field_s_value(line: str) -> None:
+    assert [v for _label, v in pairs(line) if head_of(_label)] == []
+
+
+def test_a_table_row_s_label_cell_and_the_cell_after_it() -> None:
+    assert ("项目编号", "310113000241206154458-13179835") in pairs("| 1 | 项目编号 | 310113000241206154458-13179835 |")
+
+
+def test_what_a_label_names() -> None:
+    assert head_of("发包人提供的设备清单") == "设备清单"  # a list of equipment, not the purchaser
+    assert head_of("投标保证金的金额") == "投标保证金"  # the bond's amount
+    assert head_of("上級機關名稱") == "上級機關名稱"
+    assert head_of("报价要求") == ""  # a topic, not a value
+
+
+def test_a_value_naming_another_field() -> None:
+    assert referred_label("同投标文件提交截止时间。") == "投标文件提交截止时间"
+    assert referred_label("2025年1月15日") == ""
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return load_settings(environ={})
+
+
+DATES = """name = "dates"
+[[items]]
+id = "bid_deadline"
+label = "投标截止时间"
+kind = "date"
+question.hans = "投标截止时间是什么时候？"
+hints = ["投标截止", "截止时间"]
+
+[[items]]
+id = "bid_opening"
+label = "开标时间"
+kind = "date"
+question.hans = "开标时间是什么时候？"
+hints = ["开标时间", "开标"]
+
+[[items]]
+id = "contract_term"
+label = "服务期"
+kind = "duration"
+question.hans = "服务期是多久？"
+hints = ["服务期", "服务期限"]
+
+[[items]]
+id = "warranty_period"
+label = "保固期"
+kind = "duration"
+question.hant = "保固期為多久？"
+hints = ["保固期", "保固"]
+"""
+NOTICE = (
+    "# 招标公告\n\n一、时间安排\n\n1、投标文件提交截止时间：2025年1月15日9时00分（北京时间）。\n\n"
+    "2、开标时间：同投标文件提交截止时间。\n\n3、服务期保固期：自驗收合格次日起一年。\n"
+)
+
+
+def test_a_review_answers_from_labelled_fields_without_the_model(tmp_path: Path, settings: Settings) -> None:
+    rows = reviewed(tmp_path, settings, NOTICE, "原文：无\n答案：文档中没有说明", DATES)
+    deadline, opening = rows["bid_deadline"], rows["bid_opening"]
+    assert (deadline.verdict, [v.normal for v in deadline.values]) == ("found", ["2025-01-15"])
+    assert deadline.extra.get("read") == "labelled field" and deadline.trace_id is None  # the model was not asked
+    # 「同投标文件提交截止时间」 is read as that field's date, cited at its own line
+    assert (opening.verdict, [v.normal for v in opening.values]) == ("found", ["2025-01-15"])
+    assert opening.quotes[0].text == "2、开标时间：同投标文件提交截止时间。"
+    # 服务期保固期 names the warranty and the term: neither item is read from it, the model is asked (and finds none)
+    assert rows["contract_term"].verdict == "not_stated" and rows["contract_term"].trace_id is not None
+    assert rows["warranty_period"].verdict == "not_stated" and rows["warranty_period"].trace_id is not None
+
+
+def test_a_field_of_two_items_joined_answers_both(tmp_path: Path, settings: Settings) -> None:
+    notice = "# 招标公告\n\n四、投标截止及开标时间：2025年1月16日9时00分。\n"
+    rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", DATES)
+    for item in ("bid_deadline", "bid_opening"):
+        assert [v.normal for v in rows[item].values] == ["2025-01-16"] and rows[item].trace_id is None
