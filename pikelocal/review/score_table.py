@@ -7,6 +7,10 @@ of each, as tenders print them.
   「| 合計 | | | 100 |」).
 - A criterion of several lines: a numbered heading (「一、廠商主要經營」 wrapped over four short lines), its
   description, and its points alone on a line (「10 分」), as a 評選委員評分表 prints them.
+- A table's rows as a PDF's text gives them, under a header naming the criteria's and the points' columns
+  (「序号 评分项目 分值 评分内容及标准」, 「评分项目 分值区间 评分办法」): each row a serial number (the next one), the
+  criterion's name and its bare points or range (「1 价格分 40」, 「3 业绩 10 投标人提供…」, 「商务报价分 0~10 最低…」),
+  a name wrapped over short lines with the points alone on a later line (「2 荣誉、」 「奖项」 「5」).
 
 A run of such criteria, one after another, whose points add up to the total the document states near them
 (「总分101.25分」, 「合計 100」), else to 100, is a composition. The first in the document is the one read: the
@@ -87,7 +91,10 @@ class Composition:
 def composition(text: str) -> Composition | None:
     """The first score composition of ``text`` (a document's text, lines as printed), or None."""
     lines = text.split("\n")
-    found = list(_criteria(lines))
+    by_line = {c.first_line: c for c in _criteria(lines)}
+    for c in _column_rows(lines):
+        by_line.setdefault(c.first_line, c)
+    found = [by_line[i] for i in sorted(by_line)]
     for run in _runs(found):
         total = _stated_total(lines, run[0].first_line, run[-1].last_line)
         read = _adding_up(run, total)
@@ -123,6 +130,78 @@ def _criteria(lines: list[str]) -> Iterator[Criterion]:
         if ordinal is not None and (heading is None or style == heading[2]) and not _TOTAL_WORD.search(line):
             label = _label(line[ordinal.end() :], lines, i)
             heading = (label, i, style) if label else None
+
+
+# A header of a scoring table's columns: the criteria's (评分项目, 评分因素 …) and the points' (分值, 分值区间, 配分 …).
+_CRITERIA_COLUMN = re.compile(
+    r"评分项目|评分因素|评审因素|评审项目|评分项|评分内容|評分項目|評選項目|評分項|評審項目|评价项目"
+)
+_POINTS_COLUMN = re.compile(r"分值|分数|分數|配分|权重|權重|标准分|標準分|满分|滿分")
+# Rows of such a table stand at most this many lines below its header.
+MAX_TABLE_LINES = 240
+_BARE = rf"(?:0\s*[~～\-－—]\s*)?(?P<pts>{_NUMBER})(?:\s*分)?"
+_ROW = re.compile(
+    rf"^\s*(?:(?P<n>\d{{1,2}})\s+)?(?P<label>[^\s\d，,。；;：:]{{2,16}}(?:\s[^\s\d，,。；;：:]{{2,8}})?)\s+{_BARE}(?:\s+(?!分)\S.*)?$"
+)
+_ROW_START = re.compile(r"^\s*(?P<n>\d{1,2})\s+(?P<label>[^\s\d，,。；;：:]{2,16})\s*$")
+_BARE_ONLY = re.compile(rf"^\s*{_BARE}\s*$")
+
+
+def _column_rows(lines: list[str]) -> Iterator[Criterion]:
+    """The rows of every scoring table printed as text under a header naming its criteria's and points' columns.
+    Numbered rows must number on from the row before (1, 2, 3 …), so a description's line is no row."""
+    i = 0
+    while i < len(lines):
+        header = lines[i]
+        if not (_CRITERIA_COLUMN.search(header) and _POINTS_COLUMN.search(header)) or len(header.strip()) > 40:
+            i += 1
+            continue
+        serial = 0
+        j = i + 1
+        while j < min(len(lines), i + 1 + MAX_TABLE_LINES):
+            line = lines[j]
+            row = _ROW.match(line)
+            if row is not None and _row_label(row["label"]) and _next_serial(row["n"], serial):
+                serial = int(row["n"]) if row["n"] else serial
+                yield Criterion(_row_label(row["label"]), Decimal(row["pts"]), j, j)
+                j += 1
+                continue
+            start = _ROW_START.match(line)
+            if start is not None and _next_serial(start["n"], serial):
+                wrapped = _wrapped_row(lines, j, start["label"])
+                if wrapped is not None:
+                    serial = int(start["n"])
+                    yield wrapped
+                    j = wrapped.last_line + 1
+                    continue
+            j += 1
+        i = j
+
+
+def _next_serial(number: str | None, serial: int) -> bool:
+    return number is None or int(number) == serial + 1
+
+
+def _row_label(label: str) -> str:
+    """A criterion's name from a row's first words: no rule's words, no total, two characters at least."""
+    label = label.strip()
+    if _RULE_WORDS.search(label) or _TOTAL_WORD.search(label) or not _has_words(label) or label.endswith("的"):
+        return ""  # 「措施全面的 5 分」: a description's clause, not a name
+    return label
+
+
+def _wrapped_row(lines: list[str], at: int, first: str) -> Criterion | None:
+    """A numbered row whose name wraps over short lines (「2 荣誉、」 「奖项」) with the points alone on the next."""
+    parts = [first.strip()]
+    for k in range(at + 1, min(len(lines), at + 1 + MAX_LABEL_LINES)):
+        text = lines[k].strip()
+        if (only := _BARE_ONLY.match(text)) is not None:
+            label = _row_label("".join(parts).rstrip("、，,"))
+            return Criterion(label, Decimal(only["pts"]), at, k) if label else None
+        if not text or len(text) > _SHORT_LINE or _ORDINAL.match(text):
+            return None
+        parts.append(text)
+    return None
 
 
 def _style(ordinal: re.Match[str] | None) -> str:

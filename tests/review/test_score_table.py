@@ -164,6 +164,40 @@ def test_ranges_and_bracketed_points_are_points() -> None:
     assert [(c.label, int(c.points)) for c in read.criteria] == [("商务报价分", 10), ("服务方案", 60), ("人员配备", 30)]
 
 
+# A scoring table as a PDF's text gives it: a header naming the columns, then rows of a serial number, the name and
+# bare points, the description after them or on the lines below; a name wrapped with its points alone below it.
+COLUMNS = """4.1.3评委对通过符合性审查的投标文件作进一步的评审。
+序号 评分项目 分值 评分内容及标准
+1 价格分 40
+以通过以上评审标准的投标人的有效最低总投标价为评标基准价，得
+满分 40 分，其余投标人的价格分均按照以下方式计算。本项满分 40 分。
+2 荣誉、
+奖项
+5
+投标人获得荣誉证书的得 5 分，没有不得分。
+3 业绩 10 投标人提供自 2019年 1 月 1 日以来完成类似项目的业绩，每项得 5分，最多得 10分；
+4 技术方案 45
+方案完整详细，针对性强的得 45 分；
+措施全面的 5 分，基本响应要求的得 3 分。
+"""
+
+
+def test_a_pdf_table_s_rows_with_bare_points_under_its_header() -> None:
+    read = composition(COLUMNS)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("价格分", 40), ("荣誉、奖项", 5), ("业绩", 10), ("技术方案", 45)
+    ]  # fmt: skip
+    # the description's 「措施全面的 5 分」 is no row; without the header no line is read as one
+    assert composition(COLUMNS.replace("序号 评分项目 分值 评分内容及标准", "")) is None
+
+
+def test_a_row_numbered_out_of_turn_is_no_row() -> None:
+    text = "评分项目 分值\n1 价格分 40\n3 业绩 10\n2 技术方案 50\n4 服务 10\n"
+    read = composition(text)
+    assert read is None or ("业绩", Decimal(10)) not in [(c.label, c.points) for c in read.criteria]
+
+
 def test_the_price_and_the_technical_part_by_their_names() -> None:
     for text, price, technical in (
         (DATA_SHEET, "投标报价", "技术部分"),
@@ -252,6 +286,36 @@ DATA = Path(__file__).parent.parent / "data" / "review"
         ),  # fmt: skip
         # an RFP whose scoring items are in another document (its gold sheet: no scoring table here)
         ("tw-rfp-moea-warehouse.pdf", []),
+        # a PDF table's rows with bare points under 「序号 评分项目 分值 评分内容及标准」, p. 61-63 (its gold note)
+        (
+            "cn-tender-hanshan-pumps.pdf",
+            [
+                ("价格分", 40),
+                ("荣誉、奖项", 5),
+                ("业绩", 10),
+                ("技术指标 响应情况", 30),
+                ("实施方案", 5),
+                ("售后服务", 5),
+                ("培训方案", 5),
+            ],
+        ),  # fmt: skip
+        # ranges under 「评分项目 分值区间 评分办法」, p. 16-18 (its gold note: 11 factors, 100 points)
+        (
+            "cn-tender-luodian-canteen.pdf",
+            [
+                ("商务报价分", 10),
+                ("服务方案", 15),
+                ("需求分析", 8),
+                ("服务质量保证", 10),
+                ("人员配备", 12),
+                ("企业业绩", 10),
+                ("管理制度", 10),
+                ("卫生安全保障措施", 10),
+                ("安全措施", 5),
+                ("应急措施", 5),
+                ("服务建议", 5),
+            ],
+        ),  # fmt: skip
     ],
 )
 def test_real_tenders_compositions_as_their_pdfs_print_them(name: str, criteria: list[tuple[str, int]]) -> None:
