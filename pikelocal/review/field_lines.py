@@ -37,6 +37,7 @@ _CJK_END = re.compile(r"[\u4e00-\u9fff]$")
 _SENTENCE_END = re.compile(r"[。；;！!]\s*$")
 _NEW_CLAUSE = re.compile(rf"^\s*(?:{_NUMBER}|[|•●※])")
 _REFERENCE = re.compile(r"^(?:同|与|與)(?P<label>[^，,。；;]{2,20}?)(?:相同|一致)?[。；;]?$")
+_REFERS = re.compile(r"详见|詳見|参见|參見|见附件|見附件")  # 「本次招标是否需要交纳投标保证金，详见招标公告」
 # a reference elsewhere, or a definition (「发包人要求：指合同文件中名为…的文件」)
 _ELSEWHERE = re.compile(r"^(?:详见|詳見|见|見|参见|參見|按|依|另行|待定|指|是指|系指|係指)")
 
@@ -50,6 +51,7 @@ class Field:
     value: str
     line: int
     last_line: int
+    whole: bool = True  # False: the value goes on past the lines joined (a paragraph, not a field's value)
 
 
 _TOPIC = re.compile(r"(?:事项|事項|要求|说明|說明|规定|規定|条件|條件|须知|須知|注意|其他|其它)$|^(?:其他|其它)")
@@ -64,7 +66,9 @@ def fields(text: str) -> Iterator[Field]:
     lines = text.split("\n")
     for i, raw in enumerate(lines):
         for label, value in _label_values(raw):
-            if is_blank(value) or _ELSEWHERE.match(value) or _CONDITION.search(value) or len(value) > MAX_VALUE_CHARS:
+            if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
+                continue
+            if len(value) > MAX_VALUE_CHARS:
                 continue
             last = i
             if (code := _CODE.match(value)) is not None and _is_code(code[1]):
@@ -73,7 +77,8 @@ def fields(text: str) -> Iterator[Field]:
                 while last - i < MAX_WRAPPED_LINES and _wraps(lines, last):
                     last += 1
                     value += lines[last].strip()
-            yield Field(label, value, i, last)
+            whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
+            yield Field(label, value, i, last, whole)
 
 
 def _is_code(token: str) -> bool:

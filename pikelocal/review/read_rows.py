@@ -70,7 +70,7 @@ def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow |
 
 
 # A count is left out: a field of copies counts only the original (「正本份数：壹份；副本份数：贰份」).
-_FIELD_KINDS = frozenset({"name", *VALUED}) - {"count"}
+_FIELD_KINDS = frozenset({"name", "text", "yesno", *VALUED}) - {"count"}
 _TICKS = re.compile(r"[☑☐□■√✓✔]")
 _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
 
@@ -85,7 +85,8 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     if item.kind not in _FIELD_KINDS:
         return None
     wanted = concepts.active().concepts_in(item.label)
-    if not wanted:
+    own_words = {concepts.fold(w.strip()) for w in item.label.split("/")}
+    if not wanted and item.kind != "text":
         return None
     others = set().union(*(concepts.active().concepts_in(i.label) for i in checklist.items if i.id != item.id))
     others -= wanted
@@ -94,9 +95,13 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
             continue
         found = list(fields("".join(c.text for c in chunks)))
         for f in found:
-            named = concepts.active().concepts_in(head_of(f.label))
-            if not named & wanted or (named & others and not _JOINED.search(f.label)):
-                continue
+            if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
+                if concepts.fold(f.label) not in own_words:
+                    continue
+            else:
+                named = concepts.active().concepts_in(head_of(f.label))
+                if not named & wanted or (named & others and not _JOINED.search(f.label)):
+                    continue
             read = _field_value(f, item, found)
             if read is None:
                 continue
@@ -110,9 +115,12 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
 
 def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str, Value | None] | None:
     """The field's answer and value for the item, or None when the value is not of the item's kind."""
-    if item.kind == "name":
-        blank = len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
-        return None if blank else (f.value, Value("name", f.value, f.value))
+    if item.kind in ("name", "text"):
+        blank = not f.whole or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
+        return None if blank else (f.value, Value(item.kind, f.value, f.value))
+    if item.kind == "yesno":
+        said = normalise(f.value, "yesno") if _TICKS.search(f.value) is None else None
+        return (f.value, said) if said is not None else None
     value = normalise(f.value, item.kind)
     if value is not None:
         return f.value, value

@@ -134,3 +134,54 @@ def test_a_field_of_two_items_joined_answers_both(tmp_path: Path, settings: Sett
     rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", DATES)
     for item in ("bid_deadline", "bid_opening"):
         assert [v.normal for v in rows[item].values] == ["2025-01-16"] and rows[item].trace_id is None
+
+
+TEXTS = """name = "texts"
+[[items]]
+id = "bid_opening_place"
+label = "开标地点 / 開標地點"
+kind = "text"
+question.hans = "开标地点在哪里？"
+hints = ["开标地点", "开标"]
+
+[[items]]
+id = "joint_bid"
+label = "联合体投标"
+kind = "yesno"
+question.hans = "是否接受联合体投标？"
+hints = ["联合体"]
+
+[[items]]
+id = "payment"
+label = "付款方式"
+kind = "text"
+question.hans = "付款方式是什么？"
+hints = ["付款", "支付方式"]
+
+[[items]]
+id = "bid_bond_form"
+label = "投标保证金缴纳方式"
+kind = "text"
+question.hans = "投标保证金以什么方式缴纳？"
+hints = ["投标保证金", "缴纳方式"]
+"""
+DATA_SHEET = (
+    "# 投标人须知前附表\n\n2、开标地点：含山县公共资源交易中心开标三室\n\n7、是否接受联合体：否\n\n"
+    "5、付款方式：合同签订后，采购人向中标人支付合同金额的40%作为预付款（预付款支付之前，中标人须向采购人\n"
+    "提交银行、保险机构出具的预付款保函），货到现场并安装调试完成后支付至合同金额的85%，验收合\n"
+    "格后支付至合同金额的97%，余款3%待质保期满后一次性支付，质保期内如出现质量问题，中标人须\n"
+    "在接到通知后24小时内到达现场处理。\n\n"
+    "支付方式：现金或转账\n\n"
+    "投标保证金缴纳方式：本次招标是否需要交纳投标保证金，详见招标公告。\n"
+)
+
+
+def test_a_text_or_yes_no_item_from_a_field_with_its_own_label(tmp_path: Path, settings: Settings) -> None:
+    rows = reviewed(tmp_path, settings, DATA_SHEET, "原文：无\n答案：文档中没有说明", TEXTS)
+    place, joint = rows["bid_opening_place"], rows["joint_bid"]
+    assert (place.verdict, place.answer) == ("found", "含山县公共资源交易中心开标三室") and place.trace_id is None
+    assert (joint.verdict, [v.normal for v in joint.values]) == ("found", ["no"]) and joint.trace_id is None
+    # a paragraph going on past the lines a field joins is no field's value, nor is a hint's label (支付方式 is
+    # the bond's form here) or a reference elsewhere: the model is asked
+    assert rows["payment"].trace_id is not None and rows["payment"].verdict == "not_stated"
+    assert rows["bid_bond_form"].trace_id is not None and rows["bid_bond_form"].verdict == "not_stated"
