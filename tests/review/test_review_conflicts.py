@@ -204,3 +204,13 @@ def test_a_citation_is_read_under_its_section_and_after_the_line_it_continues() 
     # a line that starts a field of its own (a number, a label and its colon) is read without the line above
     assert held.context_text(Located(1, "doc", 1, 4, 4)) == "第二章 须知 › 四、符合性审查\n10 其他要求：无\n"
     assert held.context_text(Located(1, "doc", 1, 9, 9)) == ""
+
+
+def test_the_contract_s_counterparts_are_no_count_of_bid_copies() -> None:
+    # 「本合同一式肆份」 counts the signed contract's counterparts: no statement of the bid's copies, while the
+    # contract checklist's item on counterparts keeps it
+    text = "投标文件正本份数：壹份。\n\n1.本合同一式肆份，甲方执叁份，乙方执壹份，具有同等法律效力。"
+    copies = next(i for i in load_checklist("tender-zh").items if i.id == "copies")
+    counterparts = next(i for i in load_checklist("contract-zh").items if i.id == "counterparts")
+    assert [s.value.normal for s in statements(corpus(text), copies)] == ["1"]
+    assert "4" in [s.value.normal for s in statements(corpus(text), counterparts)]
