@@ -12,16 +12,19 @@ resolves it against the field it names (:func:`referred_label`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 MAX_LABEL_CHARS = 14
+MAX_HEADER_CELL = 6  # a column header's characters at most (「项目名称」, 「单 位」)
 MAX_VALUE_CHARS = 160
 # A value's line this long or longer was wrapped by the page when the next line goes on without a new field or
 # clause (「2、项目名称：含山县城乡…仙踪镇剩余供」 then 「水支管网改造工程（加压泵站设备采购及安装项目）」); a shorter
 # line ends its value.
 WRAPPED_LINE_CHARS = 24
 MAX_WRAPPED_LINES = 2
+RUNNING_LINE_TIMES = 3  # a line printed this often is a page's running header or footer, no text of a field
 _NUMBER = (
     r"(?:\d{1,2}(?:\s*[.．]\s*\d{1,3}){0,3}\s*[、.．]?"
     r"|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}\s*[、.．])"
@@ -52,6 +55,9 @@ class Field:
     line: int
     last_line: int
     whole: bool = True  # False: the value goes on past the lines joined (a paragraph, not a field's value)
+    # True: what follows is another field, a clause or nothing, or the value ends a sentence; False: a paragraph of
+    # its own may go on with it (「开标地点：上海浦成机电设备招标有限公司」, then the address as the next paragraph)
+    closed: bool = True
 
 
 _TOPIC = re.compile(r"(?:事项|事項|要求|说明|說明|规定|規定|条件|條件|须知|須知|注意|其他|其它)$|^(?:其他|其它)")
@@ -64,6 +70,8 @@ def fields(text: str) -> Iterator[Field]:
     """Every labelled field of ``text`` (lines as printed), in order; blank values and references elsewhere
     (「详见第三章」) left out."""
     lines = text.split("\n")
+    counts = Counter(t for line in lines if (t := line.strip()))
+    furniture = {t for t, n in counts.items() if n >= RUNNING_LINE_TIMES}  # a page's running header or footer
     for i, raw in enumerate(lines):
         for label, value in _label_values(raw):
             if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
@@ -78,7 +86,7 @@ def fields(text: str) -> Iterator[Field]:
                     last += 1
                     value += lines[last].strip()
             whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
-            yield Field(label, value, i, last, whole)
+            yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture))
 
 
 def _is_code(token: str) -> bool:
@@ -88,15 +96,26 @@ def _is_code(token: str) -> bool:
     return len(token) >= 6 and any(c.isdigit() for c in token) and has_mark
 
 
+def _closed(lines: list[str], last: int, value: str, furniture: set[str]) -> bool:
+    """The value ends where its field does: it ends a sentence, or the next line with words (a page's running header
+    or number skipped) starts a field or a clause, or there is none."""
+    if _SENTENCE_END.search(value):
+        return True
+    after = next(
+        (t for line in lines[last + 1 :] if (t := line.strip()) and t not in furniture and not t.isdigit()), ""
+    )
+    return not after or bool(_NEW_CLAUSE.match(after) or _FIELD.match(after) or after.startswith("#"))
+
+
 def _wraps(lines: list[str], at: int) -> bool:
     """Line ``at`` was wrapped: it is long, ends no sentence, and ends inside a word of characters or inside
     brackets (a code such as 「MASJY-QT-H-2024-1593」 ends its line whole), and the next line starts no field or
     clause."""
     line, after = lines[at].strip(), lines[at + 1].strip() if at + 1 < len(lines) else ""
-    if len(line) < WRAPPED_LINE_CHARS or _SENTENCE_END.search(line) or not after or _NEW_CLAUSE.match(after):
+    if _SENTENCE_END.search(line) or not after or _NEW_CLAUSE.match(after):
         return False
     open_bracket = line.count("（") + line.count("(") > line.count("）") + line.count(")")
-    if not (open_bracket or _CJK_END.search(line)):
+    if not open_bracket and (len(line) < WRAPPED_LINE_CHARS or not _CJK_END.search(line)):
         return False
     return _FIELD.match(after) is None
 
@@ -106,14 +125,23 @@ def _label_values(line: str) -> Iterator[tuple[str, str]]:
     and its value up to the next label on the line (「发包人： （盖单位章） 勘察设计人： （盖单位章）」)."""
     if line.lstrip().startswith("|"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if _is_header(cells):
+            return
         for label, value in zip(cells, cells[1:], strict=False):
             m = re.fullmatch(rf"(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;、]{{2,{MAX_LABEL_CHARS}}})\s*[:：]?", label)
             if m is not None and value:
                 yield m["label"], value
         return
     m = _FIELD.match(line)
-    if m is not None:
+    if m is not None and _FIELD.match(m["value"]) is None:  # 「项目名称： 项目编号：」: a form's two empty fields
         yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0]
+
+
+def _is_header(cells: list[str]) -> bool:
+    """A table's header row (「| 序 号 | 项目名称 | 单 位 | 数量 | 单价 |」): three cells or more, each a few
+    characters and no figure, so no cell is the value of the one before it."""
+    filled = [c for c in cells if c]
+    return len(filled) >= 3 and all(len(c) <= MAX_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in filled)
 
 
 def head_of(label: str) -> str:

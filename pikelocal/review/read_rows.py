@@ -72,6 +72,7 @@ def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow |
 # A count is left out: a field of copies counts only the original (「正本份数：壹份；副本份数：贰份」).
 _FIELD_KINDS = frozenset({"name", "text", "yesno", *VALUED}) - {"count"}
 _TICKS = re.compile(r"[☑☐□■√✓✔]")
+_HOLES = re.compile(r"\S\s{3,}\S")  # 「上      安局宝山分局」: a text with glyphs lost, no name to show
 _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
 
 
@@ -116,7 +117,8 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
 def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str, Value | None] | None:
     """The field's answer and value for the item, or None when the value is not of the item's kind."""
     if item.kind in ("name", "text"):
-        blank = not f.whole or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
+        blank = not f.whole or (item.kind == "text" and not f.closed) or _HOLES.search(f.value) is not None
+        blank = blank or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
         return None if blank else (f.value, Value(item.kind, f.value, f.value))
     if item.kind == "yesno":
         said = normalise(f.value, "yesno") if _TICKS.search(f.value) is None else None

@@ -185,3 +185,43 @@ def test_a_text_or_yes_no_item_from_a_field_with_its_own_label(tmp_path: Path, s
     # the bond's form here) or a reference elsewhere: the model is asked
     assert rows["payment"].trace_id is not None and rows["payment"].verdict == "not_stated"
     assert rows["bid_bond_form"].trace_id is not None and rows["bid_bond_form"].verdict == "not_stated"
+
+
+def test_a_table_s_header_row_and_a_form_s_empty_fields_are_no_fields() -> None:
+    assert pairs("| 序 号 | 项目名称 | 单 位 | 数量 | 单价 | 合计 | 备注 |") == []
+    assert pairs("项目名称： 项目编号： 包号：") == []
+    # a two-column row is a field, whatever its length
+    assert pairs("| 采购方式 | 公开招标 |") == [("采购方式", "公开招标")]
+
+
+def test_a_value_whose_paragraph_goes_on_is_not_closed() -> None:
+    # a Word paragraph after the field's line continues it (the agent's name, then its address)
+    text = "九、 开标地点：上海浦成机电设备招标有限公司\n\n上海浦东新区商城路618号良友大厦8楼会议室\n\n十、 联系方式"
+    (place,) = fields(text)
+    assert not place.closed
+    # the next clause, or a page's running header and number before it, closes it
+    header = "某某项目 招标文件"
+    text = f"{header}\n1\n八、 开标地点：某某会议室\n{header}\n2\n九、 联系人：张三\n{header}\n3\n"
+    assert [f.closed for f in fields(text) if f.label == "开标地点"] == [True]
+
+
+def test_a_short_line_left_inside_brackets_continues_on_the_next() -> None:
+    text = "开标地点：金蝉电子招标投标综合交易平台（华阳新\n材料）（http://huayang.jcebid.com/）\n9\n"
+    (place,) = fields(text)
+    assert place.value == "金蝉电子招标投标综合交易平台（华阳新材料）（http://huayang.jcebid.com/）"
+
+
+NAMES = """name = "names"
+[[items]]
+id = "purchaser"
+label = "采购人"
+kind = "name"
+question.hans = "本项目的采购人是谁？"
+hints = ["采购人", "采购单位"]
+"""
+
+
+def test_a_name_with_glyphs_lost_is_left_to_the_model(tmp_path: Path, settings: Settings) -> None:
+    notice = "# 招标公告\n\n采购单位：上      安局宝山分局\n"
+    row = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", NAMES)["purchaser"]
+    assert row.trace_id is not None and row.extra.get("read") != "labelled field"
