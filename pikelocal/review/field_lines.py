@@ -36,6 +36,8 @@ _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()
 _PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in
 _NEXT_LABEL = re.compile(rf"\s+[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")
 _CODE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9\-_/.]{3,})\s+\S")
+# a value that is the next field's label (「项目名称： 项目编号：」), not a time's colon (「2026年06月12日10:00」)
+_EMPTY_THEN_FIELD = re.compile(rf"^[^\d\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")
 _CJK_END = re.compile(r"[\u4e00-\u9fff]$")
 _SENTENCE_END = re.compile(r"[。；;！!]\s*$")
 _NEW_CLAUSE = re.compile(rf"^\s*(?:{_NUMBER}|[|•●※])")
@@ -133,7 +135,7 @@ def _label_values(line: str) -> Iterator[tuple[str, str]]:
                 yield m["label"], value
         return
     m = _FIELD.match(line)
-    if m is not None and _FIELD.match(m["value"]) is None:  # 「项目名称： 项目编号：」: a form's two empty fields
+    if m is not None and _EMPTY_THEN_FIELD.match(m["value"]) is None:  # 「项目名称： 项目编号：」: two empty fields
         yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0]
 
 

@@ -43,7 +43,7 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = 18  # 18: header rows, open paragraphs and lost glyphs are no field; 17: text and yes/no fields
+ROWS_VERSION = 19  # 19: a time's colon is no next field; 18: header rows, open paragraphs, lost glyphs
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest

@@ -190,6 +190,10 @@ def test_a_text_or_yes_no_item_from_a_field_with_its_own_label(tmp_path: Path, s
 def test_a_table_s_header_row_and_a_form_s_empty_fields_are_no_fields() -> None:
     assert pairs("| 序 号 | 项目名称 | 单 位 | 数量 | 单价 | 合计 | 备注 |") == []
     assert pairs("项目名称： 项目编号： 包号：") == []
+    # a time's colon is no next field: 「10:00」 ends a date's value
+    assert pairs("7. 投标截止/开标时间：2026年06月12日10:00（北京时间）") == [
+        ("投标截止/开标时间", "2026年06月12日10:00（北京时间）")
+    ]
     # a two-column row is a field, whatever its length
     assert pairs("| 采购方式 | 公开招标 |") == [("采购方式", "公开招标")]
 
