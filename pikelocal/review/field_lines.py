@@ -110,9 +110,9 @@ def _closed(lines: list[str], last: int, value: str, furniture: set[str]) -> boo
 
 
 def _wraps(lines: list[str], at: int) -> bool:
-    """Line ``at`` was wrapped: it is long, ends no sentence, and ends inside a word of characters or inside
-    brackets (a code such as 「MASJY-QT-H-2024-1593」 ends its line whole), and the next line starts no field or
-    clause."""
+    """Line ``at`` was wrapped: it ends no sentence, and either ends inside brackets or is long and ends inside a
+    word of characters (a code such as 「MASJY-QT-H-2024-1593」 ends its line whole), and the next line starts no
+    field or clause."""
     line, after = lines[at].strip(), lines[at + 1].strip() if at + 1 < len(lines) else ""
     if _SENTENCE_END.search(line) or not after or _NEW_CLAUSE.match(after):
         return False
