@@ -77,12 +77,13 @@ _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」
 
 
 def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus: Corpus) -> ReviewRow | None:
-    """An item asking for a name or a figure answered from the first labelled field of the documents whose label
-    names the item's concept (its label's, ``text/concepts.py``) and whose value is of the item's kind
-    (``review/field_lines.py``): 「2、项目名称：…」, 「3、采购金额：197.4万元」, an amount's field saying there is
-    none (「投标保证金：不收取」), a date's field naming another date field (「开标时间：同投标文件提交截止时间」, read
-    as that field's date). A label naming another item's concept as well, not joined to it (「服务期限质保期」),
-    answers neither; 「投标截止及开标时间」 answers both. Cited at the field's lines."""
+    """An item asking for a name, a figure or a yes/no answered from the first labelled field of the documents whose
+    label names the item's concept (its label's, ``text/concepts.py``) and whose value is of the item's kind
+    (``review/field_lines.py``): 「2、项目名称：…」, 「3、采购金额：197.4万元」, 「7、是否接受联合体：否」, an amount's
+    field saying there is none (「投标保证金：不收取」), a date's field naming another date field (「开标时间：同投标
+    文件提交截止时间」, read as that field's date). A label naming another item's concept as well, not joined to it
+    (「服务期限质保期」), answers neither; 「投标截止及开标时间」 answers both. A text item is read only under its own
+    label (「开标地点：…」) and only a value that ends where its field does. Cited at the field's lines."""
     if item.kind not in _FIELD_KINDS:
         return None
     wanted = concepts.active().concepts_in(item.label)
