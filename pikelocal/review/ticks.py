@@ -27,6 +27,7 @@ SHORT_TERM_CHARS = 2
 _FIELD_START = re.compile(r"(?:^|\s)\d+(?:\.\d+)*\s*$")
 _OPTION = re.compile(rf"[{TICKED}]\s*([^\s{TICKED}{UNTICKED}，,；;。:：（(/]{{1,20}})")
 _SENTENCE_END = re.compile(r"[。！？!?]")
+_WORD = re.compile(r"[^\W_或和与與及]")  # an option names something: 「”或“」 between two marks names nothing
 # A bare yes or no answers the field's whole question ("是否授权评标委员会确定中标人 □是 ☑否"), so only a yes/no item:
 # not the count of the committee named in it, nor a method.
 _BARE_YES_NO = re.compile(r"是|否|(?i:yes|no)")
@@ -77,7 +78,10 @@ def _after(text: str, start: int) -> tuple[str, int, int] | None:
         return None
     if _CLAUSE_NUMBER.search(window[: m.start()]):
         return None
-    return re.sub(r"\s+", "", m.group(1)), start + m.start(), start + len(window)
+    option = re.sub(r"\s+", "", m.group(1))
+    if _WORD.search(option) is None:  # a form's legend (「以“■”或“☑”表示」): marks named, nothing ticked
+        return None
+    return option, start + m.start(), start + len(window)
 
 
 def _line(text: str, start: int, end: int) -> str:

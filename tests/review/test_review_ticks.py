@@ -42,6 +42,13 @@ def test_the_ticked_option_after_the_term_is_read() -> None:
     assert bond is not None and bond.option == "不提交"  # the term wrapped to the next line: still the same field
 
 
+def test_a_form_s_legend_of_its_marks_is_no_tick() -> None:
+    # the data sheet's legend names the marks (「以“■”或“☑”表示」): between them stands no option
+    legend = "一、“□”为选择项，采购人/采购代理机构采用相应内容的以“■”或“☑”表示，不采 用相应内容的仍然以“□”表示\n"
+    assert ticked_option(corpus(legend), item("name", "采购代理机构")) is None
+    assert ticked_option(corpus(legend + FORM), item("text", "踏勘现场")) is not None  # the form's own ticks still read
+
+
 def test_a_yes_no_reading_follows_the_options_negation() -> None:
     found = ticked_option(corpus(FORM), item("yesno", "分包"))
     assert found is not None and (found.option, as_yes_no(found.option)) == ("不允许", "no")
