@@ -16,7 +16,7 @@ from pikelocal.review.conflicts import VALUED, Corpus
 from pikelocal.review.field_lines import Field, fields, head_of, referred_label
 from pikelocal.review.role_names import ROLES, role_names
 from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, composition, is_about
-from pikelocal.review.ticks import as_yes_no, ticked_option
+from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.values import normalise
@@ -71,7 +71,7 @@ def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow |
 
 # A count is left out: a field of copies counts only the original (「正本份数：壹份；副本份数：贰份」).
 _FIELD_KINDS = frozenset({"name", "text", "yesno", *VALUED}) - {"count"}
-_TICKS = re.compile(r"[☑☐□■√✓✔]")
+_TICKS = re.compile(f"[{TICKED}{UNTICKED}√✓]")  # a form's boxes (review/ticks.py) or a check mark in a value
 _HOLES = re.compile(r"\S\s{3,}\S")  # 「上      安局宝山分局」: a text with glyphs lost, no name to show
 _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
 
