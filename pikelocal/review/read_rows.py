@@ -19,6 +19,7 @@ from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, composit
 from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
+from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.values import normalise
 
 
@@ -192,6 +193,33 @@ def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
             question=question, answer=answer, verdict="found", values=(value,),
             quotes=(ReviewQuote(text, where, None),), answered_at=now(), extra={"read": "score composition"},
         )  # fmt: skip
+    return None
+
+
+def copies_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """An item asking how many copies the bid is handed in as (a count whose label names copies), answered from the
+    first statement of the documents that counts the bid's copies (``text/copies.py``): 「正本1份，副本4份」 is 5,
+    「一正二副」 3, 「磋商响应文件一式三份」 3, cited at the statement's lines; the model is not asked. The total is
+    the answer because the model, shown 「正本1份、副本4份」, answers 4 or 1, and a check against the documents'
+    other counts finds each part as a conflicting value. A statement about another paper (「本合同一式四份」) or a
+    number in all not naming the bid counts nothing."""
+    if item.kind != "count" or "copies" not in concepts.active().concepts_in(item.label):
+        return None
+    for doc_id, chunks in corpus.chunks.items():
+        text = "".join(c.text for c in chunks)
+        for said in copies_statements(text):
+            if not counts_the_bid(said):
+                continue
+            first, last = text.count("\n", 0, said.start), text.count("\n", 0, said.end)
+            where, lines = _lines_at(corpus, doc_id, first, last)
+            printed = " ".join(text[said.start : said.end].split())
+            answer = f"{said.total}份（{printed}）"
+            value = normalise(f"{said.total}份", "count") or Value("count", f"{said.total}份", str(said.total))
+            return ReviewRow(
+                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+                question=question, answer=answer, verdict="found", values=(value,),
+                quotes=(ReviewQuote(lines, where, value),), answered_at=now(), extra={"read": "copies"},
+            )  # fmt: skip
     return None
 
 
