@@ -19,7 +19,9 @@ from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, composit
 from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
+from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.copies import copies_statements, counts_the_bid
+from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.values import normalise
 
 
@@ -219,6 +221,28 @@ def copies_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
                 checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
                 question=question, answer=answer, verdict="found", values=(value,),
                 quotes=(ReviewQuote(lines, where, value),), answered_at=now(), extra={"read": "copies"},
+            )  # fmt: skip
+    return None
+
+
+def award_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """An item asking how the winner is picked (a text item whose label names the award and its basis), answered with
+    the first sentence of the documents that names the winner or its candidates and an order of ranking
+    (``text/award_rules.py``: 「按得分由高到低顺序推荐中标候选人」), cited at its lines; the model is not asked. Shown
+    such a sentence, the model answered the evaluation method (综合评分法), which is another item."""
+    if item.kind != "text" or not {"award", "award_basis"} <= concepts.active().concepts_in(item.label):
+        return None  # the award's basis (定标方式), not the evaluation method (评标方法), which names no award
+    for doc_id, chunks in corpus.chunks.items():
+        text = "".join(c.text for c in chunks)
+        for start, end in sentence_spans(text):
+            sentence = clean_sentence(text[start:end])
+            if not states_award_rule(sentence):
+                continue
+            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
+            return ReviewRow(
+                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+                question=question, answer=sentence, verdict="found", values=(Value("text", sentence, sentence),),
+                quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "award rule"},
             )  # fmt: skip
     return None
 
