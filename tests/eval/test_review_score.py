@@ -298,6 +298,7 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-baoshan-property", 36, 16, 79),  # a .docx: property management of police compounds, 公开招标
         ("cn-tender-gdtax-catering", 40, 12, 111),  # food for a tax bureau's canteen, 公开招标, a discount-rate bid
         ("cn-tender-luojing-services", 38, 14, 50),  # a .docx: patrol staff (特保) for an industrial park, 竞争性磋商
+        ("cn-tender-songjiang-cleaning", 40, 12, 14),  # a .docx: cleaning trains in a railway depot, 公开招标
         ("cn-tender-jiaohang-dishwashing", 37, 15, 66),  # a .docx: a bank canteen's dishwashing, 竞争性谈判
     ],
 )
