@@ -298,6 +298,7 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-baoshan-property", 36, 16, 79),  # a .docx: property management of police compounds, 公开招标
         ("cn-tender-gdtax-catering", 40, 12, 111),  # food for a tax bureau's canteen, 公开招标, a discount-rate bid
         ("cn-tender-luojing-services", 38, 14, 50),  # a .docx: patrol staff (特保) for an industrial park, 竞争性磋商
+        ("cn-tender-taiping-dispatch", 36, 16, 49),  # a .docx: dispatched staff for a hospital, a company's 邀请招标
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
