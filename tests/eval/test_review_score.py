@@ -300,6 +300,7 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-luojing-services", 38, 14, 50),  # a .docx: patrol staff (特保) for an industrial park, 竞争性磋商
         ("cn-tender-songjiang-cleaning", 40, 12, 14),  # a .docx: cleaning trains in a railway depot, 公开招标
         ("cn-tender-jiaohang-dishwashing", 37, 15, 66),  # a .docx: a bank canteen's dishwashing, 竞争性谈判
+        ("cn-tender-taiping-dispatch", 36, 16, 49),  # a .docx: dispatched staff for a hospital, a company's 邀请招标
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
