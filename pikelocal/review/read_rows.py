@@ -22,6 +22,7 @@ from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.sentences import clean_sentence, sentence_spans
+from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.values import normalise
 
 
@@ -243,6 +244,28 @@ def award_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
                 checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
                 question=question, answer=sentence, verdict="found", values=(Value("text", sentence, sentence),),
                 quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "award rule"},
+            )  # fmt: skip
+    return None
+
+
+def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """An item asking for the contract's term (a duration whose label names it) answered with the first span of the
+    documents from the contract's start to an end date (``text/term_ends.py``: 「自決標次日起至115年12月31日止」), as
+    printed, cited at its sentence's lines; the model is not asked. The model, asked for a length, answered such a
+    sentence with one it made up (1年, 30天) or none."""
+    if item.kind != "duration" or "contract_term" not in concepts.active().concepts_in(item.label):
+        return None
+    for doc_id, chunks in corpus.chunks.items():
+        text = "".join(c.text for c in chunks)
+        for start, end in sentence_spans(text):
+            sentence = clean_sentence(text[start:end])
+            if (span := term_to_end_date(sentence)) is None:
+                continue
+            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
+            return ReviewRow(
+                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+                question=question, answer=span, verdict="found", values=(Value("text", span, span),),
+                quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "term to an end date"},
             )  # fmt: skip
     return None
 

@@ -34,7 +34,17 @@ from pikelocal.query.verify.about import ABOUT_COSINE, Meaning
 from pikelocal.query.verify.claims import strip_markers
 from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
-from pikelocal.review.read_rows import award_row, copies_row, field_row, now, role_row, score_row, ticked_row, title_row
+from pikelocal.review.read_rows import (
+    award_row,
+    copies_row,
+    field_row,
+    now,
+    role_row,
+    score_row,
+    term_row,
+    ticked_row,
+    title_row,
+)
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
@@ -43,9 +53,8 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-ROWS_VERSION = (
-    21  # 21: the award's rule read; 20: the bid's copies totalled by the system; 19: a time's colon is no next field
-)
+# 22: a term to an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
+ROWS_VERSION = 22
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -141,6 +150,9 @@ def answer_item(
     ranked = award_row(checklist, item, question, corpus)
     if ranked is not None:  # the sentence saying how the winner is picked: the model is not asked
         return ranked
+    ended = term_row(checklist, item, question, corpus)
+    if ended is not None:  # the term printed as a span to an end date: the model is not asked
+        return ended
     unasked = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
         question=question, answer="", verdict="not_stated", answered_at=now(),
