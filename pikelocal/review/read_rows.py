@@ -24,6 +24,7 @@ from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.values import normalise
+from pikelocal.text.waivers import waiver_clause
 
 
 def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -266,6 +267,36 @@ def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: C
                 checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
                 question=question, answer=span, verdict="found", values=(Value("text", span, span),),
                 quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "term to an end date"},
+            )  # fmt: skip
+    return None
+
+
+_UNTICKED = re.compile(f"[{UNTICKED}]")
+
+
+def waiver_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """An item asking for a security's or a payment's amount or share (a bond, an advance) answered with the first
+    clause of the documents saying none is asked for (``text/waivers.py``: 「本项目不收取投标保证金」, 「预付款：无」),
+    cited at its sentence's lines, with no value; the model is not asked. A clause after an unticked box
+    (「□本项目不收取履约保证金」) is an option not taken. Shown such a clause, the model answered 0, a percentage from
+    elsewhere, or not stated."""
+    if item.kind not in ("amount", "percentage"):
+        return None
+    wanted = concepts.active().concepts_in(item.label)
+    if not wanted:
+        return None
+    for doc_id, chunks in corpus.chunks.items():
+        text = "".join(c.text for c in chunks)
+        for start, end in sentence_spans(text):
+            sentence = clean_sentence(text[start:end])
+            clause = waiver_clause(sentence, wanted)
+            if clause is None or _UNTICKED.search(clause):
+                continue
+            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
+            return ReviewRow(
+                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+                question=question, answer=clause, verdict="found", values=(),
+                quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "none asked for"},
             )  # fmt: skip
     return None
 

@@ -44,6 +44,7 @@ from pikelocal.review.read_rows import (
     term_row,
     ticked_row,
     title_row,
+    waiver_row,
 )
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
@@ -53,8 +54,9 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 22: a term to an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 22
+# 23: a bond or an advance not asked for; 22: a term to an end date; 21: the award's rule; 20: the bid's copies
+# totalled; 19: a time's colon is no next field
+ROWS_VERSION = 23
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -163,6 +165,9 @@ def answer_item(
     labelled = field_row(unasked, item, checklist, corpus)
     if labelled is not None:  # a labelled field (「项目名称：…」, 「开标时间：同…」): the model is not asked; a figure
         return cross_checked(labelled, item, corpus, meaning)  # is still set against the other statements of it
+    waived = waiver_row(checklist, item, question, corpus)
+    if waived is not None:  # a clause saying the bond or the advance is not asked for: the model is not asked
+        return waived
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
