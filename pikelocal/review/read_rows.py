@@ -21,6 +21,7 @@ from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.copies import copies_statements, counts_the_bid
+from pikelocal.text.fixed_price import says_fixed_price
 from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.values import normalise
@@ -267,6 +268,29 @@ def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: C
                 checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
                 question=question, answer=span, verdict="found", values=(Value("text", span, span),),
                 quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "term to an end date"},
+            )  # fmt: skip
+    return None
+
+
+def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A yes/no item asking whether the price is adjusted (its label names price adjustment) answered no from the
+    first sentence of the documents saying the price is fixed (``text/fixed_price.py``: 「签约合同价为固定价格」,
+    「投标报价应是固定不变的」), cited at its lines; the model is not asked. Shown such a sentence, the model said
+    not stated or yes (the sentence names 调整)."""
+    if item.kind != "yesno" or "price_adjustment" not in concepts.active().concepts_in(item.label):
+        return None
+    no = normalise("否", "yesno")
+    for doc_id, chunks in corpus.chunks.items():
+        text = "".join(c.text for c in chunks)
+        for start, end in sentence_spans(text):
+            sentence = clean_sentence(text[start:end])
+            if not says_fixed_price(sentence):
+                continue
+            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
+            return ReviewRow(
+                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+                question=question, answer=f"否：{sentence}", verdict="found", values=(no,) if no else (),
+                quotes=(ReviewQuote(sentence, where, no),), answered_at=now(), extra={"read": "fixed price"},
             )  # fmt: skip
     return None
 

@@ -38,6 +38,7 @@ from pikelocal.review.read_rows import (
     award_row,
     copies_row,
     field_row,
+    fixed_price_row,
     now,
     role_row,
     score_row,
@@ -54,9 +55,9 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 23: a bond or an advance not asked for; 22: a term to an end date; 21: the award's rule; 20: the bid's copies
-# totalled; 19: a time's colon is no next field
-ROWS_VERSION = 23
+# 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to an end date; 21: the award's rule;
+# 20: the bid's copies totalled; 19: a time's colon is no next field
+ROWS_VERSION = 24
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -168,6 +169,9 @@ def answer_item(
     waived = waiver_row(checklist, item, question, corpus)
     if waived is not None:  # a clause saying the bond or the advance is not asked for: the model is not asked
         return waived
+    fixed = fixed_price_row(checklist, item, question, corpus)
+    if fixed is not None:  # a sentence saying the price is fixed: not adjusted, and the model is not asked
+        return fixed
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began

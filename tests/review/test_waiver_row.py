@@ -1,5 +1,6 @@
-"""A bond not asked for, read by the system (read_rows.waiver_row): the model answered 0; the row is the clause that
-says so, with no value, and an option after an unticked box is not taken."""
+"""A bond not asked for and a fixed price, read by the system (read_rows.waiver_row, fixed_price_row): the model
+answered 0, or yes; the row is the clause that says so (a bond's with no value), and an option after an unticked box
+is not taken."""
 
 from __future__ import annotations
 
@@ -45,3 +46,24 @@ def test_the_clause_saying_none_is_asked_for_and_not_an_unticked_option(tmp_path
     assert (bond.verdict, bond.answer, bond.values) == ("found", "■本项目无需递交投标保证金", ())
     assert bond.extra.get("read") == "none asked for"
     assert rows["performance_bond"].extra.get("read") != "none asked for"  # 「□…不收取履约保证金」 not ticked
+
+
+PRICE_CHECKLIST = """
+name = "price-mini"
+
+[[items]]
+id = "price_adjustment"
+label = "价格调整 / 物價調整"
+section = "合同条款"
+kind = "yesno"
+question.hans = "合同价格是否随物价变动调整？"
+hints = ["价格调整", "调价", "固定总价"]
+"""
+
+
+def test_a_fixed_price_answers_no_without_the_model(tmp_path: Path) -> None:
+    text = "# 合同条款\n\n3.1.2 除专用合同条款另有约定外，签约合同价为固定价格。\n"
+    row = reviewed(tmp_path, load_settings(), text, "原文：无\n答案：是", PRICE_CHECKLIST)["price_adjustment"]
+    assert [v.normal for v in row.values] == ["no"]
+    assert row.quotes[0].text == "3.1.2 除专用合同条款另有约定外，签约合同价为固定价格。"
+    assert row.extra.get("read") == "fixed price"

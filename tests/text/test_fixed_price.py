@@ -1,0 +1,37 @@
+"""Sentences saying the price is fixed (text/fixed_price.py), as tenders print them."""
+
+from __future__ import annotations
+
+import pytest
+
+from pikelocal.text.fixed_price import says_fixed_price
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "19. 3 投标报价应是固定不变的，不得以任何理由予以变更。",
+        "3.1.2 除专用合同条款另有约定外，签约合同价为固定价格。",
+        "一、合同价款：固定总价包干，含税（税率13%）。",
+        "货物报价一览表中标明的单价应为履行合同的固定单价，不得以任何理由予以变更。",
+        "在合同实施期间，本项目合同价不随国家政策或法规、标准及市场因素的变化而进行调整。",
+        "2.本合同为固定单价合同，甲方不再向乙方支付任何其他费用，且合同期内费用不作调整。",
+        "本契約價金不隨物價指數調整。",
+    ],
+)
+def test_a_fixed_price(sentence: str) -> None:
+    assert says_fixed_price(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "（一） 本採購案係以「固定價格」決標，上開之固定價格額度為「新臺幣 1,300 萬元」。",  # an award at a set price
+        "5.2.1如果投标人没有列明表格中的详细内容，一旦中标，招标人有权进行指定且价格不作调整。",  # a condition
+        "人工成本上涨超过5%时，合同价格可以调整。",  # adjusted
+        "食品结算单价每月按市场指导价格核定。",  # a price that moves, no fixed words
+        "本项目采用固定总价合同的评标方式进行评比。",  # evaluation, not the price
+    ],
+)
+def test_no_fixed_price_where_the_sentence_says_another_thing(sentence: str) -> None:
+    assert not says_fixed_price(sentence)
