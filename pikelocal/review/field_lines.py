@@ -30,7 +30,7 @@ _NUMBER = (
     r"|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}\s*[、.．])"
 )
 _FIELD = re.compile(
-    rf"^\s*(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*[:：]\s*(?P<value>\S.*?)\s*$"
+    rf"^\s*(?:#{{1,6}}\s+)?(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*[:：]\s*(?P<value>\S.*?)\s*$"
 )
 _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
 _PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in

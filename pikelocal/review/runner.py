@@ -55,9 +55,9 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to an end date; 21: the award's rule;
-# 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 24
+# 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to an
+# end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
+ROWS_VERSION = 25
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest

@@ -64,6 +64,12 @@ def test_a_table_row_s_label_cell_and_the_cell_after_it() -> None:
     assert ("项目编号", "310113000241206154458-13179835") in pairs("| 1 | 项目编号 | 310113000241206154458-13179835 |")
 
 
+def test_a_word_heading_that_is_a_field() -> None:
+    # the signage tender's data sheet: Word made each numbered line a heading
+    found = list(fields("### 2.投标有效期：自开标之日起60日历天。\n### 第二章 投标人须知\n"))
+    assert [(f.label, f.value) for f in found] == [("投标有效期", "自开标之日起60日历天。")]
+
+
 def test_what_a_label_names() -> None:
     assert head_of("发包人提供的设备清单") == "设备清单"  # a list of equipment, not the purchaser
     assert head_of("投标保证金的金额") == "投标保证金"  # the bond's amount
