@@ -6,7 +6,8 @@ points of its price or technical part). Each is cited at the page and lines it w
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
 
@@ -235,19 +236,11 @@ def award_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
     such a sentence, the model answered the evaluation method (综合评分法), which is another item."""
     if item.kind != "text" or not {"award", "award_basis"} <= concepts.active().concepts_in(item.label):
         return None  # the award's basis (定标方式), not the evaluation method (评标方法), which names no award
-    for doc_id, chunks in corpus.chunks.items():
-        text = "".join(c.text for c in chunks)
-        for start, end in sentence_spans(text):
-            sentence = clean_sentence(text[start:end])
-            if not states_award_rule(sentence):
-                continue
-            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
-            return ReviewRow(
-                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-                question=question, answer=sentence, verdict="found", values=(Value("text", sentence, sentence),),
-                quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "award rule"},
-            )  # fmt: skip
-    return None
+    found = _first_sentence(corpus, lambda sentence: sentence if states_award_rule(sentence) else None)
+    if found is None:
+        return None
+    said = Value("text", found.answer, found.answer)
+    return _sentence_row(checklist, item, question, found, said, None, "award rule")
 
 
 def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -257,19 +250,11 @@ def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: C
     sentence with one it made up (1年, 30天) or none."""
     if item.kind != "duration" or "contract_term" not in concepts.active().concepts_in(item.label):
         return None
-    for doc_id, chunks in corpus.chunks.items():
-        text = "".join(c.text for c in chunks)
-        for start, end in sentence_spans(text):
-            sentence = clean_sentence(text[start:end])
-            if (span := term_to_end_date(sentence)) is None:
-                continue
-            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
-            return ReviewRow(
-                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-                question=question, answer=span, verdict="found", values=(Value("text", span, span),),
-                quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "term to an end date"},
-            )  # fmt: skip
-    return None
+    found = _first_sentence(corpus, term_to_end_date)
+    if found is None:
+        return None
+    span = Value("text", found.answer, found.answer)
+    return _sentence_row(checklist, item, question, found, span, None, "term to an end date")
 
 
 def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -279,20 +264,11 @@ def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, co
     not stated or yes (the sentence names 调整)."""
     if item.kind != "yesno" or "price_adjustment" not in concepts.active().concepts_in(item.label):
         return None
+    found = _first_sentence(corpus, lambda sentence: f"否：{sentence}" if says_fixed_price(sentence) else None)
+    if found is None:
+        return None
     no = normalise("否", "yesno")
-    for doc_id, chunks in corpus.chunks.items():
-        text = "".join(c.text for c in chunks)
-        for start, end in sentence_spans(text):
-            sentence = clean_sentence(text[start:end])
-            if not says_fixed_price(sentence):
-                continue
-            where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
-            return ReviewRow(
-                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-                question=question, answer=f"否：{sentence}", verdict="found", values=(no,) if no else (),
-                quotes=(ReviewQuote(sentence, where, no),), answered_at=now(), extra={"read": "fixed price"},
-            )  # fmt: skip
-    return None
+    return _sentence_row(checklist, item, question, found, no, no, "fixed price")
 
 
 _UNTICKED = re.compile(f"[{UNTICKED}]")
@@ -304,25 +280,56 @@ def waiver_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
     cited at its sentence's lines, with no value; the model is not asked. A clause after an unticked box
     (「□本项目不收取履约保证金」) is an option not taken. Shown such a clause, the model answered 0, a percentage from
     elsewhere, or not stated."""
-    if item.kind not in ("amount", "percentage"):
-        return None
     wanted = concepts.active().concepts_in(item.label)
-    if not wanted:
+    if item.kind not in ("amount", "percentage") or not wanted:
         return None
+
+    def waived(sentence: str) -> str | None:
+        clause = waiver_clause(sentence, wanted)
+        return None if clause is None or _UNTICKED.search(clause) else clause
+
+    found = _first_sentence(corpus, waived)
+    return None if found is None else _sentence_row(checklist, item, question, found, None, None, "none asked for")
+
+
+@dataclass(frozen=True)
+class _Sentence:
+    """A sentence of the documents a reader answered from: its answer, the sentence on one line, where it stands."""
+
+    answer: str
+    text: str
+    where: Located
+
+
+def _first_sentence(corpus: Corpus, answer_of: Callable[[str], str | None]) -> _Sentence | None:
+    """The first sentence of the documents (``text/sentences.py``, on one line) that ``answer_of`` answers from."""
     for doc_id, chunks in corpus.chunks.items():
         text = "".join(c.text for c in chunks)
         for start, end in sentence_spans(text):
             sentence = clean_sentence(text[start:end])
-            clause = waiver_clause(sentence, wanted)
-            if clause is None or _UNTICKED.search(clause):
+            if (answer := answer_of(sentence)) is None:
                 continue
             where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
-            return ReviewRow(
-                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-                question=question, answer=clause, verdict="found", values=(),
-                quotes=(ReviewQuote(sentence, where, None),), answered_at=now(), extra={"read": "none asked for"},
-            )  # fmt: skip
+            return _Sentence(answer, sentence, where)
     return None
+
+
+def _sentence_row(
+    checklist: Checklist,
+    item: ChecklistItem,
+    question: str,
+    found: _Sentence,
+    value: Value | None,
+    quoted: Value | None,
+    read: str,
+) -> ReviewRow:
+    """The row a sentence reader answered: found, with ``value`` (none for a bond not asked for), its one quote the
+    sentence holding ``quoted``, marked ``extra["read"]``."""
+    return ReviewRow(
+        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
+        question=question, answer=found.answer, verdict="found", values=(value,) if value else (),
+        quotes=(ReviewQuote(found.text, found.where, quoted),), answered_at=now(), extra={"read": read},
+    )  # fmt: skip
 
 
 def _points(points: Decimal, read: Composition) -> str:
