@@ -58,6 +58,12 @@ STAGE = "review"
 # 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to an
 # end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
 ROWS_VERSION = 25
+# Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
+# a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
+# measured in (docs/benchmarks/reviewing.md).
+RowReader = Callable[[Checklist, ChecklistItem, str, Corpus], ReviewRow | None]
+READ_BEFORE_FIELDS: tuple[RowReader, ...] = (copies_row, award_row, term_row)
+READ_AFTER_FIELDS: tuple[RowReader, ...] = (waiver_row, fixed_price_row)
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -147,15 +153,9 @@ def answer_item(
     scored = score_row(checklist, item, question, corpus)
     if scored is not None:  # a score's composition, read by the system: the model is not asked; the weight is
         return cross_checked(scored, item, corpus, meaning)  # still set against the documents' other statements
-    copies = copies_row(checklist, item, question, corpus)
-    if copies is not None:  # the bid's copies, totalled by the system (正本1份，副本4份: 5): the model is not asked
-        return copies
-    ranked = award_row(checklist, item, question, corpus)
-    if ranked is not None:  # the sentence saying how the winner is picked: the model is not asked
-        return ranked
-    ended = term_row(checklist, item, question, corpus)
-    if ended is not None:  # the term printed as a span to an end date: the model is not asked
-        return ended
+    for read_first in READ_BEFORE_FIELDS:  # the bid's copies, the award's rule, a term to an end date
+        if (read := read_first(checklist, item, question, corpus)) is not None:
+            return read  # read by the system: the model is not asked
     unasked = ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
         question=question, answer="", verdict="not_stated", answered_at=now(),
@@ -166,12 +166,9 @@ def answer_item(
     labelled = field_row(unasked, item, checklist, corpus)
     if labelled is not None:  # a labelled field (「项目名称：…」, 「开标时间：同…」): the model is not asked; a figure
         return cross_checked(labelled, item, corpus, meaning)  # is still set against the other statements of it
-    waived = waiver_row(checklist, item, question, corpus)
-    if waived is not None:  # a clause saying the bond or the advance is not asked for: the model is not asked
-        return waived
-    fixed = fixed_price_row(checklist, item, question, corpus)
-    if fixed is not None:  # a sentence saying the price is fixed: not adjusted, and the model is not asked
-        return fixed
+    for read_after in READ_AFTER_FIELDS:  # a bond or an advance not asked for, a fixed price
+        if (read := read_after(checklist, item, question, corpus)) is not None:
+            return read  # read by the system: the model is not asked
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
