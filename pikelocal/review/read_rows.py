@@ -40,11 +40,8 @@ def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
     if item.kind in VALUED and not negative:
         return None
     value = Value("yesno", found.option, as_yes_no(found.option)) if item.kind == "yesno" else None
-    return ReviewRow(
-        checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-        question=question, answer=found.option, verdict="found", values=(value,) if value else (),
-        quotes=(ReviewQuote(found.line, found.where, value),), answered_at=now(), extra={"read": "ticked box"},
-    )  # fmt: skip
+    quote = ReviewQuote(found.line, found.where, value)
+    return _read_row(checklist, item, question, found.option, value, quote, "ticked box")
 
 
 def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
@@ -194,11 +191,8 @@ def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
             else "；".join(f"{c.label}（{_number(c.points)}分）" for c in picked)
         )
         value = normalise(answer, item.kind) or Value(item.kind, answer, answer)
-        return ReviewRow(
-            checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-            question=question, answer=answer, verdict="found", values=(value,),
-            quotes=(ReviewQuote(text, where, None),), answered_at=now(), extra={"read": "score composition"},
-        )  # fmt: skip
+        quote = ReviewQuote(text, where, None)
+        return _read_row(checklist, item, question, answer, value, quote, "score composition")
     return None
 
 
@@ -221,11 +215,7 @@ def copies_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
             printed = " ".join(text[said.start : said.end].split())
             answer = f"{said.total}份（{printed}）"
             value = normalise(f"{said.total}份", "count") or Value("count", f"{said.total}份", str(said.total))
-            return ReviewRow(
-                checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-                question=question, answer=answer, verdict="found", values=(value,),
-                quotes=(ReviewQuote(lines, where, value),), answered_at=now(), extra={"read": "copies"},
-            )  # fmt: skip
+            return _read_row(checklist, item, question, answer, value, ReviewQuote(lines, where, value), "copies")
     return None
 
 
@@ -240,7 +230,7 @@ def award_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
     if found is None:
         return None
     said = Value("text", found.answer, found.answer)
-    return _sentence_row(checklist, item, question, found, said, None, "award rule")
+    return _read_row(checklist, item, question, found.answer, said, found.quote(None), "award rule")
 
 
 def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -254,7 +244,7 @@ def term_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: C
     if found is None:
         return None
     span = Value("text", found.answer, found.answer)
-    return _sentence_row(checklist, item, question, found, span, None, "term to an end date")
+    return _read_row(checklist, item, question, found.answer, span, found.quote(None), "term to an end date")
 
 
 def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -268,7 +258,7 @@ def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, co
     if found is None:
         return None
     no = normalise("否", "yesno")
-    return _sentence_row(checklist, item, question, found, no, no, "fixed price")
+    return _read_row(checklist, item, question, found.answer, no, found.quote(no), "fixed price")
 
 
 _UNTICKED = re.compile(f"[{UNTICKED}]")
@@ -289,7 +279,9 @@ def waiver_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
         return None if clause is None or _UNTICKED.search(clause) else clause
 
     found = _first_sentence(corpus, waived)
-    return None if found is None else _sentence_row(checklist, item, question, found, None, None, "none asked for")
+    if found is None:
+        return None
+    return _read_row(checklist, item, question, found.answer, None, found.quote(None), "none asked for")
 
 
 @dataclass(frozen=True)
@@ -299,6 +291,10 @@ class _Sentence:
     answer: str
     text: str
     where: Located
+
+    def quote(self, value: Value | None) -> ReviewQuote:
+        """The sentence as the row's quote, holding ``value``."""
+        return ReviewQuote(self.text, self.where, value)
 
 
 def _first_sentence(corpus: Corpus, answer_of: Callable[[str], str | None]) -> _Sentence | None:
@@ -314,21 +310,21 @@ def _first_sentence(corpus: Corpus, answer_of: Callable[[str], str | None]) -> _
     return None
 
 
-def _sentence_row(
+def _read_row(
     checklist: Checklist,
     item: ChecklistItem,
     question: str,
-    found: _Sentence,
+    answer: str,
     value: Value | None,
-    quoted: Value | None,
+    quote: ReviewQuote,
     read: str,
 ) -> ReviewRow:
-    """The row a sentence reader answered: found, with ``value`` (none for a bond not asked for), its one quote the
-    sentence holding ``quoted``, marked ``extra["read"]``."""
+    """A row the system read without the model: found, with ``value`` (none where the documents say there is none),
+    its one quote, and the reader's name in ``extra["read"]``."""
     return ReviewRow(
         checklist=checklist.name, item_id=item.id, label=item.label, section=item.section, kind=item.kind,
-        question=question, answer=found.answer, verdict="found", values=(value,) if value else (),
-        quotes=(ReviewQuote(found.text, found.where, quoted),), answered_at=now(), extra={"read": read},
+        question=question, answer=answer, verdict="found", values=(value,) if value else (), quotes=(quote,),
+        answered_at=now(), extra={"read": read},
     )  # fmt: skip
 
 
