@@ -21,8 +21,12 @@ from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
+from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
+from pikelocal.text.delay_damages import delay_damages
+from pikelocal.text.dispute_forums import dispute_forum
 from pikelocal.text.fixed_price import says_fixed_price
+from pikelocal.text.procurement_methods import method_named
 from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.values import normalise
@@ -261,6 +265,79 @@ def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, co
     return _read_row(checklist, item, question, found.answer, no, found.quote(no), "fixed price")
 
 
+def method_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking for the procurement method (its label names it) answered with the method the first
+    sentence of the documents says this procurement is run by (``text/procurement_methods.py``: 「现对该项目进行国内
+    公开招标」, 「招標方式為限制性招標」), as printed, cited at its lines; the model is not asked. Shown such a
+    sentence, the model drafted the method and the checks left it to check or withdrew it: the sentence names 招标,
+    not 采购方式."""
+    if item.kind != "text" or "procurement_method" not in concepts.active().concepts_in(item.label):
+        return None
+    found = _first_sentence(corpus, method_named)
+    if found is None:
+        return None
+    method = Value("text", found.answer, found.answer)
+    return _read_row(checklist, item, question, found.answer, method, found.quote(method), "procurement method")
+
+
+# Characters before a sentence the clarification reader looks for its label in: a data sheet's 「2.2.1 投标人要求澄清
+# 招标文件的截止时间」 (21 characters) over its value, with room for a longer label; rows above it are cut off at the
+# last sentence's end only, so the reach stays short.
+CLARIFICATION_LABEL = 40
+
+
+def clarification_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A date item asking for the last day to ask for clarification (its label names the clarification) answered from
+    the first sentence of the documents giving the bidder that day (``text/clarification_deadlines.py``: 「应于2025年6月
+    9日9:00前向招标人提出」, or 「均应在投标截止期15 天前」 as days before the bids' deadline, with no date), cited at
+    its lines; the model is not asked. Shown such a sentence, the model said not stated or gave the bids' deadline."""
+    if item.kind != "date" or "clarification" not in concepts.active().concepts_in(item.label):
+        return None
+
+    read: list[Deadline] = []
+
+    def deadline(sentence: str, label: str) -> str | None:
+        found = clarification_deadline(sentence, label)
+        if found is None:
+            return None
+        read.append(found)
+        return found.text
+
+    found = _first_sentence(corpus, deadline, label=CLARIFICATION_LABEL)
+    if found is None:
+        return None
+    day = read[-1].date
+    return _read_row(checklist, item, question, found.answer, day, found.quote(day), "clarification deadline")
+
+
+def damages_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking for the damages for late performance (its label names liquidated damages) answered with
+    the first clause of the documents setting them at a rate per day, week or time of delay
+    (``text/delay_damages.py``: 「每逾期一天，按合同总额的万分之三计算」), cited at its lines; the model is not asked.
+    Shown such a clause, the model answered the cap, another penalty or not stated."""
+    if item.kind != "text" or "liquidated_damages" not in concepts.active().concepts_in(item.label):
+        return None
+    found = _first_sentence(corpus, delay_damages)
+    if found is None:
+        return None
+    clause = Value("text", found.answer, found.answer)
+    return _read_row(checklist, item, question, found.answer, clause, found.quote(clause), "damages for delay")
+
+
+def dispute_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking how disputes are settled (its label names dispute resolution) answered with the first clause
+    of the documents naming the forum of the contract's disputes (``text/dispute_forums.py``:
+    「协商不成的，…向甲方所在地人民法院提起诉讼」), cited at its lines; the model is not asked. Shown such a clause,
+    the model answered with the challenge procedure of the procurement law or not stated."""
+    if item.kind != "text" or "dispute_resolution" not in concepts.active().concepts_in(item.label):
+        return None
+    found = _first_sentence(corpus, dispute_forum)
+    if found is None:
+        return None
+    clause = Value("text", found.answer, found.answer)
+    return _read_row(checklist, item, question, found.answer, clause, found.quote(clause), "dispute forum")
+
+
 _UNTICKED = re.compile(f"[{UNTICKED}]")
 
 
@@ -297,13 +374,20 @@ class _Sentence:
         return ReviewQuote(self.text, self.where, value)
 
 
-def _first_sentence(corpus: Corpus, answer_of: Callable[[str], str | None]) -> _Sentence | None:
-    """The first sentence of the documents (``text/sentences.py``, on one line) that ``answer_of`` answers from."""
+def _first_sentence(corpus: Corpus, answer_of: Callable[..., str | None], label: int = 0) -> _Sentence | None:
+    """The first sentence of the documents (``text/sentences.py``, on one line) that ``answer_of`` answers from. With
+    ``label`` > 0, ``answer_of`` is given besides the sentence the words before it on one line: at most ``label``
+    characters, back to the last sentence's end (a data sheet's label on the lines above its value)."""
     for doc_id, chunks in corpus.chunks.items():
         text = "".join(c.text for c in chunks)
         for start, end in sentence_spans(text):
             sentence = clean_sentence(text[start:end])
-            if (answer := answer_of(sentence)) is None:
+            if label:
+                before = "".join(text[max(0, start - label) : start].split())
+                answer = answer_of(sentence, re.split(r"[。；;！？!?]", before)[-1])
+            else:
+                answer = answer_of(sentence)
+            if answer is None:
                 continue
             where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
             return _Sentence(answer, sentence, where)

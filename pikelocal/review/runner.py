@@ -36,9 +36,13 @@ from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
 from pikelocal.review.read_rows import (
     award_row,
+    clarification_row,
     copies_row,
+    damages_row,
+    dispute_row,
     field_row,
     fixed_price_row,
+    method_row,
     now,
     role_row,
     score_row,
@@ -55,15 +59,23 @@ from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, n
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to an
-# end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 25
+# 26: the procurement method, the clarification deadline, damages for delay, the disputes' forum; 25: a Word
+# heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to an end date;
+# 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
+ROWS_VERSION = 26
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
 RowReader = Callable[[Checklist, ChecklistItem, str, Corpus], ReviewRow | None]
 READ_BEFORE_FIELDS: tuple[RowReader, ...] = (copies_row, award_row, term_row)
-READ_AFTER_FIELDS: tuple[RowReader, ...] = (waiver_row, fixed_price_row)
+READ_AFTER_FIELDS: tuple[RowReader, ...] = (
+    waiver_row,
+    fixed_price_row,
+    method_row,
+    clarification_row,
+    damages_row,
+    dispute_row,
+)
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
 # A statement counts against the answer only when the encoder puts it at most this much below the answer's nearest
@@ -166,7 +178,9 @@ def answer_item(
     labelled = field_row(unasked, item, checklist, corpus)
     if labelled is not None:  # a labelled field (「项目名称：…」, 「开标时间：同…」): the model is not asked; a figure
         return cross_checked(labelled, item, corpus, meaning)  # is still set against the other statements of it
-    for read_after in READ_AFTER_FIELDS:  # a bond or an advance not asked for, a fixed price
+    for (
+        read_after
+    ) in READ_AFTER_FIELDS:  # a bond or an advance not asked for, a fixed price, the method, a clarification's deadline
         if (read := read_after(checklist, item, question, corpus)) is not None:
             return read  # read by the system: the model is not asked
     began = time.perf_counter()

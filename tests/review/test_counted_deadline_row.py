@@ -1,6 +1,8 @@
 """A date item answered with a count of days that the quote prints as a deadline counted from an event (「投标截止
 时间 10 日前」): the row shows that phrase as found, where it used to be "not stated" for want of a day; a count
-the quote does not tie to an event stays not stated."""
+the quote does not tie to an event stays not stated. The item's label here names no clarification, so that the
+model answers it: a clarification item's count before the bids' deadline is read by the system before the model is
+asked (``read_rows.clarification_row``, the last test)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ title = "小清单"
 
 [[items]]
 id = "clarification_deadline"
-label = "澄清与疑问截止 / 疑義提出期限"
+label = "提问截止时间"
 section = "时间节点"
 kind = "date"
 question.hans = "对招标文件提出疑问或澄清要求的截止时间是什么时候？"
@@ -37,3 +39,10 @@ def test_a_count_tied_to_no_event_of_the_procedure_stays_not_stated(tmp_path: Pa
     reply = "原文：验收合格后 15 日内付款。\n答案：15日"
     row = reviewed(tmp_path, load_settings(), TEXT, reply, CHECKLIST)["clarification_deadline"]
     assert row.verdict == "not_stated"
+
+
+def test_a_clarification_item_s_count_before_the_deadline_is_read_without_the_model(tmp_path: Path) -> None:
+    checklist = CHECKLIST.replace('label = "提问截止时间"', 'label = "澄清与疑问截止 / 疑義提出期限"')
+    reply = "原文：验收合格后 15 日内付款。\n答案：15日"  # the model would answer another count
+    row = reviewed(tmp_path, load_settings(), TEXT, reply, checklist)["clarification_deadline"]
+    assert (row.verdict, row.answer, row.extra.get("read")) == ("found", "投标截止时间10日前", "clarification deadline")

@@ -1,0 +1,45 @@
+"""Sentences naming the procurement method a tender is run by (text/procurement_methods.py), as tenders print them."""
+
+from __future__ import annotations
+
+import pytest
+
+from pikelocal.text.procurement_methods import method_named
+
+
+@pytest.mark.parametrize(
+    ("sentence", "method"),
+    [
+        ("本项目已具备招标条件，现对该项目进行国内公开招标。", "公开招标"),
+        ("4.1本次招标采取公开招标方式，", "公开招标"),
+        (
+            "现拟对国家税务总局阳江高新技术产业开发区税务局2024-2025年度食堂配送服务采购项目采用公开招标方式进行采购。",
+            "公开招标",
+        ),
+        ("现就下列项 目进行公开招标采购", "公开招标"),
+        ("现就下列项目进行竞争性磋商采购，欢迎提供本国货物、服务的生产制造厂商或其合格代理商参加：", "竞争性磋商"),
+        ("现招标方式为竞争性磋商。", "竞争性磋商"),
+        ("5. 招标方式：邀约招标", "邀约招标"),
+        ("（一） 招標方式為限制性招標（公開評選）。", "限制性招標"),
+        ("依「政府採購法」第22條第1項第9款辦理，並準用最有利標，辦理公開評選。", "公開評選"),
+        ("本项目采购方式：单一来源采购", "单一来源采购"),
+    ],
+)
+def test_the_method_this_procurement_is_run_by(sentence: str, method: str) -> None:
+    assert method_named(sentence) == method
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "采购人采用公开招标方式以外的采购方式的，应当在采购活动开始前获得批准。",  # a rule of law
+        "依法必须进行公开招标的项目，应当依照本法规定进行招标。",  # a rule of law
+        "如采用竞争性谈判方式采购的，按照谈判文件的规定执行。",  # a condition
+        "本项目不采用邀请招标。",  # a negation
+        "公开招标文件",  # a title names a method alone
+        "五、 投標廠商應提出服務建議書1 式8 份，併同其他投標文件投標及評選，",  # 評選 is no method
+        "《政府采购竞争性磋商采购方式管理暂行办法》（财库〔2014〕214号）",  # a law's name
+    ],
+)
+def test_no_method_where_the_sentence_says_another_thing(sentence: str) -> None:
+    assert method_named(sentence) is None
