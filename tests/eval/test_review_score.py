@@ -301,6 +301,15 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-songjiang-cleaning", 40, 12, 14),  # a .docx: cleaning trains in a railway depot, 公开招标
         ("cn-tender-jiaohang-dishwashing", 37, 15, 66),  # a .docx: a bank canteen's dishwashing, 竞争性谈判
         ("cn-tender-taiping-dispatch", 36, 16, 49),  # a .docx: dispatched staff for a hospital, a company's 邀请招标
+        ("cn-tender-xiamenbank-staffing", 37, 15, 64),  # a .docx: a bank branch's outsourced retail staff, 公开招标
+        ("cn-tender-jinyi-inspection", 27, 25, 30),  # a .docx: inspecting monitoring equipment, the tender's body only
+        (
+            "cn-tender-wenling-xinchuang",
+            36,
+            16,
+            91,
+        ),  # domestic IT hardware and software for a bureau, Zhejiang, 公开招标
+        ("cn-tender-yangxi-tax-services", 40, 12, 103),  # a tax bureau's auxiliary and support services, 公开招标
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
