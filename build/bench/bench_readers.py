@@ -11,7 +11,8 @@ vectors, so no model loads. An item the readers leave to the model is counted as
 labelled figure is set against every other statement of it (the review also weighs them by meaning), so a row shown
 conflicting here may be found in the review. Prints, per reader, the rows it read and how many were right, wrong
 (another value, or a value where the gold states none), and to check; then every row read, with its sheet, item,
-answer and the gold's value, the wrong ones first. Sheets named by ``--held-out`` are counted apart.
+answer and the gold's value, the wrong ones first. Sheets named by ``--held-out`` are counted apart; ``--skip``
+leaves a sheet unread (one kept from the rule writer's eyes while rules are written).
 """
 
 from __future__ import annotations
@@ -88,12 +89,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--kbs", type=Path, default=DEFAULT_KBS, help="where the KBs are kept")
     ap.add_argument("--sheet", action="append", default=[], help="only this sheet (repeatable)")
     ap.add_argument("--held-out", action="append", default=[], help="a held-out sheet, counted apart (repeatable)")
+    ap.add_argument("--skip", action="append", default=[], help="leave this sheet out, unread (repeatable)")
     args = ap.parse_args(argv)
     args.kbs.mkdir(parents=True, exist_ok=True)
     tally: dict[tuple[str, bool], Counter[str]] = defaultdict(Counter)
     lines: list[tuple[int, str]] = []
     for name, (document, gold_path) in sheets().items():
-        if args.sheet and name not in args.sheet:
+        if (args.sheet and name not in args.sheet) or name in args.skip:
             continue
         held_out = name in args.held_out
         rows = read_rows(args.kbs / f"{name}.kb", document)

@@ -28,6 +28,7 @@ from pikelocal.text.dispute_forums import dispute_forum
 from pikelocal.text.fixed_price import says_fixed_price
 from pikelocal.text.procurement_methods import method_named
 from pikelocal.text.sentences import clean_sentence, sentence_spans
+from pikelocal.text.subcontracting import forbids_subcontracting
 from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.values import normalise
 from pikelocal.text.waivers import waiver_clause
@@ -336,6 +337,20 @@ def dispute_row(checklist: Checklist, item: ChecklistItem, question: str, corpus
         return None
     clause = Value("text", found.answer, found.answer)
     return _read_row(checklist, item, question, found.answer, clause, found.quote(clause), "dispute forum")
+
+
+def subcontracting_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A yes/no item asking whether the work may be subcontracted (its label names subcontracting) answered no from
+    the first sentence of the documents forbidding it (``text/subcontracting.py``: 「本项目不允许分包转包」, 「转包：否
+    分包：否」, 「非经采购单位同意，不得转包、分包」), cited at its lines; the model is not asked. Shown such a
+    sentence, the model said not stated, or yes (the sentence names 分包)."""
+    if item.kind != "yesno" or "subcontracting" not in concepts.active().concepts_in(item.label):
+        return None
+    found = _first_sentence(corpus, lambda sentence: f"否：{sentence}" if forbids_subcontracting(sentence) else None)
+    if found is None:
+        return None
+    no = normalise("否", "yesno")
+    return _read_row(checklist, item, question, found.answer, no, found.quote(no), "subcontracting forbidden")
 
 
 _UNTICKED = re.compile(f"[{UNTICKED}]")

@@ -1,6 +1,6 @@
-"""Four items read by the system before the model (read_rows.method_row, clarification_row, damages_row,
-dispute_row): the procurement method, the last day to ask for a clarification, the damages for delay and the forum of
-disputes. Each row is the documents' own sentence (or its value), cited at its lines; an item whose sentence is not
+"""Five items read by the system before the model (read_rows.method_row, clarification_row, damages_row,
+dispute_row, subcontracting_row): the procurement method, the last day to ask for a clarification, the damages for
+delay, the forum of disputes and subcontracting forbidden. Each row is the documents' own sentence (or its value), cited at its lines; an item whose sentence is not
 there is still the model's."""
 
 from __future__ import annotations
@@ -40,6 +40,14 @@ question.hans = "逾期违约金如何计算？"
 hints = ["违约金", "逾期"]
 
 [[items]]
+id = "subcontracting"
+label = "分包 / 分包及轉包"
+section = "资格"
+kind = "yesno"
+question.hans = "本项目是否允许分包？"
+hints = ["分包", "转包"]
+
+[[items]]
 id = "dispute"
 label = "争议解决 / 爭議處理"
 section = "合同条款"
@@ -57,6 +65,8 @@ TEXT = """# 招标公告
 # 合同条款
 
 供应商认为采购文件使其权益受到损害的，可以依法提出质疑，并可向人民法院提起行政诉讼。
+
+中标人不得将本合同项下服务进行转包、分包。
 
 乙方未按时完成服务的，每逾期一日，应按合同总价款的万分之五向甲方支付违约金。
 
@@ -79,7 +89,9 @@ def test_each_item_is_its_sentence_and_the_model_is_not_asked(tmp_path: Path) ->
     dispute = rows["dispute"]
     assert dispute.extra.get("read") == "dispute forum"
     assert dispute.answer.startswith("协商不成的") and "行政诉讼" not in dispute.answer  # not the challenge's remedy
-    for row in (method, deadline, damages, dispute):
+    subcontracting = rows["subcontracting"]
+    assert subcontracting.extra.get("read") == "subcontracting forbidden" and subcontracting.values[0].normal == "no"
+    for row in (method, deadline, damages, dispute, subcontracting):
         assert row.quotes[0].where.line_start is not None
         assert "draft" not in row.extra  # no model draft: the model was not asked
 
@@ -90,7 +102,7 @@ def test_without_their_sentences_the_model_answers(tmp_path: Path) -> None:
         "逾期违约金的计算方法在专用合同条款中约定。\n"
     )
     rows = reviewed(tmp_path, load_settings(), text, REPLY, CHECKLIST)
-    for item in ("procurement_method", "clarification_deadline", "liquidated_damages", "dispute"):
+    for item in ("procurement_method", "clarification_deadline", "liquidated_damages", "dispute", "subcontracting"):
         assert rows[item].extra.get("read") is None, item
         assert rows[item].verdict == "not_stated", item
 
