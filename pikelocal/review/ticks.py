@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pikelocal.domain.review import ChecklistItem, Located
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import Corpus
+from pikelocal.text import concepts
 from pikelocal.text.negation import NO_ANSWER
 
 TICKED = "☑☒■✔"
@@ -53,11 +54,20 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                 at = text.find(term)
                 while at >= 0:
                     found = _after(text, at + len(term)) if _labels(text, at, term) else None
+                    if found is not None and _names_another(text[at + len(term) : found[1]], item):
+                        found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
                     if found is not None and (item.kind == "yesno" or not _BARE_YES_NO.fullmatch(found[0])):
                         option, start, end = found
                         return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))
                     at = text.find(term, at + len(term))
     return None
+
+
+def _names_another(rest: str, item: ChecklistItem) -> bool:
+    """Whether the label's words after the item's term (up to the box) name a concept the item does not: the field is
+    another thing's that starts with the term (「开标」 + 「前答疑会」 is the pre-bid meeting, not the opening)."""
+    named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
+    return bool(concepts.active().concepts_in(rest) - named)
 
 
 def _labels(text: str, at: int, term: str) -> bool:

@@ -100,3 +100,13 @@ def test_a_real_word_form_s_wingdings_boxes_answer_their_items(tmp_path: Path) -
         "joint_bid": "不接受", "site_visit": "不召开", "subcontracting": "不允许", "max_price": "无",
     }  # fmt: skip
     assert "evaluators" not in answers  # 7.4 是否授权评标委员会确定中标人 □是 ☑否 says nothing of how many sit
+
+
+def test_a_box_after_a_label_naming_another_thing_is_not_the_term_s() -> None:
+    # 「开标前答疑会」 starts with the opening's term but is the pre-bid meeting: its 不召开 is no opening date
+    form = "12 开标前答疑会 ■不召开 □召开\n"
+    opening = ChecklistItem("bid_opening", "开标时间 / 開標時間", "date", {"hans": "?"}, ("开标", "开标时间"))
+    assert ticked_option(corpus(form), opening) is None
+    meeting = ChecklistItem("meeting", "答疑会", "text", {"hans": "?"}, ("开标前答疑会", "答疑会"))
+    found = ticked_option(corpus(form), meeting)
+    assert found is not None and found.option == "不召开"
