@@ -3,10 +3,10 @@
 
 A tender's answer to "may the work be subcontracted?" is then no (a consent the purchaser may give is the exception
 every such clause allows, and the gold sheets read it as no). Left out: a sentence that also allows it
-(「本案不得轉包，但得分包」: a transfer of the whole is forbidden, a subcontract allowed; Taiwan's 「不得將契約之全部或其
-主要部分…分包」, which leaves the other parts free), a rule about the subcontractors themselves (「不得以不具備…
-能力之廠商作為分包廠商」, 「不允許以分包廠商取代部分投標廠商資格」: subcontracting is allowed there), and lots (「未划分包件」,
-「本项目是否分包别」: 包 is a lot there, not a subcontract).
+(「本案不得轉包，但得分包」: a transfer of the whole is forbidden, a subcontract allowed; Taiwan's
+「不得將契約之全部或其主要部分…分包」, which leaves the other parts free), a rule about the subcontractors themselves
+(「不得以不具備…能力之廠商作為分包廠商」, 「不允許以分包廠商取代部分投標廠商資格」: subcontracting is allowed
+there), and lots (「未划分包件」, 「本项目是否分包别」: 包 is a lot there, not a subcontract).
 """
 
 from __future__ import annotations

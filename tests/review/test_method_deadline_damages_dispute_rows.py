@@ -1,7 +1,7 @@
 """Five items read by the system before the model (read_rows.method_row, clarification_row, damages_row,
 dispute_row, subcontracting_row): the procurement method, the last day to ask for a clarification, the damages for
-delay, the forum of disputes and subcontracting forbidden. Each row is the documents' own sentence (or its value), cited at its lines; an item whose sentence is not
-there is still the model's."""
+delay, the forum of disputes and subcontracting forbidden. Each row is the documents' own sentence (or its value),
+cited at its lines; an item whose sentence is not there is still the model's."""
 
 from __future__ import annotations
 

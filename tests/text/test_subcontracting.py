@@ -31,7 +31,7 @@ def test_subcontracting_forbidden(sentence: str) -> None:
         "中标人可以将非主体、非关键性工作分包给具有相应资质的单位。",  # allowed
         "本项目不接受联合体投标。",  # a joint bid, not a subcontract
         "得標廠商不得將契約之全部或其主要部分分包。",  # the other parts may be subcontracted
-        "（五） 本機關「不允許」投標廠商「以分包廠商取代部分投標廠商資格」參與本案之投標。",  # a rule for subcontractors
+        "本機關「不允許」投標廠商「以分包廠商取代部分投標廠商資格」參與本案之投標。",  # a rule for subcontractors
     ],
 )
 def test_no_forbidding_where_the_sentence_says_another_thing(sentence: str) -> None:
