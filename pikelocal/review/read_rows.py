@@ -21,6 +21,7 @@ from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
+from pikelocal.text.bid_languages import bid_language
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
@@ -351,6 +352,20 @@ def subcontracting_row(checklist: Checklist, item: ChecklistItem, question: str,
         return None
     no = normalise("否", "yesno")
     return _read_row(checklist, item, question, found.answer, no, found.quote(no), "subcontracting forbidden")
+
+
+def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking the language of the bid (its label names the language) answered with the first sentence of
+    the documents stating it (``text/bid_languages.py``: 「投标文件应使用中文文本」, 「請以正體中文呈現」), cited at
+    its lines; the model is not asked. The model answered 中文 where the sentence asks for 中文简体 or 正體中文, or
+    the check left it to check (the sentence does not say 语言)."""
+    if item.kind != "text" or "language" not in concepts.active().concepts_in(item.label):
+        return None
+    found = _first_sentence(corpus, bid_language)
+    if found is None:
+        return None
+    said = Value("text", found.answer, found.answer)
+    return _read_row(checklist, item, question, found.answer, said, found.quote(said), "bid language")
 
 
 _UNTICKED = re.compile(f"[{UNTICKED}]")
