@@ -26,6 +26,7 @@ from pikelocal.text.clarification_deadlines import Deadline, clarification_deadl
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
 from pikelocal.text.dispute_forums import dispute_forum
+from pikelocal.text.evaluation_methods import evaluation_method
 from pikelocal.text.fixed_price import says_fixed_price
 from pikelocal.text.procurement_methods import method_named
 from pikelocal.text.sentences import clean_sentence, sentence_spans
@@ -366,6 +367,22 @@ def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpu
         return None
     said = Value("text", found.answer, found.answer)
     return _read_row(checklist, item, question, found.answer, said, found.quote(said), "bid language")
+
+
+def evaluation_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking the evaluation method (its label names the award's basis and not the award itself, which
+    ``award_row`` reads) answered with the method the first sentence of the documents applies
+    (``text/evaluation_methods.py``: 「本项目采用“综合评分法 ”评标」, 「優勝廠商評定方式：序位法」), as printed, cited
+    at its lines; the model is not asked. Shown such a sentence, the model answered it, or left it not stated where the
+    sentence says 評選 and not 評選方式."""
+    named = concepts.active().concepts_in(item.label)
+    if item.kind != "text" or "award_basis" not in named or "award" in named:
+        return None
+    found = _first_sentence(corpus, evaluation_method)
+    if found is None:
+        return None
+    method = Value("text", found.answer, found.answer)
+    return _read_row(checklist, item, question, found.answer, method, found.quote(method), "evaluation method")
 
 
 _UNTICKED = re.compile(f"[{UNTICKED}]")
