@@ -1,6 +1,6 @@
 """The award's rule read by the system (read_rows.award_row): the model, shown the ranking sentence, answered the
 evaluation method (综合评分法); the row is the sentence itself, cited at its lines, and the evaluation method's own
-item is still the model's."""
+item keeps its own answer."""
 
 from __future__ import annotations
 
@@ -51,7 +51,8 @@ def test_the_ranking_sentence_answers_the_award_and_not_the_evaluation_method(tm
     assert award.answer == "评标委员会按总分从高到低排序，推荐第一名为中标候选人。"  # not the tie's rule before it
     assert award.quotes[0].where.line_start == award.quotes[0].where.line_end
     assert award.extra.get("read") == "award rule"
-    assert rows["evaluation_method"].extra.get("read") is None
+    # the evaluation method's own item is read too, by its own reader (text/evaluation_methods.py)
+    assert rows["evaluation_method"].extra.get("read") == "evaluation method"
     assert rows["evaluation_method"].answer == "综合评分法"
 
 
