@@ -18,6 +18,7 @@ leaves a sheet unread (one kept from the rule writer's eyes while rules are writ
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -90,10 +91,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--sheet", action="append", default=[], help="only this sheet (repeatable)")
     ap.add_argument("--held-out", action="append", default=[], help="a held-out sheet, counted apart (repeatable)")
     ap.add_argument("--skip", action="append", default=[], help="leave this sheet out, unread (repeatable)")
+    ap.add_argument("--json", type=Path, help="also write every row read as JSON: sheet, item, reader, outcome, answer")
     args = ap.parse_args(argv)
     args.kbs.mkdir(parents=True, exist_ok=True)
     tally: dict[tuple[str, bool], Counter[str]] = defaultdict(Counter)
     lines: list[tuple[int, str]] = []
+    records: list[dict[str, object]] = []
     for name, (document, gold_path) in sheets().items():
         if (args.sheet and name not in args.sheet) or name in args.skip:
             continue
@@ -111,6 +114,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             expected = gold.value if gold.stated else "not stated"
             answer = " ".join(row.answer.split())[:70]
             mark = " (held out)" if held_out else ""
+            records.append({"sheet": name, "item": gold.item, "reader": reader, "outcome": outcome,
+                            "held_out": held_out, "answer": row.answer})  # fmt: skip
             lines.append(
                 (group != "wrong", f"| {name}{mark} | {gold.item} | {reader} | {group} | {answer} | {expected} |")
             )
@@ -122,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("\n| sheet | item | reader | outcome | answer | gold |\n|---|---|---|---|---|---|")
     for _, line in sorted(lines, key=lambda x: x[0]):
         print(line)
+    if args.json:
+        args.json.write_text(json.dumps(records, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
 
 
