@@ -85,6 +85,7 @@ _FIELD_KINDS = frozenset({"name", "text", "yesno", *VALUED}) - {"count"}
 _TICKS = re.compile(f"[{TICKED}{UNTICKED}√✓]")  # a form's boxes (review/ticks.py) or a check mark in a value
 _HOLES = re.compile(r"\S\s{3,}\S")  # 「上      安局宝山分局」: a text with glyphs lost, no name to show
 _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
+_TOLERANCE = re.compile(r"±|\+/-|偏离|偏離|偏差|上下浮动|上下浮動")  # a percentage that is a band around a value
 
 
 def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus: Corpus) -> ReviewRow | None:
@@ -135,6 +136,8 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
     if item.kind == "yesno":
         said = normalise(f.value, "yesno") if _TICKS.search(f.value) is None else None
         return (f.value, said) if said is not None else None
+    if item.kind == "percentage" and _TOLERANCE.search(f.value):
+        return None  # 「评分偏离超过…均值±20%」: a tolerance, no share or weight
     value = normalise(f.value, item.kind)
     if value is not None:
         return f.value, value

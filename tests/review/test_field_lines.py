@@ -235,3 +235,27 @@ def test_a_name_with_glyphs_lost_is_left_to_the_model(tmp_path: Path, settings: 
     notice = "# 招标公告\n\n采购单位：上      安局宝山分局\n"
     row = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", NAMES)["purchaser"]
     assert row.trace_id is not None and row.extra.get("read") != "labelled field"
+
+
+WEIGHTS = """name = "weights"
+
+[[items]]
+id = "technical_weight"
+label = "技术分权重 / 技術評分權重"
+kind = "percentage"
+question.hans = "技术分的权重是多少？"
+hints = ["技术分", "技术部分"]
+"""
+
+
+def test_a_tolerance_is_no_weight(tmp_path: Path, settings: Settings) -> None:
+    # 「技术部分得分计算」 labels a rule whose percentage is a band around the mean, not the technical part's weight
+    notice = (
+        "# 评标办法\n\n3、技术部分得分计算：评标小组成员的评分偏离超过全体成员的评分均值±20%，该成员的分值将被剔除。\n"
+    )
+    row = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", WEIGHTS)["technical_weight"]
+    assert row.extra.get("read") != "labelled field" and row.verdict == "not_stated"
+    weight = "# 评标办法\n\n3、技术部分权重：30%\n"
+    (tmp_path / "w").mkdir()
+    row = reviewed(tmp_path / "w", settings, weight, "原文：无\n答案：文档中没有说明", WEIGHTS)["technical_weight"]
+    assert row.extra.get("read") == "labelled field" and [v.normal for v in row.values] == ["30%"]
