@@ -85,6 +85,7 @@ _FIELD_KINDS = frozenset({"name", "text", "yesno", *VALUED}) - {"count"}
 _TICKS = re.compile(f"[{TICKED}{UNTICKED}√✓]")  # a form's boxes (review/ticks.py) or a check mark in a value
 _HOLES = re.compile(r"\S\s{3,}\S")  # 「上      安局宝山分局」: a text with glyphs lost, no name to show
 _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
+_VETO = re.compile(r"^\W*否[决決]")  # 「否决条款」 (a rejection clause) is no 否 (no)
 _TOLERANCE = re.compile(r"±|\+/-|偏离|偏離|偏差|上下浮动|上下浮動")  # a percentage that is a band around a value
 
 
@@ -133,6 +134,8 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
         blank = not f.whole or (item.kind == "text" and not f.closed) or _HOLES.search(f.value) is not None
         blank = blank or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
         return None if blank else (f.value, Value(item.kind, f.value, f.value))
+    if _VETO.match(f.value):
+        return None  # a reference to the rejection clauses, no answer
     if item.kind == "yesno":
         said = normalise(f.value, "yesno") if _TICKS.search(f.value) is None else None
         return (f.value, said) if said is not None else None

@@ -24,6 +24,7 @@ _NO_BEFORE = re.compile(r"(?:[无無]|没有|沒有)(?=[\u4e00-\u9fff]{2})")  # 
 _FIGURE = re.compile(r"\d|[一二三四五六七八九十壹贰叁肆伍陆柒捌玖拾]+[万萬元%]|百分之")
 _LIST_NUMBER = re.compile(r"^[ \t]*(?:[\d.]+|[一二三四五六七八九十]+)[、.．)）]?[ \t]*")
 _CONDITION = re.compile(r"如|若|否则|否則|未按|不按|逾期|之前|以外|可|得")
+_INTEREST = re.compile(r"利息|计息|計息")  # 「不支付投标保证金的利息」: the bond's interest is waived, not the bond
 
 
 def waiver_clause(sentence: str, wanted: frozenset[str]) -> str | None:
@@ -34,7 +35,9 @@ def waiver_clause(sentence: str, wanted: frozenset[str]) -> str | None:
         if not clause or len(clause) > LONGEST:
             continue
         named = concepts.active().concepts_in(clause) & wanted
-        if not named or _CONDITION.search(clause) or _FIGURE.search(_LIST_NUMBER.sub("", clause)):
+        if not named or _CONDITION.search(clause) or _INTEREST.search(clause):
+            continue
+        if _FIGURE.search(_LIST_NUMBER.sub("", clause)):
             continue
         if _NONE.search(clause) or _BARE_NONE.search(clause) or _no_before_term(clause, named):
             return clause

@@ -259,3 +259,29 @@ def test_a_tolerance_is_no_weight(tmp_path: Path, settings: Settings) -> None:
     (tmp_path / "w").mkdir()
     row = reviewed(tmp_path / "w", settings, weight, "原文：无\n答案：文档中没有说明", WEIGHTS)["technical_weight"]
     assert row.extra.get("read") == "labelled field" and [v.normal for v in row.values] == ["30%"]
+
+
+BOND = """name = "bond"
+
+[[items]]
+id = "bid_bond"
+label = "投标保证金 / 押標金"
+kind = "amount"
+question.hans = "投标保证金是多少？"
+hints = ["投标保证金"]
+
+[[items]]
+id = "tax_included"
+label = "报价是否含税 / 報價是否含稅"
+kind = "yesno"
+question.hans = "报价是否含税？"
+hints = ["含税"]
+"""
+
+
+def test_a_reference_to_the_rejection_clauses_is_no_answer(tmp_path: Path, settings: Settings) -> None:
+    # a data sheet's 「否决条款」 column beside the bond and the tax rows: a reference, not 否 (there is none, or no)
+    notice = "# 投标人须知前附表\n\n| 投标保证金 | 否决条款 |\n\n| 报价是否含税 | 否决条款 |\n"
+    rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", BOND)
+    assert rows["bid_bond"].extra.get("read") != "labelled field"
+    assert rows["tax_included"].extra.get("read") != "labelled field"

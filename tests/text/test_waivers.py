@@ -36,6 +36,7 @@ def test_a_clause_saying_none_is_asked_for(sentence: str, wanted: frozenset[str]
         ("投标保证金的金额：投标报价的 1.5-2%。", BID_BOND),
         ("本项目不收取投标保证金。", ADVANCE),  # none of another thing
         ("预付款：合同签订后支付30%。", ADVANCE),
+        ("招标人不支付投标保证金的利息。", BID_BOND),  # the interest is waived, not the bond
     ],
 )
 def test_no_waiver_where_the_clause_sets_one_or_allows_one(sentence: str, wanted: frozenset[str]) -> None:
