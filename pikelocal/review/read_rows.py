@@ -282,11 +282,7 @@ def method_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
     not 采购方式."""
     if item.kind != "text" or "procurement_method" not in concepts.active().concepts_in(item.label):
         return None
-    found = _first_sentence(corpus, method_named)
-    if found is None:
-        return None
-    method = Value("text", found.answer, found.answer)
-    return _read_row(checklist, item, question, found.answer, method, found.quote(method), "procurement method")
+    return _text_row(checklist, item, question, _first_sentence(corpus, method_named), "procurement method")
 
 
 # Characters before a sentence the clarification reader looks for its label in: a data sheet's 「2.2.1 投标人要求澄清
@@ -326,11 +322,7 @@ def damages_row(checklist: Checklist, item: ChecklistItem, question: str, corpus
     Shown such a clause, the model answered the cap, another penalty or not stated."""
     if item.kind != "text" or "liquidated_damages" not in concepts.active().concepts_in(item.label):
         return None
-    found = _first_sentence(corpus, delay_damages)
-    if found is None:
-        return None
-    clause = Value("text", found.answer, found.answer)
-    return _read_row(checklist, item, question, found.answer, clause, found.quote(clause), "damages for delay")
+    return _text_row(checklist, item, question, _first_sentence(corpus, delay_damages), "damages for delay")
 
 
 def dispute_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -340,11 +332,7 @@ def dispute_row(checklist: Checklist, item: ChecklistItem, question: str, corpus
     the model answered with the challenge procedure of the procurement law or not stated."""
     if item.kind != "text" or "dispute_resolution" not in concepts.active().concepts_in(item.label):
         return None
-    found = _first_sentence(corpus, dispute_forum)
-    if found is None:
-        return None
-    clause = Value("text", found.answer, found.answer)
-    return _read_row(checklist, item, question, found.answer, clause, found.quote(clause), "dispute forum")
+    return _text_row(checklist, item, question, _first_sentence(corpus, dispute_forum), "dispute forum")
 
 
 def subcontracting_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -368,11 +356,7 @@ def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpu
     the check left it to check (the sentence does not say 语言)."""
     if item.kind != "text" or "language" not in concepts.active().concepts_in(item.label):
         return None
-    found = _first_sentence(corpus, bid_language)
-    if found is None:
-        return None
-    said = Value("text", found.answer, found.answer)
-    return _read_row(checklist, item, question, found.answer, said, found.quote(said), "bid language")
+    return _text_row(checklist, item, question, _first_sentence(corpus, bid_language), "bid language")
 
 
 def evaluation_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -384,11 +368,7 @@ def evaluation_row(checklist: Checklist, item: ChecklistItem, question: str, cor
     named = concepts.active().concepts_in(item.label)
     if item.kind != "text" or "award_basis" not in named or "award" in named:
         return None
-    found = _first_sentence(corpus, evaluation_method)
-    if found is None:
-        return None
-    method = Value("text", found.answer, found.answer)
-    return _read_row(checklist, item, question, found.answer, method, found.quote(method), "evaluation method")
+    return _text_row(checklist, item, question, _first_sentence(corpus, evaluation_method), "evaluation method")
 
 
 _UNTICKED = re.compile(f"[{UNTICKED}]")
@@ -445,6 +425,16 @@ def _first_sentence(corpus: Corpus, answer_of: Callable[..., str | None], label:
             where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
             return _Sentence(answer, sentence, where)
     return None
+
+
+def _text_row(
+    checklist: Checklist, item: ChecklistItem, question: str, found: _Sentence | None, read: str
+) -> ReviewRow | None:
+    """A text item's row read from ``found`` (None: no sentence, the model is asked): its answer as the value."""
+    if found is None:
+        return None
+    said = Value("text", found.answer, found.answer)
+    return _read_row(checklist, item, question, found.answer, said, found.quote(said), read)
 
 
 def _read_row(
