@@ -185,9 +185,7 @@ def answer_item(
     labelled = field_row(unasked, item, checklist, corpus)
     if labelled is not None:  # a labelled field (「项目名称：…」, 「开标时间：同…」): the model is not asked; a figure
         return cross_checked(labelled, item, corpus, meaning)  # is still set against the other statements of it
-    for (
-        read_after
-    ) in READ_AFTER_FIELDS:  # a bond or an advance not asked for, a fixed price, the method, a clarification's deadline
+    for read_after in READ_AFTER_FIELDS:  # a bond not asked for, a fixed price, the method, … (the tuple's order)
         if (read := read_after(checklist, item, question, corpus)) is not None:
             return read  # read by the system: the model is not asked
     began = time.perf_counter()
