@@ -267,11 +267,7 @@ def fixed_price_row(checklist: Checklist, item: ChecklistItem, question: str, co
     not stated or yes (the sentence names 调整)."""
     if item.kind != "yesno" or "price_adjustment" not in concepts.active().concepts_in(item.label):
         return None
-    found = _first_sentence(corpus, lambda sentence: f"否：{sentence}" if says_fixed_price(sentence) else None)
-    if found is None:
-        return None
-    no = normalise("否", "yesno")
-    return _read_row(checklist, item, question, found.answer, no, found.quote(no), "fixed price")
+    return _no_row(checklist, item, question, corpus, says_fixed_price, "fixed price")
 
 
 def method_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -342,11 +338,7 @@ def subcontracting_row(checklist: Checklist, item: ChecklistItem, question: str,
     sentence, the model said not stated, or yes (the sentence names 分包)."""
     if item.kind != "yesno" or "subcontracting" not in concepts.active().concepts_in(item.label):
         return None
-    found = _first_sentence(corpus, lambda sentence: f"否：{sentence}" if forbids_subcontracting(sentence) else None)
-    if found is None:
-        return None
-    no = normalise("否", "yesno")
-    return _read_row(checklist, item, question, found.answer, no, found.quote(no), "subcontracting forbidden")
+    return _no_row(checklist, item, question, corpus, forbids_subcontracting, "subcontracting forbidden")
 
 
 def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -425,6 +417,23 @@ def _first_sentence(corpus: Corpus, answer_of: Callable[..., str | None], label:
             where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
             return _Sentence(answer, sentence, where)
     return None
+
+
+def _no_row(
+    checklist: Checklist,
+    item: ChecklistItem,
+    question: str,
+    corpus: Corpus,
+    says_no: Callable[[str], bool],
+    read: str,
+) -> ReviewRow | None:
+    """A yes/no item answered no from the first sentence of the documents that ``says_no`` holds ("否：" and the
+    sentence), cited at its lines; None where no sentence does (the model is asked)."""
+    found = _first_sentence(corpus, lambda sentence: f"否：{sentence}" if says_no(sentence) else None)
+    if found is None:
+        return None
+    no = normalise("否", "yesno")
+    return _read_row(checklist, item, question, found.answer, no, found.quote(no), read)
 
 
 def _text_row(
