@@ -57,6 +57,13 @@ _PROVISO = re.compile(
 UNIT_REACH = 12  # how far before a term a value it is the unit of may start ("（14）分鐘")
 # The measure word a count item's question counts in (几页, 幾份, 多少人), in prepared (simplified) text.
 _MEASURE_ASKED = re.compile(r"(?:几|幾|多少)\s*(?:个)?([人份页次名家条项天位])")
+# Measure words that count one thing: people are counted in 人, 名 or 位 (「5人以上」 answers 「多少名成员」).
+_SAME_MEASURE = {"名": "人", "位": "人"}
+# A value right after a period's term and its end counts from that end, not the period's length: 「投标有效期满后30天」
+# is how long a guarantee outlives the bid validity, 「保固期屆滿後30日內」 when a bond is returned.
+_AFTER_END = re.compile(
+    r"\s*(?:期)?(?:满|滿|届满|屆滿|到期|结束|結束|终止|終止)\s*(?:之日)?\s*(?:以后|以後|之后|之後|后|後|起)"
+)
 
 
 @dataclass(frozen=True)
@@ -158,16 +165,20 @@ class _Subject:
 
     def owns(self, value: Value, between: str) -> bool:
         """A value belongs to the item when the concept named nearest before it (after the item's term) is one
-        the item names, or none is (a passing line of 80 分 after 技術評分…及格 is no weight), and a count is in
-        the item's measure (3 份 of copies is no page limit)."""
+        the item names, or none is (a passing line of 80 分 after 技術評分…及格 is no weight), it is not counted from
+        the end of the item's period (「有效期满后30天」), and a count is in the item's measure (3 份 of copies is no
+        page limit; 人, 名 and 位 count people alike)."""
+        if _AFTER_END.match(between):
+            return False
         folded = concepts.fold(START_POINT.sub(" ", between))
         found = concepts.active().find(folded)
         if found and _BASE.match(folded, found[-1].end):  # "合同总价的 10%": the share's base, not its subject
             found.pop()
         if found and found[-1].concept not in self.concepts:
             return False
-        unit = prepare(value.unit)
-        return not (self.kind == "count" and self.measure and unit and unit[-1:] != self.measure)
+        unit = _SAME_MEASURE.get(prepare(value.unit)[-1:], prepare(value.unit)[-1:])
+        measure = _SAME_MEASURE.get(self.measure, self.measure)
+        return not (self.kind == "count" and measure and unit and unit != measure)
 
 
 def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:

@@ -261,6 +261,17 @@ def test_a_tolerance_is_no_weight(tmp_path: Path, settings: Settings) -> None:
     assert row.extra.get("read") == "labelled field" and [v.normal for v in row.values] == ["30%"]
 
 
+def test_a_share_of_something_else_is_no_weight(tmp_path: Path, settings: Settings) -> None:
+    # 厦门国际银行's quarterly assessment: 「占比」 is the share of staff with a degree, a rule's line, not a weight
+    notice = (
+        "# 考核办法\n\n| 考核项目 | 考核内容 | 权重 |\n|---|---|---|\n"
+        "| 外包人员本科及以上人员占比 | 评估期内，所有在岗的外包人员本科及以上占比是否达到50%及以上，"
+        "如果是，得权重分；如果否，按实际符合人数/全部在岗人数*权重分 | 5 |\n"
+    )
+    row = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", WEIGHTS)["technical_weight"]
+    assert row.extra.get("read") != "labelled field" and row.verdict == "not_stated"
+
+
 BOND = """name = "bond"
 
 [[items]]

@@ -214,3 +214,20 @@ def test_the_contract_s_counterparts_are_no_count_of_bid_copies() -> None:
     counterparts = next(i for i in load_checklist("contract-zh").items if i.id == "counterparts")
     assert [s.value.normal for s in statements(corpus(text), copies)] == ["1"]
     assert "4" in [s.value.normal for s in statements(corpus(text), counterparts)]
+
+
+def test_a_value_counted_from_the_period_s_end_is_not_its_length() -> None:
+    # 阳西's bid guarantee form: the guarantee outlives the bid validity by 30 days; the validity itself is 90 days
+    validity = asked("duration", "投標有效期", "投標有效期為多久？", "投标有效期", "投標有效期")
+    text = "投标有效期 从提交投标文件的截止之日起 90 日历天。本保函自出具之日起至该投标有效期满后 30天内持续有效。"
+    assert [s.value.normal for s in statements(corpus(text), validity)] == ["90 days"]
+    warranty = asked("duration", "保固期", "保固期為多久？", "保固期")
+    assert statements(corpus("保固期屆滿後30日內無息退還保固保證金。"), warranty) == []
+
+
+def test_the_committee_s_chair_is_no_count_of_its_members_and_people_count_in_any_measure_word() -> None:
+    # 厦门国际银行: 「设主任评委1名」 after 评标委员会 counts the chair; 「5人」 answers a question asked in 名
+    evaluators = next(i for i in load_checklist("tender-zh").items if i.id == "evaluators")
+    text = "评标委员会由招标人代表和评审专家共5人组成。评标委员会设主任评委1名，负责主持整个评标工作。"
+    text += "評選委員會置召集人1名。"
+    assert [s.value.normal for s in statements(corpus(text), evaluators)] == ["5"]
