@@ -5,15 +5,15 @@ against the gold's conflicts. No LLM.
 
     .venv/bin/python build/bench/bench_conflicts.py [--kbs DIR] [--sheet NAME …] [--held-out NAME …]
 
-The KBs are those of ``build/bench/bench_readers.py`` (``DIR/NAME.kb``, ingested with the hashing encoder when not
-there): the statements are read from the text, and the meaning filter encodes the sentences with the bundled
-encoder on the fly. An item the system reads without the model is read so (``review/runner.answer_item``); for
-the others the row is the gold's own, its value and its quote, as a right draft makes it, so what this counts is
-the check's errors with a right answer in hand (in a review, a wrong answer also meets the statements that state
-the right one, and is rightly shown conflicting). Prints per sheet the valued items judged, the false conflicts
-(shown where the gold holds none, with the values set against the gold's), and the gold's conflicts caught;
-``--json`` writes every row shown conflicting.
-"""
+The sheets are the tender sheets of ``build/bench/bench_readers.py`` and the two contracts' (the long supply
+agreement, the Taiwanese contract), each under its checklist. The KBs are bench_readers' (``DIR/NAME.kb``, ingested
+with the hashing encoder when not there): the statements are read from the text, and the meaning filter encodes the
+sentences with the bundled encoder on the fly. An item the system reads without the model is read so
+(``review/runner.answer_item``); for the others the row is the gold's own, its value and its quote, as a right draft
+makes it, so what this counts is the check's errors with a right answer in hand (in a review, a wrong answer also
+meets the statements that state the right one, and is rightly shown conflicting). Prints per sheet the valued items
+judged, the false conflicts (shown where the gold holds none, with the values set against the gold's), and the
+gold's conflicts caught; ``--json`` writes every row shown conflicting."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -44,10 +44,19 @@ from pikelocal.store.store import Store  # noqa: E402
 from pikelocal.text.values import normalise  # noqa: E402
 
 NOWHERE = Located(0, "gold", None, None, None)
+REVIEW_DATA = ROOT / "tests" / "data" / "review"
+# The contracts' sheets, each with its document and checklist (the tender sheets are bench_readers'), and the script
+# the items are asked in.
+CONTRACTS = {
+    "contract-en": (REVIEW_DATA / "supply-agreement-long.md", REVIEW_DATA / "contract-en-gold.jsonl", "contract-en"),
+    "tw-contract-ntpc-dispatch": (
+        REVIEW_DATA / "tw-contract-ntpc-dispatch.txt", REVIEW_DATA / "tw-contract-ntpc-dispatch-gold.jsonl",
+        "contract-zh",
+    ),
+}  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Shown:
+class Shown(NamedTuple):
     """A row the check showed conflicting: its sheet, item, the gold's value and the values set against it."""
 
     sheet: str
@@ -58,18 +67,26 @@ class Shown:
     expected: bool  # the gold holds a conflict here
 
 
+def every_sheet() -> dict[str, tuple[Path, Path, str]]:
+    """Every gold sheet: name → (document, gold, checklist)."""
+    found = {name: (doc, gold, "tender-zh") for name, (doc, gold) in sheets().items()}
+    return found | CONTRACTS
+
+
 def gold_row(item: ChecklistItem, gold: GoldItem, question: str) -> ReviewRow:
     """The row a right answer makes: the gold value, quoted from the gold's sentence; "not stated" with none."""
     value = normalise(gold.value[0], item.kind) if gold.value else None
     if value is None:
-        return ReviewRow("tender-zh", item.id, item.label, item.section, item.kind, question, "not stated",
+        return ReviewRow("gold", item.id, item.label, item.section, item.kind, question, "not stated",
                          "not_stated", (), ())  # fmt: skip
     quote = ReviewQuote(gold.quote, NOWHERE, value)
-    return ReviewRow("tender-zh", item.id, item.label, item.section, item.kind, question, value.text, "found",
+    return ReviewRow("gold", item.id, item.label, item.section, item.kind, question, value.text, "found",
                      (value,), (quote,) if gold.quote else ())  # fmt: skip
 
 
-def shown(name: str, kb: Path, document: Path, gold_path: Path, encoder: Encoder | None) -> tuple[int, list[Shown]]:
+def shown(
+    name: str, kb: Path, document: Path, gold_path: Path, checklist_name: str, encoder: Encoder | None
+) -> tuple[int, list[Shown]]:
     """The valued items judged on one sheet, and the rows the check shows conflicting."""
     if not kb.exists():
         with api.open_kb(kb, load_settings(environ={}), encoder=HashEncoder()) as knowledge_base:
@@ -77,9 +94,9 @@ def shown(name: str, kb: Path, document: Path, gold_path: Path, encoder: Encoder
                 raise SystemExit(f"{document}: could not be ingested")
     with Store.open_existing(kb) as store:
         corpus = Corpus.read(store)
-    checklist = load_checklist("tender-zh")
+    checklist = load_checklist(checklist_name)
     items = {i.id: i for i in checklist.items}
-    script = "hant" if document.name.startswith("tw-") else "hans"
+    script = "en" if checklist_name.endswith("-en") else "hant" if document.name.startswith("tw-") else "hans"
     judged, out = 0, []
     for gold in load_gold(gold_path):
         item = items.get(gold.item)
@@ -116,10 +133,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     print("| sheet | held out | valued items | false conflicts | conflicts caught |\n|---|---|---|---|---|")
     every: list[Shown] = []
     totals = [0, 0, 0, 0]
-    for name, (document, gold_path) in sheets().items():
+    for name, (document, gold_path, checklist) in every_sheet().items():
         if args.sheet and name not in args.sheet:
             continue
-        judged, found = shown(name, args.kbs / f"{name}.kb", document, gold_path, encoder)
+        judged, found = shown(name, args.kbs / f"{name}.kb", document, gold_path, checklist, encoder)
         expected = sum(1 for g in load_gold(gold_path) if g.conflict)
         false = [s for s in found if not s.expected]
         caught = [s for s in found if s.expected]
@@ -134,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"| {s.sheet} | {s.item} | {s.gold} | {' / '.join(s.values)} | {'yes' if s.expected else 'no'} | "
               f"{said} |")  # fmt: skip
     if args.json:
-        records = [s.__dict__ | {"held_out": s.sheet in args.held_out} for s in every]
+        records = [s._asdict() | {"held_out": s.sheet in args.held_out} for s in every]
         args.json.write_text(json.dumps(records, ensure_ascii=False, indent=1), encoding="utf-8")
     return 0
 

@@ -19,6 +19,7 @@ from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, 
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
+from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.examples import EXAMPLE
 from pikelocal.text.subjects import LINE_AFTER, LINE_BEFORE, START_POINT
 from pikelocal.text.values import SPAN_KINDS, prepare, same_value, values_in
@@ -60,10 +61,28 @@ _MEASURE_ASKED = re.compile(r"(?:几|幾|多少)\s*(?:个)?([人份页次名家�
 # Measure words that count one thing: people are counted in 人, 名 or 位 (「5人以上」 answers 「多少名成员」).
 _SAME_MEASURE = {"名": "人", "位": "人"}
 # A value right after a period's term and its end counts from that end, not the period's length: 「投标有效期满后30天」
-# is how long a guarantee outlives the bid validity, 「保固期屆滿後30日內」 when a bond is returned.
-_AFTER_END = re.compile(
-    r"\s*(?:期)?(?:满|滿|届满|屆滿|到期|结束|結束|终止|終止)\s*(?:之日)?\s*(?:以后|以後|之后|之後|后|後|起)"
+# is how long a guarantee outlives the bid validity, 「保固期屆滿後30日內」 when a bond is returned;
+# 「有效期截止日后30天」 and 「合同有效期终止前2个月」 the same, on and back.
+_FROM_END = re.compile(
+    r"\s*(?:期)?(?:满|滿|届满|屆滿|到期|结束|結束|终止|終止|截止)\s*(?:之日|日)?\s*"
+    r"(?:以后|以後|之后|之後|后|後|起|以前|之前|前)"
 )
+# A value that an "in the range" clause bounds is a condition's, not a statement of the item: 「采购预算金额在1000万元
+# 以上的」 says when a rule applies.
+_IN_RANGE = re.compile(r"在\s*$")
+# 「给予1%的价格扣除」: a value followed by 的 and a concept is a measure of that concept.
+_OF_WHAT = re.compile(r"\s*[的之]\s*")
+# A bracket that opens on these notes what a sum includes (「付至合同价款的85%（含预付款）」); a term inside it is the
+# note's, and a value after the bracket closes is not the term's. A bracket of other words glosses the term before it
+# (「商务部分（投标报价）为70分」), whose value follows.
+_NOTE = re.compile(r"\s*(?:含|包含|包括|不含|不包括|除|(?i:incl|excl))")
+_BRACKETS = {"（": "）", "(": ")"}
+# A contract signed each year for a longer service (「合同一年一签」, 「每年一簽」): its sentence states two terms at
+# once, the service's and each contract's, and is set against neither.
+_YEARLY = re.compile(r"[一每]\s*年\s*一\s*[签簽]|逐年\s*[签簽]|按年\s*[签簽]")
+# 「…澄清问题的截止时间」: the words before 的 (or 之) right before a term name whose it is.
+_OWNER = re.compile(r"[的之]\s*$")
+OWNER_CHARS = 10
 
 
 @dataclass(frozen=True)
@@ -152,8 +171,9 @@ class _Subject:
 
     def names_another(self, text: str, at: int, size: int) -> bool:
         """The term at ``text[at:at + size]`` is part of a word that names another concept than the item's: 期限 in
-        付款期限 (the payment's deadline, not the contract's term), 保证金 in 履约保证金 for the bid bond. Judged on
-        the folded words that end at the term or hold it."""
+        付款期限 (the payment's deadline, not the contract's term), 保证金 in 履约保证金 for the bid bond (judged on
+        the folded words that end at the term or hold it), or is another concept's by 的 (「澄清问题的截止时间」 is the
+        clarification's deadline, not the bids'; 「递交投标文件的截止时间」 is the bids')."""
         left = max(0, at - COMPOUND_CHARS)
         before, word = concepts.fold(text[left:at]), concepts.fold(text[at : at + size])
         whole = before + word
@@ -161,14 +181,27 @@ class _Subject:
             joined = m.end == len(before) or m.start < len(before) < m.end  # ends at the term, or holds its start
             if joined and m.concept not in self.concepts:
                 return True
-        return False
+        owner = _OWNER.search(text, max(0, at - 3), at)
+        if owner is None:
+            return False
+        named = concepts.active().find(concepts.fold(text[max(0, owner.start() - OWNER_CHARS) : owner.start()]))
+        return bool(named) and named[-1].concept not in self.concepts  # 「澄清问题的截止时间」: the clarification's
+
+    def measures_another(self, text: str, end: int) -> bool:
+        """The value ending at ``text[end]`` is followed by 的 and a concept not the item's: it measures that
+        (「给予1%的价格扣除」 is a deduction, not the price's weight)."""
+        joined = _OF_WHAT.match(text, end)
+        if joined is None:
+            return False
+        found = concepts.active().find(concepts.fold(text[joined.end() : joined.end() + 12]))
+        return bool(found) and found[0].start == 0 and found[0].concept not in self.concepts
 
     def owns(self, value: Value, between: str) -> bool:
         """A value belongs to the item when the concept named nearest before it (after the item's term) is one
         the item names, or none is (a passing line of 80 分 after 技術評分…及格 is no weight), it is not counted from
         the end of the item's period (「有效期满后30天」), and a count is in the item's measure (3 份 of copies is no
         page limit; 人, 名 and 位 count people alike)."""
-        if _AFTER_END.match(between):
+        if _FROM_END.match(between):
             return False
         folded = concepts.fold(START_POINT.sub(" ", between))
         found = concepts.active().find(folded)
@@ -189,6 +222,8 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
         return []
     points = _is_weight(item)
     subject = _Subject.of(item)
+    if subject.kind == "count" and {"copies", "bid_documents"} <= subject.concepts:  # the bid's copies: totals
+        return _copies(corpus)
     found: dict[tuple[int, int], Statement] = {}
     for doc_id, chunks in corpus.chunks.items():
         for chunk in chunks:
@@ -203,6 +238,21 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
     if points and any(s.value.unit == "points" for s in found.values()):  # a score's weights are its points
         found = {k: s for k, s in found.items() if s.value.unit == "points"}
     return sorted(found.values(), key=lambda s: (s.where.doc_id, s.offset))
+
+
+def _copies(corpus: Corpus) -> list[Statement]:
+    """Every statement of the bid's copies, each as its total (「正本1份，副本4份」 states 5, not 1 and 4;
+    ``text/copies.py``), leaving out those of other papers (「本合同一式四份」)."""
+    out: list[Statement] = []
+    for doc_id, chunks in corpus.chunks.items():
+        for chunk in chunks:
+            for c in copies_statements(chunk.text):
+                if counts_the_bid(c):
+                    value = Value("count", chunk.text[c.start : c.end], str(c.total), float(c.total), "份")
+                    start, end = _sentence_bounds(chunk.text, c.start)
+                    out.append(_located(corpus, doc_id, chunk, start, end, value))
+    unique = {(s.where.doc_id, s.offset): s for s in out}
+    return sorted(unique.values(), key=lambda s: (s.where.doc_id, s.offset))
 
 
 def _unit_of_value(text: str, at: int, size: int) -> bool:
@@ -244,21 +294,51 @@ def _statement(
     near = NEAR_CHARS_EN if chunk.text[at : at + 1].isascii() else NEAR_CHARS
     after = chunk.text[at + size : end]
     turn = _CLAUSE_TURN.search(after)
-    reach = min(near, turn.start() if turn else near)
+    reach = min(near, turn.start() if turn else near, _aside_end(chunk.text[start:at], after))
     found = [
-        (s, v)
+        (s, e, v)
         for s, e, v in values_in(after, VALUED)
         if v.kind == subject.kind and s < reach and not (v.unit == "points" and _threshold(after, s, e))
     ]
-    if not found or not subject.owns(found[0][1], after[: found[0][0]]):
+    if not found:
         return None
+    s, e, value = found[0]
+    if not subject.owns(value, after[:s]) or _conditional(after, s, e) or subject.measures_another(after, e):
+        return None
+    if subject.kind == "duration" and _YEARLY.search(chunk.text, start, end):
+        return None  # the service's term and each yearly contract's, both
+    return _located(corpus, doc_id, chunk, start, end, value)
+
+
+def _located(corpus: Corpus, doc_id: int, chunk: ChunkRecord, start: int, end: int, value: Value) -> Statement:
+    """The statement of ``value`` in the sentence ``chunk.text[start:end]``, with its page and lines."""
     sentence = " ".join(chunk.text[start:end].split())
     offset = chunk.char_start + start
     pages = corpus.pages.get(doc_id) or []
     page, line = position_in_pages(pages, offset) if pages else (None, None)
     last_line = position_in_pages(pages, chunk.char_start + end - 1)[1] if pages else None
     where = Located(doc_id, corpus.titles[doc_id], page, line, last_line)
-    return Statement(found[0][1], sentence, where, offset)
+    return Statement(value, sentence, where, offset)
+
+
+def _aside_end(before: str, after: str) -> int:
+    """Where the bracketed note a term stands in closes (「（含预付款）、…付至审核价的97%」: the term is the note's,
+    the value after it is not), or a reach no value has."""
+    depth: list[tuple[str, int]] = []
+    for i, ch in enumerate(before):
+        if ch in _BRACKETS:
+            depth.append((_BRACKETS[ch], i + 1))
+        elif depth and ch == depth[-1][0]:
+            depth.pop()
+    if not depth or not _NOTE.match(before, depth[-1][1]):
+        return len(after) + 1
+    at = after.find(depth[-1][0])
+    return at if at >= 0 else len(after) + 1
+
+
+def _conditional(text: str, start: int, end: int) -> bool:
+    """The value at ``text[start:end]`` bounds a condition (「金额在1000万元以上」), not the item."""
+    return bool(_IN_RANGE.search(text[max(0, start - 3) : start]) and LINE_AFTER.match(text, end))
 
 
 def _threshold(text: str, start: int, end: int) -> bool:

@@ -208,12 +208,15 @@ def test_a_citation_is_read_under_its_section_and_after_the_line_it_continues() 
 
 def test_the_contract_s_counterparts_are_no_count_of_bid_copies() -> None:
     # 「本合同一式肆份」 counts the signed contract's counterparts: no statement of the bid's copies, while the
-    # contract checklist's item on counterparts keeps it
-    text = "投标文件正本份数：壹份。\n\n1.本合同一式肆份，甲方执叁份，乙方执壹份，具有同等法律效力。"
+    # contract checklist's item on counterparts keeps it; the bid's copies are stated as their total (正本 and 副本
+    # counted apart are one statement of 5, not of 1 and of 4)
+    text = "投标文件正本1份，副本肆份。\n\n1.本合同一式肆份，甲方执叁份，乙方执壹份，具有同等法律效力。"
     copies = next(i for i in load_checklist("tender-zh").items if i.id == "copies")
     counterparts = next(i for i in load_checklist("contract-zh").items if i.id == "counterparts")
-    assert [s.value.normal for s in statements(corpus(text), copies)] == ["1"]
+    assert [s.value.normal for s in statements(corpus(text), copies)] == ["5"]
     assert "4" in [s.value.normal for s in statements(corpus(text), counterparts)]
+    # the shared tender's design papers, 「纸质文件一式八份」, are no count of the bid's
+    assert statements(corpus("纸质文件一式八份，应当加盖单位章和项目负责人注册执业印章；"), copies) == []
 
 
 def test_a_value_counted_from_the_period_s_end_is_not_its_length() -> None:
@@ -231,3 +234,35 @@ def test_the_committee_s_chair_is_no_count_of_its_members_and_people_count_in_an
     text = "评标委员会由招标人代表和评审专家共5人组成。评标委员会设主任评委1名，负责主持整个评标工作。"
     text += "評選委員會置召集人1名。"
     assert [s.value.normal for s in statements(corpus(text), evaluators)] == ["5"]
+
+
+def test_a_term_in_a_note_of_what_a_sum_includes_owns_no_value_after_it() -> None:
+    # 含山's payment terms: 预付款 stands in the note 「（含预付款）」; the 97 % after it is a stage payment's
+    advance = next(i for i in load_checklist("tender-zh").items if i.id == "advance_payment")
+    text = "采购人向中标人支付合同金额的40%作为预付款，"
+    text += "安装完成验收合格后付至合同价款的85%（含预付款）、项目审计后付至审核价的 97%。"
+    assert [s.value.normal for s in statements(corpus(text), advance)] == []
+    # a bracket that glosses the term before it is no note: 「商务部分（投标报价）为70分」 states the price's weight
+    price = next(i for i in load_checklist("tender-zh").items if i.id == "price_weight")
+    text = "第九条 评标采用百分制，其中商务部分（投标报价）为70分、技术部分为30分。"
+    assert [s.value.normal for s in statements(corpus(text), price)] == ["70 points"]
+
+
+def test_a_condition_s_bound_a_deduction_and_another_concept_s_deadline_state_nothing_of_the_item() -> None:
+    items = {i.id: i for i in load_checklist("tender-zh").items}
+    # 玉林: 「采购预算金额在1000万元以上」 says when a larger committee is needed
+    text = "评标委员会成员人数应当为7人以上单数，采购预算金额在1000万元以上；采购预算为171867.3元。"
+    assert [s.value.normal for s in statements(corpus(text), items["budget"])] == ["171867.3 元"]
+    # 阳西: 「价格分别给予 1%的价格扣除」 is a deduction, not the price's weight
+    text = "对节能产品或环境标志产品的价格分别给予 1%的价格扣除。价格分为15分。"
+    assert [s.value.normal for s in statements(corpus(text), items["price_weight"])] == ["15 points"]
+    # 厦门国际银行: the clarification's 截止时间 is not the bids'; 「递交投标文件的截止时间」 is
+    text = "对招标文件提出澄清问题的截止时间：2026年5月12日17:00时。递交投标文件的截止时间：2026年5月25日9:30时。"
+    assert [s.value.normal for s in statements(corpus(text), items["bid_deadline"])] == ["2026-05-25"]
+
+
+def test_a_contract_signed_each_year_states_both_terms_and_is_set_against_neither() -> None:
+    # 阳西, 交行: 「合同每年一签，合同期限均为 1 年」 beside a service of 24 months
+    term = next(i for i in load_checklist("tender-zh").items if i.id == "contract_term")
+    text = "服务期限：24个月。辅助及后勤服务合同每年一签，合同期限均为 1 年。"
+    assert [s.value.normal for s in statements(corpus(text), term)] == ["24 months"]
