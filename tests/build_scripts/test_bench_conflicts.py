@@ -28,4 +28,3 @@ def test_the_supply_agreement_s_two_true_conflicts_are_caught(
     table = capsys.readouterr().out
     assert "| contract-en | no | 6 |" in table and "| 2/2 |" in table
     assert (tmp_path / "contract-en.kb").is_file()
-
