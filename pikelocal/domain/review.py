@@ -52,6 +52,9 @@ class ChecklistItem:
     questions: Mapping[ChecklistScript, str]
     hints: tuple[str, ...] = ()
     section: str = ""  # the heading the item is listed under in a report
+    # "max": the item asks for a ceiling (a cap on damages), so its answer's figure must be printed as one in its
+    # quote (不超过, 最高, 为上限: ``text/bounds.py``); "min" a floor; "" either
+    bound: Literal["min", "max", ""] = ""
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ A checklist is a small TOML file::
     question.hant = "本案的採購預算金額是多少？"
     question.en = "…"                       # at least one of hans / hant / en
     hints = ["预算", "採購預算", "最高限价", "預算金額"]   # optional: terms added to the item's search
+    bound = "max"                           # optional: the answer is a ceiling ("max") or a floor ("min"), and its
+                                            # figure must be printed as one in the quote (不超过, 为上限, 至少)
 
 No other keys are accepted, at the top or in an item: a misspelt key would otherwise be dropped without a word.
 Every error is a :class:`ChecklistError` whose message is one line naming the file and line (``mylist.toml:14: item
@@ -39,7 +41,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pikelocal.domain.errors import ChecklistError
 from pikelocal.domain.review import (
@@ -55,7 +57,7 @@ from pikelocal.review.checklist_file import MAX_ITEMS, TomlLines, parse_toml, re
 from pikelocal.text.script import to_simplified, to_traditional
 
 _TOP_KEYS = ("name", "title", "description", "items")
-_ITEM_KEYS = ("id", "label", "section", "kind", "question", "hints")
+_ITEM_KEYS = ("id", "label", "section", "kind", "question", "hints", "bound")
 _ID = re.compile(r"[a-z0-9_-]+")
 _KIND_ALIASES: Mapping[str, ValueKind] = {"yes/no": "yesno"}
 # The most characters of each text (a hint: of each term). The built-ins' longest question is some 60 characters.
@@ -239,7 +241,18 @@ def _read_item(entry: Mapping[str, Any], index: int, lines: TomlLines, source: s
         questions=_questions(entry, fail),
         hints=_hints(entry, fail),
         section=_optional_string(entry, "section", fail),
+        bound=_bound(entry, fail),
     )
+
+
+def _bound(entry: Mapping[str, Any], fail: _Fail) -> Literal["min", "max", ""]:
+    """The bound the item's answer must be printed as: "max", "min", or "" when not given."""
+    raw = entry.get("bound", "")
+    for bound in ("max", "min", ""):
+        if raw == bound:
+            return bound
+    shown = f'"{_excerpt(raw)}"' if isinstance(raw, str) else _type_name(raw)
+    raise fail(f'bound {shown} is not "max" (a ceiling) or "min" (a floor)')
 
 
 def _required_string(entry: Mapping[str, Any], key: str, fail: _Fail) -> str:

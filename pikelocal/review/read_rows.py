@@ -386,6 +386,34 @@ def waiver_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
     return _read_row(checklist, item, question, found.answer, None, found.quote(None), "none asked for")
 
 
+_BONDS = frozenset({"bid_bond", "performance_bond", "warranty_bond"})
+_REPLACES = re.compile(r"代替|替代|取代|代之")  # something given instead of the bond (a credit pledge)
+
+
+def waived_form_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """How a bond is to be paid (a text item about a bond) where the documents say no such bond is asked for
+    (``text/waivers.py``: 「13.1 投标保证金 ☑不收取」): not stated, cited at that clause; the model is not asked.
+    Shown the sources, the model answered with a guarantee form's title from the file's forms (投标保函). Where
+    something is given instead (「采用信用承诺代替投标保证金」), that is the form: the model is asked."""
+    wanted = concepts.active().concepts_in(item.label) & _BONDS
+    if item.kind != "text" or not wanted:
+        return None
+
+    def waived(sentence: str) -> str | None:
+        clause = waiver_clause(sentence, wanted)
+        return None if clause is None or _UNTICKED.search(clause) else clause
+
+    def replaced(sentence: str) -> str | None:  # 「采用信用承诺代替投标保证金」: the pledge is the bond's form
+        named = _REPLACES.search(sentence) and concepts.active().concepts_in(sentence) & wanted
+        return sentence if named else None
+
+    found = _first_sentence(corpus, waived)
+    if found is None or _first_sentence(corpus, replaced) is not None:
+        return None
+    row = _read_row(checklist, item, question, found.answer, None, found.quote(None), "none asked for")
+    return replace(row, verdict="not_stated")
+
+
 @dataclass(frozen=True)
 class _Sentence:
     """A sentence of the documents a reader answered from: its answer, the sentence on one line, where it stands."""

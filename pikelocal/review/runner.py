@@ -52,12 +52,22 @@ from pikelocal.review.read_rows import (
     term_row,
     ticked_row,
     title_row,
+    waived_form_row,
     waiver_row,
 )
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.values import as_printed, counted_deadline, is_blank_date, normalise, printed_as_other, values_in
+from pikelocal.text.bounds import bound_of
+from pikelocal.text.values import (
+    SPAN_KINDS,
+    as_printed,
+    counted_deadline,
+    is_blank_date,
+    normalise,
+    printed_as_other,
+    values_in,
+)
 
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
@@ -74,6 +84,7 @@ RowReader = Callable[[Checklist, ChecklistItem, str, Corpus], ReviewRow | None]
 READ_BEFORE_FIELDS: tuple[RowReader, ...] = (copies_row, award_row, term_row)
 READ_AFTER_FIELDS: tuple[RowReader, ...] = (
     waiver_row,
+    waived_form_row,
     fixed_price_row,
     method_row,
     clarification_row,
@@ -210,6 +221,7 @@ def answer_item(
     # a name answered by a field's label or a party's role ("招标人") names nobody
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
+    blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
     found = not answer.unsupported and not to_check
     blank = blank or (found and meaning is not None and _about_none(item, quotes, corpus, meaning))
     blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
@@ -265,14 +277,37 @@ def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:
     return not (negative is not None and negative.normal == "no")
 
 
+# An answer's number and the short unit the reader wrote after it (3名, 100%, 15天): the number is judged as printed
+_NUMBER_AND_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*(?:[%％]|[^\d\s.,%％]{1,3})")
+
+
 def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
-    """The answer's bare number is printed in its quotes only as a value of another kind than the item asks for
-    (「30 日」内缴纳履约保证金 answering the bond's amount with "30"): the reader took the figure beside the one asked
-    for, so the row is not stated (its words kept for the reviewer)."""
+    """The answer's number is printed in its quotes only as a value of another kind than the item asks for
+    (「30 日」内缴纳履约保证金 answering the bond's amount with "30"; 「前3 年内」 answering the committee's size with
+    "3名"): the reader took the figure beside the one asked for, or gave it a unit of its own, so the row is not
+    stated (its words kept for the reviewer)."""
     if value is None or not quotes:
         return False
+    bare = _NUMBER_AND_UNIT.fullmatch(value.text.replace(",", "").strip())
+    if bare is not None:  # "3名" where the quote prints 「前3 年内」, "100%" where it prints 「100万元」
+        value = replace(value, text=bare.group(1))
     printed = [printed_as_other(value, q.text) for q in quotes if value.text.replace(",", "").strip() in q.text]
     return bool(printed) and all(printed)
+
+
+def _unbound(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
+    """An item asking for a ceiling or a floor (its ``bound``) answered with a figure that no quote prints as one:
+    「每日千分之六」 (a daily rate) or 「合同总值5%的违约金」 (a penalty) offered as the cap on damages, which a
+    document states as 「累计不超过合同总价的10%」 or 「以契約價金總額之20%為上限」. The row is not stated, its words
+    kept. Judged on the quotes' values of the answer's kind and number; a quote that prints the figure otherwise
+    (百分之五 for 5%) is read as printed."""
+    if not item.bound or value is None or value.number is None or not quotes:
+        return False
+    return not any(
+        printed.kind == value.kind and printed.number == value.number and bound_of(q.text, s, e) == item.bound
+        for q in quotes
+        for s, e, printed in values_in(q.text, SPAN_KINDS)
+    )
 
 
 def _about_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corpus, meaning: Meaning) -> bool:

@@ -39,12 +39,12 @@ _FLOOR_BEFORE = (
 )
 _CEILING_BEFORE = (
     r"不超过|不超過|不多于|不多於|不高于|不高於|不大于|不大於|不长于|不長於|不迟于|不遲於|不晚于|不晚於"
-    r"|不得超过|不得超過|不得多于|不得多於|不得高于|不得高於|不得迟于|不得遲於|最多|最长|最長|最高|最迟|最遲|小于等于|小於等於|≤|<="
-    rf"|(?<![a-z])(?:{_either((*EN_AT_MOST, *_EN_NO_LATER))})"
+    r"|不得超过|不得超過|不得多于|不得多於|不得高于|不得高於|不得迟于|不得遲於|最多|最长|最長|最高|上限|最迟|最遲|小于等于|小於等於|≤|<="
+    rf"|(?<![a-z])(?:{_either((*EN_AT_MOST, *_EN_NO_LATER, 'not exceed', 'capped at', 'limited to'))})"
 )
 _FLOOR_AFTER = r"及以上|或以上|以上|或更长|或更長|(?:or|and) (?:more|above|longer|greater)"
 _CEILING_AFTER = (
-    r"以内|之内|以下|及以下|或以下|之前|以前|为限|為限|内|內|前"
+    r"以内|之内|以下|及以下|或以下|之前|以前|为上限|為上限|为限|為限|内|內|前"
     r"|(?:or|and) (?:less|fewer|below|earlier|before|shorter)"
 )
 _BEFORE = re.compile(rf"(?P<min>{_FLOOR_BEFORE})|(?P<max>{_CEILING_BEFORE})", re.IGNORECASE)

@@ -15,9 +15,12 @@ from pikelocal import api
 from pikelocal.config import Settings, load_settings
 from pikelocal.domain.errors import Cancelled
 from pikelocal.domain.events import Event, StageAdvanced
+from pikelocal.domain.review import Located, ReviewQuote
 from pikelocal.embed.fake import HashEncoder
 from pikelocal.llm.fake import FakeLLM
+from pikelocal.review.runner import _other_kind
 from pikelocal.store.store import Store
+from pikelocal.text.values import normalise
 from tests.support.review_kb import CHECKLIST, RFP, RULES, quote_first, reviewed
 
 
@@ -298,3 +301,24 @@ def test_a_quote_about_none_of_the_item_s_concepts_answers_nothing(
     row = reviewed(tmp_path, settings, text, reply, VALIDITY_CHECKLIST)["bid_validity"]
     assert row.verdict == verdict if verdict == "not_stated" else row.verdict in ("found", "to_check")
     assert row.extra.get("draft") == reply.rsplit("：", 1)[1]  # the model's words kept either way
+
+
+@pytest.mark.parametrize(
+    ("answer", "kind", "quote", "other"),
+    [
+        # 温岭: 「前3 年内」 (a look-back in years) answering the committee's size as "3名"
+        ("3名", "count", "应当回避：1.参加采购活动前3 年内与供应商存在劳动关系；", True),
+        # 金艺: a fee table's 「100万元」 answering the advance payment's share as "100%"
+        ("100%", "percentage", "| P≤100万元的部分 | 1.5% |", True),
+        # the answer's unit as the quote prints the number: kept
+        ("5人", "count", "评标委员会由5人组成", False),
+        ("30%", "percentage", "价格分30分", False),
+        ("15天", "duration", "于验收合格后15个工作日内付款", False),
+        ("5万元", "amount", "投标保证金：人民币5万元", False),
+    ],
+)  # fmt: skip
+def test_an_answer_s_number_with_a_unit_printed_as_another_kind_is_no_answer(
+    answer: str, kind: str, quote: str, other: bool
+) -> None:
+    value = normalise(answer, kind)  # type: ignore[arg-type]
+    assert _other_kind(value, [ReviewQuote(quote, Located(1, "doc", 1, 1, 1), value)]) is other

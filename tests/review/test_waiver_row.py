@@ -67,3 +67,45 @@ def test_a_fixed_price_answers_no_without_the_model(tmp_path: Path) -> None:
     assert [v.normal for v in row.values] == ["no"]
     assert row.quotes[0].text == "3.1.2 除专用合同条款另有约定外，签约合同价为固定价格。"
     assert row.extra.get("read") == "fixed price"
+
+
+FORM_CHECKLIST = """
+name = "form-mini"
+
+[[items]]
+id = "bid_bond_form"
+label = "投标保证金缴纳方式 / 押標金繳納方式"
+section = "金额"
+kind = "text"
+question.hans = "投标保证金以什么形式缴纳？"
+hints = ["投标保证金", "保函", "缴纳方式"]
+
+[[items]]
+id = "performance_bond_form"
+label = "履约保证金形式"
+section = "金额"
+kind = "text"
+question.hans = "履约保证金以什么形式提交？"
+hints = ["履约保证金", "保函"]
+"""
+
+
+def test_the_form_of_a_bond_not_asked_for_is_not_stated_without_the_model(tmp_path: Path) -> None:
+    # 阳西: 「13.1 投标保证金 ☑不收取」, and a guarantee form among the file's forms, which the model offered
+    text = "# 投标人须知表\n\n13.1 投标保证金 ☑不收取。\n\n# 附件\n\n投标保函格式：本保函自出具之日起有效。\n"
+    reply = "原文：投标保函格式：本保函自出具之日起有效\n答案：投标保函"
+    rows = reviewed(tmp_path, load_settings(), text, reply, FORM_CHECKLIST)
+    form = rows["bid_bond_form"]
+    assert (form.verdict, form.extra.get("read"), form.trace_id) == ("not_stated", "none asked for", None)
+    assert "不收取" in form.quotes[0].text
+    # the performance bond is not waived: its form is asked of the model
+    assert rows["performance_bond_form"].extra.get("read") != "none asked for"
+    assert rows["performance_bond_form"].trace_id is not None
+
+
+def test_a_bond_replaced_by_a_pledge_has_that_form_and_the_model_is_asked(tmp_path: Path) -> None:
+    # 玉林: 「本项目不适用于保证金」 and 「采用信用承诺代替投标保证金」: the pledge is the form, not "none"
+    text = "# 投标须知\n\n1、投标保证金数额：/（本项目不适用于保证金）\n\n本项目采用信用承诺代替投标保证金。\n"
+    reply = "原文：本项目采用信用承诺代替投标保证金\n答案：信用承诺"
+    form = reviewed(tmp_path, load_settings(), text, reply, FORM_CHECKLIST)["bid_bond_form"]
+    assert form.extra.get("read") != "none asked for" and form.trace_id is not None
