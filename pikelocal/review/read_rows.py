@@ -16,7 +16,7 @@ from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import VALUED, Corpus
 from pikelocal.review.field_lines import Field, fields, head_of, referred_label
 from pikelocal.review.role_names import ROLES, role_names
-from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, composition, is_about
+from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, Criterion, composition, is_about
 from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
@@ -181,8 +181,9 @@ def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
     """An item asking for the evaluation's criteria (a list naming that concept), or for the weight of the price or
     the technical part (a percentage naming the price score or the technical score), answered from the first score
     composition of the documents (``review/score_table.py``), cited at its lines; the model is not asked. A weight
-    is its points, with the total when it is not 100 (「投标报价：26.25分」 of 101.25); a composition naming no such
-    part, or two, answers nothing."""
+    is its points, with the total when it is not 100 (「投标报价：26.25分」 of 101.25), or the sum of the rows about
+    the part where they stand together (「价格 45」, 「价格 5」: 50); a composition naming no such part, or naming
+    it in rows apart, answers nothing."""
     named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
     if item.kind == "list" and "evaluation_criteria" in named:
         part = ""
@@ -194,12 +195,12 @@ def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
         if not chunks or (read := composition("".join(c.text for c in chunks))) is None:
             continue
         picked = [c for c in read.criteria if is_about(c, part)] if part else list(read.criteria)
-        if len(picked) != 1 and part:
+        if part and not _one_run(picked, read):
             continue
-        first, last = (picked[0].first_line, picked[0].last_line) if part else (read.first_line, read.last_line)
+        first, last = (picked[0].first_line, picked[-1].last_line) if part else (read.first_line, read.last_line)
         where, text = _lines_at(corpus, doc_id, first, last)
         answer = (
-            _points(picked[0].points, read)
+            _points(sum((c.points for c in picked), Decimal(0)), read)
             if part
             else "；".join(f"{c.label}（{_number(c.points)}分）" for c in picked)
         )
@@ -207,6 +208,15 @@ def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
         quote = ReviewQuote(text, where, None)
         return _read_row(checklist, item, question, answer, value, quote, "score composition")
     return None
+
+
+def _one_run(picked: list[Criterion], read: Composition) -> bool:
+    """The criteria about a part are one or more rows standing together in the composition (「价格 45」 and 「价格
+    5」 under one 价格部分): their points add up to the part's weight. Rows apart, or none, answer nothing."""
+    if not picked:
+        return False
+    at = [read.criteria.index(c) for c in picked]
+    return at == list(range(at[0], at[0] + len(at)))
 
 
 def copies_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:

@@ -255,6 +255,33 @@ def test_review_rows_read_from_the_composition_without_the_model(tmp_path: Path)
     assert all(r.extra.get("read") == "score composition" for r in rows.values())
 
 
+PARTS = """评标办法附表 评审因素表
+
+| 序号 | 评审因素 | 评分标准 | 满分值 |
+|---|---|---|---|
+| 一、价格部分（50分） |  |  |  |
+| 1 | 价格 | 报价得分=45-（｜Bn-A｜÷A）×45×Q 。 | 45 |
+| 1 | 价格 | 岗位明细报价合理性：对投标人给出的各岗位明细报价的合理性进行评分，最高得5分。 | 5 |
+| 二、商务部分（18分） |  |  |  |
+| 2 | 业绩经验 | 具有金融机构人员外包服务业绩经验的，每有1家银行得2分，本项最高到6分。 | 6 |
+| 3 | 企业实力与荣誉 | 综合进行评分,最高得3分。 | 3 |
+| 4 | 企业认证情况 | 每提供一项得1分，满分3分 | 3 |
+| 5 | 企业人力规模 | 此外每增加50人加1分，最高得5分。 | 6 |
+| 三、技术部分（32分） |  |  |  |
+| 6 | 服务方案 | 优23-28分，良17-23分。 | 28 |
+| 6 | 服务方案 | 优4分，良3分。 | 4 |
+| 合计 |  | 综合得分 | 100 |
+"""
+
+
+def test_a_part_scored_in_rows_standing_together_weighs_their_sum(tmp_path: Path) -> None:
+    # 厦门国际银行: the price part is two rows, 45 and 5 points, under 「一、价格部分（50分）」
+    rows = reviewed(tmp_path, load_settings(), "# 评标办法\n\n" + PARTS, "原文：无\n答案：文档中没有说明", CHECKLIST)
+    price = rows["price_weight"]
+    assert (price.answer, price.extra.get("read")) == ("50分", "score composition")
+    assert price.quotes[0].where.line_end - price.quotes[0].where.line_start == 1  # both rows cited
+
+
 def test_a_document_without_a_composition_leaves_the_items_to_the_model(tmp_path: Path) -> None:
     text = "# 评标办法\n\n本项目采用综合评分法，价格分占总分的30%。\n"
     reply = "原文：本项目采用综合评分法，价格分占总分的30%。\n答案：30%"
