@@ -28,6 +28,7 @@ from pikelocal.text.delay_damages import delay_damages
 from pikelocal.text.dispute_forums import dispute_forum
 from pikelocal.text.evaluation_methods import evaluation_method
 from pikelocal.text.fixed_price import says_fixed_price
+from pikelocal.text.joint_bids import refuses_joint_bids
 from pikelocal.text.procurement_methods import method_named
 from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.subcontracting import forbids_subcontracting
@@ -349,6 +350,16 @@ def subcontracting_row(checklist: Checklist, item: ChecklistItem, question: str,
     if item.kind != "yesno" or "subcontracting" not in concepts.active().concepts_in(item.label):
         return None
     return _no_row(checklist, item, question, corpus, forbids_subcontracting, "subcontracting forbidden")
+
+
+def joint_bid_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A yes/no item asking whether joint bids are accepted (its label names a consortium) answered no from the
+    first sentence of the documents refusing them (``text/joint_bids.py``: 「本项目不接受联合体投标」, 「联合体投标 |
+    不接受」, 「本機關「不允許」投標廠商以「共同投標」方式參與」), cited at its lines; the model is not asked. Shown
+    such a sentence, the model answered yes (the sentence names 联合体投标)."""
+    if item.kind != "yesno" or "consortium" not in concepts.active().concepts_in(item.label):
+        return None
+    return _no_row(checklist, item, question, corpus, refuses_joint_bids, "joint bids refused")
 
 
 def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:

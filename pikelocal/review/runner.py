@@ -43,6 +43,7 @@ from pikelocal.review.read_rows import (
     evaluation_row,
     field_row,
     fixed_price_row,
+    joint_bid_row,
     language_row,
     method_row,
     now,
@@ -91,6 +92,7 @@ READ_AFTER_FIELDS: tuple[RowReader, ...] = (
     damages_row,
     dispute_row,
     subcontracting_row,
+    joint_bid_row,
     language_row,
     evaluation_row,
 )

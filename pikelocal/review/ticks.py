@@ -51,16 +51,20 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
         for chunk in chunks:
             text = chunk.text
             for term in item.hints:
-                at = text.find(term)
-                while at >= 0:
-                    found = _after(text, at + len(term)) if _labels(text, at, term) else None
-                    if found is not None and _names_another(text[at + len(term) : found[1]], item):
+                for m in _wrapped(term).finditer(text):
+                    at, term_end = m.start(), m.end()
+                    found = _after(text, term_end) if _labels(text, at, term) else None
+                    if found is not None and _names_another(text[term_end : found[1]], item):
                         found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
                     if found is not None and (item.kind == "yesno" or not _BARE_YES_NO.fullmatch(found[0])):
                         option, start, end = found
                         return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))
-                    at = text.find(term, at + len(term))
     return None
+
+
+def _wrapped(term: str) -> re.Pattern[str]:
+    """The term as a form's narrow cell may print it, wrapped over lines (「是否允许联合\n体\n□是 /☑否」)."""
+    return re.compile("\n?".join(re.escape(ch) for ch in term))
 
 
 def _names_another(rest: str, item: ChecklistItem) -> bool:

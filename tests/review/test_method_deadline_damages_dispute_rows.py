@@ -1,7 +1,7 @@
-"""Five items read by the system before the model (read_rows.method_row, clarification_row, damages_row,
-dispute_row, subcontracting_row): the procurement method, the last day to ask for a clarification, the damages for
-delay, the forum of disputes and subcontracting forbidden. Each row is the documents' own sentence (or its value),
-cited at its lines; an item whose sentence is not there is still the model's."""
+"""Six items read by the system before the model (read_rows.method_row, clarification_row, damages_row, dispute_row,
+subcontracting_row, joint_bid_row): the procurement method, the last day to ask for a clarification, the damages for
+delay, the forum of disputes, subcontracting forbidden and joint bids refused. Each row is the documents' own
+sentence (or its value), cited at its lines; an item whose sentence is not there is still the model's."""
 
 from __future__ import annotations
 
@@ -48,6 +48,14 @@ question.hans = "本项目是否允许分包？"
 hints = ["分包", "转包"]
 
 [[items]]
+id = "joint_bid"
+label = "联合体投标 / 共同投標"
+section = "资格"
+kind = "yesno"
+question.hans = "本项目是否接受联合体投标？"
+hints = ["联合体", "共同投標"]
+
+[[items]]
 id = "dispute"
 label = "争议解决 / 爭議處理"
 section = "合同条款"
@@ -58,7 +66,7 @@ hints = ["争议", "仲裁", "诉讼"]
 
 TEXT = """# 招标公告
 
-本项目已具备招标条件，现对该项目进行国内公开招标。
+本项目已具备招标条件，现对该项目进行国内公开招标。本项目不接受联合体投标。
 
 投标人如对招标文件有疑问，应于2025年6月9日9:00前向招标人提出。
 
@@ -91,7 +99,10 @@ def test_each_item_is_its_sentence_and_the_model_is_not_asked(tmp_path: Path) ->
     assert dispute.answer.startswith("协商不成的") and "行政诉讼" not in dispute.answer  # not the challenge's remedy
     subcontracting = rows["subcontracting"]
     assert subcontracting.extra.get("read") == "subcontracting forbidden" and subcontracting.values[0].normal == "no"
-    for row in (method, deadline, damages, dispute, subcontracting):
+    joint = rows["joint_bid"]  # the model, asked, said the sources do not state it
+    assert (joint.extra.get("read"), joint.values[0].normal) == ("joint bids refused", "no")
+    assert joint.quotes[0].text == "本项目不接受联合体投标。"
+    for row in (method, deadline, damages, dispute, subcontracting, joint):
         assert row.quotes[0].where.line_start is not None
         assert "draft" not in row.extra  # no model draft: the model was not asked
 
@@ -102,7 +113,8 @@ def test_without_their_sentences_the_model_answers(tmp_path: Path) -> None:
         "逾期违约金的计算方法在专用合同条款中约定。\n"
     )
     rows = reviewed(tmp_path, load_settings(), text, REPLY, CHECKLIST)
-    for item in ("procurement_method", "clarification_deadline", "liquidated_damages", "dispute", "subcontracting"):
+    items = ("procurement_method", "clarification_deadline", "liquidated_damages", "dispute", "subcontracting")
+    for item in (*items, "joint_bid"):
         assert rows[item].extra.get("read") is None, item
         assert rows[item].verdict == "not_stated", item
 

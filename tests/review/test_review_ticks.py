@@ -110,3 +110,10 @@ def test_a_box_after_a_label_naming_another_thing_is_not_the_term_s() -> None:
     meeting = ChecklistItem("meeting", "答疑会", "text", {"hans": "?"}, ("开标前答疑会", "答疑会"))
     found = ticked_option(corpus(form), meeting)
     assert found is not None and found.option == "不召开"
+
+
+def test_a_label_wrapped_in_a_narrow_cell_is_still_the_term() -> None:
+    # 温岭's data sheet as pypdf gives it: the label 「是否允许联合体」 wrapped over two lines before its boxes
+    sheet = "序号 事项 本项目的特别规定\n1\n是否允许联合\n体\n□是 /☑否\n2 是否允许分包 □是 /☑ 否\n"
+    found = ticked_option(corpus(sheet), item("yesno", "联合体"))
+    assert found is not None and (found.option, as_yes_no(found.option)) == ("否", "no")
