@@ -121,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--kbs", type=Path, default=DEFAULT_KBS, help="where the KBs are kept")
     ap.add_argument("--sheet", action="append", default=[], help="only this sheet (repeatable)")
     ap.add_argument("--held-out", action="append", default=[], help="a held-out sheet, marked so (repeatable)")
+    ap.add_argument("--skip", action="append", default=[], help="leave this sheet out, unread (repeatable)")
     ap.add_argument("--no-meaning", action="store_true", help="leave the encoder's meaning filter out")
     ap.add_argument("--json", type=Path, help="also write every row shown conflicting as JSON")
     args = ap.parse_args(argv)
@@ -134,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     every: list[Shown] = []
     totals = [0, 0, 0, 0]
     for name, (document, gold_path, checklist) in every_sheet().items():
-        if args.sheet and name not in args.sheet:
+        if (args.sheet and name not in args.sheet) or name in args.skip:
             continue
         judged, found = shown(name, args.kbs / f"{name}.kb", document, gold_path, checklist, encoder)
         expected = sum(1 for g in load_gold(gold_path) if g.conflict)

@@ -310,6 +310,9 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
             91,
         ),  # domestic IT hardware and software for a bureau, Zhejiang, 公开招标
         ("cn-tender-yangxi-tax-services", 40, 12, 103),  # a tax bureau's auxiliary and support services, 公开招标
+        ("cn-tender-sichuan-iptv-metadata", 34, 18, 24),  # a .docx: IPTV metadata upkeep, a media company's 竞争性磋商
+        ("cn-tender-bob-pentest", 42, 10, 55),  # a .docx: a bank's penetration testing, 公开招标 through an agent
+        ("cn-tender-cmbc-codescan", 38, 14, 65),  # source-code security testing for a bank, 公开征询 (an inquiry)
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
