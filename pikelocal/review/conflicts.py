@@ -19,8 +19,9 @@ from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, 
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
+from pikelocal.text.bounds import bound_of
 from pikelocal.text.copies import copies_statements, counts_the_bid
-from pikelocal.text.examples import EXAMPLE
+from pikelocal.text.examples import EXAMPLE, SUPPOSED_CASE
 from pikelocal.text.subjects import LINE_AFTER, LINE_BEFORE, START_POINT
 from pikelocal.text.values import SPAN_KINDS, prepare, same_value, values_in
 
@@ -70,6 +71,7 @@ _FROM_END = re.compile(
 # A value that an "in the range" clause bounds is a condition's, not a statement of the item: 「采购预算金额在1000万元
 # 以上的」 says when a rule applies.
 _IN_RANGE = re.compile(r"在\s*$")
+_BOUND_OF_A_CASE = re.compile(r"\s*(?:以上|以下|以内|以內|及以上|及以下)\s*的")  # 「5万元以上的，…」
 # 「给予1%的价格扣除」: a value followed by 的 and a concept is a measure of that concept.
 _OF_WHAT = re.compile(r"\s*[的之]\s*")
 # A bracket that opens on these notes what a sum includes (「付至合同价款的85%（含预付款）」); a term inside it is the
@@ -77,6 +79,7 @@ _OF_WHAT = re.compile(r"\s*[的之]\s*")
 # (「商务部分（投标报价）为70分」), whose value follows.
 _NOTE = re.compile(r"\s*(?:含|包含|包括|不含|不包括|除|(?i:incl|excl))")
 _BRACKETS = {"（": "）", "(": ")"}
+_SUPPOSED = re.compile(SUPPOSED_CASE)
 # A contract signed each year for a longer service (「合同一年一签」, 「每年一簽」): its sentence states two terms at
 # once, the service's and each contract's, and is set against neither.
 _YEARLY = re.compile(r"[一每]\s*年\s*一\s*[签簽]|逐年\s*[签簽]|按年\s*[签簽]")
@@ -162,12 +165,35 @@ class _Subject:
     kind: ValueKind
     concepts: frozenset[str]
     measure: str
+    bound: str = ""  # the item's (a cap: "max"), which its values must be printed as
+    weight: bool = False  # a score's weight: a fixed share, never a bound
+    named: frozenset[str] = frozenset()  # the concepts of the item's label (违约金上限: liquidated_damages)
 
     @classmethod
     def of(cls, item: ChecklistItem) -> _Subject:
         words = " ".join((item.label, *item.hints, *item.questions.values()))
         asked = next((m for q in item.questions.values() if (m := _MEASURE_ASKED.search(prepare(q)))), None)
-        return cls(item.kind, concepts.active().concepts_in(words), asked.group(1) if asked else "")
+        measure = asked.group(1) if asked else ""
+        named = concepts.active().concepts_in(item.label)
+        return cls(item.kind, concepts.active().concepts_in(words), measure, item.bound, _is_weight(item), named)
+
+    def generic(self, term: str) -> bool:
+        """A bound item's hint term naming none of its concepts (不超过, 累计, 上限 for the cap on damages): a
+        sentence it stands in must name the item's label's concept to state the item (「相对湿度：日平均值不超过
+        95%」 does not)."""
+        return bool(self.bound and self.named) and not concepts.active().concepts_in(term) & self.concepts
+
+    def names_label(self, sentence: str) -> bool:
+        return bool(concepts.active().broad_concepts_in(sentence) & self.named)
+
+    def bounded_as_asked(self, text: str, start: int, end: int) -> bool:
+        """The value at ``text[start:end]`` is printed as the item asks: as its bound where it has one (a cap:
+        「累计不超过合同总价的10%」, not 「每日千分之六」), and a weight's share with none (「不得超过投标报价的10%」
+        is a rule on prices, not the price's weight)."""
+        bound = bound_of(text, start, end)
+        if self.bound:
+            return bound == self.bound
+        return not (self.weight and bound and text[start:end].rstrip().endswith(("%", "％")))
 
     def names_another(self, text: str, at: int, size: int) -> bool:
         """The term at ``text[at:at + size]`` is part of a word that names another concept than the item's: 期限 in
@@ -233,6 +259,8 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
                     if subject.names_another(chunk.text, at, len(term)) or _unit_of_value(chunk.text, at, len(term)):
                         continue
                     s = _statement(corpus, doc_id, chunk, at, len(term), subject)
+                    if s is not None and subject.generic(term) and not subject.names_label(s.sentence):
+                        continue  # 「不超过95%」 of humidity is no cap on damages
                     if s is not None and (points or s.value.unit != "points"):
                         found.setdefault((doc_id, s.offset), s)
     if points and any(s.value.unit == "points" for s in found.values()):  # a score's weights are its points
@@ -305,6 +333,8 @@ def _statement(
     s, e, value = found[0]
     if not subject.owns(value, after[:s]) or _conditional(after, s, e) or subject.measures_another(after, e):
         return None
+    if not subject.bounded_as_asked(chunk.text, at + size + s, at + size + e) or _supposed(chunk.text, start, at, end):
+        return None
     if subject.kind == "duration" and _YEARLY.search(chunk.text, start, end):
         return None  # the service's term and each yearly contract's, both
     return _located(corpus, doc_id, chunk, start, end, value)
@@ -337,8 +367,17 @@ def _aside_end(before: str, after: str) -> int:
 
 
 def _conditional(text: str, start: int, end: int) -> bool:
-    """The value at ``text[start:end]`` bounds a condition (「金额在1000万元以上」), not the item."""
-    return bool(_IN_RANGE.search(text[max(0, start - 3) : start]) and LINE_AFTER.match(text, end))
+    """The value at ``text[start:end]`` bounds a condition (「金额在1000万元以上」, 「人民币5万元以上的，应从基本账户
+    转出」: where a sum is that or more), not the item."""
+    if _IN_RANGE.search(text[max(0, start - 3) : start]) and LINE_AFTER.match(text, end):
+        return True
+    return _BOUND_OF_A_CASE.match(text, end) is not None
+
+
+def _supposed(text: str, start: int, at: int, end: int) -> bool:
+    """The term at ``at`` stands in a case supposed to explain a rule (「如投标截止日为2025年10月1日，则近3年是指…」:
+    ``text/examples.SUPPOSED_CASE``), in its sentence ``text[start:end]``."""
+    return any(m.start() <= at < m.end() for m in _SUPPOSED.finditer(text, start, end))
 
 
 def _threshold(text: str, start: int, end: int) -> bool:

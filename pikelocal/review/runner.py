@@ -201,6 +201,9 @@ def answer_item(
     for read_after in READ_AFTER_FIELDS:  # a bond not asked for, a fixed price, the method, … (the tuple's order)
         if (read := read_after(checklist, item, question, corpus)) is not None:
             return read  # read by the system: the model is not asked
+    agreed = agreed_row(unasked, item, corpus)
+    if agreed is not None:  # every statement of the figure in the documents says the same: the model is not asked
+        return agreed
     began = time.perf_counter()
     trace = ask(question, item.hints, item.kind if item.kind in VALUED else None)
     seconds = time.perf_counter() - began
@@ -378,6 +381,26 @@ def cross_checked(row: ReviewRow, item: ChecklistItem, corpus: Corpus, meaning: 
     return replace(row, verdict="conflicting", answer=" / ".join(s.value.text for s in distinct),
                    values=tuple(s.value for s in distinct), quotes=tuple(as_quote(s) for s in distinct),
                    extra={**row.extra, "read": "statements"})  # fmt: skip
+
+
+def agreed_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:
+    """A figure item answered from the documents' statements of it (``review/conflicts.py``: a hint term with a
+    value of the item's kind soon after it, owned by the item), when there are some and every one states the same
+    value: 「本项目投标有效期为90天」 and 「投标文件有效期为90日历天」 answer 90 days, cited at the first. None where
+    there are none or any two disagree, even one the encoder would judge about another thing (the model is asked,
+    and the statements then set against its answer, so no conflict is lost). On the gold sheets it was written
+    from, its rows were right where the model's were wrong 13 times, and wrong where the model's were right 3 times
+    (BENCHMARKS "Agreed statements")."""
+    if item.kind not in VALUED:
+        return None
+    found = statements(corpus, item)
+    if not found or disagreeing(found[0].value, found):
+        return None
+    if item.kind == "amount" and statements(corpus, replace(item, kind="percentage")):
+        return None  # 「投标保证金的金额：投标报价的1.5-2%」: a sum set as a share too, which the model reads
+    first = found[0]
+    return replace(row, answer=first.value.text, verdict="found", values=(first.value,), quotes=(as_quote(first),),
+                   extra={**row.extra, "read": "agreed statements"})  # fmt: skip
 
 
 def near_as(found: Sequence[Statement], anchors: Sequence[str], meaning: Meaning | None) -> list[Statement]:

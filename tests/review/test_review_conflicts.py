@@ -266,3 +266,20 @@ def test_a_contract_signed_each_year_states_both_terms_and_is_set_against_neithe
     term = next(i for i in load_checklist("tender-zh").items if i.id == "contract_term")
     text = "服务期限：24个月。辅助及后勤服务合同每年一签，合同期限均为 1 年。"
     assert [s.value.normal for s in statements(corpus(text), term)] == ["24 months"]
+
+
+def test_a_cap_is_stated_only_as_a_ceiling_of_the_damages() -> None:
+    # the cap on damages (bound = "max"): 「累计不超过合同总价的10%」, not 银川's daily rate nor 华阳's humidity
+    cap = next(i for i in load_checklist("tender-zh").items if i.id == "damages_cap")
+    text = "每逾期1天，按合同总价0.5%支付违约金。相对湿度：日平均值不超过95%。逾期违约金累计不超过合同总价的10%。"
+    assert [s.value.normal for s in statements(corpus(text), cap)] == ["10%"]
+
+
+def test_a_weight_is_no_bound_and_a_supposed_case_states_nothing() -> None:
+    items = {i.id: i for i in load_checklist("tender-zh").items}
+    # 交行: a rule on prices, 「不得超过投标报价的 10%」, is no weight of the price
+    text = "缺漏项部分报价不得超过投标报价的 10%。价格分为30分。"
+    assert [s.value.normal for s in statements(corpus(text), items["price_weight"])] == ["30 points"]
+    # the shared tender: 「如投标截止日为2025年10月1日，则近3年是指…」 explains a rule with a supposed date
+    text = "2.近3 年是指从投标截止日往前推算的3 年，如投标截止日为2025 年10 月1 日，则近3 年是指2022 年10 月1 日起。"
+    assert statements(corpus(text), items["bid_deadline"]) == []

@@ -208,20 +208,21 @@ def test_a_bare_number_copied_from_its_quote_is_read_as_the_quote_prints_it(tmp_
 
 
 @pytest.mark.parametrize(
-    ("reply", "verdict"),
+    ("text", "reply", "verdict", "read"),
     [
         # the days beside the bond, not its amount: printed as a duration, the row states no amount
-        ("原文：得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n答案：30", "not_stated"),
-        # the amount as printed
-        ("原文：履約保證金額度為新臺幣 65 萬元。\n答案：65", "found"),
+        ("得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n",
+         "原文：得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n答案：30", "not_stated", None),
+        # with the amount stated too, the system reads it from its one statement and the model is not asked
+        ("得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n\n履約保證金額度為新臺幣 65 萬元。\n",
+         "原文：得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n答案：30", "found", "agreed statements"),
     ],
-)
+)  # fmt: skip
 def test_a_bare_number_printed_as_another_kind_answers_no_amount(
-    tmp_path: Path, settings: Settings, reply: str, verdict: str
+    tmp_path: Path, settings: Settings, text: str, reply: str, verdict: str, read: str | None
 ) -> None:
-    text = "# 投標須知\n\n得標廠商應於決標日之次日起「30 日」內繳納履約保證金。\n\n履約保證金額度為新臺幣 65 萬元。\n"
-    bond = reviewed(tmp_path, settings, text, reply)["performance"]
-    assert bond.verdict == verdict
+    bond = reviewed(tmp_path, settings, "# 投標須知\n\n" + text, reply)["performance"]
+    assert (bond.verdict, bond.extra.get("read")) == (verdict, read)
     assert [v.normal for v in bond.values] == ([] if verdict == "not_stated" else ["650000 TWD"])
 
 
@@ -291,13 +292,13 @@ hints = ["投標有效期", "投标有效期"]
         # a list number taken for the period: the heading names no validity, nor is it near the item by meaning
         ("原文：15、服務建議書撰寫規定\n答案：15天", "not_stated"),
         # the sentence that names the item: left to the answer's own checks (found, or to check by the encoder)
-        ("原文：投標有效期為90天\n答案：90天", "kept"),
+        ("原文：投標有效期，為90天\n答案：90天", "kept"),
     ],
 )
 def test_a_quote_about_none_of_the_item_s_concepts_answers_nothing(
     tmp_path: Path, settings: Settings, reply: str, verdict: str
 ) -> None:
-    text = "# 需求說明書\n\n15、服務建議書撰寫規定\n\n投標有效期為90天\n"
+    text = "# 需求說明書\n\n15、服務建議書撰寫規定\n\n投標有效期，為90天\n"  # the comma: no statement to read
     row = reviewed(tmp_path, settings, text, reply, VALIDITY_CHECKLIST)["bid_validity"]
     assert row.verdict == verdict if verdict == "not_stated" else row.verdict in ("found", "to_check")
     assert row.extra.get("draft") == reply.rsplit("：", 1)[1]  # the model's words kept either way
