@@ -110,6 +110,10 @@ def _where(corpus: Corpus, doc_id: int, chunk_start: int, start: int, end: int) 
     return Located(doc_id, corpus.titles[doc_id], page, line, position_in_pages(pages, chunk_start + end - 1)[1])
 
 
+# The subject an option may open with before its verb: 「☑本项目不接受联合体投标」 is 不接受.
+_OPTION_SUBJECT = re.compile(r"^(?:本招标项目|本采购项目|本项目|本項目|本次招标|本次采购|本次|本案|本標案)\s*")
+
+
 def as_yes_no(option: str) -> str:
-    """A ticked option as a yes/no answer: 不允许, 否, 不接受 → no; 允许, 是 → yes."""
-    return "no" if NO_ANSWER.match(option) else "yes"
+    """A ticked option as a yes/no answer: 不允许, 否, 不接受, 本项目不接受… → no; 允许, 是, 本项目接受… → yes."""
+    return "no" if NO_ANSWER.match(_OPTION_SUBJECT.sub("", option)) else "yes"

@@ -117,3 +117,9 @@ def test_a_label_wrapped_in_a_narrow_cell_is_still_the_term() -> None:
     sheet = "序号 事项 本项目的特别规定\n1\n是否允许联合\n体\n□是 /☑否\n2 是否允许分包 □是 /☑ 否\n"
     found = ticked_option(corpus(sheet), item("yesno", "联合体"))
     assert found is not None and (found.option, as_yes_no(found.option)) == ("否", "no")
+
+
+def test_an_option_that_opens_with_its_subject_reads_by_its_verb() -> None:
+    # 北京银行's data sheet: 「☑本项目不接受联合体投标 □本项目接受联合体投标」 is a no
+    assert as_yes_no("本项目不接受联合体投标") == "no" and as_yes_no("本项目接受联合体投标") == "yes"
+    assert as_yes_no("本次不组织") == "no" and as_yes_no("本案允許") == "yes"
