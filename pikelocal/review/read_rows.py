@@ -396,15 +396,20 @@ def waiver_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
     wanted = concepts.active().concepts_in(item.label)
     if item.kind not in ("amount", "percentage") or not wanted:
         return None
+    found = _waiver(corpus, wanted)
+    if found is None:
+        return None
+    return _read_row(checklist, item, question, found.answer, None, found.quote(None), "none asked for")
+
+
+def _waiver(corpus: Corpus, wanted: frozenset[str]) -> _Sentence | None:
+    """The first clause of the documents saying none of ``wanted`` is asked for, not one after an unticked box."""
 
     def waived(sentence: str) -> str | None:
         clause = waiver_clause(sentence, wanted)
         return None if clause is None or _UNTICKED.search(clause) else clause
 
-    found = _first_sentence(corpus, waived)
-    if found is None:
-        return None
-    return _read_row(checklist, item, question, found.answer, None, found.quote(None), "none asked for")
+    return _first_sentence(corpus, waived)
 
 
 _BONDS = frozenset({"bid_bond", "performance_bond", "warranty_bond"})
@@ -420,15 +425,11 @@ def waived_form_row(checklist: Checklist, item: ChecklistItem, question: str, co
     if item.kind != "text" or not wanted:
         return None
 
-    def waived(sentence: str) -> str | None:
-        clause = waiver_clause(sentence, wanted)
-        return None if clause is None or _UNTICKED.search(clause) else clause
-
     def replaced(sentence: str) -> str | None:  # 「采用信用承诺代替投标保证金」: the pledge is the bond's form
         named = _REPLACES.search(sentence) and concepts.active().concepts_in(sentence) & wanted
         return sentence if named else None
 
-    found = _first_sentence(corpus, waived)
+    found = _waiver(corpus, wanted)
     if found is None or _first_sentence(corpus, replaced) is not None:
         return None
     row = _read_row(checklist, item, question, found.answer, None, found.quote(None), "none asked for")
