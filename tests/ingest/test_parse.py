@@ -212,6 +212,14 @@ def test_a_word_form_s_symbol_boxes_are_read_as_boxes(tmp_path: Path) -> None:
     other = '<w:p><w:r><w:sym w:font="Symbol" w:char="00B7"/></w:r><w:r><w:sym w:font="Wingdings" w:char="F04A"/>'
     path.write_bytes(docx((other + "</w:r><w:r><w:t>要点</w:t></w:r></w:p>").encode()))
     assert parse_document(path).pages[0].text.strip() == "·要点"  # a Symbol bullet as itself; a smiley: nothing
+    two = '<w:r><w:sym w:font="Wingdings 2" w:char="{}"/></w:r>'
+    body = "<w:p><w:r><w:t>履约保证金 </w:t></w:r>" + two.format("00A3") + "<w:r><w:t>要求 </w:t></w:r>"
+    path.write_bytes(docx((body + two.format("0052") + "<w:r><w:t>不要求</w:t></w:r></w:p>").encode()))
+    assert "履约保证金 □要求 ☑不要求" in parse_document(path).pages[0].text
+    typed = '<w:r><w:rPr><w:rFonts w:ascii="Wingdings 2" w:hAnsi="Wingdings 2"/></w:rPr><w:t>{}</w:t></w:r>'
+    body = "<w:p><w:r><w:t>14.4 </w:t></w:r>" + typed.format("R") + "<w:r><w:t>是 </w:t></w:r>" + typed.format("£")
+    path.write_bytes(docx((body + "<w:r><w:t>否</w:t></w:r></w:p>").encode()))
+    assert "14.4 ☑是 □否" in parse_document(path).pages[0].text  # a box typed as a letter in the font
 
 
 def test_a_pdf_form_s_wingdings_boxes_are_read_as_boxes() -> None:

@@ -35,3 +35,12 @@ def test_a_symbol_font_s_boxes_read_as_the_boxes_they_draw() -> None:
 @pytest.mark.parametrize(("code", "box"), [(0xF0FE, "☑"), (0xFE, "☑"), (0xF0A8, "□"), (0xA8, "□"), (0xF0B7, "")])
 def test_a_word_symbol_is_the_box_it_draws_or_nothing(code: int, box: str) -> None:
     assert symbol_box(code) == box
+
+
+@pytest.mark.parametrize(
+    ("code", "box"), [(0x52, "☑"), (0xF052, "☑"), (0xA3, "□"), (0xF0A3, "□"), (0x53, "☒"), (0x50, "✔"), (0x4A, "")]
+)
+def test_wingdings_2_draws_its_boxes_at_other_bytes(code: int, box: str) -> None:
+    # the Beijing Bank tender's 前附表: 「<sym Wingdings 2 00A3>要求 <sym Wingdings 2 0052>不要求」
+    assert symbol_box(code, "Wingdings 2") == box
+    assert symbol_box(code, "Wingdings") != "☑"  # Wingdings' own R or £ is no ticked box

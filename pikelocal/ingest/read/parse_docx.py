@@ -344,7 +344,7 @@ def _runs(el: ET.Element, out: list[str | int], boxes: list[ET.Element]) -> None
             code = int(raw, 16) if re.fullmatch(r"[0-9A-Fa-f]{1,5}", raw) else 0
             font = (attr(c, "font") or "").lower()
             if 0xF000 <= code <= 0xF0FF or (code < 0x100 and "wingdings" in font):
-                out.append(symbol_box(code))  # the font's own code: a box as the box it draws, else nothing
+                out.append(symbol_box(code, font))  # the font's own code: a box as the box it draws, else nothing
             else:  # a character of a text font (☑ as U+2611) is itself
                 out.append(chr(code) if 32 <= code < 0xE000 or 0xF900 <= code < 0x110000 else "")
         elif name == "txbxContent":
@@ -352,8 +352,30 @@ def _runs(el: ET.Element, out: list[str | int], boxes: list[ET.Element]) -> None
         elif name == "AlternateContent":
             if (choice := child(c, "Choice")) is not None:
                 _runs(choice, out, boxes)
+        elif name == "r" and (font := _symbol_font(c)):  # text typed in a symbol font: its boxes as boxes
+            pieces: list[str | int] = []
+            _runs(c, pieces, boxes)
+            out.extend(_as_boxes(p, font) if isinstance(p, str) else p for p in pieces)
         elif name != "p":  # runs, hyperlinks, insertions, fields, content controls …
             _runs(c, out, boxes)
+
+
+def _symbol_font(run: ET.Element) -> str:
+    """The Wingdings font a run's Latin text is typed in ("R" in Wingdings 2 draws ☑), or ""."""
+    props = child(run, "rPr")
+    fonts = child(props, "rFonts") if props is not None else None
+    for key in ("ascii", "hAnsi"):
+        name = (attr(fonts, key) or "") if fonts is not None else ""
+        if name.lower().startswith("wingdings"):
+            return name
+    return ""
+
+
+def _as_boxes(text: str, font: str) -> str:
+    """A symbol font's text: each of its characters as the box it draws, or nothing; other characters kept."""
+    return "".join(
+        symbol_box(ord(ch), font) if 0x20 < ord(ch) < 0x100 or 0xF000 <= ord(ch) <= 0xF0FF else ch for ch in text
+    )
 
 
 def _tokens(el: ET.Element) -> list[int]:
