@@ -25,7 +25,11 @@ UNTICKED = "□☐"
 NEAR_CHARS = 12
 _CLAUSE_NUMBER = re.compile(r"\d+\.\d+")
 SHORT_TERM_CHARS = 2
-_FIELD_START = re.compile(r"(?:^|\s)\d+(?:\.\d+)*\s*$")
+# a clause number before the label, in the text or in a table's first cell (「| 1.6.1 | 踏勘现场 | ☑不组织」)
+_FIELD_START = re.compile(r"(?:^|\s)\d+(?:\.\d+)*\s*(?:\|\s*)?$")
+# A label whose head is a count (「推荐中标候选人的人数 ☑常规类项目」) asks how many, whatever it counts: its box is no
+# answer to an item about the thing counted.
+_COUNT_HEAD = re.compile(r"的?(?:人数|数量|數量|个数|個數|家数|家數|名额|名額|数目|數目)")
 _OPTION = re.compile(rf"[{TICKED}]\s*([^\s{TICKED}{UNTICKED}，,；;。:：（(/]{{1,20}})")
 _SENTENCE_END = re.compile(r"[。！？!?]")
 _WORD = re.compile(r"[^\W_或和与與及]")  # an option names something: 「”或“」 between two marks names nothing
@@ -56,6 +60,8 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                     found = _after(text, term_end) if _labels(text, at, term) else None
                     if found is not None and _names_another(text[term_end : found[1]], item):
                         found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
+                    if found is not None and item.kind != "count" and _COUNT_HEAD.search(text[term_end : found[1]]):
+                        found = None  # 「中标候选人的人数 ☑常规类项目」: how many, not how the award is made
                     if found is not None and (item.kind == "yesno" or not _BARE_YES_NO.fullmatch(found[0])):
                         option, start, end = found
                         return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))

@@ -123,3 +123,21 @@ def test_an_option_that_opens_with_its_subject_reads_by_its_verb() -> None:
     # 北京银行's data sheet: 「☑本项目不接受联合体投标 □本项目接受联合体投标」 is a no
     assert as_yes_no("本项目不接受联合体投标") == "no" and as_yes_no("本项目接受联合体投标") == "yes"
     assert as_yes_no("本次不组织") == "no" and as_yes_no("本案允許") == "yes"
+
+
+def test_a_table_s_clause_number_cell_starts_a_field_for_a_short_term() -> None:
+    # the Beijing Bank tender's 前附表 (a Word table, one row a line): the site visit's own row, not the pre-bid
+    # meeting's two rows on, though 投标预备会 is also one of the item's terms
+    form = "| 1.6.1 | 踏勘现场 | ☑不组织 □组织，踏勘时间： |\n| 1.7.1 | 投标预备会 | ☑不召开 □召开，会议时间： |\n"
+    visit = item("date", "现场踏勘", "踏勘", "投标预备会")
+    found = ticked_option(corpus(form), visit)
+    assert found is not None and found.option == "不组织"
+    assert ticked_option(corpus("| 3.5 | 其他 | 踏勘 ☑不组织 □组织 |\n"), visit) is None  # mid-cell: no field start
+
+
+def test_a_box_after_a_label_counting_the_term_is_no_answer_about_it() -> None:
+    # 「评标委员会推荐中标候选人的人数 ☑常规类项目」 says how many candidates, not how the winner is chosen
+    form = "| 6.3.2 | 评标委员会推荐中标候选人的人数 | ☑常规类项目： □选一个中标人的项目 |\n"
+    assert ticked_option(corpus(form), item("text", "中标候选人")) is None
+    found = ticked_option(corpus(form), item("count", "中标候选人"))
+    assert found is not None and found.option == "常规类项目"  # a count item may still read the field's box
