@@ -29,12 +29,19 @@ _NUMBER = (
     r"(?:\d{1,2}(?:\s*[.．]\s*\d{1,3}){0,3}\s*[、.．]?"
     r"|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}\s*[、.．])"
 )
+# What a label's brackets may say it also is (「投标文件递交截止时间（即投标截止时间和开标时间，下同）：」,
+# 「截止时间（开标时间）：」): another name of the same field, a few words with no figure.
+_ALIAS = r"(?:[（(]\s*(?:即为|亦即|也即|即)?(?P<alias>[^\d（）()：:，,。；;]{2,20}?)\s*(?:[，,]\s*下同)?\s*[)）])?"
 _FIELD = re.compile(
-    rf"^\s*(?:#{{1,6}}\s+)?(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*[:：]\s*(?P<value>\S.*?)\s*$"
+    rf"^\s*(?:#{{1,6}}\s+)?(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*{_ALIAS}"
+    rf"\s*[:：]\s*(?P<value>\S.*?)\s*$"
 )
 _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
 _PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in
-_NEXT_LABEL = re.compile(rf"\s+[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")
+# the next label on a line; one ending in a digit is a time's colon (「2024 年 6 月 18 日9：00」)
+_NEXT_LABEL = re.compile(
+    rf"\s+[^\s:：，,。；;（）()、|]{{1,{MAX_LABEL_CHARS - 1}}}[^\s\d:：，,。；;（）()、|][:：]"
+)
 _CODE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9\-_/.]{3,})\s+\S")
 # a value that is the next field's label (「项目名称： 项目编号：」), not a time's colon (「2026年06月12日10:00」)
 _EMPTY_THEN_FIELD = re.compile(rf"^[^\d\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")
@@ -60,6 +67,12 @@ class Field:
     # True: what follows is another field, a clause or nothing, or the value ends a sentence; False: a paragraph of
     # its own may go on with it (「开标地点：上海浦成机电设备招标有限公司」, then the address as the next paragraph)
     closed: bool = True
+    alias: str = ""  # another name the label's brackets give the field (「（即开标地点，下同）」 → 开标地点)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The label, then its alias where it has one."""
+        return (self.label, self.alias) if self.alias else (self.label,)
 
 
 _TOPIC = re.compile(r"(?:事项|事項|要求|说明|說明|规定|規定|条件|條件|须知|須知|注意|其他|其它)$|^(?:其他|其它)")
@@ -75,7 +88,7 @@ def fields(text: str) -> Iterator[Field]:
     counts = Counter(t for line in lines if (t := line.strip()))
     furniture = {t for t, n in counts.items() if n >= RUNNING_LINE_TIMES}  # a page's running header or footer
     for i, raw in enumerate(lines):
-        for label, value in _label_values(raw):
+        for label, value, alias in _label_values(raw):
             if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
                 continue
             if len(value) > MAX_VALUE_CHARS:
@@ -88,7 +101,7 @@ def fields(text: str) -> Iterator[Field]:
                     last += 1
                     value += lines[last].strip()
             whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
-            yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture))
+            yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias)
 
 
 def _is_code(token: str) -> bool:
@@ -122,9 +135,10 @@ def _wraps(lines: list[str], at: int) -> bool:
     return _FIELD.match(after) is None
 
 
-def _label_values(line: str) -> Iterator[tuple[str, str]]:
-    """The (label, value) pairs of a line: a table row's label cells and the cells after them, or a line's label
-    and its value up to the next label on the line (「发包人： （盖单位章） 勘察设计人： （盖单位章）」)."""
+def _label_values(line: str) -> Iterator[tuple[str, str, str]]:
+    """The (label, value, alias) triples of a line: a table row's label cells and the cells after them, or a line's
+    label (and the other name its brackets give it) and its value up to the next label on the line (「发包人：
+    （盖单位章） 勘察设计人： （盖单位章）」)."""
     if line.lstrip().startswith("|"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if _is_header(cells):
@@ -132,11 +146,11 @@ def _label_values(line: str) -> Iterator[tuple[str, str]]:
         for label, value in zip(cells, cells[1:], strict=False):
             m = re.fullmatch(rf"(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;、]{{2,{MAX_LABEL_CHARS}}})\s*[:：]?", label)
             if m is not None and value:
-                yield m["label"], value
+                yield m["label"], value, ""
         return
     m = _FIELD.match(line)
     if m is not None and _EMPTY_THEN_FIELD.match(m["value"]) is None:  # 「项目名称： 项目编号：」: two empty fields
-        yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0]
+        yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0], (m["alias"] or "").strip()
 
 
 def _is_header(cells: list[str]) -> bool:

@@ -112,11 +112,12 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
         found = list(fields("".join(c.text for c in chunks)))
         for f in found:
             if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
-                if concepts.fold(f.label) not in own_words:
+                if not any(concepts.fold(name) in own_words for name in f.names):
                     continue
-            else:
-                named = concepts.active().concepts_in(head_of(f.label))
-                if not named & wanted or (named & others and not _JOINED.search(f.label)):
+            else:  # a label and its alias name one field (「递交截止时间（即投标截止时间和开标时间）」): joined
+                named = set().union(*(concepts.active().concepts_in(head_of(name)) for name in f.names))
+                joined = bool(f.alias) or _JOINED.search(f.label) is not None
+                if not named & wanted or (named & others and not joined):
                     continue
             read = _field_value(f, item, found)
             if read is None:

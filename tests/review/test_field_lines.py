@@ -142,6 +142,30 @@ def test_a_field_of_two_items_joined_answers_both(tmp_path: Path, settings: Sett
         assert [v.normal for v in rows[item].values] == ["2025-01-16"] and rows[item].trace_id is None
 
 
+
+def test_a_label_s_brackets_give_the_field_another_name() -> None:
+    # the Beijing Bank tender's notice: the deadline's field is the opening's too, the delivery place the opening's
+    text = (
+        "(1) 投标文件递交截止时间（即投标截止时间和开标时间，下同）：2026年8月27日13:30（北京时间）；\n"
+        "(3) 投标文件递交地点（即开标地点，下同）：北京市西城区金融大街丙17号会议室；\n"
+        "（一）截止时间（开标时间）：2024 年 6 月 18 日9：00（北京时间）\n"
+        "投标保证金（人民币 5 万元）：银行转账\n"
+    )
+    read = [(f.label, f.alias, f.value) for f in fields(text)]
+    assert read == [
+        ("投标文件递交截止时间", "投标截止时间和开标时间", "2026年8月27日13:30（北京时间）；"),
+        ("投标文件递交地点", "开标地点", "北京市西城区金融大街丙17号会议室；"),
+        ("截止时间", "开标时间", "2024 年 6 月 18 日9：00（北京时间）"),  # a time's colon is no next label
+    ]  # a bracket with a figure is no name: 「投标保证金（人民币 5 万元）」 is no field
+
+
+def test_a_field_named_again_in_its_brackets_answers_both_items(tmp_path: Path, settings: Settings) -> None:
+    notice = "# 招标公告\n\n(1) 投标文件递交截止时间（即投标截止时间和开标时间，下同）：2025年1月16日9时00分；\n"
+    rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", DATES)
+    for item in ("bid_deadline", "bid_opening"):
+        assert [v.normal for v in rows[item].values] == ["2025-01-16"] and rows[item].trace_id is None
+
+
 TEXTS = """name = "texts"
 [[items]]
 id = "bid_opening_place"
