@@ -39,9 +39,7 @@ _FIELD = re.compile(
 _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
 _PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in
 # the next label on a line; one ending in a digit is a time's colon (「2024 年 6 月 18 日9：00」)
-_NEXT_LABEL = re.compile(
-    rf"\s+[^\s:：，,。；;（）()、|]{{1,{MAX_LABEL_CHARS - 1}}}[^\s\d:：，,。；;（）()、|][:：]"
-)
+_NEXT_LABEL = re.compile(rf"\s+[^\s:：，,。；;（）()、|]{{1,{MAX_LABEL_CHARS - 1}}}[^\s\d:：，,。；;（）()、|][:：]")
 _CODE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9\-_/.]{3,})\s+\S")
 # a value that is the next field's label (「项目名称： 项目编号：」), not a time's colon (「2026年06月12日10:00」)
 _EMPTY_THEN_FIELD = re.compile(rf"^[^\d\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")

@@ -142,7 +142,6 @@ def test_a_field_of_two_items_joined_answers_both(tmp_path: Path, settings: Sett
         assert [v.normal for v in rows[item].values] == ["2025-01-16"] and rows[item].trace_id is None
 
 
-
 def test_a_label_s_brackets_give_the_field_another_name() -> None:
     # the Beijing Bank tender's notice: the deadline's field is the opening's too, the delivery place the opening's
     text = (
