@@ -313,7 +313,12 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-sichuan-iptv-metadata", 34, 18, 24),  # a .docx: IPTV metadata upkeep, a media company's 竞争性磋商
         ("cn-tender-bob-pentest", 42, 10, 55),  # a .docx: a bank's penetration testing, 公开招标 through an agent
         ("cn-tender-cmbc-codescan", 38, 14, 65),  # source-code security testing for a bank, 公开征询 (an inquiry)
-        ("cn-tender-military-software", 40, 12, 112),  # software services for an academy, 竞争性谈判, a military template
+        (
+            "cn-tender-military-software",
+            40,
+            12,
+            112,
+        ),  # software services for an academy, 竞争性谈判, a military template
         ("cn-tender-cmcc-anhui-security", 33, 19, 32),  # a telecom's security assessments, 公开询比 (its own procedure)
         ("cn-tender-ctjs-cloud-assessment", 34, 18, 102),  # a .docx: a telecom's cloud security assessment, 公开询比
         # cn-tender-ksrcb-secops: its document forbids copying, so it is not kept here (SOURCES.md); its gold sheet is
