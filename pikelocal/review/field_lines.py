@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 MAX_LABEL_CHARS = 14
-MAX_HEADER_CELL = 6  # a column header's characters at most (「项目名称」, 「单 位」)
+MAX_HEADER_CELL = 8  # a column header's characters at most (「项目名称」, 「单 位」, 「交货/服务地点」)
+# a cell that answers the one before it (「| 是否接受联合体 | 否 |」, 「| 分包 | 不允许 |」): no header's
+_ANSWER_CELL = re.compile(r"^(?:是|否|有|无|無|可|不\S{0,3}|允许|允許|接受|要求|需要|不适用|不適用|/|—|-)$")
 MAX_VALUE_CHARS = 160
 # A value's line this long or longer was wrapped by the page when the next line goes on without a new field or
 # clause (「2、项目名称：含山县城乡…仙踪镇剩余供」 then 「水支管网改造工程（加压泵站设备采购及安装项目）」); a shorter
@@ -155,7 +157,8 @@ def _is_header(cells: list[str]) -> bool:
     """A table's header row (「| 序 号 | 项目名称 | 单 位 | 数量 | 单价 |」): three cells or more, each a few
     characters and no figure, so no cell is the value of the one before it."""
     filled = [c for c in cells if c]
-    return len(filled) >= 3 and all(len(c) <= MAX_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in filled)
+    short = all(len(c) <= MAX_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in filled)
+    return len(filled) >= 3 and short and not any(_ANSWER_CELL.match(c) for c in filled)
 
 
 def head_of(label: str) -> str:

@@ -27,7 +27,8 @@ _APART = re.compile(
 )
 _ONE_AND = re.compile(rf"(?<![{_ZH}\d])[一壹1][ \t]*正[ \t]*(?P<b>{_NUMBER})[ \t]*副")  # 「一正二副」
 _IN_ALL = re.compile(rf"(?<![{_ZH}\d])[一壹乙1][ \t]*式[ \t]*(?P<n>{_NUMBER})[ \t]*{_MEASURE}")  # 「一式 10 份」
-_STOP = re.compile(r"[。；;！？!?]|\n[ \t]*\n")
+# a sentence's end, a blank line, or the end of a table's row (one row a line): the next row is another field
+_STOP = re.compile(r"[。；;！？!?]|\n[ \t]*\n|\|[ \t]*\n|\n(?=[ \t]*\|)")
 _CLAUSE_REACH = 120  # characters looked at either side of a statement for its clause's ends
 
 
@@ -87,7 +88,11 @@ OTHER_PAPERS = (
 def counts_the_bid(statement: CopiesStatement) -> bool:
     """Whether a statement counts the bid's copies: its clause names no other paper (「本合同一式四份」, 「交货清单正本
     一份」), and a number in all (「一式三份」, which any paper may be made in) must name the bid as well
-    (「磋商响应文件一式三份」, 「服務建議書一式 10 份」)."""
-    if any(word in statement.clause for word in OTHER_PAPERS):
+    (「磋商响应文件一式三份」, 「服務建議書一式 10 份」). A note in brackets names no paper of its own."""
+    bare = _NOTE.sub("", statement.clause)  # 「（副本可采用正本盖章签字后的复印件）」 notes how, not which paper
+    if any(word in bare for word in OTHER_PAPERS):
         return False
     return not statement.in_all or "bid_documents" in concepts.active().concepts_in(statement.clause)
+
+
+_NOTE = re.compile(r"[（(][^（）()]*[)）]")

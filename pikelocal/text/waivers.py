@@ -13,7 +13,7 @@ import re
 
 from pikelocal.text import concepts
 
-_CUT = re.compile(r"[，,；;。]")
+_CUT = re.compile(r"[，,；;。|]")  # a table's cells too: 「| 8 | 磋商保证金 | 本项目不收取磋商保证金。 |」
 LONGEST = 40  # characters: a longer clause says more than that there is none
 # Words saying none is asked for.
 _NONE = re.compile(

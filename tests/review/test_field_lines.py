@@ -225,6 +225,10 @@ def test_a_table_s_header_row_and_a_form_s_empty_fields_are_no_fields() -> None:
     ]
     # a two-column row is a field, whatever its length
     assert pairs("| 采购方式 | 公开招标 |") == [("采购方式", "公开招标")]
+    # the Beijing Bank notice's table header: 交货/服务地点 is a header's cell, so 中标人数量 is no scope
+    assert pairs("| 采购内容 | 中标人数量 | 交货/服务期 | 交货/服务地点 |") == []
+    # short cells answering the cell before them are a row of fields, not a header
+    assert pairs("| 联合体投标 | 否 | 分包 | 不允许 |") == [("联合体投标", "否"), ("分包", "不允许")]
 
 
 def test_a_value_whose_paragraph_goes_on_is_not_closed() -> None:

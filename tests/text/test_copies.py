@@ -63,3 +63,17 @@ def test_each_statement_in_the_order_it_stands_with_its_clause() -> None:
     assert [(s.total, s.originals) for s in found] == [(3, 1), (3, 1)]
     assert found[0].start < found[1].start
     assert found[1].clause == "投标截止时间前将一正两副纸质投标文件送达"
+
+
+def test_a_table_row_is_its_own_clause_and_a_bracketed_note_names_no_other_paper() -> None:
+    # the Beijing Bank tender's 前附表 (one row a line): the row before is another field's; the note that copies may
+    # be photocopies of the original is about these copies, not another paper's
+    text = (
+        "| 3.6.1 | 是否允许递交备选投标方案 | ☑不允许 □允许 |\n"
+        "| 3.7.4 | 投标文件份数及其他要求 | 纸质文件：正本：1份；副本份数：6份"
+        "（副本可采用正本盖章签字后的复印件）。 |\n"
+    )
+    (found,) = copies_statements(text)
+    assert found.total == 7 and found.clause.startswith("| 3.7.4 |") and counts_the_bid(found)
+    licence = next(copies_statements("营业执照（正本一份，副本一份）。"))
+    assert not counts_the_bid(licence)  # a note's bracket removed, the licence is still named

@@ -41,3 +41,8 @@ def test_a_clause_saying_none_is_asked_for(sentence: str, wanted: frozenset[str]
 )
 def test_no_waiver_where_the_clause_sets_one_or_allows_one(sentence: str, wanted: frozenset[str]) -> None:
     assert waiver_clause(sentence, wanted) is None
+
+
+def test_a_table_row_s_cells_are_clauses() -> None:
+    # 四川星海视听's data sheet: the row number would read as a figure in the clause
+    assert waiver_clause("| 8 | 磋商保证金 | 本项目不收取磋商保证金。 |", BID_BOND) == "本项目不收取磋商保证金"
