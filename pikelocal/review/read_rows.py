@@ -22,6 +22,7 @@ from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.bid_languages import bid_language
+from pikelocal.text.bid_openings import Opening, opening_announced
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
@@ -321,6 +322,37 @@ def clarification_row(checklist: Checklist, item: ChecklistItem, question: str, 
         return None
     day = read[-1].date
     return _read_row(checklist, item, question, found.answer, day, found.quote(day), "clarification deadline")
+
+
+def opening_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """An item asking when the bids are opened (a date whose label names the opening) or where (a text item whose
+    label names the opening's place) answered from the first sentence of the documents announcing it
+    (``text/bid_openings.py``: 「兹定于2026年5月25日9:30时，在…会议室公开开标」), cited at its lines; the model is not
+    asked. Shown such a sentence, the model said not stated for the date or answered the procurement website for the
+    place."""
+    named = concepts.active().concepts_in(item.label)
+    if "bid_opening" not in named or item.kind not in ("date", "text", "name"):
+        return None
+    if item.kind != "date" and not _PLACE_LABEL.search(item.label):
+        return None
+    read: list[Opening] = []
+
+    def announced(sentence: str) -> str | None:
+        found = opening_announced(sentence)
+        if found is None:
+            return None
+        read.append(found)
+        return found.when if item.kind == "date" else found.place
+
+    found = _first_sentence(corpus, announced)
+    if found is None:
+        return None
+    if item.kind == "date":
+        return _read_row(checklist, item, question, found.answer, read[-1].date, found.quote(read[-1].date), "opening")
+    return _text_row(checklist, item, question, found, "opening")
+
+
+_PLACE_LABEL = re.compile(r"地点|地點|place|venue", re.IGNORECASE)
 
 
 def damages_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
