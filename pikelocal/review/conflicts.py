@@ -237,7 +237,23 @@ class _Subject:
             return False
         unit = _SAME_MEASURE.get(prepare(value.unit)[-1:], prepare(value.unit)[-1:])
         measure = _SAME_MEASURE.get(self.measure, self.measure)
-        return not (self.kind == "count" and measure and unit and unit != measure)
+        if self.kind == "count" and measure and unit and unit != measure:
+            return False
+        # a committee is never of one or two (「由评标委员会讨论确定一名候选人」, 「委員互推一人」 count others)
+        return not (self.kind == "count" and "evaluation_committee" in self.named and _below(value, MIN_COMMITTEE))
+
+
+# a period before or after an event (「截止时间 3 年内」, 「截止时间前 10 日」): a date after it is the period's end
+_DURATIONS: tuple[ValueKind, ...] = ("duration",)
+_WINDOW = re.compile(r"\s*(?:以内|之内|内|內|以前|之前|前|以后|之后|后|後)")
+MIN_COMMITTEE = 3  # members: mainland law asks three or more (five for a tender), Taiwan's five or more
+
+
+def _below(value: Value, least: int) -> bool:
+    try:
+        return float(value.normal) < least
+    except ValueError:
+        return False
 
 
 def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
@@ -333,6 +349,8 @@ def _statement(
     s, e, value = found[0]
     if not subject.owns(value, after[:s]) or _conditional(after, s, e) or subject.measures_another(after, e):
         return None
+    if subject.kind == "date" and any(_WINDOW.match(after, pe) for _s, pe, _v in values_in(after[:s], _DURATIONS)):
+        return None  # 「递交截止时间 3 年内（2023 年 8 月 1 日后…）」: a date a period away from the item's, not it
     if not subject.bounded_as_asked(chunk.text, at + size + s, at + size + e) or _supposed(chunk.text, start, at, end):
         return None
     if subject.kind == "duration" and _YEARLY.search(chunk.text, start, end):

@@ -283,3 +283,16 @@ def test_a_weight_is_no_bound_and_a_supposed_case_states_nothing() -> None:
     # the shared tender: 「如投标截止日为2025年10月1日，则近3年是指…」 explains a rule with a supposed date
     text = "2.近3 年是指从投标截止日往前推算的3 年，如投标截止日为2025 年10 月1 日，则近3 年是指2022 年10 月1 日起。"
     assert statements(corpus(text), items["bid_deadline"]) == []
+
+
+def test_a_committee_of_one_is_another_count_and_a_date_a_period_away_is_not_the_item_s() -> None:
+    # 北京银行: 「由评标委员会讨论确定一名候选人」 counts a candidate; 新北: 「委員互推一人」 the one who draws lots
+    evaluators = next(i for i in load_checklist("tender-zh").items if i.id == "evaluators")
+    text = "投标报价、技术部分得分都相同的，由评标委员会讨论确定一名候选人排列在前。评标委员会由5人组成。"
+    assert [s.value.normal for s in statements(corpus(text), evaluators)] == ["5"]
+    assert statements(corpus("由評選委員會委員互推一人抽籤。"), evaluators) == []
+    # 民生银行: the bid deadline's sentence of a record three years back names a date three years before it
+    deadline = next(i for i in load_checklist("tender-zh").items if i.id == "bid_deadline")
+    text = "（1）响应文件递交截止时间：2026 年 08 月 11 日 9 时 30 分。"
+    text += "6.响应方在本项目响应文件递交截止时间 3 年内（2023 年 8 月 1 日后 3 年内）在经营活动中没有重大违法记录。"
+    assert [s.value.normal for s in statements(corpus(text), deadline)] == ["2026-08-11"]
