@@ -38,10 +38,13 @@ _ROC_MAX = 200  # a year of at most three digits up to this is a year of the Rep
 _MON = "(?P<mon>" + "|".join(n for m in sorted(MONTHS, key=len, reverse=True) for n in (m.title(), m.upper())) + ")"
 _MON = rf"(?<![A-Za-z]){_MON}(?![A-Za-z])\.?"
 
+# between a date's year and month, or month and day: a gap, or a table's cell border (「| 2026年 | 12月 | 16日 |」, a
+# Word table printing a date one part a cell)
+_PART_GAP = rf"(?:{GAP}|[ \t]*\|[ \t]*)"
 _DATE_ZH = re.compile(
-    rf"(?P<roc>(?:中华)?民国{GAP})?(?<![\d.])(?P<y>\d{{2,4}}|[〇零一二三四五六七八九十百]{{2,7}})(?!\d){GAP}年{GAP}"
+    rf"(?P<roc>(?:中华)?民国{GAP})?(?<![\d.])(?P<y>\d{{2,4}}|[〇零一二三四五六七八九十百]{{2,7}})(?!\d){GAP}年{_PART_GAP}"
     rf"(?P<m>1[ \t][0-2]|\d{{1,2}}|十[一二]?|[一二三四五六七八九])(?!\d){GAP}月"
-    rf"(?:{GAP}(?P<d>[12][ \t]\d|3[ \t][01]|\d{{1,2}}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
+    rf"(?:{_PART_GAP}(?P<d>[12][ \t]\d|3[ \t][01]|\d{{1,2}}|[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九])"
     rf"(?!\d){GAP}[日号])?"
 )
 _BLANK_DAY = re.compile(r"[ \t_＿]*[日号]")

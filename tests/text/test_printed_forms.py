@@ -35,6 +35,8 @@ FORMS: list[tuple[str, ValueKind, str]] = [
     ("2025年 1 月 2 日", "date", "2025-01-02"),
     ("114/12/15", "date", "2025-12-15"),
     ("中華民國一百十四年十二月十五日", "date", "2025-12-15"),
+    # a Word table printing a date one part a cell (北京银行's 服务期限 row)
+    ("| 服务期限 | 2026年 | 12月 | 16日 | 至 | 2027年 | 12月 | 15日 |", "date", "2026-12-16"),
     # fractions and shares
     ("二分之一以上", "percentage", "50%"),
     ("三分之二", "percentage", "66.67%"),
@@ -90,6 +92,8 @@ def test_a_spaced_amount_is_one_value(text: str) -> None:
         ("內容如下：(2)項目名稱", []),
         # a split number that cannot be a month is no date
         ("2025年1 3月", []),
+        # a year's cell and a count's cell are no date (only 年 | 月 | 日 in order join)
+        ("| 2026年 | 12人 |", ["12"]),
     ],
 )
 def test_forms_that_are_not_one_value(text: str, expected: list[str]) -> None:
