@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 MAX_LABEL_CHARS = 14
 MAX_HEADER_CELL = 8  # a column header's characters at most (「项目名称」, 「单 位」, 「交货/服务地点」)
+_UNIT_NOTE = re.compile(r"[（(][^（）()]{1,10}[)）]")
 # a cell that answers the one before it (「| 是否接受联合体 | 否 |」, 「| 分包 | 不允许 |」): no header's
 _ANSWER_CELL = re.compile(r"^(?:是|否|有|无|無|可|不\S{0,3}|允许|允許|接受|要求|需要|不适用|不適用|/|—|-)$")
 MAX_VALUE_CHARS = 160
@@ -41,7 +42,9 @@ _FIELD = re.compile(
 _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
 _PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in
 # the next label on a line; one ending in a digit is a time's colon (「2024 年 6 月 18 日9：00」)
-_NEXT_LABEL = re.compile(rf"\s+[^\s:：，,。；;（）()、|]{{1,{MAX_LABEL_CHARS - 1}}}[^\s\d:：，,。；;（）()、|][:：]")
+_NEXT_LABEL = re.compile(
+    rf"(?:\s+|\s*[，,；;]\s*)[^\s:：，,。；;（）()、|]{{1,{MAX_LABEL_CHARS - 1}}}[^\s\d:：，,。；;（）()、|][:：]"
+)
 _CODE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9\-_/.]{3,})\s+\S")
 # a value that is the next field's label (「项目名称： 项目编号：」), not a time's colon (「2026年06月12日10:00」)
 _EMPTY_THEN_FIELD = re.compile(rf"^[^\d\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}[:：]")
@@ -157,7 +160,8 @@ def _is_header(cells: list[str]) -> bool:
     """A table's header row (「| 序 号 | 项目名称 | 单 位 | 数量 | 单价 |」): three cells or more, each a few
     characters and no figure, so no cell is the value of the one before it."""
     filled = [c for c in cells if c]
-    short = all(len(c) <= MAX_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in filled)
+    bare = [_UNIT_NOTE.sub("", c).strip() for c in filled]  # 「单价（元/人*年）」: a column's unit is no text
+    short = all(len(c) <= MAX_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in bare)
     return len(filled) >= 3 and short and not any(_ANSWER_CELL.match(c) for c in filled)
 
 

@@ -227,6 +227,10 @@ def test_a_table_s_header_row_and_a_form_s_empty_fields_are_no_fields() -> None:
     assert pairs("| 采购方式 | 公开招标 |") == [("采购方式", "公开招标")]
     # the Beijing Bank notice's table header: 交货/服务地点 is a header's cell, so 中标人数量 is no scope
     assert pairs("| 采购内容 | 中标人数量 | 交货/服务期 | 交货/服务地点 |") == []
+    # a column's unit in brackets is no text of the header (厦门国际银行's price table)
+    assert pairs("| 采购内容 | 人数 | 单价（元/人*年） | 小计（元） | 备注 |") == []
+    # a value ends where the next label starts after a comma (温岭's notice)
+    assert pairs("采购标的： 数据中心信创基础软硬件 ，所属行业： 工业 。") == [("采购标的", "数据中心信创基础软硬件")]
     # short cells answering the cell before them are a row of fields, not a header
     assert pairs("| 联合体投标 | 否 | 分包 | 不允许 |") == [("联合体投标", "否"), ("分包", "不允许")]
 
