@@ -215,3 +215,11 @@ def test_a_scoring_row_supports_its_share_when_the_title_holds_the_rows_words() 
     wrong, stream = run(question, "勘察设计方案在总分中占30分 [1]。", [source(1, SCORING, title)])
     assert wrong.startswith("文档中没有说明")  # 30 is the 信誉与业绩 row's
     assert stream.claims[0].verdict in ("unsupported", "contradicted")
+
+
+def test_a_date_printed_with_leading_zeros_holds_the_same_numbers_as_the_answer_s() -> None:
+    # 民生银行's notice prints 「2026 年 07 月 30 日」; the model answers 「2026年7月30日」: 7 is 07
+    notice = "二、征询文件的获取：（1）获取时间：2026 年 07 月 30 日至 2026 年 08 月 06 日，每天 08:30 至 17:00 时。"
+    shown, stream = run("征询文件的获取时间是什么时候？", "2026年7月30日至2026年8月6日 [1]。", [source(1, notice)])
+    assert [c.verdict for c in stream.claims] == ["supported"], shown
+    assert numbers_in("2026 年 07 月 06 日") == {"2026", "7", "6"} and numbers_in("0.50") == {"0.5"}

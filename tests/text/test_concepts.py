@@ -24,6 +24,8 @@ ALIGNED: list[tuple[str, str, str]] = [
     ("廠商", "供应商", "bidder"),
     ("服務建議書", "投标文件", "bid_documents"),
     ("預算金額", "采购预算", "budget"),
+    ("征询文件", "招标文件", "tender_documents"),  # 民生银行's inquiry (征询) names its documents so
+    ("获取时间", "获取招标文件", "document_period"),  # 「征询文件的获取：（1）获取时间：…」
 ]
 
 

@@ -177,7 +177,12 @@ def numbers_in(text: str) -> set[str]:
 
 
 def _strip_zeros(n: str) -> str:
-    return n.rstrip("0").rstrip(".") if "." in n else n
+    """A number's digits as one form: no trailing zeros after its point (1.50 → 1.5), no leading zeros (a date's
+    month printed 07 is the 7 of 「7月」)."""
+    if "." in n:
+        n = n.rstrip("0").rstrip(".")
+    whole, point, fraction = n.partition(".")
+    return (whole.lstrip("0") or "0") + point + fraction
 
 
 def facts_in(claim: str) -> list[Fact]:
@@ -202,7 +207,7 @@ def facts_in(claim: str) -> list[Fact]:
             kind = "article" if m.group(1) else "percent" if m.group(2) else _kind(text, m.end())
             add(m.start(), m.end(), Fact(m.group(0), frozenset({str(zh_value)}), frozenset({str(zh_value)}), kind))
     for m in _PHONE.finditer(text):
-        phone_parts = frozenset(re.findall(r"\d+", m.group(0)))
+        phone_parts = frozenset(_strip_zeros(p) for p in re.findall(r"\d+", m.group(0)))
         add(m.start(), m.end(), Fact(m.group(0), frozenset({m.group(0).replace("-", "")}), phone_parts, "phone"))
     for m in _ARABIC.finditer(text):
         value = _strip_zeros(m.group(0).replace(",", "").replace("，", ""))
