@@ -38,6 +38,7 @@ _METHOD = "|".join(re.escape(m) for m in METHODS)
 _RUN_BY = re.compile(
     rf"(?:进行|采用|采取|实行|辦理|办理|採用|採取|進行)(?:国内|國內|本次)?(?P<run>{_METHOD})"
     rf"|(?:招标|采购|招標|採購)(?:方式|形式)\s*(?:为|為|是|采用|採用|[：:])\s*(?P<labelled>{_METHOD})"
+    rf"|以(?:国内|國內)?(?P<by>{_METHOD})(?:的)?(?:方式|形式)(?:进行|進行|组织|組織|实施|實施|采购|採購|办理|辦理)"
 )
 # A rule of law, a condition or a negation: no statement of this procurement's method.
 _LEFT_OUT = re.compile(r"以外|如果|如|若|倘|除|可以|可採|可采|应当|應|必须|必須|是指|不采用|不採用|不得|的项目|之採購")
@@ -51,4 +52,4 @@ def method_named(sentence: str) -> str | None:
     found = _RUN_BY.search(sentence)
     if found is None:
         return None
-    return found.group("run") or found.group("labelled")
+    return found.group("run") or found.group("labelled") or found.group("by")

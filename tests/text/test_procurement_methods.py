@@ -23,6 +23,8 @@ from pikelocal.text.procurement_methods import method_named
         ("（一） 招標方式為限制性招標（公開評選）。", "限制性招標"),
         ("依「政府採購法」第22條第1項第9款辦理，並準用最有利標，辦理公開評選。", "公開評選"),
         ("本项目采购方式：单一来源采购", "单一来源采购"),
+        # 北京银行's notice: 「…委托，对“…（项目编号：…）”以公开招标方式进行。」
+        ("中金招标有限责任公司受北京银行股份有限公司委托，对“某项目”以公开招标方式进行。", "公开招标"),
     ],
 )
 def test_the_method_this_procurement_is_run_by(sentence: str, method: str) -> None:
