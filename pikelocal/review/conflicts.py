@@ -240,20 +240,14 @@ class _Subject:
         if self.kind == "count" and measure and unit and unit != measure:
             return False
         # a committee is never of one or two (「由评标委员会讨论确定一名候选人」, 「委員互推一人」 count others)
-        return not (self.kind == "count" and "evaluation_committee" in self.named and _below(value, MIN_COMMITTEE))
+        committee = self.kind == "count" and "evaluation_committee" in self.named
+        return not (committee and value.number is not None and value.number < MIN_COMMITTEE)
 
 
 # a period before or after an event (「截止时间 3 年内」, 「截止时间前 10 日」): a date after it is the period's end
 _DURATIONS: tuple[ValueKind, ...] = ("duration",)
 _WINDOW = re.compile(r"\s*(?:以内|之内|内|內|以前|之前|前|以后|之后|后|後)")
 MIN_COMMITTEE = 3  # members: mainland law asks three or more (five for a tender), Taiwan's five or more
-
-
-def _below(value: Value, least: int) -> bool:
-    try:
-        return float(value.normal) < least
-    except ValueError:
-        return False
 
 
 def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
