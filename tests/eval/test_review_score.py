@@ -321,7 +321,8 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ),  # software services for an academy, 竞争性谈判, a military template
         ("cn-tender-cmcc-anhui-security", 33, 19, 32),  # a telecom's security assessments, 公开询比 (its own procedure)
         ("cn-tender-ctjs-cloud-assessment", 34, 18, 102),  # a .docx: a telecom's cloud security assessment, 公开询比
-        # cn-tender-ksrcb-secops: its document forbids copying, so it is not kept here (SOURCES.md); its gold sheet is
+        # cn-tender-ksrcb-secops, cn-tender-yillion-sectest and cn-tender-csrcb-crowdtest: their documents forbid
+        # copying or disclosure, so they are not kept here (SOURCES.md); their gold sheets are checked below
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
@@ -345,6 +346,24 @@ def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
         if g.quote and g.page is not None:
             assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
 
+
+
+@pytest.mark.parametrize(
+    ("name", "stated", "not_stated"),
+    [
+        ("cn-tender-ksrcb-secops", 32, 20),  # a bank's security operations, its own 招标书 (the 声明 forbids copying)
+        ("cn-tender-yillion-sectest", 28, 24),  # a bank's pre-launch security tests (第二十六条 forbids disclosure)
+        ("cn-tender-csrcb-crowdtest", 29, 23),  # a bank's crowdsourced security tests, 邀请招标 (the 申明 forbids copying)
+    ],
+)
+def test_a_held_out_gold_of_a_document_not_kept_here_judges_every_item(name: str, stated: int, not_stated: int) -> None:
+    """A held-out sheet whose document is not in the repository (SOURCES.md says where to fetch it): every tender-zh
+    item judged once, each stated fact with its page and quote, every null with a note."""
+    gold = load_gold(DATA / f"{name}-gold.jsonl")
+    assert [g.item for g in gold] == [i.id for i in load_checklist("tender-zh").items]
+    assert all(g.page is not None and g.quote for g in gold if g.stated)
+    assert all(g.note for g in gold if not g.stated)
+    assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (stated, not_stated)
 
 # --- build/bench/bench_review.py on stored rows (no model) -------------------------------------------------------
 
