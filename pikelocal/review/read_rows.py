@@ -22,7 +22,7 @@ from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.bid_languages import bid_language
-from pikelocal.text.bid_openings import Opening, opening_announced
+from pikelocal.text.bid_openings import AtDeadline, Opening, deadline_date, opening_announced, opening_at_deadline
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
@@ -88,6 +88,10 @@ _TICKS = re.compile(f"[{TICKED}{UNTICKED}√✓]")  # a form's boxes (review/tic
 _HOLES = re.compile(r"\S\s{3,}\S")  # 「上      安局宝山分局」: a text with glyphs lost, no name to show
 _JOINED = re.compile(r"[及和与與、/]")  # 「投标截止及开标时间」: one value of two items
 _VETO = re.compile(r"^\W*否[决決]")  # 「否决条款」 (a rejection clause) is no 否 (no)
+# A value pointing elsewhere (「项目名称：项目名称见应答人须知前附表。」, 「详见第二章」): the field there is the answer
+_POINTER = re.compile(
+    r"^[^见見，,。；;]{0,8}(?:详|詳|参|參)?[见見][^，,。；;]{0,30}(?:表|章|节|節|条|條|附件|部分|须知|須知|公告)[。.]?$"
+)
 _TOLERANCE = re.compile(r"±|\+/-|偏离|偏離|偏差|上下浮动|上下浮動")  # a percentage that is a band around a value
 
 
@@ -106,6 +110,7 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     if not wanted and item.kind != "text":
         return None
     others = set().union(*(concepts.active().concepts_in(i.label) for i in checklist.items if i.id != item.id))
+    own = wanted - others  # concepts no other item's label names: 履约地点's place, not 开标地点's opening
     others -= wanted
     for doc_id, chunks in corpus.chunks.items():
         if not chunks:
@@ -113,7 +118,7 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
         found = list(fields("".join(c.text for c in chunks)))
         for f in found:
             if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
-                if not any(concepts.fold(name) in own_words for name in f.names):
+                if not any(concepts.fold(name) in own_words for name in f.names) and not _only_own(f.label, own, item):
                     continue
             else:  # a label and its alias name one field (「递交截止时间（即投标截止时间和开标时间）」): joined
                 named = set().union(*(concepts.active().concepts_in(head_of(name)) for name in f.names))
@@ -131,11 +136,25 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     return None
 
 
+def _only_own(name: str, own: frozenset[str] | set[str], item: ChecklistItem) -> bool:
+    """Whether a field's label (not its brackets: 「授权代表（签字）」 is a signature's place) is nothing
+    but a name of a concept that is the item's own (no other item's label names it) and holds one of the item's
+    hints: the place item's 「项目实施地点」 or 「服务地点」, other names of its 履约地点. A longer label that only
+    holds such a name (「法定代表人或授权委托人」) is another field, and so is one naming another side of a broad
+    concept (「签字盖章」 is the document's form, as 装订 is, but not the binding the item asks for)."""
+    named = concepts.active().concepts_in(name)
+    if not (own and named and named <= own and concepts.only_terms(name)):
+        return False
+    folded = concepts.fold(name)
+    return any(concepts.fold(hint) in folded for hint in item.hints)
+
+
 def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str, Value | None] | None:
     """The field's answer and value for the item, or None when the value is not of the item's kind."""
     if item.kind in ("name", "text"):
         blank = not f.whole or (item.kind == "text" and not f.closed) or _HOLES.search(f.value) is not None
         blank = blank or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
+        blank = blank or _POINTER.match(f.value.strip()) is not None
         return None if blank else (f.value, Value(item.kind, f.value, f.value))
     if _VETO.match(f.value):
         return None  # a reference to the rejection clauses, no answer
@@ -346,10 +365,45 @@ def opening_row(checklist: Checklist, item: ChecklistItem, question: str, corpus
 
     found = _first_sentence(corpus, announced)
     if found is None:
-        return None
+        return _at_deadline_row(checklist, item, question, corpus)
     if item.kind == "date":
         return _read_row(checklist, item, question, found.answer, read[-1].date, found.quote(read[-1].date), "opening")
     return _text_row(checklist, item, question, found, "opening")
+
+
+def _at_deadline_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """The opening held at the deadline's own time (``text/bid_openings.py``: 「将于上述应答截止时间的同一时间在…系统
+    进行唱价」): the place as the sentence names it; the date as the first sentence giving that deadline a date does
+    (quoted second), or no row where none does. Shown the opening's sentence, the model said not stated."""
+    at: list[AtDeadline] = []
+
+    def opens(sentence: str) -> str | None:
+        found = opening_at_deadline(sentence)
+        if found is None:
+            return None
+        at.append(found)
+        return found.place
+
+    found = _first_sentence(corpus, opens)
+    if found is None:
+        return None
+    if item.kind != "date":
+        return _text_row(checklist, item, question, found, "opening at the deadline")
+    dated: list[tuple[str, Value]] = []
+
+    def gives_date(sentence: str) -> str | None:
+        date = deadline_date(sentence, at[-1].deadline)
+        if date is not None:
+            dated.append(date)
+        return date[0] if date else None
+
+    deadline = _first_sentence(corpus, gives_date)
+    if deadline is None:
+        return None
+    when, value = dated[-1]
+    answer = f"{when}（{at[-1].when}）"
+    row = _read_row(checklist, item, question, answer, value, found.quote(None), "opening at the deadline")
+    return replace(row, quotes=(*row.quotes, deadline.quote(value)))
 
 
 _PLACE_LABEL = re.compile(r"地点|地點|place|venue", re.IGNORECASE)

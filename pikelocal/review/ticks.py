@@ -57,6 +57,12 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
             for term in item.hints:
                 for m in _wrapped(term).finditer(text):
                     at, term_end = m.start(), m.end()
+                    among = _among_options(text, at, term) if _names_the_item(term, item) else None
+                    if among is not None:
+                        option, start, end = among
+                        return Ticked(
+                            option, _line(text, start, end), _where(corpus, doc_id, chunk.char_start, start, end)
+                        )
                     found = _after(text, term_end) if _labels(text, at, term) else None
                     if found is not None and _names_another(text[term_end : found[1]], item):
                         found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
@@ -78,6 +84,46 @@ def _names_another(rest: str, item: ChecklistItem) -> bool:
     another thing's that starts with the term (「开标」 + 「前答疑会」 is the pre-bid meeting, not the opening)."""
     named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
     return bool(concepts.active().concepts_in(rest) - named)
+
+
+# The term inside a box's option (「□有投标保证金 ☑无投标保证金」, 「□ 是 最高限价 （元） ☑ 否」): the options are the
+# field, and the ticked one answers it. A box, a yes/no word (有, 无, 是, 否, 不), then the term: an option that
+# opens with the term names who acts (「☑采购人确认中标人」), not whether there is one.
+_BOX_BEFORE = re.compile(rf"[{TICKED}{UNTICKED}][ \t]*(?:有|无|無|是|否|不)[ \t]*$")
+_BOXED = re.compile(rf"([{TICKED}{UNTICKED}])([^{TICKED}{UNTICKED}\n]*)")
+# A bare negative tick (「☑ 否」, 「☑无」) after the term's own option: there is no such thing.
+_BARE_NO = re.compile(r"否|无|無|不|没有|沒有")
+
+
+def _names_the_item(term: str, item: ChecklistItem) -> bool:
+    """Whether ``term`` names the concept of the item's label (the options are about the item's own thing): the
+    budget's hint 最高限价 is a ceiling price, and 「☑无最高限价」 says nothing of a budget."""
+    return bool(concepts.active().concepts_in(term) & concepts.active().concepts_in(item.label))
+
+
+def _among_options(text: str, at: int, term: str) -> tuple[str, int, int] | None:
+    """The ticked option of a run of boxes on the term's line, where the term stands inside an option (after its box
+    and at most a yes/no word): (the option, the run's start, its end). One box ticked and one at least not, or None.
+    A bare 否/无 ticked against the term's option reads as 「无」 + the term (「无最高限价」)."""
+    box = _BOX_BEFORE.search(text[max(0, at - 20) : at])
+    if box is None:
+        return None
+    start = max(0, at - 20) + box.start()
+    line_end = text.find("\n", at)
+    line_end = len(text) if line_end < 0 else line_end
+    reach = _SENTENCE_END.search(text, at, line_end)
+    end = min(reach.start() if reach else line_end, at + len(term) + NEAR_CHARS + 30)
+    options = [(m.group(1), " ".join(m.group(2).split()), m) for m in _BOXED.finditer(text, start, end)]
+    ticked = [(option, m) for mark, option, m in options if mark in TICKED]
+    if len(ticked) != 1 or len(options) < 2 or not ticked[0][0]:
+        return None
+    option, m = ticked[0]
+    if m.start() > at:  # the ticked box follows the term's own: a bare 「否」 denies it
+        option = f"无{term}" if _BARE_NO.fullmatch(option) else option
+    elif term not in option.replace(" ", ""):
+        return None
+    option = re.sub(r"\s+", "", option)
+    return option, start, end
 
 
 def _labels(text: str, at: int, term: str) -> bool:

@@ -8,6 +8,12 @@ An announcement is a date after 将于, 定于 or 兹定于, then 在 and a plac
 解密, a public session of the procurement) within the sentence. The date is the opening's, the place the words
 between 在 and the verb (less a trailing 进行 or 公开). A sentence about another event (a site visit, a pre-bid
 meeting, a clarification) names it before the date and is left out.
+
+An electronic procurement opens at its deadline: 「本项目将于上述应答截止时间的同一时间在中国移动电子
+采购与招投标系统进行唱价」, 「将于响应文件提交截止同一时间通过中国电信电子采购系统开启响应文件」. Such a
+sentence names the deadline it opens at (:func:`opening_at_deadline`) and the place (after 在 or 通过); the date is
+the deadline's, read from the first sentence that gives that deadline a whole date (:func:`deadline_date`:
+「应答截止时间为 2025 年 07 月 10 日 09 时 00 分」).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from pikelocal.domain.review import Value, ValueKind
 from pikelocal.text.values import values_in
 
 _ANNOUNCED = re.compile(r"(?:兹定于|定于|将于|將於|拟于|擬於)\s*$")
-_OPENED = re.compile(r"开标|開標|开启|開啟|唱标|唱標|解密|公开征询|公开磋商|公开谈判|公开询比")
+_OPENED = re.compile(r"开标|開標|开启|開啟|唱标|唱標|唱价|唱價|解密|公开征询|公开磋商|公开谈判|公开询比")
 _OTHER_EVENT = re.compile(r"踏勘|勘察|勘查|预备会|預備會|答疑|澄清|质疑|質疑|签约|簽約|公示|报名|報名|获取|領取|领取")
 # 在, the place, then the opening's verb (the last in the clause: 「4 楼开标室开标」 is opened in the 开标室)
 _PLACE = re.compile(r"[，,]?\s*在\s*(?P<place>[^，,。；;]{4,80})(?=" + _OPENED.pattern + ")")
@@ -57,4 +63,54 @@ def opening_announced(sentence: str) -> Opening | None:
         when = " ".join(sentence[start:after].split()).rstrip("，,")
         where = _PLACE_TAIL.sub("", _WEB_NOTE.sub("", place["place"]))
         return Opening(when, value, " ".join(where.split()))
+    return None
+
+
+class AtDeadline(NamedTuple):
+    """An opening at a deadline's own time: the deadline as the sentence names it, the phrase, and the place."""
+
+    deadline: str
+    when: str
+    place: str
+
+
+# 将于 (上述) the deadline (的) 同一时间: the deadline named by its words up to 截止 (「应答截止时间」,
+# 「响应文件提交截止」)
+_AT_DEADLINE = re.compile(
+    r"(?:将于|將於|定于|定於|拟于|擬於)\s*(?:上述|前述|上列)?\s*(?P<deadline>[^，,。；;\s]{1,16}?截止(?:时间|時間|日期)?)"
+    r"\s*(?:的|之)?\s*同一?(?:时间|時間|时刻|時刻)"
+)
+# then 在 or 通过 and the place, up to the opening's verb (「…系统进行唱价」, 「…系统开启响应文件」)
+_AT_PLACE = re.compile(
+    r"\s*(?:在|通过|通過|于|於)\s*(?P<place>[^，,。；;]{4,60}?)(?=(?:进行|進行)?\s*(?:" + _OPENED.pattern + "))"
+)
+_DEADLINE_WORD = re.compile(r"截止(?:时间|時間|日期)?$")
+
+
+def opening_at_deadline(sentence: str) -> AtDeadline | None:
+    """The opening ``sentence`` (one line) says is held at a deadline's own time and where, or None."""
+    if len(sentence) > LONGEST or not _OPENED.search(sentence):
+        return None
+    m = _AT_DEADLINE.search(sentence)
+    if m is None or _OTHER_EVENT.search(sentence[: m.start()]):
+        return None
+    place = _AT_PLACE.match(sentence, m.end())
+    if place is None:
+        return None
+    where = _PLACE_TAIL.sub("", _WEB_NOTE.sub("", place["place"]))
+    return AtDeadline(m["deadline"], " ".join(sentence[m.start() : m.end()].split()), " ".join(where.split()))
+
+
+def deadline_date(sentence: str, deadline: str) -> tuple[str, Value] | None:
+    """The whole date ``sentence`` gives the deadline named ``deadline`` (「应答截止时间」: 「应答截止时间为
+    2025 年 07 月 10 日 09 时 00 分」, 「响应文件提交截止时间（即响应截止时间）：2025年12月18日…」): the date
+    as printed and its value; None where no date follows the deadline's words within its clause."""
+    key = "".join(_DEADLINE_WORD.sub("", deadline).split())
+    flat = sentence.replace(" ", "")
+    if not key or key + "截止" not in flat:
+        return None
+    for start, end, value in values_in(sentence, _DATES):
+        before = "".join(re.split(r"[，,。；;]", sentence[max(0, start - 40) : start])[-1].split())
+        if _WHOLE_DATE.fullmatch(value.normal) and key + "截止" in before and not _OTHER_EVENT.search(before):
+            return " ".join(sentence[start:end].split()), value
     return None

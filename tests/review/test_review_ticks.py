@@ -141,3 +141,40 @@ def test_a_box_after_a_label_counting_the_term_is_no_answer_about_it() -> None:
     assert ticked_option(corpus(form), item("text", "中标候选人")) is None
     found = ticked_option(corpus(form), item("count", "中标候选人"))
     assert found is not None and found.option == "常规类项目"  # a count item may still read the field's box
+
+
+def labelled(label: str, kind: str, *hints: str) -> ChecklistItem:
+    return ChecklistItem("x", label, kind, {"hans": "?"}, hints)  # type: ignore[arg-type]
+
+
+BOND = labelled("投标保证金 / 押標金", "amount", "投标保证金")
+CAP = labelled("最高限价 / 上限價格", "amount", "最高限价")
+
+
+def test_a_ticked_option_that_names_the_term_itself_answers_it() -> None:
+    # a Word form's options name the thing (昆山农商银行's 招标书, boxes in Wingdings 2)
+    bond = ticked_option(corpus("1、项目投标保证金信息\n□有投标保证金       ☑无投标保证金\n"), BOND)
+    assert bond is not None and bond.option == "无投标保证金" and bond.line == "□有投标保证金 ☑无投标保证金"
+    # a bare 否 ticked against the term's own option denies it; the blank amount is no value
+    cap = ticked_option(corpus("（一）是否限价招标\n□ 是        最高限价           （元）          ☑ 否\n"), CAP)
+    assert cap is not None and cap.option == "无最高限价"
+    # the positive option ticked is read as printed (an amount item then takes it from elsewhere: read_rows)
+    has = ticked_option(corpus("☑有投标保证金 □无投标保证金\n"), BOND)
+    assert has is not None and has.option == "有投标保证金"
+
+
+def test_options_naming_the_term_with_no_tick_or_two_ticks_answer_nothing() -> None:
+    assert ticked_option(corpus("□有投标保证金 □无投标保证金\n"), BOND) is None
+    assert ticked_option(corpus("☑有投标保证金 ☑无投标保证金\n"), BOND) is None
+    # a box on the next line is not the term's option run
+    assert ticked_option(corpus("□有投标保证金\n其他内容 ☑无\n"), BOND) is None
+
+
+def test_options_about_another_thing_or_opening_with_the_term_answer_nothing() -> None:
+    # the budget's hint 最高限价 names a ceiling price: 「无最高限价」 says nothing of the budget (昆山农商银行)
+    budget = labelled("采购预算 / 採購預算", "amount", "预算", "最高限价")
+    assert ticked_option(corpus("□ 是 最高限价 （元） ☑ 否\n"), budget) is None
+    # an option that opens with the term names who acts (阳西's data sheet), not whether there is a purchaser
+    purchaser = labelled("采购人 / 招標機關", "name", "采购人")
+    form = "31 确定中标人的 方式 中标人数量：1 名 □采购人委托评标委员会直接确认中标人 ☑采购人确认中标人\n"
+    assert ticked_option(corpus(form), purchaser) is None
