@@ -118,7 +118,7 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
         found = list(fields("".join(c.text for c in chunks)))
         for f in found:
             if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
-                if not any(concepts.fold(name) in own_words for name in f.names) and not _only_own(f.label, own, item):
+                if not any(concepts.fold(n) in own_words for n in f.names) and not _only_own(f.label, own, item):
                     continue
             else:  # a label and its alias name one field (「递交截止时间（即投标截止时间和开标时间）」): joined
                 named = set().union(*(concepts.active().concepts_in(head_of(name)) for name in f.names))
@@ -136,14 +136,20 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     return None
 
 
+# The documents a field may name besides its own concept: 「投标文件递交地点」 is where the bid is handed in.
+_OBJECTS = frozenset({"bid_documents", "tender_documents"})
+
+
 def _only_own(name: str, own: frozenset[str] | set[str], item: ChecklistItem) -> bool:
-    """Whether a field's label (not its brackets: 「授权代表（签字）」 is a signature's place) is nothing
-    but a name of a concept that is the item's own (no other item's label names it) and holds one of the item's
-    hints: the place item's 「项目实施地点」 or 「服务地点」, other names of its 履约地点. A longer label that only
-    holds such a name (「法定代表人或授权委托人」) is another field, and so is one naming another side of a broad
-    concept (「签字盖章」 is the document's form, as 装订 is, but not the binding the item asks for)."""
+    """Whether a field's label (not its brackets: 「授权代表（签字）」 is a signature's place) is nothing but names
+    of concepts, one of them the item's own (no other item's label names it) and the others only the documents
+    (``_OBJECTS``), and holds one of the item's hints: the place item's 「项目实施地点」 or 「服务地点」, other names
+    of its 履约地点; the submission's 「投标文件递交地点」. A longer label that only holds such a name
+    (「法定代表人或授权委托人」) is another field, and so is one naming another concept (「投标保函格式」 is a
+    guarantee's template) or another side of a broad one (「签字盖章」 is the document's form, as 装订 is, but not
+    the binding the item asks for)."""
     named = concepts.active().concepts_in(name)
-    if not (own and named and named <= own and concepts.only_terms(name)):
+    if not (named & own and named <= own | _OBJECTS and concepts.only_terms(name)):
         return False
     folded = concepts.fold(name)
     return any(concepts.fold(hint) in folded for hint in item.hints)

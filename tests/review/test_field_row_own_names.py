@@ -41,6 +41,13 @@ question.hans = "投标文件的装订和格式有什么要求？"
 hints = ["装订", "胶装"]
 
 [[items]]
+id = "submission"
+label = "递交方式 / 投標方式"
+kind = "text"
+question.hans = "投标文件以什么方式递交？"
+hints = ["递交", "提交方式", "提交地点", "投标地点", "上传网站"]
+
+[[items]]
 id = "project_name"
 label = "项目名称 / 標案名稱"
 kind = "name"
@@ -86,3 +93,15 @@ def test_a_field_pointing_elsewhere_is_no_answer_and_the_field_pointed_to_is(
     )
     rows = reviewed(tmp_path, settings, notice, NOT_STATED, CHECKLIST)
     assert rows["project_name"].answer == "中国移动安徽公司2025年大数据平台网络安全评估服务采购项目"
+
+
+def test_where_the_bid_is_handed_in_is_read_but_not_a_bond_s_form(tmp_path: Path, settings: Settings) -> None:
+    # a bond's block has its own 提交方式 (广东's catering tender): no answer of how the bid is handed in
+    notice = (
+        "# 招标公告\n\n投标保证金\n开户银行：中信银行广州花园支行\n"
+        "提交方式：支票、汇票、本票或者金融机构出具的保函等非现金形式提交。\n\n"
+        "（三）投标文件提交地点：马鞍山市兴马项目咨询有限公司电子交易系统。\n"
+    )
+    rows = reviewed(tmp_path, settings, notice, NOT_STATED, CHECKLIST)
+    assert rows["submission"].answer == "马鞍山市兴马项目咨询有限公司电子交易系统。"
+    assert rows["submission"].extra.get("read") == "labelled field"
