@@ -27,6 +27,7 @@ from pikelocal.text.clarification_deadlines import Deadline, clarification_deadl
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
 from pikelocal.text.dispute_forums import dispute_forum
+from pikelocal.text.document_periods import Period, obtaining_period
 from pikelocal.text.evaluation_methods import evaluation_method
 from pikelocal.text.fixed_price import says_fixed_price
 from pikelocal.text.joint_bids import refuses_joint_bids
@@ -347,6 +348,29 @@ def clarification_row(checklist: Checklist, item: ChecklistItem, question: str, 
         return None
     day = read[-1].date
     return _read_row(checklist, item, question, found.answer, day, found.quote(day), "clarification deadline")
+
+
+def period_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A date item asking when the tender documents are obtained (its label names that period) answered from the first
+    sentence of the documents inviting bidders to obtain them within a period (``text/document_periods.py``: 「请于
+    2024年12月20日08时30分至2024年12月24日23时59分…登录…平台下载电子招标文件」), its start as the value, cited at its
+    lines; the model is not asked. Shown such a sentence, the model said not stated."""
+    if item.kind != "date" or "document_period" not in concepts.active().concepts_in(item.label):
+        return None
+    read: list[Period] = []
+
+    def invited(sentence: str) -> str | None:
+        found = obtaining_period(sentence)
+        if found is None:
+            return None
+        read.append(found)
+        return found.text
+
+    found = _first_sentence(corpus, invited)
+    if found is None:
+        return None
+    start = read[-1].start
+    return _read_row(checklist, item, question, found.answer, start, found.quote(start), "document period")
 
 
 def opening_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
