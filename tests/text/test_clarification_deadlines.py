@@ -80,3 +80,37 @@ def test_a_data_sheet_s_label_above_its_value(label: str, sentence: str, printed
 
 def test_a_label_naming_the_purchaser_s_amendment_is_another_deadline() -> None:
     assert clarification_deadline("投标截止时间15日前", "招标人对招标文件进行澄清或修改的时间") is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "printed"),
+    [
+        # 民生银行's 征询 and 四川's 磋商: by the bids' deadline itself, no days before it
+        (
+            "征询响应方对本次征询文件的内容有疑问时，可要求澄清，但应在征询响应文件递交截止时间前，按征询邀请中注明的联系方法"
+            "以书面形式通知征询方。",
+            "征询响应文件递交截止时间前",
+        ),
+        (
+            "3.供应商发现采购文件中不合理或者有误的，须在响应文件递交截止日前、以书面形式要求采购人澄清。",
+            "响应文件递交截止日前",
+        ),
+    ],
+)
+def test_the_bids_deadline_itself(sentence: str, printed: str) -> None:
+    found = clarification_deadline(sentence)
+    assert found is not None and (found.text, found.date) == (printed, None)
+
+
+def test_a_heading_naming_the_amendment_does_not_hide_the_request_its_sentence_states() -> None:
+    # a military template: the section 「10.谈判文件的澄清与修改」 opens with the bidder's own deadline
+    sentence = (
+        "10.1供应商对谈判文件如有疑问要求澄清，应当在【报价供应商须知前附表】明确的提交首次报价文件截止之日3个工作日前"
+        "以书面形式通知采购机构，采购机构视情以适当方式予以澄清。"
+    )
+    found = clarification_deadline(sentence, "10.谈判文件的澄清与修改")
+    assert found is not None and found.text == "明确的提交首次报价文件截止之日3个工作日前"
+    # a sentence asking nothing itself still takes the label's amendment as another deadline
+    assert clarification_deadline("投标截止时间15日前", "10.谈判文件的澄清与修改") is None
+    # the bid's own deadline is no clarification's
+    assert clarification_deadline("投标人应在投标截止时间前递交投标文件。") is None
