@@ -347,13 +347,12 @@ def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
             assert re.sub(r"\s+", "", g.quote) in pages[g.page], g.item
 
 
-
 @pytest.mark.parametrize(
     ("name", "stated", "not_stated"),
     [
         ("cn-tender-ksrcb-secops", 32, 20),  # a bank's security operations, its own 招标书 (the 声明 forbids copying)
         ("cn-tender-yillion-sectest", 28, 24),  # a bank's pre-launch security tests (第二十六条 forbids disclosure)
-        ("cn-tender-csrcb-crowdtest", 29, 23),  # a bank's crowdsourced security tests, 邀请招标 (the 申明 forbids copying)
+        ("cn-tender-csrcb-crowdtest", 29, 23),  # a bank's crowdsourced security tests (its 申明 forbids copying)
     ],
 )
 def test_a_held_out_gold_of_a_document_not_kept_here_judges_every_item(name: str, stated: int, not_stated: int) -> None:
@@ -364,6 +363,7 @@ def test_a_held_out_gold_of_a_document_not_kept_here_judges_every_item(name: str
     assert all(g.page is not None and g.quote for g in gold if g.stated)
     assert all(g.note for g in gold if not g.stated)
     assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (stated, not_stated)
+
 
 # --- build/bench/bench_review.py on stored rows (no model) -------------------------------------------------------
 
