@@ -103,7 +103,7 @@ def _names_the_item(term: str, item: ChecklistItem) -> bool:
 
 def _among_options(text: str, at: int, term: str) -> tuple[str, int, int] | None:
     """The ticked option of a run of boxes on the term's line, where the term stands inside an option (after its box
-    and at most a yes/no word): (the option, the run's start, its end). One box ticked and one at least not, or None.
+    and a yes/no word): (the option, the run's start, its end). One box ticked and one at least not, or None.
     A bare 否/无 ticked against the term's option reads as 「无」 + the term (「无最高限价」)."""
     box = _BOX_BEFORE.search(text[max(0, at - 20) : at])
     if box is None:
