@@ -319,6 +319,12 @@ class AnswerSettings:
         ge=0,
         docs="The answer's source budget",
     )
+    review_compress_tokens: int = setting(
+        450,
+        "a checklist item's source budget, in tokens (0: answer.compress_tokens)",
+        ge=0,
+        docs="The review's source budget",
+    )
     rerank: int = setting(
         0,
         "the LLM reorders the search's top this-many hits first (0: off)",

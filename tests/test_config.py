@@ -9,7 +9,7 @@ import pytest
 
 from pikelocal.config import load_settings
 from pikelocal.domain.errors import ConfigError
-from pikelocal.kb.options import ask_options
+from pikelocal.kb.options import ask_options, review_options
 from pikelocal.query.context.segments import PRESETS
 
 
@@ -87,3 +87,12 @@ def test_answer_context_and_segment_preset_reach_the_answer_options() -> None:
     env = {"PIKELOCAL_ANSWER_CONTEXT": "segments", "PIKELOCAL_ANSWER_SEGMENTS": "precision"}
     chosen = ask_options(load_settings(environ=env))
     assert (chosen.context, chosen.segments) == ("segments", PRESETS["precision"])
+
+
+def test_a_checklist_item_reads_the_review_s_own_source_budget() -> None:
+    env = {"PIKELOCAL_ANSWER_COMPRESS_TOKENS": "900", "PIKELOCAL_ANSWER_REVIEW_COMPRESS_TOKENS": "300"}
+    settings = load_settings(environ=env)
+    assert (ask_options(settings).compress_tokens, review_options(settings).compress_tokens) == (900, 300)
+    # 0: the review keeps the answer's budget
+    settings = load_settings(environ={**env, "PIKELOCAL_ANSWER_REVIEW_COMPRESS_TOKENS": "0"})
+    assert review_options(settings).compress_tokens == 900

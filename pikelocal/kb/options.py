@@ -60,6 +60,14 @@ def ask_options(settings: Settings, request: AskRequest = AskRequest()) -> AskOp
     return options if request.check is None else replace(options, check=request.check)
 
 
+def review_options(settings: Settings) -> AskOptions:
+    """A checklist item's options: the answer's, with the review's own source budget (``answer.review_compress_tokens``;
+    0 keeps ``answer.compress_tokens``). An item asks one fact, so fewer source tokens read as well and cost less."""
+    options = ask_options(settings)
+    budget = settings.answer.review_compress_tokens
+    return replace(options, compress_tokens=budget) if budget > 0 else options
+
+
 def search_weights(settings: Settings, store: Store, encoder_id: str) -> dict[str, float]:
     """Hybrid's fusion weights for this KB: the configured ones, with the BM25 and late weights ``enrich`` tuned
     on its atomic questions in while search.tuned is on (:mod:`pikelocal.query.retrieve.fusion_tuning`)."""

@@ -34,7 +34,7 @@ from pikelocal.domain.review import (
 )  # fmt: skip
 from pikelocal.domain.shown import shown_name
 from pikelocal.embed.base import Encoder
-from pikelocal.kb.options import ask_options, search_weights
+from pikelocal.kb.options import review_options, search_weights
 from pikelocal.kb.review_views import documents_named, import_view_sheet
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
@@ -75,7 +75,7 @@ def run(
         script = request.script or documents_script(store, doc_ids)
         if not request.fresh and _all_current(store, checklist, key, script, doc_ids):
             return ReviewReport(checklist, 0, len(checklist.items), tuple(stored_rows(store, checklist)), 0.0, script)
-    options = ask_options(settings)
+    options = review_options(settings)
     with kb_session(settings, path, encoder=encoder(), load_llm=load_llm) as s:
         options = replace(options, weights=search_weights(s.settings, s.store, s.encoder.model_id), doc_ids=doc_ids)
 

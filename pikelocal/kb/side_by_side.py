@@ -23,7 +23,7 @@ from pikelocal.domain.review import Checklist, ChecklistScript, ValueKind
 from pikelocal.domain.side_by_side import SideBySide, SideBySideRequest
 from pikelocal.embed.base import Encoder
 from pikelocal.kb import catalog
-from pikelocal.kb.options import ask_options, search_weights
+from pikelocal.kb.options import review_options, search_weights
 from pikelocal.kb.reviewing import documents_script
 from pikelocal.kb.session import encoder_settings_for, kb_session
 from pikelocal.llm.base import LLM
@@ -66,7 +66,7 @@ def run(
     asked, kept = 0, len(checklist.items) * (len(plans) - len(pending))
     if pending:
         with kb_session(settings, path, encoder=encoder(), load_llm=load_llm) as s:
-            options = replace(ask_options(settings), weights=search_weights(s.settings, s.store, s.encoder.model_id))
+            options = replace(review_options(settings), weights=search_weights(s.settings, s.store, s.encoder.model_id))
             for n, plan in enumerate(pending, start=1):
                 heading = plan.doc.title or Path(plan.doc.path).name
                 sink(Notice("info", f"document {n} of {len(pending)}: {heading}"))
