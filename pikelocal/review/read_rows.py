@@ -103,7 +103,9 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     field saying there is none (「投标保证金：不收取」), a date's field naming another date field (「开标时间：同投标
     文件提交截止时间」, read as that field's date). A label naming another item's concept as well, not joined to it
     (「服务期限质保期」), answers neither; 「投标截止及开标时间」 answers both. A text item is read only under its own
-    label (「开标地点：…」) and only a value that ends where its field does. Cited at the field's lines."""
+    label (「开标地点：…」) or another name of its own concept (:func:`_only_own`: 「项目实施地点：…」), only a value
+    that ends where its field does, and never a value pointing elsewhere (「见…前附表」). Cited at the field's
+    lines."""
     if item.kind not in _FIELD_KINDS:
         return None
     wanted = concepts.active().concepts_in(item.label)
