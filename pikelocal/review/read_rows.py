@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
+from typing import TypeVar
 
 from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
 from pikelocal.query.verify.support import position_in_pages
@@ -22,12 +23,12 @@ from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.bid_languages import bid_language
-from pikelocal.text.bid_openings import AtDeadline, Opening, deadline_date, opening_announced, opening_at_deadline
+from pikelocal.text.bid_openings import deadline_date, opening_announced, opening_at_deadline
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
 from pikelocal.text.dispute_forums import dispute_forum
-from pikelocal.text.document_periods import Period, obtaining_period
+from pikelocal.text.document_periods import obtaining_period
 from pikelocal.text.evaluation_methods import evaluation_method
 from pikelocal.text.fixed_price import says_fixed_price
 from pikelocal.text.joint_bids import refuses_joint_bids
@@ -37,6 +38,8 @@ from pikelocal.text.subcontracting import forbids_subcontracting
 from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.values import normalise
 from pikelocal.text.waivers import waiver_clause
+
+_Read = TypeVar("_Read")  # what a sentence reader reads (:func:`_first_reading`)
 
 
 def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
@@ -359,19 +362,11 @@ def period_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
     lines; the model is not asked. Shown such a sentence, the model said not stated."""
     if item.kind != "date" or "document_period" not in concepts.active().concepts_in(item.label):
         return None
-    read: list[Period] = []
-
-    def invited(sentence: str) -> str | None:
-        found = obtaining_period(sentence)
-        if found is None:
-            return None
-        read.append(found)
-        return found.text
-
-    found = _first_sentence(corpus, invited)
-    if found is None:
+    reading = _first_reading(corpus, obtaining_period, lambda period: period.text)
+    if reading is None:
         return None
-    start = read[-1].start
+    found, period = reading
+    start = period.start
     return _read_row(checklist, item, question, found.answer, start, found.quote(start), "document period")
 
 
@@ -386,20 +381,12 @@ def opening_row(checklist: Checklist, item: ChecklistItem, question: str, corpus
         return None
     if item.kind != "date" and not _PLACE_LABEL.search(item.label):
         return None
-    read: list[Opening] = []
-
-    def announced(sentence: str) -> str | None:
-        found = opening_announced(sentence)
-        if found is None:
-            return None
-        read.append(found)
-        return found.when if item.kind == "date" else found.place
-
-    found = _first_sentence(corpus, announced)
-    if found is None:
+    reading = _first_reading(corpus, opening_announced, lambda o: o.when if item.kind == "date" else o.place)
+    if reading is None:
         return _at_deadline_row(checklist, item, question, corpus)
+    found, opening = reading
     if item.kind == "date":
-        return _read_row(checklist, item, question, found.answer, read[-1].date, found.quote(read[-1].date), "opening")
+        return _read_row(checklist, item, question, found.answer, opening.date, found.quote(opening.date), "opening")
     return _text_row(checklist, item, question, found, "opening")
 
 
@@ -407,33 +394,17 @@ def _at_deadline_row(checklist: Checklist, item: ChecklistItem, question: str, c
     """The opening held at the deadline's own time (``text/bid_openings.py``: 「将于上述应答截止时间的同一时间在…系统
     进行唱价」): the place as the sentence names it; the date as the first sentence giving that deadline a date does
     (quoted second), or no row where none does. Shown the opening's sentence, the model said not stated."""
-    at: list[AtDeadline] = []
-
-    def opens(sentence: str) -> str | None:
-        found = opening_at_deadline(sentence)
-        if found is None:
-            return None
-        at.append(found)
-        return found.place
-
-    found = _first_sentence(corpus, opens)
-    if found is None:
+    reading = _first_reading(corpus, opening_at_deadline, lambda at: at.place)
+    if reading is None:
         return None
+    found, at = reading
     if item.kind != "date":
         return _text_row(checklist, item, question, found, "opening at the deadline")
-    dated: list[tuple[str, Value]] = []
-
-    def gives_date(sentence: str) -> str | None:
-        date = deadline_date(sentence, at[-1].deadline)
-        if date is not None:
-            dated.append(date)
-        return date[0] if date else None
-
-    deadline = _first_sentence(corpus, gives_date)
-    if deadline is None:
+    dated = _first_reading(corpus, lambda sentence: deadline_date(sentence, at.deadline), lambda date: date[0])
+    if dated is None:
         return None
-    when, value = dated[-1]
-    answer = f"{when}（{at[-1].when}）"
+    deadline, (when, value) = dated
+    answer = f"{when}（{at.when}）"
     row = _read_row(checklist, item, question, answer, value, found.quote(None), "opening at the deadline")
     return replace(row, quotes=(*row.quotes, deadline.quote(value)))
 
@@ -586,6 +557,24 @@ def _first_sentence(corpus: Corpus, answer_of: Callable[..., str | None], label:
             where, _lines = _lines_at(corpus, doc_id, text.count("\n", 0, start), text.count("\n", 0, end))
             return _Sentence(answer, sentence, where)
     return None
+
+
+def _first_reading(
+    corpus: Corpus, read: Callable[[str], _Read | None], answer: Callable[[_Read], str]
+) -> tuple[_Sentence, _Read] | None:
+    """The first sentence of the documents (:func:`_first_sentence`) that ``read`` reads something from, and what it
+    read; the sentence's answer is ``answer`` of that."""
+    readings: list[_Read] = []
+
+    def answer_of(sentence: str) -> str | None:
+        reading = read(sentence)
+        if reading is None:
+            return None
+        readings.append(reading)
+        return answer(reading)
+
+    found = _first_sentence(corpus, answer_of)
+    return None if found is None else (found, readings[-1])
 
 
 def _no_row(
