@@ -321,6 +321,8 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ),  # software services for an academy, 竞争性谈判, a military template
         ("cn-tender-cmcc-anhui-security", 33, 19, 32),  # a telecom's security assessments, 公开询比 (its own procedure)
         ("cn-tender-ctjs-cloud-assessment", 34, 18, 102),  # a .docx: a telecom's cloud security assessment, 公开询比
+        ("cn-tender-pku-periodicals", 38, 14, 70),  # a university library's foreign periodicals, 公开招标 by an agent
+        ("tw-tender-taipeimetro-valves", 18, 34, 1),  # a .txt of an .odt: 臺北捷運's 投標須知 form, ticked options
         # cn-tender-ksrcb-secops, cn-tender-yillion-sectest and cn-tender-csrcb-crowdtest: their documents forbid
         # copying or disclosure, so they are not kept here (SOURCES.md); their gold sheets are checked below
     ],
@@ -329,8 +331,9 @@ def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
     name: str, stated: int, not_stated: int, n_pages: int
 ) -> None:
     """A held-out tender document (SOURCES.md): every tender-zh item judged once, each stated fact with its page and
-    quote, every null with a note, and each quote found on its page as pikelocal reads the PDF or the Word file
-    (whitespace ignored; a Wingdings box as the ☑ or □ it is read as)."""
+    quote, every null with a note, and each quote found on its page as pikelocal reads the PDF, the Word file or the
+    text converted from an OpenDocument file (one page; whitespace ignored; a Wingdings box as the ☑ or □ it is
+    read as)."""
     from pikelocal.ingest.read.parse import parse_document
 
     gold = load_gold(DATA / f"{name}-gold.jsonl")
@@ -339,7 +342,7 @@ def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
     assert all(g.page is not None and g.quote for g in gold if g.stated)
     assert all(g.note for g in gold if not g.stated)
     assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (stated, not_stated)
-    (path,) = [DATA / f"{name}{ext}" for ext in (".pdf", ".docx") if (DATA / f"{name}{ext}").is_file()]
+    (path,) = [DATA / f"{name}{ext}" for ext in (".pdf", ".docx", ".txt") if (DATA / f"{name}{ext}").is_file()]
     pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in parse_document(path).pages}
     assert len(pages) == n_pages
     for g in gold:
