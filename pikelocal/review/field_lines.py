@@ -86,11 +86,15 @@ _CONDITION = re.compile(r"(?:以上|以下|以内|以內|及以上|及以下|之
 
 def fields(text: str) -> Iterator[Field]:
     """Every labelled field of ``text`` (lines as printed), in order; blank values and references elsewhere
-    (「详见第三章」) left out."""
+    (「详见第三章」) left out. A heading that is a label alone, with one short paragraph under it before the next
+    heading (「## 二、采购人」 then 「江苏常熟…有限公司」), is a field too (:func:`_heading_field`)."""
     lines = text.split("\n")
     counts = Counter(t for line in lines if (t := line.strip()))
     furniture = {t for t, n in counts.items() if n >= RUNNING_LINE_TIMES}  # a page's running header or footer
     for i, raw in enumerate(lines):
+        if (under := _heading_field(lines, i)) is not None:
+            yield under
+            continue
         for label, value, alias in _label_values(raw):
             if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
                 continue
@@ -105,6 +109,61 @@ def fields(text: str) -> Iterator[Field]:
                     value += lines[last].strip()
             whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
             yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias)
+
+
+# a heading that is a label and nothing else (「## 二、采购人」, 「## 四、发放采购文件日期」)
+_HEADING_LABEL = re.compile(
+    rf"^\s*#{{1,6}}\s+(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|#]{{2,{MAX_LABEL_CHARS}}})\s*$"
+)
+MAX_HEADING_VALUE_CHARS = 60  # the one paragraph under a label's heading: a name, an address, a date, not a clause
+_CLAUSE_MARK = re.compile(r"[，,；;。]")
+_HEADING_GAP = 2  # blank lines at most between the heading, its paragraph and the next heading
+
+
+def _heading_field(lines: list[str], at: int) -> Field | None:
+    """The field of a heading that is only a label, whose section is one short paragraph and then the next heading
+    or the text's end (a Word document's notice: 「## 二、采购人」, 「江苏常熟农村商业银行股份有限公司」, 「## 三、…」):
+    the label and that paragraph, cited at the lines from the heading to the paragraph. None for any other line,
+    and for a section of a table, of several paragraphs, of a long one or of a clause (a comma or a sentence's end:
+    「投标截止时间为…，逾期送达的投标文件不予受理。」 is the section's text, not its value)."""
+    m = _HEADING_LABEL.match(lines[at])
+    if m is None:
+        return None
+    value_at = _next_filled(lines, at + 1)
+    if value_at is None:
+        return None
+    value = lines[value_at].strip()
+    if value.startswith(("#", "|")) or len(value) > MAX_HEADING_VALUE_CHARS or _FIELD.match(value) is not None:
+        return None
+    if _SENTENCE_END.search(value) or _CLAUSE_MARK.search(value):
+        return None  # 「投标截止时间为…，逾期送达的…不予受理。」: a clause of the section, not its value
+    after = _next_filled(lines, value_at + 1)
+    if after is not None and not lines[after].lstrip().startswith("#"):
+        return None
+    if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value):
+        return None
+    return Field(m["label"], value, at, value_at)
+
+
+def _next_filled(lines: list[str], start: int) -> int | None:
+    """The first line with words from ``start``, after at most ``_HEADING_GAP`` blank lines; None past the text's
+    end or a wider gap."""
+    for j in range(start, min(len(lines), start + _HEADING_GAP + 1)):
+        if lines[j].strip():
+            return j
+    return None
+
+
+def slash_readings(label: str) -> tuple[str, ...]:
+    """The labels one with a slash stands for (「项目实施/提供地点」 is 项目实施地点 or 提供地点, 「交货/服务地点」
+    交货地点 or 服务地点): each side, and the left side joined to every tail of the right one (and every head of the
+    left joined to the right); the caller keeps those that are a term. () without exactly one slash."""
+    parts = re.split(r"[/／]", label)
+    if len(parts) != 2 or min(len(p) for p in parts) < 2:
+        return ()
+    left, right = parts
+    joined = [left + right[k:] for k in range(1, len(right))] + [left[:k] + right for k in range(1, len(left))]
+    return (left, right, *joined)
 
 
 def _is_code(token: str) -> bool:

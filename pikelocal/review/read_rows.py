@@ -15,7 +15,7 @@ from typing import TypeVar
 from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import VALUED, Corpus
-from pikelocal.review.field_lines import Field, fields, head_of, referred_label
+from pikelocal.review.field_lines import Field, fields, head_of, referred_label, slash_readings
 from pikelocal.review.role_names import ROLES, role_names
 from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, Criterion, composition, is_about
 from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
@@ -123,11 +123,14 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
             continue
         found = list(fields("".join(c.text for c in chunks)))
         for f in found:
+            names = _names(f)
             if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
-                if not any(concepts.fold(n) in own_words for n in f.names) and not _only_own(f.label, own, item):
+                if not any(concepts.fold(n) in own_words for n in names) and not any(
+                    _only_own(n, own, item) for n in names
+                ):
                     continue
             else:  # a label and its alias name one field (「递交截止时间（即投标截止时间和开标时间）」): joined
-                named = set().union(*(concepts.active().concepts_in(head_of(name)) for name in f.names))
+                named = set().union(*(_named_by(head_of(name), wanted) for name in names))
                 joined = bool(f.alias) or _JOINED.search(f.label) is not None
                 if not named & wanted or (named & others and not joined):
                     continue
@@ -140,6 +143,41 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
             return replace(row, answer=answer, verdict="found", values=(value,) if value else (), quotes=(quote,),
                            extra={**row.extra, "read": "labelled field"})  # fmt: skip
     return None
+
+
+def _names(f: Field) -> tuple[str, ...]:
+    """A field's label and alias, and what a label with a slash stands for where that is a term (「项目实施/提供
+    地点」 is 项目实施地点)."""
+    return f.names + tuple(r for r in slash_readings(f.label) if concepts.only_terms(r))
+
+
+def _named_by(label: str, wanted: frozenset[str]) -> set[str]:
+    """The concepts a label names, less one whose term only qualifies a wanted concept's term that overlaps it and
+    ends after it: in 「采购平台电子投标截止时间」 the bids' deadline (投标截止时间) is what is named, 电子投标 (the
+    form of the documents) only says which bids; in 「服务期限质保期」 the two terms stand side by side, and both are
+    named."""
+    folded = concepts.fold(label)
+    matches = concepts.active().find(folded)
+    spans = [
+        (at, at + len(t))
+        for c in wanted
+        for t in {concepts.fold(n) for n in concepts.names(c)}
+        if t
+        for at in _all_at(folded, t)
+    ]
+    return {
+        m.concept
+        for m in matches
+        if m.concept in wanted or not any(m.start < start < m.end < end for start, end in spans)
+    }
+
+
+def _all_at(text: str, term: str) -> list[int]:
+    out, at = [], text.find(term)
+    while at >= 0:
+        out.append(at)
+        at = text.find(term, at + 1)
+    return out
 
 
 # The documents a field may name besides its own concept: 「投标文件递交地点」 is where the bid is handed in.

@@ -75,12 +75,13 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 34: a ticked option naming the term, an opening at the deadline's time, 询比 vocabulary, a field's own names;
+# 35: a heading as a field's label, a slash label, a duration after an end, a pointer answer; 34: a ticked option
+# naming the term, an opening at the deadline's time, 询比 vocabulary, a field's own names;
 # 30: a bond's interest and 「否决条款」 are no none; 29: the evaluation method; 28: the bid's language; 27:
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 34
+ROWS_VERSION = 35
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
@@ -232,6 +233,8 @@ def answer_item(
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
+    blank = blank or _after_an_end(value, quotes)  # 「响应有效期满后28天」 offered as the bids' validity
+    blank = blank or _POINTS_ELSEWHERE.match(text) is not None  # 「详见合同相关条款」 states nothing
     found = not answer.unsupported and not to_check
     blank = blank or (found and meaning is not None and _about_none(item, quotes, corpus, meaning))
     blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
@@ -318,6 +321,32 @@ def _unbound(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQu
         for q in quotes
         for s, e, printed in values_in(q.text, SPAN_KINDS)
     )
+
+
+# the words that end a period before a value counted from that end (「响应有效期满后28天」, 「合同到期后30日」); not
+# 截止, since a validity is counted from the bids' deadline (「投标截止之日起90天」)
+_AFTER_AN_END = re.compile(
+    r"(?:满|滿|届满|屆滿|到期|结束|結束|终止|終止)\s*(?:之日)?\s*(?:以后|以後|之后|之後|后|後|起)\s*$"
+)
+# an answer that only sends the reader elsewhere (「详见合同相关条款」, 「见投标人须知前附表」): it states nothing
+_POINTS_ELSEWHERE = re.compile(
+    r"^\s*(?:详|詳|参|參)?[见見][^，,。；;]{0,30}(?:表|章|节|節|条|條|款|附件|部分|须知|須知|公告|合同|文件|规定|規定)[。.]?\s*$"
+)
+
+
+def _after_an_end(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
+    """A duration that each quote prints only as counted from the end of another period (「投标保证金的有效期应为
+    在响应有效期满后28天内继续有效」 offered as the bids' validity): a time after a period ends is not that period,
+    so the row is not stated, its words kept."""
+    if value is None or value.kind != "duration" or value.number is None or not quotes:
+        return False
+    printed = [
+        _AFTER_AN_END.search(q.text[max(0, s - 8) : s]) is not None
+        for q in quotes
+        for s, _e, v in values_in(q.text, SPAN_KINDS)
+        if v.kind == "duration" and v.number == value.number
+    ]
+    return bool(printed) and all(printed)
 
 
 def _about_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corpus, meaning: Meaning) -> bool:
