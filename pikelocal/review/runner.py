@@ -75,13 +75,14 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 35: a heading as a field's label, a slash label, a duration after an end, a pointer answer; 34: a ticked option
-# naming the term, an opening at the deadline's time, 询比 vocabulary, a field's own names;
+# 36: a yes or no quoted from a sentence naming none of the item's own concepts; 35: a heading as a field's label, a
+# slash label, a duration after an end, a pointer answer; 34: a ticked option naming the term, an opening at the
+# deadline's time, 询比 vocabulary, a field's own names;
 # 30: a bond's interest and 「否决条款」 are no none; 29: the evaluation method; 28: the bid's language; 27:
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 35
+ROWS_VERSION = 36
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
@@ -238,6 +239,7 @@ def answer_item(
     found = not answer.unsupported and not to_check
     blank = blank or (found and meaning is not None and _about_none(item, quotes, corpus, meaning))
     blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
+    blank = blank or (found and _yes_no_of_another(checklist, item, quotes, corpus))  # 「不允许联合体」 for 分包
     value = None if blank else value  # the row states no value: none to compare with the documents' statements
     verdict: ReviewVerdict = "not_stated" if (answer.unsupported and not to_check) or blank else "found"
     row = ReviewRow(
@@ -373,6 +375,23 @@ def _names_none(item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corp
     if not wanted or not quotes:
         return False
     return not any(concepts.active().broad_concepts_in(_with_lines(q, corpus)) & wanted for q in quotes)
+
+
+def _yes_no_of_another(
+    checklist: Checklist, item: ChecklistItem, quotes: Sequence[ReviewQuote], corpus: Corpus
+) -> bool:
+    """A yes or no answered from quotes that name none of the item's own concepts (those its label names and no
+    other item's label does: 分包 for subcontracting, 含税's tax for the price's tax), each read with its lines and
+    section as :func:`_names_none` reads them: 「本项目不允许联合体参选」 says no to a consortium, not to
+    subcontracting, and 「投标人应在…报价表上列明单价和总价」 says nothing of tax. Such a row is not stated, the
+    model's draft kept. An item whose label names no concept of its own is not judged so."""
+    if item.kind != "yesno" or not quotes:
+        return False
+    others = set().union(*(concepts.active().concepts_in(i.label) for i in checklist.items if i.id != item.id))
+    own = concepts.active().concepts_in(item.label) - others
+    if not own:
+        return False
+    return not any(concepts.active().broad_concepts_in(_with_lines(q, corpus)) & own for q in quotes)
 
 
 def _with_lines(quote: ReviewQuote, corpus: Corpus) -> str:

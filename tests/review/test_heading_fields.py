@@ -10,10 +10,7 @@ from pathlib import Path
 import pytest
 
 from pikelocal.config import Settings, load_settings
-from pikelocal.domain.review import Located, ReviewQuote
 from pikelocal.review.field_lines import fields, slash_readings
-from pikelocal.review.runner import _POINTS_ELSEWHERE, _after_an_end
-from pikelocal.text.values import normalise
 from tests.support.review_kb import reviewed
 
 CHECKLIST = """name = "headings"
@@ -140,53 +137,3 @@ def test_a_qualifying_term_does_not_make_a_field_another_item_s(tmp_path: Path, 
     # two terms side by side still name two things: neither the warranty nor the term is read from that field
     assert rows["warranty_period"].extra.get("read") != "labelled field"
     assert rows["contract_term"].extra.get("read") != "labelled field"
-
-
-HERE = Located(1, "响应函", 5, 5, 5)
-
-
-@pytest.mark.parametrize(
-    ("quote", "answer", "after_an_end"),
-    [
-        ("投标保证金的有效期应为在响应有效期满后28天内继续有效。", "28天", True),
-        ("合同到期后30日内办理结算。", "30日", True),
-        ("投标有效期为投标截止之日起90天。", "90天", False),  # counted from the deadline: the validity itself
-        ("有效期满后28天内继续有效；投标有效期28天。", "28天", False),  # printed once as the period itself
-        ("服务期：自合同签订之日起一年。", "1年", False),
-    ],
-)
-def test_a_time_counted_from_another_period_s_end_is_not_that_period(
-    quote: str, answer: str, after_an_end: bool
-) -> None:
-    value = normalise(answer, "duration")
-    assert value is not None
-    assert _after_an_end(value, [ReviewQuote(quote, HERE, value)]) is after_an_end
-
-
-@pytest.mark.parametrize(
-    ("answer", "points"),
-    [
-        ("详见合同相关条款", True),
-        ("见投标人须知前附表。", True),
-        ("参见招标文件第二章", True),
-        ("见证人须到场", False),
-        ("签订合同生效后支付合同总金额的30%", False),
-    ],
-)
-def test_an_answer_that_only_points_elsewhere_states_nothing(answer: str, points: bool) -> None:
-    assert (_POINTS_ELSEWHERE.match(answer) is not None) is points
-
-
-def test_a_pointer_drafted_by_the_model_is_not_stated(tmp_path: Path, settings: Settings) -> None:
-    checklist = """name = "pay"
-[[items]]
-id = "payment"
-label = "付款方式 / 付款辦法"
-kind = "text"
-question.hans = "付款方式是什么？"
-hints = ["付款方式", "支付方式"]
-"""
-    notice = "# 采购说明\n\n5.合同款的支付方式、时间和条件详见合同相关条款。\n"
-    reply = "原文：5.合同款的支付方式、时间和条件详见合同相关条款。\n答案：详见合同相关条款"
-    rows = reviewed(tmp_path, settings, notice, reply, checklist)
-    assert rows["payment"].verdict == "not_stated" and rows["payment"].values == ()
