@@ -55,6 +55,10 @@ class ChecklistItem:
     # "max": the item asks for a ceiling (a cap on damages), so its answer's figure must be printed as one in its
     # quote (不超过, 最高, 为上限: ``text/bounds.py``); "min" a floor; "" either
     bound: Literal["min", "max", ""] = ""
+    # True: the documents state the item only by naming it (a warranty bond, a site visit, a page limit): where no
+    # sentence names one of its own concepts (those its label names and no other item's label does), the row is
+    # not stated and the model is not asked
+    named: bool = False
 
 
 @dataclass(frozen=True)

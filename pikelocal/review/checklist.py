@@ -19,6 +19,8 @@ A checklist is a small TOML file::
     hints = ["预算", "採購預算", "最高限价", "預算金額"]   # optional: terms added to the item's search
     bound = "max"                           # optional: the answer is a ceiling ("max") or a floor ("min"), and its
                                             # figure must be printed as one in the quote (不超过, 为上限, 至少)
+    named = true                            # optional: stated only where the documents name it (its label's own
+                                            # concepts); where nothing does, not stated without asking the model
 
 No other keys are accepted, at the top or in an item: a misspelt key would otherwise be dropped without a word.
 Every error is a :class:`ChecklistError` whose message is one line naming the file and line (``mylist.toml:14: item
@@ -57,7 +59,7 @@ from pikelocal.review.checklist_file import MAX_ITEMS, TomlLines, parse_toml, re
 from pikelocal.text.script import to_simplified, to_traditional
 
 _TOP_KEYS = ("name", "title", "description", "items")
-_ITEM_KEYS = ("id", "label", "section", "kind", "question", "hints", "bound")
+_ITEM_KEYS = ("id", "label", "section", "kind", "question", "hints", "bound", "named")
 _ID = re.compile(r"[a-z0-9_-]+")
 _KIND_ALIASES: Mapping[str, ValueKind] = {"yes/no": "yesno"}
 # The most characters of each text (a hint: of each term). The built-ins' longest question is some 60 characters.
@@ -242,7 +244,16 @@ def _read_item(entry: Mapping[str, Any], index: int, lines: TomlLines, source: s
         hints=_hints(entry, fail),
         section=_optional_string(entry, "section", fail),
         bound=_bound(entry, fail),
+        named=_named(entry, fail),
     )
+
+
+def _named(entry: Mapping[str, Any], fail: _Fail) -> bool:
+    """Whether the item is stated only where the documents name it: true or false, false when not given."""
+    raw = entry.get("named", False)
+    if not isinstance(raw, bool):
+        raise fail(f"named must be true or false, not {_type_name(raw)}")
+    return raw
 
 
 def _bound(entry: Mapping[str, Any], fail: _Fail) -> Literal["min", "max", ""]:

@@ -106,6 +106,18 @@ class Corpus:
     chunks: dict[int, list[ChunkRecord]]
     pages: dict[int, list[tuple[int, int, tuple[int, ...]]]]
     first_pages: dict[int, str] = field(default_factory=dict)  # each document's first page (its title block)
+    _named: frozenset[str] | None = field(default=None, repr=False)  # :meth:`named_concepts`, once read
+
+    def named_concepts(self) -> frozenset[str]:
+        """Every concept some chunk of the documents names (``text/concepts.py``, with those its terms hold), read
+        once a review."""
+        if self._named is None:
+            found: set[str] = set()
+            for chunks in self.chunks.values():
+                for chunk in chunks:
+                    found |= concepts.active().broad_concepts_in(chunk.text)
+            self._named = frozenset(found)
+        return self._named
 
     @classmethod
     def read(cls, store: Store, doc_ids: Sequence[int] | None = None) -> Corpus:

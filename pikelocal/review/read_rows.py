@@ -615,6 +615,27 @@ def _first_reading(
     return None if found is None else (found, readings[-1])
 
 
+def unnamed_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus: Corpus) -> ReviewRow | None:
+    """An item stated only where the documents name it (``named = true``: a warranty bond, a site visit, a page
+    limit) that no chunk of the documents names, by any term of its own concepts (:func:`own_concepts`) in the three
+    vocabularies: not stated, and the model is not asked, so it can invent nothing and costs no call. None where
+    some chunk names one, or the item is not so marked or has no concept of its own (BENCHMARKS "Items stated only
+    by name")."""
+    if not item.named:
+        return None
+    own = own_concepts(checklist, item)
+    if not own or own & corpus.named_concepts():
+        return None
+    return replace(row, extra={**row.extra, "read": "not named"})
+
+
+def own_concepts(checklist: Checklist, item: ChecklistItem) -> frozenset[str]:
+    """The concepts the item's label names and no other item's label does: 质量保证金's warranty bond, 分包's
+    subcontracting, 含税's tax (not 报价's price, which the price's weight names too)."""
+    others = set().union(*(concepts.active().concepts_in(i.label) for i in checklist.items if i.id != item.id))
+    return concepts.active().concepts_in(item.label) - others
+
+
 def _no_row(
     checklist: Checklist,
     item: ChecklistItem,

@@ -48,6 +48,7 @@ from pikelocal.review.read_rows import (
     method_row,
     now,
     opening_row,
+    own_concepts,
     period_row,
     role_row,
     score_row,
@@ -55,6 +56,7 @@ from pikelocal.review.read_rows import (
     term_row,
     ticked_row,
     title_row,
+    unnamed_row,
     waived_form_row,
     waiver_row,
 )
@@ -75,14 +77,15 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 36: a yes or no quoted from a sentence naming none of the item's own concepts; 35: a heading as a field's label, a
-# slash label, a duration after an end, a pointer answer; 34: a ticked option naming the term, an opening at the
-# deadline's time, 询比 vocabulary, a field's own names;
+# 37: an item stated only by name not asked where nothing names it; 36: a yes or no quoted from a sentence naming
+# none of the item's own concepts; 35: a heading as a field's label, a slash label, a duration after an end, a
+# pointer answer; 34: a ticked option naming the term, an opening at the deadline's time, 询比 vocabulary, a
+# field's own names;
 # 30: a bond's interest and 「否决条款」 are no none; 29: the evaluation method; 28: the bid's language; 27:
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 36
+ROWS_VERSION = 37
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
@@ -208,6 +211,9 @@ def answer_item(
     for read_after in READ_AFTER_FIELDS:  # a bond not asked for, a fixed price, the method, … (the tuple's order)
         if (read := read_after(checklist, item, question, corpus)) is not None:
             return read  # read by the system: the model is not asked
+    unnamed = unnamed_row(unasked, item, checklist, corpus)
+    if unnamed is not None:  # stated only by name, and no sentence names it: not stated, the model is not asked
+        return unnamed
     agreed = agreed_row(unasked, item, corpus)
     if agreed is not None:  # every statement of the figure in the documents says the same: the model is not asked
         return agreed
@@ -387,8 +393,7 @@ def _yes_no_of_another(
     model's draft kept. An item whose label names no concept of its own is not judged so."""
     if item.kind != "yesno" or not quotes:
         return False
-    others = set().union(*(concepts.active().concepts_in(i.label) for i in checklist.items if i.id != item.id))
-    own = concepts.active().concepts_in(item.label) - others
+    own = own_concepts(checklist, item)
     if not own:
         return False
     return not any(concepts.active().broad_concepts_in(_with_lines(q, corpus)) & own for q in quotes)

@@ -103,3 +103,43 @@ def test_a_yes_or_no_from_a_sentence_about_another_thing_is_not_stated(tmp_path:
     own = "原文：（八）经采购人同意，中标人可将非主体部分分包。\n答案：是"
     rows = reviewed(tmp_path / "b", settings, notice, own, YES_NO)
     assert rows["subcontracting"].verdict == "found" and [v.normal for v in rows["subcontracting"].values] == ["yes"]
+
+
+NAMED = """name = "named"
+[[items]]
+id = "warranty_bond"
+label = "质量保证金 / 保固保證金"
+kind = "amount"
+named = true
+question.hans = "质量保证金是多少？"
+hints = ["质量保证金", "质保金"]
+
+[[items]]
+id = "performance_bond"
+label = "履约保证金 / 履約保證金"
+kind = "amount"
+question.hans = "履约保证金是多少？"
+hints = ["履约保证金"]
+"""
+
+
+def test_an_item_stated_only_by_name_is_not_asked_where_nothing_names_it(tmp_path: Path, settings: Settings) -> None:
+    from pikelocal.review.checklist import load_checklist
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    notice = "# 招标公告\n\n四、合同价款的5%在验收后支付。\n"
+    invented = "原文：四、合同价款的5%在验收后支付。\n答案：5%"
+    rows = reviewed(tmp_path / "a", settings, notice, invented, NAMED)
+    bond = rows["warranty_bond"]
+    # no sentence names a warranty bond (质量保证金, 质保金, 保固保證金 …): not stated, and no draft, as no one asked
+    assert (bond.verdict, bond.extra.get("read"), bond.extra.get("draft")) == ("not_stated", "not named", None)
+    # the same document asks the model for an item not so marked
+    assert rows["performance_bond"].extra.get("read") is None and "draft" in rows["performance_bond"].extra
+    # where a sentence names it, in Taiwan's words too, the model is asked
+    named = "# 投標須知\n\n四、得標廠商應繳納保固保證金新臺幣5萬元。\n"
+    said = "原文：四、得標廠商應繳納保固保證金新臺幣5萬元。\n答案：新臺幣5萬元"
+    rows = reviewed(tmp_path / "b", settings, named, said, NAMED)
+    assert rows["warranty_bond"].extra.get("read") != "not named" and rows["warranty_bond"].verdict == "found"
+    items = {i.id: i.named for i in load_checklist(tmp_path / "b" / "mini.toml").items}
+    assert items == {"warranty_bond": True, "performance_bond": False}

@@ -213,6 +213,8 @@ BAD_FILES = [
     ("bound not max or min", '[[items]]\n' + ITEM.format(id="a") + 'bound = "ceiling"\n', 1,
      ['item "a"', 'bound "ceiling" is not "max" (a ceiling) or "min" (a floor)']),
     ("bound not a string", '[[items]]\n' + ITEM.format(id="a") + 'bound = 1\n', 1, ['item "a"', "bound an integer"]),
+    ("named not a boolean", '[[items]]\n' + ITEM.format(id="a") + 'named = "yes"\n', 1,
+     ['item "a"', "named must be true or false, not a string"]),
     ("unknown top-level key", 'name = "x"\ntitel = "y"\n[[items]]\n' + ITEM.format(id="a"), 2, ['unknown key "titel"']),
     ("items misspelt", 'name = "x"\n\n[[item]]\n' + ITEM.format(id="a"), 3, ['unknown key "item"', "[[items]]"]),
     ("empty items", 'name = "x"\ntitle = "y"\nitems = []\n', 3, ["items list is empty"]),
