@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from pikelocal.domain.documents import ChunkRecord
 from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, ValueKind
@@ -23,6 +23,7 @@ from pikelocal.text.bounds import bound_of
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.examples import EXAMPLE, SUPPOSED_CASE
 from pikelocal.text.subjects import LINE_AFTER, LINE_BEFORE, START_POINT
+from pikelocal.text.ticked_options import blank_unticked
 from pikelocal.text.values import SPAN_KINDS, prepare, same_value, values_in
 
 # The kinds whose values can be compared; a name, list or text answer is never "in conflict" by this check.
@@ -50,6 +51,21 @@ SHORT_LINE_CHARS = 30  # a line this short ends its sentence (a heading, a form'
 _SENTENCE_END = re.compile(r"[。！？；!?;\n]{1}|\.\s")
 # What a share is of: a concept followed by 的 or 之 right before the value ("不超过合同总价的10%", "契約價金總額之
 # 20%") is its base.
+# A difference from another value (「應較履約期限長120日以上」, 「比合同期限多30天」): 長, 短, 多 or 少 right before the
+# value, and 較/较/比 a little before that.
+_COMPARED = re.compile(r"(?:長|长|短|多|少|久)\s*$")
+_COMPARING = re.compile(r"較|较|比")
+COMPARE_CHARS = 24  # how far before the value 較 may stand (「較契約規定之保固期長 」)
+
+
+def _compared(text: str, start: int, value_at: int) -> bool:
+    """The value at ``value_at`` is a difference from another (「較…保固期長 90 日」), within its sentence from
+    ``start``."""
+    if _COMPARED.search(text, max(start, value_at - 3), value_at) is None:
+        return False
+    return _COMPARING.search(text, max(start, value_at - COMPARE_CHARS), value_at) is not None
+
+
 _BASE = re.compile(r"\s*(?:总额|总价|金额)?\s*[的之]\s*(?:百分之|千分之)?\s*$")
 # A sentence that opens with a proviso states an exception to the rule before it ("但涉及向補助機關申請核撥補助款者，
 # 付款期限為30工作天", "惟…", "Provided that …", "However, …"): a value of it is the exception's, never a conflict.
@@ -98,6 +114,13 @@ class Statement:
     offset: int  # of the sentence in its document's text
 
 
+def _ticked_only(chunk: ChunkRecord) -> ChunkRecord:
+    """The chunk with its form's unticked options blanked, their boxes kept for the readers of ticks
+    (``text/ticked_options.py``)."""
+    text = blank_unticked(chunk.text, keep_boxes=True)
+    return chunk if text == chunk.text else replace(chunk, text=text)
+
+
 @dataclass
 class Corpus:
     """The KB's documents read once for a review: titles, chunks, page starts (for page and line numbers)."""
@@ -123,7 +146,8 @@ class Corpus:
     def read(cls, store: Store, doc_ids: Sequence[int] | None = None) -> Corpus:
         docs = [d for d in store.docs.documents() if doc_ids is None or d.id in doc_ids]
         titles = {d.id: d.title or d.path.replace("\\", "/").rsplit("/", 1)[-1] for d in docs}
-        chunks = {d.id: store.chunks.chunks_of(d.id) for d in docs}
+        # a form's options not ticked are blanked (same length): no reader takes one for the project's fact
+        chunks = {d.id: [_ticked_only(c) for c in store.chunks.chunks_of(d.id)] for d in docs}
         pages = {d.id: store.docs.page_starts(d.id) for d in docs}
         first = {d.id: p.text for d in docs if (p := store.docs.page(d.id, 1)) is not None}
         return cls(titles, chunks, pages, first)
@@ -355,6 +379,8 @@ def _statement(
     s, e, value = found[0]
     if not subject.owns(value, after[:s]) or _conditional(after, s, e) or subject.measures_another(after, e):
         return None
+    if _compared(chunk.text, start, at + size + s):
+        return None  # 「其有效期應較…保固期長 90 日」: a time longer than the item's by 90 days, not the item
     if subject.kind == "date" and any(_WINDOW.match(after, pe) for _s, pe, _v in values_in(after[:s], _DURATIONS)):
         return None  # 「递交截止时间 3 年内（2023 年 8 月 1 日后…）」: a date a period away from the item's, not it
     if not subject.bounded_as_asked(chunk.text, at + size + s, at + size + e) or _supposed(chunk.text, start, at, end):

@@ -108,6 +108,7 @@ def fields(text: str) -> Iterator[Field]:
                     last += 1
                     value += lines[last].strip()
             whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
+            value = value.rstrip(" \t□☐")  # an unticked option blanked after the value leaves its box
             yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias)
 
 
@@ -230,7 +231,7 @@ def head_of(label: str) -> str:
     "" for a label of a topic, not a value (「其他投标保证金事项」, 「报价要求」)."""
     if _TOPIC.search(label):
         return ""
-    parts = re.split(r"[的之]", label)
+    parts = re.split(r"(?<![标標目])的|之", label)  # 标的 (the subject matter) and 目的 are words, not a 的
     if len(parts) > 1 and _ATTRIBUTE.fullmatch(parts[-1]):
         return parts[-2]
     return parts[-1]

@@ -18,7 +18,7 @@ from pikelocal.review.conflicts import VALUED, Corpus
 from pikelocal.review.field_lines import Field, fields, head_of, referred_label, slash_readings
 from pikelocal.review.role_names import ROLES, role_names
 from pikelocal.review.score_table import PRICE, TECHNICAL, Composition, Criterion, composition, is_about
-from pikelocal.review.ticks import TICKED, UNTICKED, as_yes_no, ticked_option
+from pikelocal.review.ticks import as_yes_no, ticked_option
 from pikelocal.review.title_block import title_block
 from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
@@ -36,6 +36,7 @@ from pikelocal.text.procurement_methods import method_named
 from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.subcontracting import forbids_subcontracting
 from pikelocal.text.term_ends import term_to_end_date
+from pikelocal.text.ticked_options import TICKED, UNTICKED
 from pikelocal.text.values import normalise
 from pikelocal.text.waivers import waiver_clause
 
@@ -202,6 +203,7 @@ def _only_own(name: str, own: frozenset[str] | set[str], item: ChecklistItem) ->
 def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str, Value | None] | None:
     """The field's answer and value for the item, or None when the value is not of the item's kind."""
     if item.kind in ("name", "text"):
+        f = _name_or_code(f, item)
         blank = not f.whole or (item.kind == "text" and not f.closed) or _HOLES.search(f.value) is not None
         blank = blank or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
         blank = blank or _POINTER.match(f.value.strip()) is not None
@@ -227,6 +229,26 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
             if g is not f and named and (date := normalise(g.value, "date")) is not None:
                 return f"{g.value}（{f.value}）", date
     return None
+
+
+# A reference code ending a value (「進氣閥等4項採購　C13A07469A 。」): spaces, the code, an end mark at most.
+_TRAILING_CODE = re.compile(r"\s+([A-Za-z0-9][A-Za-z0-9\-_/.]{3,}[A-Za-z0-9])\s*[。.]?$")
+
+
+def _name_or_code(f: Field, item: ChecklistItem) -> Field:
+    """A field labelled both the project's name and its case number (「採購標的名稱及案號：進氣閥等4項採購
+    C13A07469A」) split where its value ends with a code: the code for the case number's item, the words before it
+    for the name's; the field itself otherwise."""
+    named = set().union(*(concepts.active().concepts_in(n) for n in f.names))
+    code = _TRAILING_CODE.search(f.value)
+    if not {"project_name", "case_number"} <= named or code is None or not any(c.isdigit() for c in code[1]):
+        return f
+    own = concepts.active().concepts_in(item.label)
+    if "case_number" in own:
+        return replace(f, value=code[1])
+    if "project_name" in own:
+        return replace(f, value=f.value[: code.start()].strip())
+    return f
 
 
 def title_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:

@@ -17,9 +17,8 @@ from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import Corpus
 from pikelocal.text import concepts
 from pikelocal.text.negation import NO_ANSWER
+from pikelocal.text.ticked_options import TICKED, UNTICKED
 
-TICKED = "☑☒■✔"
-UNTICKED = "□☐"
 # The tick must come within this many characters after the term, as a form's boxes follow its field label ("1.11 分包
 # ☑不允许", "3.4.1 投标保证金的递交 ☑不提交"), with no clause number between (the next field's).
 NEAR_CHARS = 12
@@ -66,6 +65,12 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                     found = _after(text, term_end) if _labels(text, at, term) else None
                     if found is not None and _names_another(text[term_end : found[1]], item):
                         found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
+                    if found is not None and _names_another(_phrase_after_run(text, found[1]), item):
+                        found = None  # 「投標廠商資格■不允許□允許 分包廠商…」: the boxes are the subcontractors'
+                    if found is None and item.kind == "yesno":
+                        found = _before(
+                            text, at, m.end() - at
+                        )  # 「本採購■不允許□允許 共同投標」: the boxes say it of the term after
                     if found is not None and item.kind != "count" and _COUNT_HEAD.search(text[term_end : found[1]]):
                         found = None  # 「中标候选人的人数 ☑常规类项目」: how many, not how the award is made
                     if found is not None and (item.kind == "yesno" or not _BARE_YES_NO.fullmatch(found[0])):
@@ -91,6 +96,7 @@ def _names_another(rest: str, item: ChecklistItem) -> bool:
 # opens with the term names who acts (「☑采购人确认中标人」), not whether there is one.
 _BOX_BEFORE = re.compile(rf"[{TICKED}{UNTICKED}][ \t]*(?:有|无|無|是|否|不)[ \t]*$")
 _BOXED = re.compile(rf"([{TICKED}{UNTICKED}])([^{TICKED}{UNTICKED}\n]*)")
+_ANY_BOX = re.compile(rf"[{TICKED}{UNTICKED}]")
 # A bare negative tick (「☑ 否」, 「☑无」) after the term's own option: there is no such thing.
 _BARE_NO = re.compile(r"否|无|無|不|没有|沒有")
 
@@ -109,6 +115,9 @@ def _among_options(text: str, at: int, term: str) -> tuple[str, int, int] | None
     if box is None:
         return None
     start = max(0, at - 20) + box.start()
+    line_start = text.rfind("\n", 0, start) + 1
+    first_box = _ANY_BOX.search(text, line_start, start)
+    start = first_box.start() if first_box is not None else start  # the run's first box: an unticked option before
     line_end = text.find("\n", at)
     line_end = len(text) if line_end < 0 else line_end
     reach = _SENTENCE_END.search(text, at, line_end)
@@ -148,6 +157,44 @@ def _after(text: str, start: int) -> tuple[str, int, int] | None:
     if _WORD.search(option) is None:  # a form's legend (「以“■”或“☑”表示」): marks named, nothing ticked
         return None
     return option, start + m.start(), start + len(window)
+
+
+# A run of boxes with their options' words (「■不允許□允許」), then what the options are about, up to a mark.
+_RUN = re.compile(rf"(?:[ \t]*[{TICKED}{UNTICKED}][^\s{TICKED}{UNTICKED}，,；;。:：]*)+")
+_PHRASE = re.compile(r"[ \t]*([^，,；;。:：\n]{0,20})")
+_TERM_ENDS = re.compile(r"[^，,；;。\n]{0,4}(?:[，,；;。]|$)", re.M)  # the term ends the options' clause
+BEFORE_CHARS = 20  # at most this much space (an unticked option blanked) between a run of boxes and its term
+
+
+def _phrase_after_run(text: str, at: int) -> str:
+    """The words after the run of boxes that stands at or just after ``at`` (「■不允許□允許 分包廠商就其…」 →
+    「分包廠商就其…」), up to a mark or the line's end; "" where none follow."""
+    run = _RUN.match(text, at)
+    end = run.end() if run is not None else at
+    phrase = _PHRASE.match(text, end)
+    return phrase.group(1) if phrase is not None else ""
+
+
+def _before(text: str, at: int, term_size: int) -> tuple[str, int, int] | None:
+    """The ticked option of a run of boxes that ends right before the term at ``at`` and says something of it
+    (「十三、本採購■不允許□允許 共同投標。」: no joint bids): (the option, the run's start, the term's start). The run
+    must hold an unticked box besides the ticked one, only space (an unticked option's blanked words) may stand
+    between it and the term, and the term must end the clause (a few characters at most before a mark)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    boxes = [m for m in _ANY_BOX.finditer(text, line_start, at)]
+    if not boxes:
+        return None
+    run = _RUN.match(text, boxes[0].start())
+    if run is None or run.end() > at or text[run.end() : at].strip() or at - run.end() > BEFORE_CHARS:
+        return None
+    body = run.group()
+    ticked = [m for m in _OPTION.finditer(body)]
+    if len(ticked) != 1 or not any(c in body for c in UNTICKED):
+        return None
+    option = re.sub(r"\s+", "", ticked[0].group(1))
+    if _WORD.search(option) is None or not _TERM_ENDS.match(text, at + term_size):
+        return None  # 「■不允許□允許 分包廠商就其分包部分具有者代替之」: the options say it of the whole clause
+    return option, run.start(), at
 
 
 def _line(text: str, start: int, end: int) -> str:

@@ -9,7 +9,8 @@ page, without the LLM:
 - a name in corner brackets (「…」, 『…』) on a heading line is the project, and the words before it, when they end
   as an agency does (局, 處, 署, 公所, 委員會, 公司 …), the purchaser;
 - else a heading line that ends with the kind of document (需求說明書, 投標須知, 招标文件, 契約書 …; a line of its
-  own, the line above it joined) is the project's name followed by that kind.
+  own, the line above it joined) is the project's name followed by that kind, or the purchaser's where the words
+  before the kind end as an agency does (「臺北大眾捷運股份有限公司投標須知」: no project named).
 
 A template's cover (示范文本, 範本, 樣稿) names no project. Each reading keeps its page and lines for the citation.
 """
@@ -51,8 +52,8 @@ _PAGE_MARK = re.compile(
 
 @dataclass(frozen=True)
 class TitleBlock:
-    """What a document's first page's heading says: the project's name, the purchaser (empty: not said), the line
-    (1-based, on page 1) and text it was read from."""
+    """What a document's first page's heading says: the project's name and the purchaser (either empty: not said),
+    the line (1-based, on page 1) and text it was read from."""
 
     name: str
     purchaser: str
@@ -76,7 +77,10 @@ def title_block(first_page: str) -> TitleBlock | None:
         if _LABEL.search(line):
             continue
         if (m := _TRAILING_KIND.match(line)) is not None and not _KIND_ONLY.match(line):
-            first, name = _wrapped(head[:i], m["name"].strip(" 　-–—"))
+            before = m["name"].strip(" 　-–—")
+            if _AGENCY_END.search(before):  # 「臺北大眾捷運股份有限公司投標須知」: the purchaser's document, no project
+                return TitleBlock("", before, number, number, line)
+            first, name = _wrapped(head[:i], before)
             return TitleBlock(name, "", first or number, number, _lines(head, first or number, number))
         if _KIND_ONLY.match(line) and i > 0:  # the kind on a line of its own: the name is the line above
             above_no, above = head[i - 1]

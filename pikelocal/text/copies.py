@@ -20,10 +20,12 @@ _NUMBER = rf"(?:\d{{1,2}}|[{_ZH}]{{1,3}})"
 _MEASURE = r"[份套本册冊]"
 _NOT_NUMBER = rf"[^\d{_ZH}。；;\n]"
 # 「正本1套，副本4套」: the original's count, then the copies' a few characters on (「正本份数：壹份；副本；份数：贰份」
-# has a stop between 副本 and its count)
+# has a stop between 副本 and its count), or on the next item of a numbered list (「（1）投标文件正本 1 份；」 then
+# 「（2）投标文件副本 6 份；」)
 _APART = re.compile(
     rf"正本(?:{_NOT_NUMBER}){{0,5}}?(?P<a>{_NUMBER})[ \t]*{_MEASURE}"
-    rf"[^。\n]{{0,8}}?副本(?:[^\d{_ZH}。\n]){{0,6}}?(?P<b>{_NUMBER})[ \t]*{_MEASURE}"
+    rf"[^。\n]{{0,8}}?(?:\n?[ \t]*[（(]?\d{{1,2}}[)）.、][^。\n]{{0,6}}?)?"
+    rf"副本(?:[^\d{_ZH}。\n]){{0,6}}?(?P<b>{_NUMBER})[ \t]*{_MEASURE}"
 )
 _ONE_AND = re.compile(rf"(?<![{_ZH}\d])[一壹1][ \t]*正[ \t]*(?P<b>{_NUMBER})[ \t]*副")  # 「一正二副」
 _IN_ALL = re.compile(rf"(?<![{_ZH}\d])[一壹乙1][ \t]*式[ \t]*(?P<n>{_NUMBER})[ \t]*{_MEASURE}")  # 「一式 10 份」

@@ -6,7 +6,8 @@ every such clause allows, and the gold sheets read it as no). Left out: a senten
 (「本案不得轉包，但得分包」: a transfer of the whole is forbidden, a subcontract allowed; Taiwan's
 「不得將契約之全部或其主要部分…分包」, which leaves the other parts free), a rule about the subcontractors themselves
 (「不得以不具備…能力之廠商作為分包廠商」, 「不允許以分包廠商取代部分投標廠商資格」: subcontracting is allowed
-there), and lots (「未划分包件」, 「本项目是否分包别」: 包 is a lot there, not a subcontract).
+there; 「不得參加投標或作為決標對象或分包之廠商」: who may not be one), and lots (「未划分包件」, 「本项目是否分包别」:
+包 is a lot there, not a subcontract).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ _FORBIDDEN = re.compile(
 )
 _ALLOWED = re.compile(r"(?:但|惟)[^，,。；;]{0,4}(?:得|可|允许|允許)[^，,。；;]{0,4}分包|可以分包|可分包|主要部分")
 # A rule about the subcontractors themselves: subcontracting is allowed where it is made.
-_SUBCONTRACTORS = re.compile(r"分包(?:廠商|厂商|商|單位|单位|人)")
+_SUBCONTRACTORS = re.compile(r"分包(?:之|的)?(?:廠商|厂商|商|單位|单位|人)")
 LONGEST = 150  # characters: a longer "sentence" is a table or a list run together
 
 

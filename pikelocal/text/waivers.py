@@ -25,6 +25,11 @@ _FIGURE = re.compile(r"\d|[一二三四五六七八九十壹贰叁肆伍陆柒�
 _LIST_NUMBER = re.compile(r"^[ \t]*(?:[\d.]+|[一二三四五六七八九十]+)[、.．)）]?[ \t]*")
 _CONDITION = re.compile(r"如|若|否则|否則|未按|不按|逾期|之前|以外|可|得")
 _INTEREST = re.compile(r"利息|计息|計息")  # 「不支付投标保证金的利息」: the bond's interest is waived, not the bond
+# What a term may be followed by to name a rule about the thing, not the thing: 「不適用押標金減收規定」 says a
+# reduction of the bond does not apply, not that there is no bond.
+_ASPECT_AFTER = re.compile(
+    r"\s*(?:之|的)?\s*(?:减收|減收|减免|減免|退还|退還|返还|返還|规定|規定|办法|辦法|条款|條款|程序)"
+)
 
 
 def waiver_clause(sentence: str, wanted: frozenset[str]) -> str | None:
@@ -35,7 +40,7 @@ def waiver_clause(sentence: str, wanted: frozenset[str]) -> str | None:
         if not clause or len(clause) > LONGEST:
             continue
         named = concepts.active().concepts_in(clause) & wanted
-        if not named or _CONDITION.search(clause) or _INTEREST.search(clause):
+        if not named or _CONDITION.search(clause) or _INTEREST.search(clause) or _rule_about(clause, named):
             continue
         if _FIGURE.search(_LIST_NUMBER.sub("", clause)):
             continue
@@ -52,3 +57,25 @@ def _no_before_term(clause: str, named: frozenset[str]) -> bool:
         if any(rest.startswith(concepts.fold(term)) for c in named for term in concepts.names(c)):
             return True
     return False
+
+
+def _rule_about(clause: str, named: frozenset[str]) -> bool:
+    """Whether every term of a named concept in the clause is followed by a rule about it (「押標金減收規定」,
+    「保证金退还办法」): what the clause says there is none of is that rule, not the thing."""
+    folded = concepts.fold(clause)
+    ends = [
+        at + len(t)
+        for c in named
+        for t in {concepts.fold(term) for term in concepts.names(c)}
+        if t
+        for at in _starts(folded, t)
+    ]
+    return bool(ends) and all(_ASPECT_AFTER.match(folded, end) for end in ends)
+
+
+def _starts(text: str, term: str) -> list[int]:
+    out, at = [], text.find(term)
+    while at >= 0:
+        out.append(at)
+        at = text.find(term, at + 1)
+    return out

@@ -226,3 +226,16 @@ def test_a_forms_fields_stay_one_unit_each() -> None:
     units = [FORM[a:b] for a, b in unit_spans(source(FORM))]
     assert units[:3] == ["担保人名称 ： （盖单位章）", "法定代表人或其委托代理人： （签字）", "地 址："], units
     assert len(units) == 8
+
+
+def test_a_form_s_unticked_options_never_reach_the_model() -> None:
+    # 「□允許」 and the unticked line are blanked before the units are scored, the text's length and lines kept, so
+    # the model reads 「■不允許 … 共同投標」 and the citation still points at the chunk's own lines
+    form = "十三、本採購■不允許□允許 共同投標。\n□(一)公開招標。\n■(二)公開取得書面報價。\n"
+    whole = source(form)
+    (kept,) = compress_sources([whole], ENC, ["是否允許共同投標"], 1000)
+    assert len(kept.text) == len(form) and kept.text.count("\n") == form.count("\n")
+    assert "允許 共同投標" not in kept.text and "■不允許" in kept.text and "共同投標" in kept.text
+    assert "公開招標" not in kept.text and "■(二)公開取得書面報價" in kept.text
+    plain = source("投标人须知\n本项目不接受联合体投标。\n")
+    assert compress_sources([plain], ENC, ["联合体"], 1000) == [plain]  # no tick shown: untouched

@@ -325,7 +325,8 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("tw-tender-taipeimetro-valves", 18, 34, 1),  # a .txt of an .odt: 臺北捷運's 投標須知 form, ticked options
         ("cn-tender-feixi-road", 41, 11, 213),  # a township's municipal road works, 公开招标, a provincial template
         # cn-tender-ksrcb-secops, cn-tender-yillion-sectest, cn-tender-csrcb-crowdtest and cn-tender-sip-knowledge:
-        # their documents forbid copying or disclosure, so they are not kept here (SOURCES.md); their gold sheets are checked below
+        # their documents forbid copying or disclosure, so they are not kept here (SOURCES.md); their gold sheets
+        # are checked below
     ],
 )
 def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(

@@ -21,6 +21,7 @@ from pikelocal.text.copies import copies_statements, counts_the_bid
         ("1、服務建議書一式 10 份，依相關規定送達本署。", 10),
         ("五、 投標廠商應提出服務建議書1 式8 份，併同其他投標文件投標及評選，", 8),  # PDF spacing
         ("服務建議書乙式 6 份。", 6),  # 乙式: Taiwan's 一式
+        ("17.2 投标文件数量\n（1）投标文件正本 1 份；\n（2）投标文件副本 6 份；", 7),  # a numbered list's two items
     ],
 )
 def test_a_bid_s_copies_in_all_as_printed(text: str, total: int) -> None:

@@ -33,6 +33,9 @@ def test_a_fixed_price(sentence: str) -> None:
         "人工成本上涨超过5%时，合同价格可以调整。",  # adjusted
         "食品结算单价每月按市场指导价格核定。",  # a price that moves, no fixed words
         "本项目采用固定总价合同的评标方式进行评比。",  # evaluation, not the price
+        # a rule by which prices are adjusted, and a case of it
+        "工程採購之安全衛生費用之競標調整原則：廠商報價低於機關所訂底價者，各項單價依比例調整之，不隨得標廠商標價調整；",
+        "無底價者，依本機關原列預算單價編列，不隨得標廠商標價調整。",
     ],
 )
 def test_no_fixed_price_where_the_sentence_says_another_thing(sentence: str) -> None:

@@ -29,6 +29,8 @@ from pikelocal.text.procurement_methods import method_named
         ("项目资金已落实，具备采购条件，现进行公开询比，特邀请有意向的潜在供应商参加询比响应。", "公开询比"),
         ("本招标文件仅适用于江苏昆山农村商业银行股份有限公司采购而进行的公开招标。", "公开招标"),
         ("本项目因响应供应商不足采购失败，现进行第二次公开询比，具有服务能力的供应商均可前来报名。", "公开询比"),
+        ("■2.公開取得書面報價或企劃書。", "公開取得書面報價"),  # a Taiwanese form's ticked option
+        ("☑（二）公開招標", "公開招標"),
     ],
 )
 def test_the_method_this_procurement_is_run_by(sentence: str, method: str) -> None:
@@ -45,6 +47,8 @@ def test_the_method_this_procurement_is_run_by(sentence: str, method: str) -> No
         "公开招标文件",  # a title names a method alone
         "五、 投標廠商應提出服務建議書1 式8 份，併同其他投標文件投標及評選，",  # 評選 is no method
         "《政府采购竞争性磋商采购方式管理暂行办法》（财库〔2014〕214号）",  # a law's name
+        "□(一)公開招標。",  # an option not ticked
+        "本採購■不允許□允許 公開招標以外之方式。",  # the tick is not before the method
     ],
 )
 def test_no_method_where_the_sentence_says_another_thing(sentence: str) -> None:

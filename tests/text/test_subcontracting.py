@@ -32,6 +32,8 @@ def test_subcontracting_forbidden(sentence: str) -> None:
         "本项目不接受联合体投标。",  # a joint bid, not a subcontract
         "得標廠商不得將契約之全部或其主要部分分包。",  # the other parts may be subcontracted
         "本機關「不允許」投標廠商「以分包廠商取代部分投標廠商資格」參與本案之投標。",  # a rule for subcontractors
+        # who may not be a subcontractor (a debarred firm), not whether the work may be subcontracted
+        "或於投標後至決標前方屬採購法第103條第1項規定期間內不得參加投標或作為決標對象或分包之廠商。",
     ],
 )
 def test_no_forbidding_where_the_sentence_says_another_thing(sentence: str) -> None:

@@ -37,6 +37,8 @@ def test_a_clause_saying_none_is_asked_for(sentence: str, wanted: frozenset[str]
         ("本项目不收取投标保证金。", ADVANCE),  # none of another thing
         ("预付款：合同签订后支付30%。", ADVANCE),
         ("招标人不支付投标保证金的利息。", BID_BOND),  # the interest is waived, not the bond
+        ("仍無法提出相關證明文件者，不適用押標金減收規定。", BID_BOND),  # the bond's reduction does not apply
+        ("投标保证金退还办法不适用。", BID_BOND),  # a rule about the bond, not the bond
     ],
 )
 def test_no_waiver_where_the_clause_sets_one_or_allows_one(sentence: str, wanted: frozenset[str]) -> None:

@@ -23,6 +23,7 @@ from pikelocal.domain.answers import Source
 from pikelocal.embed.base import Encoder
 from pikelocal.query.context.expand import estimate_tokens
 from pikelocal.query.verify.support import looks_tabular
+from pikelocal.text.ticked_options import blank_unticked
 
 INLINE_GAP, LINE_GAP = " … ", "\n…\n"
 # A unit is kept with this many units on each side (a sentence window): the answer often stands in the line or
@@ -162,9 +163,18 @@ def rebuild(source: Source, kept: Sequence[Span]) -> Source:
     return replace(source, text="".join(parts), pieces=tuple(pieces))
 
 
+def _ticked_only(source: Source) -> Source:
+    """The source with its form's unticked options blanked (same length: its pieces and citations hold)."""
+    text = blank_unticked(source.text)
+    return source if text == source.text else replace(source, text=text)
+
+
 def compress_sources(sources: Sequence[Source], encoder: Encoder, queries: Sequence[str], tokens: int) -> list[Source]:
     """``sources`` with only the sentences that bear on ``queries`` (the question, its sub-questions), within
-    ``tokens``; returned unchanged when they already fit."""
+    ``tokens``; returned whole when they already fit. A form's options not ticked are blanked first
+    (``text/ticked_options.py``: 「■不允許□允許 共同投標」 reads 「■不允許 共同投標」), so the model reads what was
+    chosen."""
+    sources = [_ticked_only(s) for s in sources]
     if not sources or not queries or sum(estimate_tokens(s.text) for s in sources) <= tokens:
         return list(sources)
     spans = [unit_spans(s) for s in sources]
