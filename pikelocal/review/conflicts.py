@@ -83,6 +83,7 @@ _SAME_MEASURE = {"名": "人", "位": "人"}
 _FROM_END = re.compile(
     r"\s*(?:期)?(?:满|滿|届满|屆滿|到期|结束|結束|终止|終止|截止)\s*(?:之日|日)?\s*"
     r"(?:以后|以後|之后|之後|后|後|起|以前|之前|前)"
+    r"|\s*(?:以后|以後|之后|之後|后|後)"  # right after the period's name: 「直到投标文件有效期后 30 天内有效」
 )
 # A value that an "in the range" clause bounds is a condition's, not a statement of the item: 「采购预算金额在1000万元
 # 以上的」 says when a rule applies.

@@ -226,6 +226,11 @@ def test_a_value_counted_from_the_period_s_end_is_not_its_length() -> None:
     assert [s.value.normal for s in statements(corpus(text), validity)] == ["90 days"]
     warranty = asked("duration", "保固期", "保固期為多久？", "保固期")
     assert statements(corpus("保固期屆滿後30日內無息退還保固保證金。"), warranty) == []
+    # 北京大学's bond letter: 「直到投标文件有效期后 30 天内有效」, after the period's name with no 满
+    after = "16.1 投标有效期 90日历天（从开标日起计算）。保证金直到投标有效期后 30 天内有效。"
+    assert [s.value.normal for s in statements(corpus(after), validity)] == ["90 days"]
+    # a time longer than another (臺北捷運's guarantee: 「較…保固期長 90 日」) is no statement of either
+    assert statements(corpus("其有效期應較契約規定之保固期長 90 日。"), warranty) == []
 
 
 def test_the_committee_s_chair_is_no_count_of_its_members_and_people_count_in_any_measure_word() -> None:
