@@ -159,26 +159,12 @@ def _named_by(label: str, wanted: frozenset[str]) -> set[str]:
     named."""
     folded = concepts.fold(label)
     matches = concepts.active().find(folded)
-    spans = [
-        (at, at + len(t))
-        for c in wanted
-        for t in {concepts.fold(n) for n in concepts.names(c)}
-        if t
-        for at in _all_at(folded, t)
-    ]
+    spans = concepts.term_spans(folded, wanted)
     return {
         m.concept
         for m in matches
         if m.concept in wanted or not any(m.start < start < m.end < end for start, end in spans)
     }
-
-
-def _all_at(text: str, term: str) -> list[int]:
-    out, at = [], text.find(term)
-    while at >= 0:
-        out.append(at)
-        at = text.find(term, at + 1)
-    return out
 
 
 # The documents a field may name besides its own concept: 「投标文件递交地点」 is where the bid is handed in.

@@ -336,6 +336,18 @@ def only_terms(text: str, groups: ConceptGroups | None = None) -> bool:
     return bool(found) and not _FILLER.sub("", rest).strip()
 
 
+def term_spans(folded: str, concepts: Iterable[str], groups: ConceptGroups | None = None) -> list[tuple[int, int]]:
+    """Every place a term of one of ``concepts`` stands in a folded text (``fold``), overlapping ones included
+    (「电子投标截止时间」 holds 投标截止时间 though 电子投标 is found first), as (start, end)."""
+    out: list[tuple[int, int]] = []
+    for term in {fold(t) for c in concepts for t in names(c, groups)}:
+        at = folded.find(term) if term else -1
+        while at >= 0:
+            out.append((at, at + len(term)))
+            at = folded.find(term, at + 1)
+    return sorted(out)
+
+
 def names(concept: str, groups: ConceptGroups | None = None) -> Sequence[str]:
     c = (groups or active()).concepts.get(concept)
     return c.all_terms() if c is not None else ()

@@ -63,19 +63,5 @@ def _rule_about(clause: str, named: frozenset[str]) -> bool:
     """Whether every term of a named concept in the clause is followed by a rule about it (「押標金減收規定」,
     「保证金退还办法」): what the clause says there is none of is that rule, not the thing."""
     folded = concepts.fold(clause)
-    ends = [
-        at + len(t)
-        for c in named
-        for t in {concepts.fold(term) for term in concepts.names(c)}
-        if t
-        for at in _starts(folded, t)
-    ]
+    ends = [end for _start, end in concepts.term_spans(folded, named)]
     return bool(ends) and all(_ASPECT_AFTER.match(folded, end) for end in ends)
-
-
-def _starts(text: str, term: str) -> list[int]:
-    out, at = [], text.find(term)
-    while at >= 0:
-        out.append(at)
-        at = text.find(term, at + 1)
-    return out
