@@ -177,7 +177,7 @@ def _phrase_after_run(text: str, at: int) -> str:
 
 def _before(text: str, at: int, term_size: int) -> tuple[str, int, int] | None:
     """The ticked option of a run of boxes that ends right before the term at ``at`` and says something of it
-    (「十三、本採購■不允許□允許 共同投標。」: no joint bids): (the option, the run's start, the term's start). The run
+    (「十三、本採購■不允許□允許 共同投標。」: no joint bids): (the option, the run's start, the term's end). The run
     must hold an unticked box besides the ticked one, only space (an unticked option's blanked words) may stand
     between it and the term, and the term must end the clause (a few characters at most before a mark)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -194,7 +194,7 @@ def _before(text: str, at: int, term_size: int) -> tuple[str, int, int] | None:
     option = re.sub(r"\s+", "", ticked[0].group(1))
     if _WORD.search(option) is None or not _TERM_ENDS.match(text, at + term_size):
         return None  # 「■不允許□允許 分包廠商就其分包部分具有者代替之」: the options say it of the whole clause
-    return option, run.start(), at
+    return option, run.start(), at + term_size
 
 
 def _line(text: str, start: int, end: int) -> str:

@@ -88,6 +88,7 @@ def test_a_model_form_is_read_as_ticked(tmp_path: Path, settings: Settings) -> N
     rows = reviewed(tmp_path, settings, FORM, NOT_STATED, CHECKLIST)
     joint = rows["joint_bid"]
     assert (joint.extra.get("read"), [v.normal for v in joint.values]) == ("ticked box", ["no"])
+    assert "■不允許" in joint.quotes[0].text and joint.quotes[0].text.endswith("共同投標")  # cited with its term
     # the boxes after 投標廠商資格 are about the subcontractors' clause after them: neither item's answer
     assert rows["qualifications"].extra.get("read") != "ticked box"
     assert rows["subcontracting"].extra.get("read") != "ticked box"
