@@ -91,11 +91,21 @@ def fields(text: str) -> Iterator[Field]:
     lines = text.split("\n")
     counts = Counter(t for line in lines if (t := line.strip()))
     furniture = {t for t, n in counts.items() if n >= RUNNING_LINE_TIMES}  # a page's running header or footer
+    heading, heading_at = "", -1  # the last numbered heading that is a label alone (「6. 开标」), and its line
+    covered_to = -1  # the last line of the last field read (a wrapped value's lines are the field's)
     for i, raw in enumerate(lines):
         if (under := _heading_field(lines, i)) is not None:
             yield under
             continue
-        for label, value, alias in _label_values(raw):
+        if (h := _SUB_HEADING.match(raw)) is not None:
+            heading, heading_at = h["label"], i
+            continue
+        labelled = list(_label_values(raw))
+        if not labelled and raw.strip() and i > covered_to:
+            heading_at = -1  # a line of prose or another clause ends the heading's fields
+        for label, value, alias in labelled:
+            if not alias and _ATTRIBUTE.fullmatch(label) and 0 < i - heading_at <= MAX_SUB_FIELDS:
+                alias = heading + label  # 「6. 开标」 then 「地点：…」: the opening's place (开标地点)
             if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
                 continue
             if len(value) > MAX_VALUE_CHARS:
@@ -109,8 +119,22 @@ def fields(text: str) -> Iterator[Field]:
                     value += lines[last].strip()
             whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
             value = value.rstrip(" \t□☐")  # an unticked option blanked after the value leaves its box
+            covered_to = last
             yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias)
 
+
+# A numbered heading that is a label alone (「6. 开标」, 「5. 投标文件递送」, 「## 四、开标」): a field under it
+# labelled by an attribute only (「时间：…」, 「地点：…」) is the heading's (开标时间, 开标地点), within this many lines
+# and before a line that is no field.
+# Its number is marked (「6.」, 「4.1」, 「（三）」, 「五、」): a bare 「10 谈判保证金」 is a table's row.
+_MARKED_NUMBER = (
+    r"(?:\d{1,2}(?:\s*[.．]\s*\d{1,3}){1,3}\s*[、.．]?|\d{1,2}\s*[、.．]"
+    r"|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}\s*[、.．])"
+)
+_SUB_HEADING = re.compile(
+    rf"^\s*(?:#{{1,6}}\s+)?{_MARKED_NUMBER}\s*(?P<label>[^\s\d:：，,。；;（）()、|#]{{2,{MAX_LABEL_CHARS}}})\s*$"
+)
+MAX_SUB_FIELDS = 4
 
 # a heading that is a label and nothing else (「## 二、采购人」, 「## 四、发放采购文件日期」)
 _HEADING_LABEL = re.compile(

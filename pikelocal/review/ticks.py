@@ -73,10 +73,27 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                         )  # 「本採購■不允許□允許 共同投標」: the boxes say it of the term after
                     if found is not None and item.kind != "count" and _COUNT_HEAD.search(text[term_end : found[1]]):
                         found = None  # 「中标候选人的人数 ☑常规类项目」: how many, not how the award is made
+                    if found is not None and item.kind != "yesno" and _about_a_reduction(text, at, term_end, found[1]):
+                        found = None  # 「是否减免履约保证金：☑不减免」: whether it is waived, not what it is
                     if found is not None and (item.kind == "yesno" or not _BARE_YES_NO.fullmatch(found[0])):
                         option, start, end = found
                         return Ticked(option, _line(text, at, end), _where(corpus, doc_id, chunk.char_start, at, end))
     return None
+
+
+# A label asking whether a thing is reduced or waived (「是否减免履约保证金」, 「履约保证金减免」): its box answers
+# that, not what the thing is (an amount, a form), though it names the thing.
+_REDUCTION = re.compile(r"减免|減免|减收|減收|减少|減少|免收|免除|减半|減半")
+REDUCTION_BEFORE_CHARS = 8
+
+
+def _about_a_reduction(text: str, at: int, term_end: int, end: int) -> bool:
+    """The label around the term (a few characters before it, and up to the box) asks about a reduction."""
+    line_start = text.rfind("\n", 0, at) + 1
+    before = text[max(line_start, at - REDUCTION_BEFORE_CHARS) : at]
+    label = text[term_end:end]
+    box = _ANY_BOX.search(label)
+    return _REDUCTION.search(before + (label[: box.start()] if box else label)) is not None
 
 
 def _wrapped(term: str) -> re.Pattern[str]:

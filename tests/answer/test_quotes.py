@@ -234,3 +234,21 @@ def test_the_measure_a_question_counts_in(question: str, measure: str) -> None:
 def test_a_quote_keeps_the_sign_of_the_number_at_its_ends(quote: str, text: str, expected: str) -> None:
     found = locate(quote, [source(1, text)])
     assert found is not None and found.text == expected
+
+
+def test_a_date_wrapped_in_a_form_s_short_lines_is_found_though_a_comma_stands_in_brackets_before_it() -> None:
+    # 肥西's notice (PDF text, short lines read as a table): the right date, quoted from another sentence, is found
+    # in the wrapped clause; the comma inside 「（投标截止时间，下同）」 does not end that clause
+    notice = (
+        "4.3 招标文件价格：每套人民币 0 元。\n5. 投标文件的递交\n"
+        "投标文件递交的截止时间（投标截止时间，下同）为2025 年 12\n"
+        "月 05 日 10 时 00 分，投标人应在投标截止时间前通过安徽合肥公共\n"
+        "资源交易中心电子交易系统【新版】\n6. 资格审查方式\n本项目采用资格后审方式进行资格审查。\n"
+    )
+    reply = QuotedReply((Quote(1, "投标截止时间以电子交易系统显示的时间为准"),), "2025年12月05日10时00分")
+    verdict = check_reply(reply, "投标截止时间是什么时候？", [source(1, notice)])
+    assert len(verdict.checks) == 1
+    evidence = verdict.checks[0].evidence
+    assert evidence is not None and evidence.text.startswith("投标文件递交的截止时间（投标截止时间，下同）为2025 年 12")
+    wrong = QuotedReply((Quote(1, "投标截止时间以电子交易系统显示的时间为准"),), "2025年12月06日10时00分")
+    assert not check_reply(wrong, "投标截止时间是什么时候？", [source(1, notice)]).checks  # another day: not kept

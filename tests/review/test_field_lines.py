@@ -327,3 +327,32 @@ def test_a_reference_to_the_rejection_clauses_is_no_answer(tmp_path: Path, setti
     rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", BOND)
     assert rows["bid_bond"].extra.get("read") != "labelled field"
     assert rows["tax_included"].extra.get("read") != "labelled field"
+
+
+def test_an_attribute_field_under_a_numbered_heading_is_the_heading_s() -> None:
+    # 苏州工业园区's 2005 招标书: 「6. 开标」, then 「时间：…」 and 「地点：…」 are the opening's time and place
+    text = (
+        "5. 投标文件递送\n地点：同第4条中的地点 朱志伟 收\n递送截止时间：2005 年 5 月 11 日 14 时 00 分\n"
+        "6. 开标\n时间： 2005 年 5月 11日 14 时 00 分\n地点：苏州工业园区苏华路 2 号国际大厦 4楼6 号会议室\n"
+        "10 谈判保证金\n金额:壹万元整(¥10000.00)\n"
+    )
+    read = [(f.label, f.alias) for f in fields(text)]
+    assert read == [
+        ("地点", "投标文件递送地点"),
+        ("递送截止时间", ""),  # a label of its own keeps it
+        ("时间", "开标时间"),
+        ("地点", "开标地点"),
+        ("金额", ""),  # 「10 谈判保证金」 is a table's row (its number unmarked), no heading
+    ]
+
+
+def test_registering_to_bid_is_not_the_bid_deadline(tmp_path: Path, settings: Settings) -> None:
+    # 苏州工业园区's 2005 招标书: registration closes twelve days before the bids are due; only the second is asked
+    notice = (
+        "# 招标书\n\n4. 登记投标项目\n登记截止时间：2005 年 4 月 30 日 17 时 00 分\n"
+        "5. 投标文件递送\n递送截止时间：2005 年 5 月 11 日 14 时 00 分\n"
+    )
+    rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", DATES)
+    deadline = rows["bid_deadline"]
+    assert (deadline.verdict, [v.normal for v in deadline.values]) == ("found", ["2005-05-11"])
+    assert deadline.quotes[0].text.startswith("递送截止时间")

@@ -178,3 +178,14 @@ def test_options_about_another_thing_or_opening_with_the_term_answer_nothing() -
     purchaser = labelled("采购人 / 招標機關", "name", "采购人")
     form = "31 确定中标人的 方式 中标人数量：1 名 □采购人委托评标委员会直接确认中标人 ☑采购人确认中标人\n"
     assert ticked_option(corpus(form), purchaser) is None
+
+
+def test_a_box_asking_whether_the_thing_is_waived_says_nothing_of_its_amount() -> None:
+    # 肥西's data sheet (安徽 2023 template): the box answers the waiver, the amount stands in the field above it
+    form = "（1）履约保证金金额： 合同金额的 2%\n（4）本招标项目是否减免履约保证金： ☑不减免 □减免 （5）其他要求：无\n"
+    bond = labelled("履约保证金 / 履約保證金", "amount", "履约保证金")
+    assert ticked_option(corpus(form), bond) is None
+    assert ticked_option(corpus("3.4.1 履约保证金 ☑不提交 □提交\n"), bond) is not None  # whether one is asked: read
+    # a yes/no item may still read the box: it asks whether, as the box does
+    waived = ticked_option(corpus(form), labelled("履约保证金 / 履約保證金", "yesno", "履约保证金"))
+    assert waived is not None and waived.option == "不减免"

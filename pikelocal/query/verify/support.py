@@ -42,6 +42,8 @@ LABEL_LINES = 3
 _CLAUSE_NUMBER = re.compile(r"^\s*(?:\d+(?:\.\d+)*\.?\s*)?(?:[（(]\d{1,2}[)）])?")  # "5.2.1（5） 解密时间"
 WRAPPED_LINE_MIN = 24  # characters: a line this long without a closing mark is wrapped prose, not a table row
 _CLAUSE_END = "，,；;。：:！？!?"
+_OPENING = "（(【[「『"
+_CLOSING = "）)】]」』"
 _LINE_MIN_WORDS = re.compile(r"[\u3400-\u9fffA-Za-z]")
 
 
@@ -120,12 +122,26 @@ def _wrapped_clause(text: str, line: tuple[int, int], following: tuple[int, int]
     body = text[line[0] : line[1]].rstrip()
     if len(body.strip()) < WRAPPED_LINE_MIN or body[-1:] in _CLAUSE_END:
         return None
-    cut = max(body.rfind(c) for c in _CLAUSE_END)
+    cut = _last_clause_end(body)
     start = line[0] + cut + 1
     rest = text[following[0] : following[1]]
     stops = [i for i in (rest.find(c) for c in _CLAUSE_END) if i >= 0]
     end = following[0] + (min(stops) + 1 if stops else len(rest))
     return start, end
+
+
+def _last_clause_end(body: str) -> int:
+    """Where the last clause of a line begins, less one: its last clause mark outside brackets (a comma inside
+    「（投标截止时间，下同）」 does not end the clause around it); -1 when there is none."""
+    depth, cut = 0, -1
+    for i, ch in enumerate(body):
+        if ch in _OPENING:
+            depth += 1
+        elif ch in _CLOSING:
+            depth = max(0, depth - 1)
+        elif ch in _CLAUSE_END and depth == 0:
+            cut = i
+    return cut
 
 
 def looks_tabular(lines: Sequence[str]) -> bool:
