@@ -12,6 +12,9 @@ for 采购人 or 招标人 finds the heading, not the name, and the model reads 
 the LLM: a line that is a role's term alone (after a clause number; 信息 may follow), then, within
 ``NAME_WITHIN_LINES`` lines, a 「名称：」 line whose value is no blank (「/」, 「无」, a form's underscores). The role
 is one of the concept groups (``text/concepts.py``: purchaser, agency), so 招標機關 or 采购单位 name it as well.
+
+An invitation's first sentence names the parties another way, each with its role in brackets after it
+(「苏州工业园区计算机信息中心 (招标人)，对…进行招标」, 「受…局（以下简称“采购人”）委托」): that name is read too.
 """
 
 from __future__ import annotations
@@ -43,11 +46,27 @@ class RoleName:
     last_line: int
 
 
+# A name with its role in brackets after it, as an invitation's first sentence introduces the parties:
+# 「苏州工业园区计算机信息中心 (招标人)，对…进行招标」, 「受上海市某区教育局（以下简称“采购人”）委托」. The name
+# starts a line or a clause (after 受 or 由, if any) and ends as an organisation's name does.
+_ORGANISATION_END = (
+    r"(?:局|中心|公司|委员会|管委会|大学|学院|学校|医院|研究院|研究所|所|办公室|处|厅|部|站|队|集团|银行|政府|馆"
+    r"|协会|学会|街道办事处|镇人民政府|分局|支队|大队|院|社|厂|署|台)"
+)
+_ROLE_IN_BRACKETS = re.compile(
+    rf"(?:^|[，,。；;：:])\s*(?P<name>[^\s，,。；;：:（）()“”\"「」]{{2,{MAX_NAME_CHARS}}}?{_ORGANISATION_END})"
+    r"\s*[（(]\s*(?:以下简称|以下簡稱|下称|下稱|简称|簡稱)?\s*[“\"「]?(?P<role>[^（）()“”\"「」]{2,8}?)[”\"」]?\s*[)）]",
+    re.MULTILINE,
+)
+
+
 def role_names(text: str, wanted: frozenset[str]) -> list[RoleName]:
-    """Every block of ``text`` naming one of the ``wanted`` roles (concept ids), in order."""
+    """Every block of ``text`` naming one of the ``wanted`` roles (concept ids), and every name followed by its
+    role in brackets, in order."""
     lines = text.split("\n")
     out: list[RoleName] = []
     for i, line in enumerate(lines):
+        out.extend(_named_in_brackets(line, i, wanted))
         concept = _role_of(line)
         if concept is None or concept not in wanted:
             continue
@@ -59,6 +78,20 @@ def role_names(text: str, wanted: frozenset[str]) -> list[RoleName]:
             if not _BLANK.match(name) and len(name) <= MAX_NAME_CHARS:
                 out.append(RoleName(concept, name, i, j))
             break
+    return out
+
+
+_AGENT_WORD = re.compile(r"^(?:受|由|经|經)")  # 「受…委托」: on behalf of the name after it
+
+
+def _named_in_brackets(line: str, at: int, wanted: frozenset[str]) -> list[RoleName]:
+    """The names on one line followed by a wanted role in brackets (「…中心 (招标人)」)."""
+    out = []
+    for m in _ROLE_IN_BRACKETS.finditer(line):
+        role = concepts.fold(m["role"])  # the role's term alone: 「（项目批准机关名称）」 is a form's hint, no role
+        found = concepts.active().find(role)
+        if len(found) == 1 and found[0].concept in wanted and (found[0].start, found[0].end) == (0, len(role)):
+            out.append(RoleName(found[0].concept, _AGENT_WORD.sub("", m["name"]), at, at))
     return out
 
 

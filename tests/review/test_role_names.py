@@ -89,3 +89,18 @@ def test_the_block_is_read_before_the_model_whose_quote_may_name_someone_else(tm
     reply = "原文：“政采贷”业务申请：湖北省政府采购合同融资平台\n答案：湖北省政府采购合同融资平台"
     row = reviewed(tmp_path, load_settings(environ={}), text, reply, CHECKLIST)["purchaser"]
     assert (row.answer, row.extra.get("read")) == ("黄梅县水利和湖泊局（规划计划股）", "role block")
+
+
+def test_a_name_followed_by_its_role_in_brackets() -> None:
+    # 苏州工业园区's 2005 招标书 opens 「…中心 (招标人)，对…进行招标」; an invitation names both parties so
+    text = (
+        "苏州工业园区计算机信息中心 (招标人)，对计算机信息中心共享知识平台软件开发项目进行招标。\n"
+        "受上海市某区教育局（以下简称“采购人”）委托，上海某招标咨询有限公司（以下简称“采购代理机构”）对本项目招标。\n"
+        "已由湖北省水利厅、湖北省发展和改革委员会（项目批准机关名称）以鄂水利函〔2025)200号文批准建设\n"
+    )
+    assert [(r.concept, r.name, r.first_line) for r in role_names(text, ROLES)] == [
+        ("purchaser", "苏州工业园区计算机信息中心", 0),
+        ("purchaser", "上海市某区教育局", 1),  # 受 (on behalf of) is no part of the name
+        ("agency", "上海某招标咨询有限公司", 1),
+    ]  # a form's hint in brackets (项目批准机关名称) holds a role's term, but is no role
+    assert [r.name for r in role_names(text, frozenset({"agency"}))] == ["上海某招标咨询有限公司"]
