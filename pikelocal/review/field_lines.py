@@ -35,8 +35,9 @@ _NUMBER = (
 # What a label's brackets may say it also is (「投标文件递交截止时间（即投标截止时间和开标时间，下同）：」,
 # 「截止时间（开标时间）：」): another name of the same field, a few words with no figure.
 _ALIAS = r"(?:[（(]\s*(?:即为|亦即|也即|即)?(?P<alias>[^\d（）()：:，,。；;]{2,20}?)\s*(?:[，,]\s*下同)?\s*[)）])?"
+# (a flattened table's row number may stand before the clause number: 「12  15.2.1 缺陷责任期的具体期限：24个月」)
 _FIELD = re.compile(
-    rf"^\s*(?:#{{1,6}}\s+)?(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*{_ALIAS}"
+    rf"^\s*(?:#{{1,6}}\s+)?(?:\d{{1,3}}\s+(?=\d))?(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*{_ALIAS}"
     rf"\s*[:：]\s*(?P<value>\S.*?)\s*$"
 )
 _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
@@ -79,7 +80,9 @@ class Field:
 
 
 _TOPIC = re.compile(r"(?:事项|事項|要求|说明|說明|规定|規定|条件|條件|须知|須知|注意|其他|其它)$|^(?:其他|其它)")
-_ATTRIBUTE = re.compile(r"金额|金額|数额|數額|额度|額度|时间|時間|日期|期限|名称|名稱|地点|地點|编号|編號|比例|方式")
+_ATTRIBUTE = re.compile(
+    r"(?:具体|具體)?(?:金额|金額|数额|數額|额度|額度|时间|時間|日期|期限|名称|名稱|地点|地點|编号|編號|比例|方式)"
+)  # 「缺陷责任期的具体期限」 is the period's
 # a figure that only bounds a case (「人民币5万元以上的，应从基本账户转出」): no value of the field
 _CONDITION = re.compile(r"(?:以上|以下|以内|以內|及以上|及以下|之内|之內)的")
 

@@ -75,6 +75,14 @@ def test_what_a_label_names() -> None:
     assert head_of("投标保证金的金额") == "投标保证金"  # the bond's amount
     assert head_of("上級機關名稱") == "上級機關名稱"
     assert head_of("报价要求") == ""  # a topic, not a value
+    assert head_of("缺陷责任期的具体期限") == "缺陷责任期"  # the period's own length (肥西's contract data sheet)
+
+
+def test_a_flattened_table_s_row_number_before_the_clause_number() -> None:
+    # 肥西's 专用合同条款数据表, as PDF text: the table's row 12, then clause 15.2.1 and its field
+    (field,) = fields("12  15.2.1 缺陷责任期的具体期限：   24个月 。\n")
+    assert (field.label, field.value) == ("缺陷责任期的具体期限", "24个月 。")
+    assert [f.label for f in fields("2025 年 12 月：完成\n")] == []  # a date is no row number and label
 
 
 def test_a_value_naming_another_field() -> None:

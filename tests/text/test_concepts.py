@@ -26,6 +26,8 @@ ALIGNED: list[tuple[str, str, str]] = [
     ("預算金額", "采购预算", "budget"),
     ("征询文件", "招标文件", "tender_documents"),  # 民生银行's inquiry (征询) names its documents so
     ("获取时间", "获取招标文件", "document_period"),  # 「征询文件的获取：（1）获取时间：…」
+    ("合同估算价", "采购预算", "budget"),  # a works tender's estimate (肥西), not its cap (最高投标限价)
+    ("陈述及答辩", "讲标", "presentation"),  # 肥西's video presentation by the project manager
 ]
 
 
@@ -48,6 +50,8 @@ def test_one_notion_in_two_vocabularies_is_one_concept(theirs: str, ours: str, c
         ("內容採中文直式橫書", {"language"}),  # a language named is about the language
         ("Proposals shall be written in English", {"language", "bid_documents"}),
         ("投標文件有效期至少自投標時起至開標後 50 日止", {"bid_validity", "bid_opening"}),  # not bid_documents
+        ("登记截止时间：2005 年 4 月 30 日", {"registration"}),  # registering to bid, not the bid deadline
+        ("递送截止时间：2005 年 5 月 11 日", {"bid_deadline"}),
     ],
 )
 def test_terms_are_found_as_documents_print_them(text: str, concepts: set[str]) -> None:
