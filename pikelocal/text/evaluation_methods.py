@@ -1,12 +1,14 @@
 """Sentences naming the method bids are evaluated by: 「本项目采用“综合评分法 ”评标」, 「29 评标方法：综合评分法」,
 「第四章 评标办法（综合评估法，总分100分）」, 「並準用最有利標」, 「優勝廠商評定方式：序位法」, a form's 「■1.最低標」.
 
-Procurement law names the methods (the mainland's 综合评分法, 综合评估法, 最低评标价法, 经评审的最低投标价法,
-性价比法; Taiwan's 最有利標, 序位法, 總評分法, 評分及格最低標, 最低標), so the method is one of a closed list, and the
-sentence one that applies it to this procurement: a verb (采用, 采取, 準用, 为) or a label's colon or bracket before
-it. Left out: a rule of law or a condition (「采用综合评分法的，评审标准中的分值设置应当与评审因素的量化指标相对应」),
-a definition (「综合评分法，是指…」), a law's or a chapter's title alone, the procurements a rule is for
-(「…最有利標決標及評分及格最低標之採購」) and a sentence naming two methods.
+Procurement law names the methods (the mainland's 综合评分法, 综合评估法, 最低评标价法,
+经评审的最低投标价法, 性价比法, and for works 合理价格法 and 合理低价法; Taiwan's 最有利標, 序位法,
+總評分法, 評分及格最低標, 最低標), so the method is one of a closed list, and the sentence one that applies
+it to this procurement: a verb (采用, 采取, 準用, 为) or a label's colon or bracket before it.
+Left out: a rule of law or a condition
+(「采用综合评分法的，评审标准中的分值设置应当与评审因素的量化指标相对应」),
+a definition (「综合评分法，是指…」), a law's or a chapter's title alone, the procurements a rule
+is for (「…最有利標決標及評分及格最低標之採購」) and a sentence naming two methods.
 """
 
 from __future__ import annotations
@@ -23,6 +25,9 @@ METHODS = (
     "综合评估法",
     "综合评标法",
     "性价比法",
+    "合理价格法",
+    "合理低价法",
+    "有效最低价法",
     "最低价法",
     "評分及格最低標",
     "最有利標",
