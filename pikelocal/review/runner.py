@@ -243,6 +243,7 @@ def answer_item(
     blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
     blank = blank or _after_an_end(value, quotes)  # 「响应有效期满后28天」 offered as the bids' validity
     blank = blank or _POINTS_ELSEWHERE.match(text) is not None  # 「详见合同相关条款」 states nothing
+    blank = blank or (bool(quotes) and all(_unfilled(q, corpus) for q in quotes))  # 「…的归属：          。」
     found = not answer.unsupported and not to_check
     blank = blank or (found and meaning is not None and _about_none(item, quotes, corpus, meaning))
     blank = blank or (to_check and _names_none(item, quotes, corpus))  # near by meaning, yet about nothing asked
@@ -338,6 +339,9 @@ _AFTER_AN_END = re.compile(
     r"(?:满|滿|届满|屆滿|到期|结束|結束|终止|終止)\s*(?:之日)?\s*(?:以后|以後|之后|之後|后|後|起)\s*$"
 )
 # an answer that only sends the reader elsewhere (「详见合同相关条款」, 「见投标人须知前附表」): it states nothing
+# A form's field never filled in, its label ending the quote (「…文件的著作权的归属：          。」): an answer
+# drawn from it is a word of the label (发包人), not the field's value.
+_UNFILLED = re.compile(r"[：:][\s_＿]*[。；;]\s*$")
 _POINTS_ELSEWHERE = re.compile(
     r"^\s*(?:详|詳|参|參)?[见見][^，,。；;]{0,30}(?:表|章|节|節|条|條|款|附件|部分|须知|須知|公告|合同|文件|规定|規定)[。.]?\s*$"
 )
@@ -398,6 +402,17 @@ def _yes_no_of_another(
     if not own:
         return False
     return not any(concepts.active().broad_concepts_in(_with_lines(q, corpus)) & own for q in quotes)
+
+
+def _unfilled(quote: ReviewQuote, corpus: Corpus) -> bool:
+    """The quote is the label of a field never filled in: its last line ends in a colon and nothing else before the
+    stop, and the quote's end stands before that colon."""
+    last = corpus.context_text(quote.where).rstrip().rsplit("\n", 1)[-1]
+    field = _UNFILLED.search(last)
+    if field is None:
+        return False
+    label = "".join(last[: field.start()].split())[-4:]  # the label's end (its last line may hold only that)
+    return bool(label) and "".join(quote.text.split()).rstrip("：:。；;_＿").endswith(label)
 
 
 def _with_lines(quote: ReviewQuote, corpus: Corpus) -> str:

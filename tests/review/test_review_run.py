@@ -323,3 +323,32 @@ def test_an_answer_s_number_with_a_unit_printed_as_another_kind_is_no_answer(
 ) -> None:
     value = normalise(answer, kind)  # type: ignore[arg-type]
     assert _other_kind(value, [ReviewQuote(quote, Located(1, "doc", 1, 1, 1), value)]) is other
+
+
+IP_CHECKLIST = """name = "ip"
+[[items]]
+id = "intellectual_property"
+label = "知识产权"
+kind = "text"
+question.hans = "知识产权归谁所有？"
+hints = ["知识产权", "著作权"]
+"""
+# 肥西's contract data sheet: the template's field was never filled in
+UNFILLED_FORM = (
+    "# 专用合同条款\n\n1.11 知识产权\n\n关于发包人提供的文件的著作权的归属：          。\n\n"
+    "关于承包人为实施工程所编制文件的著作权的归属：承包人。\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "answer", "verdict"),
+    [
+        ("关于发包人提供的文件的著作权的归属：          。", "发包人", "not_stated"),  # a word of the label
+        ("关于承包人为实施工程所编制文件的著作权的归属：承包人。", "承包人", "found"),  # the field's value
+    ],
+)
+def test_an_answer_drawn_from_a_field_never_filled_in_states_nothing(
+    tmp_path: Path, settings: Settings, quote: str, answer: str, verdict: str
+) -> None:
+    rows = reviewed(tmp_path, settings, UNFILLED_FORM, f"原文：{quote}\n答案：{answer}", IP_CHECKLIST)
+    assert rows["intellectual_property"].verdict == verdict
