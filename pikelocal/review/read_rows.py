@@ -55,7 +55,10 @@ def ticked_row(checklist: Checklist, item: ChecklistItem, question: str, corpus:
         return None
     value = Value("yesno", found.option, as_yes_no(found.option)) if item.kind == "yesno" else None
     quote = ReviewQuote(found.line, found.where, value)
-    return _read_row(checklist, item, question, found.option, value, quote, "ticked box")
+    row = _read_row(checklist, item, question, found.option, value, quote, "ticked box")
+    if negative and item.kind == "text" and concepts.active().concepts_in(item.label) & _BONDS:
+        return replace(row, verdict="not_stated")  # 「投标保证金 ☑不收取」: no bond, so no form of it
+    return row
 
 
 def role_row(row: ReviewRow, item: ChecklistItem, corpus: Corpus) -> ReviewRow | None:

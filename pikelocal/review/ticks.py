@@ -54,6 +54,8 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
         for chunk in chunks:
             text = chunk.text
             for term in item.hints:
+                if _names_only_another(term, item):
+                    continue  # 投标预备会 helps find a site visit; its box (「☑不召开」) is the meeting's
                 for m in _wrapped(term).finditer(text):
                     at, term_end = m.start(), m.end()
                     among = _among_options(text, at, term) if _names_the_item(term, item) else None
@@ -62,7 +64,8 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                         return Ticked(
                             option, _line(text, start, end), _where(corpus, doc_id, chunk.char_start, start, end)
                         )
-                    found = _after(text, term_end) if _labels(text, at, term) else None
+                    numbered = _FIELD_START.search(text[max(0, at - 12) : at]) is not None
+                    found = _after(text, term_end, alone=numbered) if _labels(text, at, term) else None
                     if found is not None and _names_another(text[term_end : found[1]], item):
                         found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
                     if found is not None and _names_another(_phrase_after_run(text, found[1]), item):
@@ -99,6 +102,14 @@ def _about_a_reduction(text: str, at: int, term_end: int, end: int) -> bool:
 def _wrapped(term: str) -> re.Pattern[str]:
     """The term as a form's narrow cell may print it, wrapped over lines (「是否允许联合\n体\n□是 /☑否」)."""
     return re.compile("\n?".join(re.escape(ch) for ch in term))
+
+
+def _names_only_another(term: str, item: ChecklistItem) -> bool:
+    """Whether a hint term names concepts, none of them one the item's label names (the site visit's hint
+    投标预备会 is the pre-bid meeting)."""
+    own = concepts.active().concepts_in(item.label)
+    named = concepts.active().concepts_in(term)
+    return bool(own) and bool(named) and not named & own
 
 
 def _names_another(rest: str, item: ChecklistItem) -> bool:
@@ -160,13 +171,15 @@ def _labels(text: str, at: int, term: str) -> bool:
     return _FIELD_START.search(text[max(0, at - 12) : at]) is not None
 
 
-def _after(text: str, start: int) -> tuple[str, int, int] | None:
-    """The ticked option within reach after ``start``: (option, its start, the end of the boxes' run)."""
+def _after(text: str, start: int, alone: bool = False) -> tuple[str, int, int] | None:
+    """The ticked option within reach after ``start``: (option, its start, the end of the boxes' run). An unticked
+    box must stand beside it, unless ``alone`` (the term is a numbered field's label: 「1.9.1 踏勘现场 ☑不组织」,
+    where a PDF printed the chosen option only)."""
     window = text[start : start + NEAR_CHARS + 30]
     reach = _SENTENCE_END.search(window)
     window = window[: reach.start()] if reach else window
     m = _OPTION.search(window)
-    if m is None or m.start() > NEAR_CHARS or not any(c in window for c in UNTICKED):
+    if m is None or m.start() > NEAR_CHARS or not (alone or any(c in window for c in UNTICKED)):
         return None
     if _CLAUSE_NUMBER.search(window[: m.start()]):
         return None

@@ -95,9 +95,10 @@ def test_a_real_word_form_s_wingdings_boxes_answer_their_items(tmp_path: Path) -
         read = Corpus.read(store)
     items = {i.id: i for i in load_checklist("tender-zh").items}
     answers = {n: t.option for n in items if (t := ticked_option(read, items[n])) is not None}
-    # read by hand from pp. 6-8: 1.4.2 ☑不接受, 1.9.1 ☑不召开, 1.10.1 ☑不允许, 3.2.4 最高投标限价 ☑无
+    # read by hand from pp. 6-8: 1.4.2 ☑不接受, 1.10.1 ☑不允许, 3.2.4 最高投标限价 ☑无; 1.9.1 投标预备会 ☑不召开
+    # is the pre-bid meeting's box, no site visit's (the site visit's hint 投标预备会 only helps find one)
     assert {n: answers.get(n) for n in ("joint_bid", "site_visit", "subcontracting", "max_price")} == {
-        "joint_bid": "不接受", "site_visit": "不召开", "subcontracting": "不允许", "max_price": "无",
+        "joint_bid": "不接受", "site_visit": None, "subcontracting": "不允许", "max_price": "无",
     }  # fmt: skip
     assert "evaluators" not in answers  # 7.4 是否授权评标委员会确定中标人 □是 ☑否 says nothing of how many sit
 
@@ -189,3 +190,15 @@ def test_a_box_asking_whether_the_thing_is_waived_says_nothing_of_its_amount() -
     # a yes/no item may still read the box: it asks whether, as the box does
     waived = ticked_option(corpus(form), labelled("履约保证金 / 履約保證金", "yesno", "履约保证金"))
     assert waived is not None and waived.option == "不减免"
+
+
+def test_a_numbered_field_s_lone_tick_and_a_hint_of_another_thing() -> None:
+    # 肥西's data sheet as PDF text: the chosen option alone after a numbered label, then the pre-bid meeting's
+    form = "1.9.1 踏勘现场 ☑不组织，投标人自行踏勘\n1.10.1 投标预备会 ☑不召开 □ 召开形式： /\n"
+    visit = labelled("现场踏勘 / 現場勘查", "date", "现场踏勘", "踏勘", "投标预备会")
+    found = ticked_option(corpus(form), visit)
+    assert found is not None and found.option == "不组织"
+    # the hint 投标预备会 finds the meeting, whose box is no answer about a site visit
+    assert ticked_option(corpus(form.split("\n", 1)[1]), visit) is None
+    # a lone tick in prose, with no clause number before its term, is no form
+    assert ticked_option(corpus("本项目踏勘现场 ☑不组织。\n"), visit) is None

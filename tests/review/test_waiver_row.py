@@ -96,7 +96,8 @@ def test_the_form_of_a_bond_not_asked_for_is_not_stated_without_the_model(tmp_pa
     reply = "原文：投标保函格式：本保函自出具之日起有效\n答案：投标保函"
     rows = reviewed(tmp_path, load_settings(), text, reply, FORM_CHECKLIST)
     form = rows["bid_bond_form"]
-    assert (form.verdict, form.extra.get("read"), form.trace_id) == ("not_stated", "none asked for", None)
+    # the lone tick after a numbered label is the form's box: no bond, so no form of it
+    assert (form.verdict, form.extra.get("read"), form.trace_id) == ("not_stated", "ticked box", None)
     assert "不收取" in form.quotes[0].text
     # the performance bond is not waived: its form is asked of the model
     assert rows["performance_bond_form"].extra.get("read") != "none asked for"
@@ -109,3 +110,11 @@ def test_a_bond_replaced_by_a_pledge_has_that_form_and_the_model_is_asked(tmp_pa
     reply = "原文：本项目采用信用承诺代替投标保证金\n答案：信用承诺"
     form = reviewed(tmp_path, load_settings(), text, reply, FORM_CHECKLIST)["bid_bond_form"]
     assert form.extra.get("read") != "none asked for" and form.trace_id is not None
+
+
+def test_the_form_of_a_bond_waived_in_prose_is_not_stated_without_the_model(tmp_path: Path) -> None:
+    text = "# 投标人须知表\n\n本项目不收取投标保证金。\n\n# 附件\n\n投标保函格式：本保函自出具之日起有效。\n"
+    reply = "原文：投标保函格式：本保函自出具之日起有效\n答案：投标保函"
+    form = reviewed(tmp_path, load_settings(), text, reply, FORM_CHECKLIST)["bid_bond_form"]
+    assert (form.verdict, form.extra.get("read"), form.trace_id) == ("not_stated", "none asked for", None)
+    assert "不收取" in form.quotes[0].text
