@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from decimal import Decimal
+from functools import partial
 from typing import TypeVar
 
 from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
@@ -24,6 +25,7 @@ from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.bid_languages import bid_language
 from pikelocal.text.bid_openings import deadline_date, opening_announced, opening_at_deadline
+from pikelocal.text.binding_forms import binding_form
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
@@ -509,6 +511,20 @@ def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpu
     if item.kind != "text" or "language" not in concepts.active().concepts_in(item.label):
         return None
     return _text_row(checklist, item, question, _first_sentence(corpus, bid_language), "bid language")
+
+
+_BINDING = re.compile(r"装订|裝訂|binding", re.IGNORECASE)
+
+
+def binding_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking how the bid is bound (its label names binding) answered with the first sentence of the
+    documents stating a way of binding the bid (``text/binding_forms.py``: 「投标文件须用A4纸胶装成册」), cited at its
+    lines; the model is not asked. Shown such a sentence, the model answered with the signature or sealing rules
+    beside it, or the number of copies."""
+    if item.kind != "text" or _BINDING.search(item.label) is None:
+        return None
+    found = _first_sentence(corpus, binding_form) or _first_sentence(corpus, partial(binding_form, named=False))
+    return _text_row(checklist, item, question, found, "binding")
 
 
 def evaluation_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:

@@ -36,6 +36,7 @@ from pikelocal.review.checklist import question_for
 from pikelocal.review.conflicts import VALUED, Corpus, Statement, as_quote, disagreeing, statements
 from pikelocal.review.read_rows import (
     award_row,
+    binding_row,
     clarification_row,
     copies_row,
     damages_row,
@@ -77,7 +78,9 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 38: a form's unticked options blanked, boxes before their term, a ticked method, a comparison no statement;
+# 39: a heading's attribute fields, a name with its role in brackets, a numbered field's lone tick, a waiver's box
+# no amount, the binding read, an unfilled field's label no answer; 38: a form's unticked options blanked, boxes
+# before their term, a ticked method, a comparison no statement;
 # 37: an item stated only by name not asked where nothing names it; 36: a yes or no quoted from a sentence naming
 # none of the item's own concepts; 35: a heading as a field's label, a slash label, a duration after an end, a
 # pointer answer; 34: a ticked option naming the term, an opening at the deadline's time, 询比 vocabulary, a
@@ -86,7 +89,7 @@ STAGE = "review"
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 38
+ROWS_VERSION = 39
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
@@ -106,6 +109,7 @@ READ_AFTER_FIELDS: tuple[RowReader, ...] = (
     joint_bid_row,
     language_row,
     evaluation_row,
+    binding_row,
 )
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
