@@ -32,6 +32,7 @@ from pikelocal.text.delay_damages import delay_damages
 from pikelocal.text.dispute_forums import dispute_forum
 from pikelocal.text.document_periods import obtaining_period
 from pikelocal.text.evaluation_methods import evaluation_method
+from pikelocal.text.experience_rules import experience_rule
 from pikelocal.text.fixed_price import says_fixed_price
 from pikelocal.text.joint_bids import refuses_joint_bids
 from pikelocal.text.procurement_methods import method_named
@@ -525,6 +526,15 @@ def binding_row(checklist: Checklist, item: ChecklistItem, question: str, corpus
         return None
     found = _first_sentence(corpus, binding_form) or _first_sentence(corpus, partial(binding_form, named=False))
     return _text_row(checklist, item, question, found, "binding")
+
+
+def experience_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking the bidder's past performance (its label names experience) answered with the first
+    sentence of the documents asking for or scoring it (``text/experience_rules.py``), cited at its lines; the model
+    is not asked. The model answered with the proof's paperwork or a project manager's record."""
+    if item.kind != "text" or "experience" not in concepts.active().concepts_in(item.label):
+        return None
+    return _text_row(checklist, item, question, _first_sentence(corpus, experience_rule), "experience")
 
 
 def evaluation_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:

@@ -42,6 +42,7 @@ from pikelocal.review.read_rows import (
     damages_row,
     dispute_row,
     evaluation_row,
+    experience_row,
     field_row,
     fixed_price_row,
     joint_bid_row,
@@ -110,6 +111,7 @@ READ_AFTER_FIELDS: tuple[RowReader, ...] = (
     language_row,
     evaluation_row,
     binding_row,
+    experience_row,
 )
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
 MAX_CONFLICT_QUOTES = 3
