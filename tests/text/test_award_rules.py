@@ -18,9 +18,6 @@ from pikelocal.text.award_rules import states_award_rule
         "从评审报告提出的成交候选供应商中，按照排序由高到低的原则确定成交供应商。",
         "十四、 本採購案決標原則：最有利標－依政府採購法第 22 條第 1 項第 9 款準用最有利標。",
         "本案採最低標決標。",
-        # 肥西: the rule, then a tie's rule in the same sentence
-        "1.3 评标委员会按照最终总得分由高到低顺序推荐中标候选人，最终总得分相等时，中标候选人排序方法见"
-        "评标办法前附表；",
     ],
 )
 def test_a_sentence_naming_the_winner_and_an_order_of_ranking(sentence: str) -> None:
