@@ -353,6 +353,35 @@ def test_a_held_out_gold_judges_every_item_and_its_quotes_stand_on_their_pages(
 
 
 @pytest.mark.parametrize(
+    ("name", "stated", "not_stated", "n_pages"),
+    [
+        ("tw-tender-taiwanwater-chatbot", 19, 33, 54),  # 台灣自來水's RFP for an AI customer-service system
+        ("cn-tender-vanguard-staffing", 32, 20, 79),  # 华润万家's own open tender for store staff
+        ("cn-tender-tsinghua-campus", 40, 12, 78),  # 清华深圳's smart-campus software, 公开招标 by an agent
+    ],
+)
+def test_a_held_out_gold_paged_as_its_dump_labels_judges_every_item_and_its_quotes_stand(
+    name: str, stated: int, not_stated: int, n_pages: int
+) -> None:
+    """The three sheets of 2026-11-30 (fourth) cite the pages their helpers' dumps labelled each passage with, the page
+    a chunk of text starts on, so a quote may stand up to two pages after its page as pikelocal reads the PDF; every
+    item judged once, each stated fact with a page and quote, every null with a note."""
+    from pikelocal.ingest.read.parse import parse_document
+
+    gold = load_gold(DATA / f"{name}-gold.jsonl")
+    assert [g.item for g in gold] == [i.id for i in load_checklist("tender-zh").items]
+    assert all(g.page is not None and g.quote for g in gold if g.stated)
+    assert all(g.note for g in gold if not g.stated)
+    assert (sum(g.stated for g in gold), sum(not g.stated for g in gold)) == (stated, not_stated)
+    pages = {p.page_no: re.sub(r"\s+", "", p.text) for p in parse_document(DATA / f"{name}.pdf").pages}
+    assert len(pages) == n_pages
+    for g in gold:
+        if g.quote and g.page is not None:
+            near = "".join(pages.get(g.page + k, "") for k in range(3))
+            assert re.sub(r"\s+", "", g.quote) in near, g.item
+
+
+@pytest.mark.parametrize(
     ("name", "stated", "not_stated"),
     [
         ("cn-tender-ksrcb-secops", 32, 20),  # a bank's security operations, its own 招标书 (the 声明 forbids copying)
