@@ -320,7 +320,7 @@ class AnswerSettings:
         docs="The answer's source budget",
     )
     review_compress_tokens: int = setting(
-        450,
+        250,
         "a checklist item's source budget, in tokens (0: answer.compress_tokens)",
         ge=0,
         docs="The review's source budget",
