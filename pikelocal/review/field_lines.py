@@ -90,7 +90,9 @@ _CONDITION = re.compile(r"(?:以上|以下|以内|以內|及以上|及以下|之
 def fields(text: str) -> Iterator[Field]:
     """Every labelled field of ``text`` (lines as printed), in order; blank values and references elsewhere
     (「详见第三章」) left out. A heading that is a label alone, with one short paragraph under it before the next
-    heading (「## 二、采购人」 then 「江苏常熟…有限公司」), is a field too (:func:`_heading_field`)."""
+    heading (「## 二、采购人」 then 「江苏常熟…有限公司」), is a field too (:func:`_heading_field`); a field
+    labelled only by an attribute under a numbered heading that is a label (「6. 开标」 then 「地点：…」) has the
+    heading's name as its alias (开标地点)."""
     lines = text.split("\n")
     counts = Counter(t for line in lines if (t := line.strip()))
     furniture = {t for t, n in counts.items() if n >= RUNNING_LINE_TIMES}  # a page's running header or footer
