@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from pikelocal.text import concepts
+from pikelocal.text.organisations import ORGANISATION_END
 
 ROLES = frozenset({"purchaser", "agency"})  # the concepts (text/concepts.toml) whose names a block states
 NAME_WITHIN_LINES = 2  # the 名称 line follows its role's line at once or after one line (a clause's label)
@@ -49,12 +50,8 @@ class RoleName:
 # A name with its role in brackets after it, as an invitation's first sentence introduces the parties:
 # 「苏州工业园区计算机信息中心 (招标人)，对…进行招标」, 「受上海市某区教育局（以下简称“采购人”）委托」. The name
 # starts a line or a clause (after 受 or 由, if any) and ends as an organisation's name does.
-_ORGANISATION_END = (
-    r"(?:局|中心|公司|委员会|管委会|大学|学院|学校|医院|研究院|研究所|所|办公室|处|厅|部|站|队|集团|银行|政府|馆"
-    r"|协会|学会|街道办事处|镇人民政府|分局|支队|大队|院|社|厂|署|台)"
-)
 _ROLE_IN_BRACKETS = re.compile(
-    rf"(?:^|[，,。；;：:])\s*(?P<name>[^\s，,。；;：:（）()“”\"「」]{{2,{MAX_NAME_CHARS}}}?{_ORGANISATION_END})"
+    rf"(?:^|[，,。；;：:])\s*(?P<name>[^\s，,。；;：:（）()“”\"「」]{{2,{MAX_NAME_CHARS}}}?(?:{ORGANISATION_END}))"
     r"\s*[（(]\s*(?:以下简称|以下簡稱|下称|下稱|简称|簡稱)?\s*[“\"「]?(?P<role>[^（）()“”\"「」]{2,8}?)[”\"」]?\s*[)）]",
     re.MULTILINE,
 )

@@ -64,8 +64,7 @@ def ticked_option(corpus: Corpus, item: ChecklistItem) -> Ticked | None:
                         return Ticked(
                             option, _line(text, start, end), _where(corpus, doc_id, chunk.char_start, start, end)
                         )
-                    numbered = _FIELD_START.search(text[max(0, at - 12) : at]) is not None
-                    found = _after(text, term_end, alone=numbered) if _labels(text, at, term) else None
+                    found = _after(text, term_end, alone=_numbered(text, at)) if _labels(text, at, term) else None
                     if found is not None and _names_another(text[term_end : found[1]], item):
                         found = None  # 「开标前答疑会 ■不召开」: the box is the meeting's, not the opening's
                     if found is not None and _names_another(_phrase_after_run(text, found[1]), item):
@@ -168,6 +167,11 @@ def _labels(text: str, at: int, term: str) -> bool:
     a clause number ("1.11 分包 ☑…", not "投标保证金的递交 ☑…", even where a line break falls before 递交)."""
     if len(term) > SHORT_TERM_CHARS:
         return True
+    return _numbered(text, at)
+
+
+def _numbered(text: str, at: int) -> bool:
+    """A clause number stands right before ``at`` (「1.11 分包」, a table's 「| 1.6.1 | 踏勘现场」): a field's label."""
     return _FIELD_START.search(text[max(0, at - 12) : at]) is not None
 
 

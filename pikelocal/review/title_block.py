@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pikelocal.text.organisations import ORGANISATION_END
+
 HEAD_LINES = 8  # the first non-empty lines of page 1 that can be its title block
 MAX_LINE_CHARS = 80  # a longer line is body text
 WRAP_LINES = 2  # a title wrapped over at most three lines: the one read and two above it
@@ -40,9 +42,7 @@ _BRACKETED = re.compile(
 )
 _TRAILING_KIND = re.compile(rf"^(?P<name>.{{4,60}}?)[（(]?(?:{_KIND})[）)]?\s*$")
 _KIND_ONLY = re.compile(rf"^[（(]?(?:{_KIND})[）)]?$")
-_AGENCY_END = re.compile(
-    r"(?:局|處|处|署|部|會|会|府|所|公所|中心|院|校|大學|大学|公司|委員會|委员会|管理處|辦公室|办公室|分署|廳|厅)$"
-)
+_AGENCY_END = re.compile(rf"(?:{ORGANISATION_END})$")
 _SENTENCE = re.compile(r"[。，；;]|, ")  # a line with a sentence's punctuation is body text, not a title
 _LABEL = re.compile(r"[:：]")
 _PAGE_MARK = re.compile(
