@@ -324,7 +324,9 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("cn-tender-pku-periodicals", 38, 14, 70),  # a university library's foreign periodicals, 公开招标 by an agent
         ("tw-tender-taipeimetro-valves", 18, 34, 1),  # a .txt of an .odt: 臺北捷運's 投標須知 form, ticked options
         ("cn-tender-feixi-road", 41, 11, 213),  # a township's municipal road works, 公开招标, a provincial template
-        # cn-tender-ksrcb-secops, cn-tender-yillion-sectest, cn-tender-csrcb-crowdtest and cn-tender-sip-knowledge:
+        ("cn-tender-chengdu-travel", 36, 16, 26),  # a .docx: a hospital's trips abroad supported, 竞争性磋商, no price
+        # cn-tender-ksrcb-secops, cn-tender-yillion-sectest, cn-tender-csrcb-crowdtest, cn-tender-sip-knowledge and
+        # cn-tender-dgut-classroom:
         # their documents forbid copying or disclosure, so they are not kept here (SOURCES.md); their gold sheets
         # are checked below
     ],
@@ -388,6 +390,7 @@ def test_a_held_out_gold_paged_as_its_dump_labels_judges_every_item_and_its_quot
         ("cn-tender-yillion-sectest", 28, 24),  # a bank's pre-launch security tests (第二十六条 forbids disclosure)
         ("cn-tender-csrcb-crowdtest", 29, 23),  # a bank's crowdsourced security tests (its 申明 forbids copying)
         ("cn-tender-sip-knowledge", 23, 29),  # software for an industrial park's IT centre (marked 注意保密)
+        ("cn-tender-dgut-classroom", 35, 17),  # a university's classrooms renovated, 竞争性磋商 (its 8.4 limits use)
     ],
 )
 def test_a_held_out_gold_of_a_document_not_kept_here_judges_every_item(name: str, stated: int, not_stated: int) -> None:
