@@ -40,6 +40,11 @@ _FIELD = re.compile(
     rf"^\s*(?:#{{1,6}}\s+)?(?:\d{{1,3}}\s+(?=\d))?(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}}?)\s*{_ALIAS}"
     rf"\s*[:：]\s*(?P<value>\S.*?)\s*$"
 )
+# A flattened table's row with no colon: its row number, a label cell and a value cell apart by spaces (「16 投标有效期
+# 投标截止时间起 120天」); the number is bare (「16」, not 「16.」 or 「16、」, a clause's) and the label one word.
+_ROW_FIELD = re.compile(
+    rf"^\s*\d{{1,2}}\s+(?P<label>[^\s\d:：，,。；;（）()、|]{{2,{MAX_LABEL_CHARS}}})\s+(?P<value>[^\s:：].*?)\s*$"
+)
 _BLANK = re.compile(r"^[/／\\—\-_＿﹍…\s.。、，,:：【】\[\]（）()]*$")
 _PLACEHOLDER = re.compile(r"^[（(][^（）()]{1,12}[)）]$")  # 「（盖单位章）」, 「(签字)」: what a form asks to fill in
 # the next label on a line; one ending in a digit is a time's colon (「2024 年 6 月 18 日9：00」)
@@ -72,6 +77,7 @@ class Field:
     # its own may go on with it (「开标地点：上海浦成机电设备招标有限公司」, then the address as the next paragraph)
     closed: bool = True
     alias: str = ""  # another name the label's brackets give the field (「（即开标地点，下同）」 → 开标地点)
+    colonless: bool = False  # a flattened table's row with no colon (「16 投标有效期 投标截止时间起 120天」)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -108,7 +114,7 @@ def fields(text: str) -> Iterator[Field]:
         labelled = list(_label_values(raw))
         if not labelled and raw.strip() and i > covered_to:
             heading_at = -1  # a line of prose or another clause ends the heading's fields
-        for label, value, alias in labelled:
+        for label, value, alias, colonless in labelled:
             if not alias and _ATTRIBUTE.fullmatch(label) and 0 < i - heading_at <= MAX_SUB_FIELDS:
                 alias = heading + label  # 「6. 开标」 then 「地点：…」: the opening's place (开标地点)
             if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
@@ -125,7 +131,7 @@ def fields(text: str) -> Iterator[Field]:
             whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
             value = value.rstrip(" \t□☐")  # an unticked option blanked after the value leaves its box
             covered_to = last
-            yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias)
+            yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias, colonless)
 
 
 # A numbered heading that is a label alone (「6. 开标」, 「5. 投标文件递送」, 「## 四、开标」): a field under it
@@ -133,7 +139,7 @@ def fields(text: str) -> Iterator[Field]:
 # and before a line that is no field.
 # Its number is marked (「6.」, 「4.1」, 「（三）」, 「五、」): a bare 「10 谈判保证金」 is a table's row.
 _MARKED_NUMBER = (
-    r"(?:\d{1,2}(?:\s*[.．]\s*\d{1,3}){1,3}\s*[、.．]?|\d{1,2}\s*[、.．]"
+    r"(?:\d{1,2}(?:\s*[.．]\s*\d{1,3}){1,3}\s*[、.．]?|\d{1,2}\s*[、.．]|\d{1,2}\s"
     r"|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}\s*[、.．])"
 )
 _SUB_HEADING = re.compile(
@@ -227,10 +233,11 @@ def _wraps(lines: list[str], at: int) -> bool:
     return _FIELD.match(after) is None
 
 
-def _label_values(line: str) -> Iterator[tuple[str, str, str]]:
-    """The (label, value, alias) triples of a line: a table row's label cells and the cells after them, or a line's
-    label (and the other name its brackets give it) and its value up to the next label on the line (「发包人：
-    （盖单位章） 勘察设计人： （盖单位章）」)."""
+def _label_values(line: str) -> Iterator[tuple[str, str, str, bool]]:
+    """The (label, value, alias, colonless) of a line: a table row's label cells and the cells after them, or a
+    line's label (and the other name its brackets give it) and its value up to the next label on the line (「发包人：
+    （盖单位章） 勘察设计人： （盖单位章）」), or a flattened table's row with no colon (「16 投标有效期 投标截止时间起
+    120天」)."""
     if line.lstrip().startswith("|"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if _is_header(cells):
@@ -238,11 +245,13 @@ def _label_values(line: str) -> Iterator[tuple[str, str, str]]:
         for label, value in zip(cells, cells[1:], strict=False):
             m = re.fullmatch(rf"(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;、]{{2,{MAX_LABEL_CHARS}}})\s*[:：]?", label)
             if m is not None and value:
-                yield m["label"], value, ""
+                yield m["label"], value, "", False
         return
     m = _FIELD.match(line)
     if m is not None and _EMPTY_THEN_FIELD.match(m["value"]) is None:  # 「项目名称： 项目编号：」: two empty fields
-        yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0], (m["alias"] or "").strip()
+        yield m["label"], _NEXT_LABEL.split(m["value"], maxsplit=1)[0], (m["alias"] or "").strip(), False
+    elif m is None and (row := _ROW_FIELD.match(line)) is not None and not _FIELD.match(row["value"]):
+        yield row["label"], row["value"], "", True
 
 
 def _is_header(cells: list[str]) -> bool:

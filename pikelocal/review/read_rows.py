@@ -103,6 +103,8 @@ _VETO = re.compile(r"^\W*否[决決]")  # 「否决条款」 (a rejection clause
 _POINTER = re.compile(
     r"^[^见見，,。；;]{0,8}(?:详|詳|参|參)?[见見][^，,。；;]{0,30}(?:表|章|节|節|条|條|附件|部分|须知|須知|公告)[。.]?$"
 )
+_GOES_ON = re.compile(r"^[及和与與或、]")
+_COMPANY = re.compile(r"(?:公司|集团|集團)\s*$")
 _TOLERANCE = re.compile(r"±|\+/-|偏离|偏離|偏差|上下浮动|上下浮動")  # a percentage that is a band around a value
 
 
@@ -128,7 +130,8 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     for doc_id, chunks in corpus.chunks.items():
         if not chunks:
             continue
-        found = list(fields("".join(c.text for c in chunks)))
+        text = "".join(c.text for c in chunks)
+        found = list(fields(text))
         for f in found:
             names = _names(f)
             if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
@@ -142,7 +145,7 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
                 if not named & wanted or (named & others and not joined):
                     continue
             read = _field_value(f, item, found)
-            if read is None:
+            if read is None or (read[1] is not None and _waived_after(text, f.last_line, wanted)):
                 continue
             answer, value = read
             where, text = _lines_at(corpus, doc_id, f.line, f.last_line)
@@ -150,6 +153,16 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
             return replace(row, answer=answer, verdict="found", values=(value,) if value else (), quotes=(quote,),
                            extra={**row.extra, "read": "labelled field"})  # fmt: skip
     return None
+
+
+WAIVER_LINES = 2  # lines after a figure's field that may waive it
+
+
+def _waived_after(text: str, last_line: int, wanted: frozenset[str]) -> bool:
+    """A line right after a field waives what it names (「10 谈判保证金」, 「金额:壹万元整(¥10000.00)」, then
+    「本项目免缴谈判保证金，…」): the form's figure is not asked for (``text/waivers.py``)."""
+    after = text.split("\n")[last_line + 1 : last_line + 1 + WAIVER_LINES]
+    return any(waiver_clause(line, wanted) is not None for line in after)
 
 
 def _names(f: Field) -> tuple[str, ...]:
@@ -199,6 +212,13 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
         blank = not f.whole or (item.kind == "text" and not f.closed) or _HOLES.search(f.value) is not None
         blank = blank or len(f.value) < 2 or concepts.only_terms(f.value) or _TICKS.search(f.value) is not None
         blank = blank or _POINTER.match(f.value.strip()) is not None
+        # a row with no colon whose value has cells (「1 评标方法 中标候选人排序方法 按得分…」: a third column) or
+        # goes on from a label cut at its space (「4 …的语言 及计量单位 符合…」): no name or text read
+        cells = re.search(r"\s", f.value.strip()) is not None or _GOES_ON.match(f.value) is not None
+        blank = blank or (f.colonless and cells)
+        # a project's name is no company's (「3 项目名称 华润万家有限公司」 names the purchaser's)
+        company = _COMPANY.search(f.value) is not None
+        blank = blank or ("project_name" in concepts.active().concepts_in(item.label) and company)
         return None if blank else (f.value, Value(item.kind, f.value, f.value))
     if _VETO.match(f.value):
         return None  # a reference to the rejection clauses, no answer

@@ -8,6 +8,8 @@ page, without the LLM:
 
 - a name in corner brackets (「…」, 『…』) on a heading line is the project, and the words before it, when they end
   as an agency does (局, 處, 署, 公所, 委員會, 公司 …), the purchaser;
+- a heading line of the purchaser, a dash and the project (「台灣自來水公司 - AI 智能客服系統建置案」, an RFP's
+  running header) names both;
 - else a heading line that ends with the kind of document (需求說明書, 投標須知, 招标文件, 契約書 …; a line of its
   own, the line above it joined) is the project's name followed by that kind, or the purchaser's where the words
   before the kind end as an agency does (「臺北大眾捷運股份有限公司投標須知」: no project named).
@@ -28,7 +30,8 @@ WRAP_LINES = 2  # a title wrapped over at most three lines: the one read and two
 MAX_NAME_CHARS = 60
 _GAP = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _DOC_KINDS = (
-    "建議書徵求文件", "服務建議書徵求文件", "需求說明書", "需求规格书", "需求說明", "投標須知", "投标须知", "評選須知",
+    "建議書徵求文件", "服務建議書徵求文件", "建議書徵求須知", "服務建議書徵求須知", "需求說明書", "需求规格书",
+    "需求說明", "投標須知", "投标须知", "評選須知",
     "评选须知", "評審須知", "招標文件", "招标文件", "採購文件", "采购文件", "磋商文件", "谈判文件", "竞争性磋商文件",
     "招標公告", "招标公告", "採購契約書", "採購契約", "契約書", "采购合同", "合同书", "合同", "工作說明書",
     "委託服務說明書", "邀標書", "詢價單",
@@ -41,7 +44,11 @@ _BRACKETED = re.compile(
     rf"^(?P<org>[^「『」』]{{0,40}}?)[「『](?P<name>[^」』]{{4,60}})[」』]\s*(?:[（(]?(?:{_KIND})[）)]?)?\s*$"
 )
 _TRAILING_KIND = re.compile(rf"^(?P<name>.{{4,60}}?)[（(]?(?:{_KIND})[）)]?\s*$")
-_KIND_ONLY = re.compile(rf"^[（(]?(?:{_KIND})[）)]?$")
+_KIND_ONLY = re.compile(rf"^[（(]?(?:{_KIND})[）)]?(?:[（(][A-Za-z]{{2,6}}[）)])?$")  # 「…須知（RFP）」
+# A header naming the purchaser, a dash and the project (「台灣自來水公司 - AI 智能客服系統建置案」)
+_ORG_DASH_NAME = re.compile(
+    rf"^(?P<org>[^\s:：，,。；;]{{2,30}}?(?:{ORGANISATION_END}))\s*[-–—]\s*(?P<name>\S.{{3,59}})$"
+)
 _AGENCY_END = re.compile(rf"(?:{ORGANISATION_END})$")
 _SENTENCE = re.compile(r"[。，；;]|, ")  # a line with a sentence's punctuation is body text, not a title
 _LABEL = re.compile(r"[:：]")
@@ -76,6 +83,8 @@ def title_block(first_page: str) -> TitleBlock | None:
             return TitleBlock(m["name"].strip(), purchaser, number, number, line)
         if _LABEL.search(line):
             continue
+        if (m := _ORG_DASH_NAME.match(line)) is not None and not _SENTENCE.search(line):
+            return TitleBlock(m["name"].strip(), m["org"], number, number, line)
         if (m := _TRAILING_KIND.match(line)) is not None and not _KIND_ONLY.match(line):
             before = m["name"].strip(" 　-–—")
             if _AGENCY_END.search(before):  # 「臺北大眾捷運股份有限公司投標須知」: the purchaser's document, no project

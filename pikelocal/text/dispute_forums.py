@@ -17,7 +17,7 @@ import re
 # A dispute named, or the talks over it failed (「协商不成的，…向…法院提起诉讼」: the clause's second half, split
 # from the first at its semicolon).
 _DISPUTE = re.compile(
-    r"争议|纠纷|爭議|糾紛|爭端|争端|协商不成|協商不成|协商解决不成|達不成協議|达不成协议|不能[通透]过[友好]*协商|无法协商|協議不成"
+    r"争议|纠纷|爭議|糾紛|爭端|争端|协商不成|協商不成|协商解决不成|達不成協議|达不成协议|不能[通透]过[友好]*协商|无法协商|協議不成|协商无法解决|協商無法解決|协商未果|協商未果"
 )
 # The forum the disputes go to: a court or an arbitration body named as where they are brought.
 _FORUM = re.compile(

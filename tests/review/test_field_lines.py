@@ -350,7 +350,7 @@ def test_an_attribute_field_under_a_numbered_heading_is_the_heading_s() -> None:
         ("递送截止时间", ""),  # a label of its own keeps it
         ("时间", "开标时间"),
         ("地点", "开标地点"),
-        ("金额", ""),  # 「10 谈判保证金」 is a table's row (its number unmarked), no heading
+        ("金额", "谈判保证金金额"),  # a flattened table's row 「10 谈判保证金」 heads its fields too
     ]
 
 
@@ -364,3 +364,96 @@ def test_registering_to_bid_is_not_the_bid_deadline(tmp_path: Path, settings: Se
     deadline = rows["bid_deadline"]
     assert (deadline.verdict, [v.normal for v in deadline.values]) == ("found", ["2005-05-11"])
     assert deadline.quotes[0].text.startswith("递送截止时间")
+
+
+def test_a_flattened_table_s_row_with_no_colon_is_a_field() -> None:
+    # 华润万家's 投标人须知前附表 as pypdf gives it: row number, label cell, value cell, apart by spaces
+    text = "16 投标有效期 投标截止时间起 120天\n18 装订要求 无\n2.1 投标人 应具备下列条件\n第 3 页\n"
+    read = [(f.label, f.value, f.colonless) for f in fields(text)]
+    assert read == [("投标有效期", "投标截止时间起 120天", True), ("装订要求", "无", True)]  # 2.1 is a clause's
+
+
+ROWS = """name = "rows"
+[[items]]
+id = "project_name"
+label = "项目名称"
+kind = "name"
+question.hans = "项目名称是什么？"
+hints = ["项目名称"]
+
+[[items]]
+id = "evaluation_method"
+label = "评标方法"
+kind = "text"
+question.hans = "评标方法是什么？"
+hints = ["评标方法", "评标办法"]
+
+[[items]]
+id = "bid_bond"
+label = "投标保证金"
+kind = "amount"
+question.hans = "投标保证金是多少？"
+hints = ["投标保证金", "谈判保证金"]
+
+[[items]]
+id = "bid_validity"
+label = "投标有效期"
+kind = "duration"
+question.hans = "投标有效期是多久？"
+hints = ["投标有效期"]
+"""
+
+
+def test_rows_with_no_colon_answer_a_figure_but_not_a_name_from_another_column_or_a_company(
+    tmp_path: Path, settings: Settings
+) -> None:
+    # a three-column table flattened (条款号, 评审因素, 评审标准) and a 项目名称 row naming the company: the model
+    # is asked for both; the validity's row is read
+    sheet = (
+        "# 投标人须知前附表\n\n3 项目名称 华润万家有限公司\n16 投标有效期 投标截止时间起 120天\n"
+        "1 评标方法 中标候选人排序方法 按得分由高到低顺序推荐中标候选人\n"
+    )
+    rows = reviewed(tmp_path, settings, sheet, "原文：无\n答案：文档中没有说明", ROWS)
+    validity = rows["bid_validity"]
+    assert (validity.extra.get("read"), [v.normal for v in validity.values]) == ("labelled field", ["120 days"])
+    assert rows["project_name"].trace_id is not None and rows["project_name"].extra.get("read") != "labelled field"
+    method = rows["evaluation_method"]
+    assert method.trace_id is not None and method.extra.get("read") != "labelled field"
+
+
+def test_a_row_s_figure_waived_on_the_next_line_is_not_read(tmp_path: Path, settings: Settings) -> None:
+    # a military academy's 谈判须知前附表: the form's sum stands, and the next line waives the bond
+    waived = "# 前附表\n\n10 谈判保证金\n金额:壹万元整(¥10000.00)\n本项目免缴谈判保证金，供应商应提供承诺函。\n"
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    row = reviewed(tmp_path / "a", settings, waived, "原文：无\n答案：文档中没有说明", ROWS)["bid_bond"]
+    assert row.extra.get("read") != "labelled field" and not any(v.normal.startswith("10000") for v in row.values)
+    # the same row with no waiver is read
+    asked = "# 前附表\n\n20 投标保证金\n金额：人民币20000 元。\n21 踏勘现场 不组织\n"
+    row = reviewed(tmp_path / "b", settings, asked, "原文：无\n答案：文档中没有说明", ROWS)["bid_bond"]
+    assert (row.extra.get("read"), [v.normal for v in row.values]) == ("labelled field", ["20000 CNY"])
+
+
+PRICE_AND_TECH = """name = "price and tech"
+
+[[items]]
+id = "price_weight"
+label = "价格分权重 / 價格權重"
+kind = "percentage"
+question.hans = "价格分的权重是多少？"
+hints = ["价格分", "价格权重"]
+
+[[items]]
+id = "technical_weight"
+label = "技术分权重 / 技術評分權重"
+kind = "percentage"
+question.hans = "技术分的权重是多少？"
+hints = ["技术分", "技术部分"]
+"""
+
+
+def test_a_weight_labelled_by_what_is_evaluated_is_that_part_s(tmp_path: Path, settings: Settings) -> None:
+    # 华润万家's 评标办法前附表: 「技术评标权重：40%」 stands first and is the technical part's, not the price's
+    notice = "# 评标办法前附表\n\n评分权重\n技术评标权重：40%\n价格评标权重：60%\n商务评标权重：0%\n"
+    rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", PRICE_AND_TECH)
+    assert [v.normal for v in rows["price_weight"].values] == ["60%"]
+    assert [v.normal for v in rows["technical_weight"].values] == ["40%"]

@@ -26,6 +26,12 @@ CASES: list[tuple[str, str | None, str, tuple[int, int] | None]] = [
     # a running header with the page's number above the title (a tender printed from the e-procurement system)
     ("本文件係為廠商以電子檔案所列印 1\n某某整合智慧系統投標須知\n一、本機關為採購下列標的", "某某整合智慧系統", "",
      (2, 2)),
+    # an RFP's header: the purchaser, a dash and the project; the kind on its own line with its abbreviation
+    ("某某水公司 - AI 智能客服系統建置案\n\nAI智能客服系統建置案\n服務建議書徵求須知（RFP）", "AI 智能客服系統建置案",
+     "某某水公司", (1, 1)),
+    ("港區智慧巡檢系統建置案\n服務建議書徵求須知（RFP）", "港區智慧巡檢系統建置案", "", (1, 2)),
+    # a dash between words that end no agency's name is no header of a purchaser and a project
+    ("附件一 - 評分表\n一、本機關為採購下列標的", None, "", None),
     # no title block: a template's cover, a page that opens with its body, a labelled field
     ("湖北省水利水电工程\n勘察设计招标文件示范文本\n（2024 年电子化第二版）", None, "", None),
     ("需求說明書\n\n1、本採購適用政府採購法及其主管機關所訂定之規定。\n2、招標機關：交通部觀光署", None, "", None),

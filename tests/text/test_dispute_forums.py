@@ -15,6 +15,8 @@ from pikelocal.text.dispute_forums import dispute_forum
         "本合同履行中发生的争议，双方应协商解决；协商不成的，任何一方均有权向甲方所在地有管辖权的人民法院提起诉讼。",
         "协商不成的，任何一方均有权向甲方所在地有管辖权的人民法院提起诉讼。",
         "因履約而生爭議，雙方同意以臺灣臺北地方法院為第一審管轄法院。",
+        # the talks' failure in other words, the dispute in the clause before the semicolon
+        "协商无法解决的，应向甲方所在地人民法院诉讼解决。",
     ],
 )
 def test_a_forum_for_the_contract_s_disputes(sentence: str) -> None:
