@@ -249,6 +249,7 @@ def answer_item(
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
+    blank = blank or _a_case_s_threshold(item, value, quotes)  # 「累計達…20%者」: when, not how much
     blank = blank or _after_an_end(value, quotes)  # 「响应有效期满后28天」 offered as the bids' validity
     blank = blank or _POINTS_ELSEWHERE.match(text) is not None  # 「详见合同相关条款」 states nothing
     blank = blank or (bool(quotes) and all(_unfilled(q, corpus) for q in quotes))  # 「…的归属：          。」
@@ -338,6 +339,29 @@ def _unbound(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQu
         printed.kind == value.kind and printed.number == value.number and bound_of(q.text, s, e) == item.bound
         for q in quotes
         for s, e, printed in values_in(q.text, SPAN_KINDS)
+    )
+
+
+# A figure that a case reaches (「受罰累計達契約含稅總價 20%者，…得沒入履約保證金」, 「违约金累计超过合同金额10%
+# 的，…」): the words before it in its clause say it is reached, and a case's end follows it.
+_REACHED = re.compile(r"(?:達|达|達到|达到|超過|超过|逾)[^，,。；;：:]{0,16}$")
+_CASE_END = re.compile(r"\s*(?:以上|或以上)?\s*(?:者|時|时|的\s*[，,])")
+
+
+def _a_case_s_threshold(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
+    """An item asking for a figure (not a cap: its ``bound``) answered with one that every quote prints only as the
+    point a case reaches: 「受罰累計達契約含稅總價 20%者，本公司得沒入履約保證金」 sets when the bond is forfeited,
+    not the bond's 20%. Judged on the quotes' values of the answer's kind and number."""
+    if item.bound or value is None or value.number is None or not quotes:
+        return False
+    printed_at = [
+        (q.text, s, e)
+        for q in quotes
+        for s, e, printed in values_in(q.text, SPAN_KINDS)
+        if printed.kind == value.kind and printed.number == value.number
+    ]
+    return bool(printed_at) and all(
+        _REACHED.search(text[:s]) is not None and _CASE_END.match(text, e) is not None for text, s, e in printed_at
     )
 
 

@@ -79,3 +79,30 @@ def test_the_tender_checklists_mark_their_caps() -> None:
         items = {i.id: i for i in load_checklist(name).items}
         assert items["damages_cap"].bound == "max"
         assert {i.id for i in items.values() if i.bound} == {"damages_cap"}
+
+
+BOND = """name = "bond"
+
+[[items]]
+id = "performance_bond"
+label = "履约保证金 / 履約保證金"
+kind = "percentage"
+question.hant = "履約保證金為契約金額的百分之幾？"
+hints = ["履约保证金", "履約保證金"]
+"""
+
+
+def test_a_figure_a_case_reaches_is_not_the_item_s(tmp_path: Path, settings: Settings) -> None:
+    # 台灣自來水's RFP: the 20 % is when the bond is forfeited, not the bond; the model drafted it
+    text = (
+        "# 罰則\n\n十二、契約執行期間得標廠商受罰累計達契約含稅總價 20%者，本公司得沒入履約保證金並終止或解除契約。\n"
+    )
+    reply = "原文：契約執行期間得標廠商受罰累計達契約含稅總價 20%者，本公司得沒入履約保證金\n答案：20%"
+    assert reviewed(tmp_path, settings, text, reply, BOND)["performance_bond"].verdict == "not_stated"
+    # the bond's own share, in a sentence of the same shape, is kept (found, or to check where the test's encoder
+    # cannot tell the sentence is about the item)
+    (tmp_path / "own").mkdir()
+    text = "# 履約保證金\n\n得標廠商應於決標後繳納契約含稅總價 5%之履約保證金。\n"
+    reply = "原文：得標廠商應於決標後繳納契約含稅總價 5%之履約保證金\n答案：5%"
+    row = reviewed(tmp_path / "own", settings, text, reply, BOND)["performance_bond"]
+    assert row.verdict in ("found", "to_check") and [v.normal for v in row.values] == ["5%"]
