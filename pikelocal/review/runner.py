@@ -72,6 +72,7 @@ from pikelocal.text.values import (
     counted_deadline,
     is_blank_date,
     normalise,
+    number_text,
     printed_as_other,
     values_in,
 )
@@ -250,6 +251,8 @@ def answer_item(
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
     blank = blank or _a_case_s_threshold(item, value, quotes)  # 「累計達…20%者」: when, not how much
+    blank = blank or _not_printed(item, value, quotes)  # 「1%」 from a list's 「(1)」
+    blank = blank or (bool(quotes) and all(_PAGE_FOOTER.match(q.text) for q in quotes))  # 「第 48 頁，共 51 頁」
     blank = blank or _after_an_end(value, quotes)  # 「响应有效期满后28天」 offered as the bids' validity
     blank = blank or _POINTS_ELSEWHERE.match(text) is not None  # 「详见合同相关条款」 states nothing
     blank = blank or (bool(quotes) and all(_unfilled(q, corpus) for q in quotes))  # 「…的归属：          。」
@@ -325,6 +328,25 @@ def _other_kind(value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
         value = replace(value, text=bare.group(1))
     printed = [printed_as_other(value, q.text) for q in quotes if value.text.replace(",", "").strip() in q.text]
     return bool(printed) and all(printed)
+
+
+def _not_printed(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
+    """A share or a sum whose number the quotes print only as a list's number (「1%」 drafted from 「(1) 實支實付
+    項目經費共計27 個月」): the answer stands on nothing. A number printed elsewhere, or nowhere, is left to the
+    other checks (a range 「1.5-2%」 answers 1.5 %)."""
+    if value is None or value.number is None or not quotes or value.kind not in ("percentage", "amount"):
+        return False
+    number = number_text(value.number)
+    at = [(q.text, m) for q in quotes for m in re.finditer(rf"(?<![\d.]){re.escape(number)}(?![\d.])", q.text)]
+    return bool(at) and all(m.start() > 0 and _LIST_NUMBER.match(text, m.start() - 1) is not None for text, m in at)
+
+
+# a list's number: 「(1)」, 「（2）」
+_LIST_NUMBER = re.compile(r"[（(]\d{1,2}[)）]")
+
+
+# a page's running footer (「第 48 頁，共 51 頁」): its numbers are the page's, never an answer
+_PAGE_FOOTER = re.compile(r"^\s*第\s*\d{1,4}\s*[页頁]\s*[，,、/\s]*共\s*\d{1,4}\s*[页頁]\s*$")
 
 
 def _unbound(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:

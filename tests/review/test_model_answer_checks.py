@@ -1,6 +1,7 @@
 """Checks on the model's answers: one that only points elsewhere (「详见合同相关条款」), a time counted from the end
 of another period (「响应有效期满后28天」), and a yes or no quoted from a sentence that names none of the item's own
-concepts (a consortium's rule for subcontracting) are not stated, the draft kept."""
+concepts (a consortium's rule for subcontracting), a share or sum printed only as a list's number and a page's
+footer are not stated, the draft kept."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from pikelocal.config import Settings, load_settings
-from pikelocal.domain.review import Located, ReviewQuote
-from pikelocal.review.runner import _POINTS_ELSEWHERE, _after_an_end
+from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote
+from pikelocal.review.runner import _PAGE_FOOTER, _POINTS_ELSEWHERE, _after_an_end, _not_printed
 from pikelocal.text.values import normalise
 from tests.support.review_kb import reviewed
 
@@ -143,3 +144,36 @@ def test_an_item_stated_only_by_name_is_not_asked_where_nothing_names_it(tmp_pat
     assert rows["warranty_bond"].extra.get("read") != "not named" and rows["warranty_bond"].verdict == "found"
     items = {i.id: i.named for i in load_checklist(tmp_path / "b" / "mini.toml").items}
     assert items == {"warranty_bond": True, "performance_bond": False}
+
+
+ADVANCE = ChecklistItem("advance_payment", "预付款比例 / 預付款比例", "percentage", {"hant": "預付款比例為多少？"})
+WEIGHT = ChecklistItem("price_weight", "价格分权重 / 價格權重", "percentage", {"hans": "价格分的权重是多少？"})
+
+
+@pytest.mark.parametrize(
+    ("item", "quote", "answer", "unprinted"),
+    [
+        # 台灣自來水: 「(1)」 is a list's number, no 1 %
+        (ADVANCE, "(1) 實支實付項目經費共計27 個月，於各階段付款金額詳陸、驗收、保", "1%", True),
+        (ADVANCE, "契約簽訂後支付契約總價百分之三十之預付款。", "30%", False),  # printed in words: a share
+        (ADVANCE, "合同签订后支付合同价款的 40%作为预付款。", "40%", False),
+        (ADVANCE, "预付款为合同价款的 1.5-2%。", "1.5%", False),  # a range's first figure
+        (ADVANCE, "（1）预付款为合同价款的 1%。", "1%", False),  # printed as the share too
+        # a weight printed as points (「50分」 of 100) answered as a share is the weight
+        (WEIGHT, "价格分 50分", "50%", False),
+    ],
+)
+def test_a_share_printed_only_as_a_list_s_number_stands_on_nothing(
+    item: ChecklistItem, quote: str, answer: str, unprinted: bool
+) -> None:
+    value = normalise(answer, "percentage")
+    assert value is not None
+    assert _not_printed(item, value, [ReviewQuote(quote, HERE, None)]) is unprinted
+
+
+@pytest.mark.parametrize(
+    ("line", "footer"),
+    [("第 48 頁，共 51 頁", True), ("第 24 页 共 78 页", True), ("服務建議書頁數不得超過 51 頁", False)],
+)
+def test_a_page_s_footer_is_no_answer(line: str, footer: bool) -> None:
+    assert (_PAGE_FOOTER.match(line) is not None) is footer
