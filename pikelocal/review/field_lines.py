@@ -112,6 +112,10 @@ def fields(text: str) -> Iterator[Field]:
             heading, heading_at = h["label"], i
             continue
         labelled = list(_label_values(raw))
+        if not labelled and (below := _value_below(lines, i)) is not None:
+            yield Field(below[0], below[1], i, i + 1, True, _closed(lines, i + 1, below[1], furniture))
+            covered_to = i + 1
+            continue
         if not labelled and raw.strip() and i > covered_to:
             heading_at = -1  # a line of prose or another clause ends the heading's fields
         for label, value, alias, colonless in labelled:
@@ -154,6 +158,27 @@ _HEADING_LABEL = re.compile(
 MAX_HEADING_VALUE_CHARS = 60  # the one paragraph under a label's heading: a name, an address, a date, not a clause
 _CLAUSE_MARK = re.compile(r"[，,；;。]")
 _HEADING_GAP = 2  # blank lines at most between the heading, its paragraph and the next heading
+
+
+# A label and its colon alone on a line, its value the next line (a form's 「履约保证金的金额：」 then 「中标金额的5%，
+# 以万元为单位向上取整」)
+_LABEL_ALONE = re.compile(
+    rf"^\s*(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;（）()、|#]{{2,{MAX_LABEL_CHARS}}})\s*[:：]\s*$"
+)
+
+
+def _value_below(lines: list[str], at: int) -> tuple[str, str] | None:
+    """The label of line ``at`` when it is a label alone (「履约保证金的金额：」) and the value the next line holds
+    (a line that starts no field, clause, heading or box, and is no longer than a value); None otherwise."""
+    m = _LABEL_ALONE.match(lines[at])
+    if m is None or at + 1 >= len(lines):
+        return None
+    value = lines[at + 1].strip()
+    if not value or len(value) > MAX_VALUE_CHARS or _NEW_CLAUSE.match(value) or value.startswith("#"):
+        return None
+    if _FIELD.match(value) or _ROW_FIELD.match(value) or _LABEL_ALONE.match(value) or value[0] in "□☐☑■√✓":
+        return None
+    return m["label"], value
 
 
 def _heading_field(lines: list[str], at: int) -> Field | None:

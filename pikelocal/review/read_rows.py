@@ -13,7 +13,7 @@ from decimal import Decimal
 from functools import partial
 from typing import TypeVar
 
-from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value
+from pikelocal.domain.review import Checklist, ChecklistItem, Located, ReviewQuote, ReviewRow, Value, ValueKind
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.review.conflicts import VALUED, Corpus
 from pikelocal.review.field_lines import Field, fields, head_of, referred_label, slash_readings
@@ -26,6 +26,7 @@ from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.bid_languages import bid_language
 from pikelocal.text.bid_openings import deadline_date, opening_announced, opening_at_deadline
 from pikelocal.text.binding_forms import binding_form
+from pikelocal.text.bounds import bound_of
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.delay_damages import delay_damages
@@ -40,7 +41,7 @@ from pikelocal.text.sentences import clean_sentence, sentence_spans
 from pikelocal.text.subcontracting import forbids_subcontracting
 from pikelocal.text.term_ends import term_to_end_date
 from pikelocal.text.ticked_options import TICKED, UNTICKED
-from pikelocal.text.values import normalise
+from pikelocal.text.values import normalise, values_in
 from pikelocal.text.waivers import waiver_clause
 
 _Read = TypeVar("_Read")  # what a sentence reader reads (:func:`_first_reading`)
@@ -230,6 +231,8 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
     value = normalise(f.value, item.kind)
     if value is not None:
         return f.value, value
+    if item.kind == "amount" and (share := _share_set(f.value)) is not None:
+        return f.value, share  # 「履约保证金的金额：中标金额的5%」: a sum set as a share of the price
     if item.kind == "amount" and (no := normalise(f.value, "yesno")) is not None and no.normal == "no":
         return f.value, None  # 「投标保证金：不收取」: there is none
     if item.kind == "date" and (label := referred_label(f.value)):
@@ -240,6 +243,19 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
             )
             if g is not f and named and (date := normalise(g.value, "date")) is not None:
                 return f"{g.value}（{f.value}）", date
+    return None
+
+
+_SHARE_KINDS: tuple[ValueKind, ...] = ("percentage",)
+
+
+def _share_set(value: str) -> Value | None:
+    """The share a field's value sets a sum as (「中标金额的5%，以万元为单位向上取整」), the first one, not points; None
+    for a ceiling (「履约保证金的数额不得超过政府采购合同金额的10%」: the rule's limit, not the sum)."""
+    for start, end, share in values_in(value, _SHARE_KINDS):
+        if share.unit == "points":
+            continue
+        return None if bound_of(value, start, end) == "max" else share
     return None
 
 

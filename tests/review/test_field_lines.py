@@ -457,3 +457,45 @@ def test_a_weight_labelled_by_what_is_evaluated_is_that_part_s(tmp_path: Path, s
     rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", PRICE_AND_TECH)
     assert [v.normal for v in rows["price_weight"].values] == ["60%"]
     assert [v.normal for v in rows["technical_weight"].values] == ["40%"]
+
+
+def test_a_label_alone_takes_the_next_line_as_its_value() -> None:
+    # 华润万家's 前附表: the form's label ends its line, the value is the next one; a box or another field is none
+    text = (
+        "35 履约保证金\n是否要求中标人提交履约保证金：\n □不要求\n ☑要求\n履约保证金的金额：\n"
+        "中标金额的5%，以万元为单位向上取整\n开标时间：\n投标截止时间：2025年1月15日9时00分\n"
+    )
+    assert pairs(text) == [
+        ("履约保证金的金额", "中标金额的5%，以万元为单位向上取整"),
+        ("投标截止时间", "2025年1月15日9时00分"),
+    ]
+
+
+PERFORMANCE = """name = "performance"
+
+[[items]]
+id = "performance_bond"
+label = "履约保证金"
+kind = "amount"
+question.hans = "履约保证金是多少？"
+hints = ["履约保证金"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("sheet", "normal"),
+    [
+        ("| 12 | 履约保证金 | 合同金额的 2% |\n", "2%"),  # a sum set as a share of the price
+        # a ceiling is the rule's limit, no sum: the model is asked
+        ("| 12 | 履约保证金 | 履约保证金的数额不得超过政府采购合同金额的10%。 |\n", None),
+    ],
+)
+def test_a_bond_s_field_may_set_it_as_a_share(
+    tmp_path: Path, settings: Settings, sheet: str, normal: str | None
+) -> None:
+    row = reviewed(tmp_path, settings, "# 前附表\n\n" + sheet, "原文：无\n答案：文档中没有说明", PERFORMANCE)
+    bond = row["performance_bond"]
+    if normal is None:
+        assert bond.extra.get("read") != "labelled field" and bond.trace_id is not None
+    else:
+        assert (bond.extra.get("read"), [v.normal for v in bond.values]) == ("labelled field", [normal])

@@ -229,17 +229,18 @@ def test_a_bare_number_printed_as_another_kind_answers_no_amount(
 @pytest.mark.parametrize(
     "reply",
     [
-        "原文：投标保证金的金额：投标报价的 1.5-2%\n答案：1.5%-2%",
-        "原文：投标保证金的金额：投标报价的 1.5-2\n答案：1.5%-2%",  # the model's quote dropped the %
+        "原文：投标保证金的金额为投标报价的 1.5-2%\n答案：1.5%-2%",
+        "原文：投标保证金的金额为投标报价的 1.5-2\n答案：1.5%-2%",  # the model's quote dropped the %
     ],
 )
 def test_an_amount_stated_as_a_share_of_a_base_is_an_answer(tmp_path: Path, settings: Settings, reply: str) -> None:
-    text = "# 投标人须知前附表\n\n投标保证金的金额：投标报价的 1.5-2%。\n\n"
+    # a sentence, not a field (a field's share is read without the model: test_field_lines)
+    text = "# 投标人须知前附表\n\n投标保证金的金额为投标报价的 1.5-2%。\n\n"
     text += "其他投标保证金事项：人民币5万元以上的，应从基本账户转出。\n"
     bond = reviewed(tmp_path, settings, text, reply)["bond"]
     assert bond.verdict == "found"  # a share and a sum are not compared: no conflict with the 5万元
     assert bond.answer.startswith("1.5%-2%") and [v.normal for v in bond.values] == ["1.5%"]
-    assert [q.text for q in bond.quotes] == ["投标保证金的金额：投标报价的 1.5-2%"]
+    assert [q.text for q in bond.quotes] == ["投标保证金的金额为投标报价的 1.5-2%"]
 
 
 @pytest.mark.parametrize(
