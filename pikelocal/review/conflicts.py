@@ -466,7 +466,13 @@ def _short_line(text: str, newline: int) -> bool:
     sentence."""
     line_start = text.rfind("\n", 0, newline) + 1
     line = text[line_start:newline].strip()
+    if _FIGURE_ENDS.search(line) and _UNIT_STARTS.match(text, newline + 1):
+        return False  # 「…最高限价为人民币玖拾柒」 then 「万元整」: a figure wrapped, its unit on the next line
     return newline - line_start < SHORT_LINE_CHARS or line.startswith("|") or line.endswith("|")
+
+
+_FIGURE_ENDS = re.compile(r"[\d零〇一二三四五六七八九十百千壹贰貳叁參肆伍陆陸柒捌玖拾佰仟]$")
+_UNIT_STARTS = re.compile(r"[ \t]*[万萬亿億元圆圓%％‰]")
 
 
 def disagreeing(answer: Value, found: Sequence[Statement]) -> list[Statement]:

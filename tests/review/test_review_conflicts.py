@@ -301,3 +301,21 @@ def test_a_committee_of_one_is_another_count_and_a_date_a_period_away_is_not_the
     text = "（1）响应文件递交截止时间：2026 年 08 月 11 日 9 时 30 分。"
     text += "6.响应方在本项目响应文件递交截止时间 3 年内（2023 年 8 月 1 日后 3 年内）在经营活动中没有重大违法记录。"
     assert [s.value.normal for s in statements(corpus(text), deadline)] == ["2026-08-11"]
+
+
+def test_a_figure_wrapped_before_its_unit_is_read_whole() -> None:
+    # 清华深圳's 商务要求: 「玖拾柒」 ends a short line and 「万元整」 starts the next; read alone it was 97 元
+    text = "1 ★报价要求\n1.1.本项目财政预算控制总金额及最高限价为人民币玖拾柒\n"
+    text += "万元整（¥970,000.00），超出预算的投标无效。\n"
+    found = statements(corpus(text), item("amount", "最高限价"))
+    assert [s.value.normal for s in found] == ["970000 CNY"]
+
+
+def test_a_floor_on_a_criterion_s_marks_is_no_weight() -> None:
+    # 华润万家's 评标办法: each criterion's lowest mark is no less than 60 % of its full marks, not the part's weight
+    text = (
+        "2.3.1.3.4除 2.3.1.3.3 条规定情况外，原则上技术评分表中每一项评标因素的最 \n"
+        "高分不能低于该项满分的 90％，最低分不能低于该项满分的 60%。除特殊说明以\n"
+    )
+    technical = next(i for i in load_checklist("tender-zh").items if i.id == "technical_weight")
+    assert statements(corpus(text), technical) == []

@@ -14,6 +14,8 @@ from pikelocal.text.values import SPAN_KINDS, values_in
         ("投标有效期为自投标截止之日起不少于90日历天", ["min"]),
         ("质保期须不少于3年", ["min"]),
         ("注册资本须不低于人民币500万元", ["min"]),
+        ("最低分不能低于该项满分的 60%", ["min"]),  # 不能 as 不得
+        ("每次服务时间不能超过 4 小时", ["max"]),
         ("具有5年以上项目管理经验", ["min"]),
         ("合同签订后30日历天内完成交货", ["max"]),
         ("预付款不超过合同金额的30%", ["max"]),  # a base between the bound word and the value
