@@ -88,7 +88,15 @@ _FROM_END = re.compile(
 # A value that an "in the range" clause bounds is a condition's, not a statement of the item: 「采购预算金额在1000万元
 # 以上的」 says when a rule applies.
 _IN_RANGE = re.compile(r"在\s*$")
-_BOUND_OF_A_CASE = re.compile(r"\s*(?:以上|以下|以内|以內|及以上|及以下)\s*的")  # 「5万元以上的，…」
+_BOUND_OF_A_CASE = re.compile(
+    r"\s*(?:以上|以下|以内|以內|及以上|及以下)\s*(?:[（(][^（）()]{0,12}[)）])?\s*的"
+)  # 「5万元以上的，…」, 「3天以上（包括3天）的」
+# A case reached (「延误超过3个月的」, 「累計達…20%者」): the words before the value say it is reached, a case's end
+# follows it.
+_REACHED = re.compile(r"(?:超过|超過|达到|達到|達|达)[^，,。；;：:\d]{0,6}$")
+_CASE_END = re.compile(r"\s*(?:以上|或以上)?\s*(?:[（(][^（）()]{0,12}[)）])?\s*(?:的|者|時|时)(?![确確])")
+# A table's next cell naming a criterion before its points (「| 技术部分 | 技术响应情况 (36.0分)」)
+_CRITERION_CELL = re.compile(r"\|\s*[\u4e00-\u9fff]{2,}")
 # 「给予1%的价格扣除」: a value followed by 的 and a concept is a measure of that concept.
 _OF_WHAT = re.compile(r"\s*[的之]\s*")
 # A bracket that opens on these notes what a sum includes (「付至合同价款的85%（含预付款）」); a term inside it is the
@@ -380,6 +388,10 @@ def _statement(
     s, e, value = found[0]
     if not subject.owns(value, after[:s]) or _conditional(after, s, e) or subject.measures_another(after, e):
         return None
+    if subject.weight and _CRITERION_CELL.search(after[:s]):
+        return (
+            None  # 「| 技术部分 | 技术响应情况 (36.0分)」: a criterion's points under the part, not the part's weight
+        )
     if _compared(chunk.text, start, at + size + s):
         return None  # 「其有效期應較…保固期長 90 日」: a time longer than the item's by 90 days, not the item
     if subject.kind == "date" and any(_WINDOW.match(after, pe) for _s, pe, _v in values_in(after[:s], _DURATIONS)):
@@ -419,8 +431,11 @@ def _aside_end(before: str, after: str) -> int:
 
 def _conditional(text: str, start: int, end: int) -> bool:
     """The value at ``text[start:end]`` bounds a condition (「金额在1000万元以上」, 「人民币5万元以上的，应从基本账户
-    转出」: where a sum is that or more), not the item."""
+    转出」: where a sum is that or more; 「工期延误超过3个月的，乙方有权暂停施工」: when a case is reached), not the
+    item."""
     if _IN_RANGE.search(text[max(0, start - 3) : start]) and LINE_AFTER.match(text, end):
+        return True
+    if _REACHED.search(text[max(0, start - 8) : start]) and _CASE_END.match(text, end):
         return True
     return _BOUND_OF_A_CASE.match(text, end) is not None
 

@@ -228,6 +228,10 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
         return (f.value, said) if said is not None else None
     if item.kind == "percentage" and _TOLERANCE.search(f.value):
         return None  # 「评分偏离超过…均值±20%」: a tolerance, no share or weight
+    if item.kind == "percentage" and (parts := _parts(f.value)):
+        part = concepts.active().concepts_in(item.label) & {PRICE, TECHNICAL}
+        of_part = [v for words, v in parts if concepts.active().concepts_in(words) & part]
+        return (f.value, of_part[0]) if len(of_part) == 1 else None  # 「商务部分10.0分 技术部分60.0分 报价得分30.0分」
     value = normalise(f.value, item.kind)
     if value is not None:
         return f.value, value
@@ -247,6 +251,16 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
 
 
 _SHARE_KINDS: tuple[ValueKind, ...] = ("percentage",)
+
+
+def _parts(value: str) -> list[tuple[str, Value]]:
+    """A value listing the parts of a score, each its words and its points or share (「商务部分10.0分 技术部分60.0分
+    报价得分30.0分」); [] for a value of one figure."""
+    found = [(start, end, v) for start, end, v in values_in(value, _SHARE_KINDS)]
+    if len(found) < 2:
+        return []
+    ends = [0, *(end for _s, end, _v in found[:-1])]
+    return [(value[before:start], v) for before, (start, _e, v) in zip(ends, found, strict=True)]
 
 
 def _share_set(value: str) -> Value | None:

@@ -499,3 +499,11 @@ def test_a_bond_s_field_may_set_it_as_a_share(
         assert bond.extra.get("read") != "labelled field" and bond.trace_id is not None
     else:
         assert (bond.extra.get("read"), [v.normal for v in bond.values]) == ("labelled field", [normal])
+
+
+def test_a_field_listing_the_parts_answers_each_part_with_its_own(tmp_path: Path, settings: Settings) -> None:
+    # 东莞理工学院's 评审因素: one field lists the three parts; the first figure is the business part's, no other's
+    notice = "# 评审\n\n| 分值构成 | 商务部分10.0分 技术部分60.0分 报价得分30.0分 | |\n"
+    rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", PRICE_AND_TECH)
+    assert [v.normal for v in rows["price_weight"].values] == ["30 points"]
+    assert [v.normal for v in rows["technical_weight"].values] == ["60 points"]

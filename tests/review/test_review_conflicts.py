@@ -319,3 +319,22 @@ def test_a_floor_on_a_criterion_s_marks_is_no_weight() -> None:
     )
     technical = next(i for i in load_checklist("tender-zh").items if i.id == "technical_weight")
     assert statements(corpus(text), technical) == []
+
+
+def test_a_delay_or_a_case_reached_states_no_term() -> None:
+    # 东莞理工学院's contract: the works' delays, and the case where a delay passes a limit, are no term of 63 days
+    text = (
+        "合同履行期限为 63 天。\n"
+        "7、因成交供应商原因导致施工工期延误，每延误工期1天采购人有权要求成交供应商承担合同金额的1%作为违约金。\n"
+        "如因甲方原因导致工期延误超过3个月的，乙方有权暂停施工，待甲方通知后恢复施工。\n"
+        "因乙方原因导致工期延误的，延误超过甲乙双方约定工期3天以上（包括3天）的，甲方有权要求乙方支付违约金；\n"
+    )
+    found = statements(corpus(text), item("duration", "合同履行期限", "工期"))
+    assert [s.value.normal for s in found] == ["63 days"]
+
+
+def test_a_criterion_s_points_in_the_part_s_row_are_no_weight_of_the_part() -> None:
+    table = "| 分值构成 | 商务部分10.0分 技术部分60.0分 报价得分30.0分 | |\n"
+    table += "| 技术部分 | 技术响应情况 (36.0分)，（等次） |\n"
+    found = statements(corpus(table), weight("技术分权重", "技术部分"))
+    assert [s.value.normal for s in found] == ["60 points"]
