@@ -252,6 +252,7 @@ def answer_item(
     blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
     blank = blank or _a_case_s_threshold(item, value, quotes)  # 「累計達…20%者」: when, not how much
     blank = blank or _not_printed(item, value, quotes)  # 「1%」 from a list's 「(1)」
+    blank = blank or _another_part_s(item, value, quotes)  # 「商务得分占 30 分」 for the price's weight
     blank = blank or (bool(quotes) and all(_PAGE_FOOTER.match(q.text) for q in quotes))  # 「第 48 頁，共 51 頁」
     blank = blank or _after_an_end(value, quotes)  # 「响应有效期满后28天」 offered as the bids' validity
     blank = blank or _POINTS_ELSEWHERE.match(text) is not None  # 「详见合同相关条款」 states nothing
@@ -343,6 +344,27 @@ def _not_printed(item: ChecklistItem, value: Value | None, quotes: Sequence[Revi
 
 # a list's number: 「(1)」, 「（2）」
 _LIST_NUMBER = re.compile(r"[（(]\d{1,2}[)）]")
+
+
+# The parts a score is made of: a weight's figure standing after another part's name is that part's.
+_PARTS = frozenset({"price_score", "technical_score", "business_score"})
+_CLAUSE_BEFORE = re.compile(r"[^，,；;。：:\n|]*$")
+
+
+def _another_part_s(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
+    """A part's weight answered with a figure that every quote prints right after another part's name (「技术得分占 60
+    分，商务得分占 30 分，价格得分占 10 分」 answering the price's weight with 30): the reader took the figure beside
+    the one asked for. Judged on the clause before each place the figure stands."""
+    own = concepts.active().concepts_in(item.label) & _PARTS
+    if len(own) != 1 or value is None or value.number is None or not quotes:
+        return False
+    number = number_text(value.number)
+    named = [
+        concepts.active().concepts_in(_CLAUSE_BEFORE.search(q.text[: m.start()]).group(0)) & _PARTS  # type: ignore[union-attr]
+        for q in quotes
+        for m in re.finditer(rf"(?<![\d.]){re.escape(number)}(?![\d.])", q.text)
+    ]
+    return bool(named) and all(parts and not parts & own for parts in named)
 
 
 # a page's running footer (「第 48 頁，共 51 頁」): its numbers are the page's, never an answer

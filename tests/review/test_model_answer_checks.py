@@ -11,7 +11,7 @@ import pytest
 
 from pikelocal.config import Settings, load_settings
 from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote
-from pikelocal.review.runner import _PAGE_FOOTER, _POINTS_ELSEWHERE, _after_an_end, _not_printed
+from pikelocal.review.runner import _PAGE_FOOTER, _POINTS_ELSEWHERE, _after_an_end, _another_part_s, _not_printed
 from pikelocal.text.values import normalise
 from tests.support.review_kb import reviewed
 
@@ -177,3 +177,25 @@ def test_a_share_printed_only_as_a_list_s_number_stands_on_nothing(
 )
 def test_a_page_s_footer_is_no_answer(line: str, footer: bool) -> None:
     assert (_PAGE_FOOTER.match(line) is not None) is footer
+
+
+TECHNICAL = ChecklistItem(
+    "technical_weight", "技术分权重 / 技術評分權重", "percentage", {"hans": "技术分的权重是多少？"}
+)
+PARTS = "本项目三项总分为 100分，其中技术得分占 60 分，商务得分占 30 分，价格得分占 10 分。"
+
+
+@pytest.mark.parametrize(
+    ("item", "answer", "another"),
+    [
+        (WEIGHT, "30", True),  # 清华深圳: the business part's 30 offered as the price's weight
+        (WEIGHT, "10", False),
+        (TECHNICAL, "60", False),
+        (TECHNICAL, "10", True),
+        (ADVANCE, "30", False),  # no part's weight: not judged
+    ],
+)
+def test_a_weight_beside_another_part_s_name_is_that_part_s(item: ChecklistItem, answer: str, another: bool) -> None:
+    value = normalise(answer, "percentage")
+    assert value is not None
+    assert _another_part_s(item, value, [ReviewQuote(PARTS, HERE, None)]) is another
