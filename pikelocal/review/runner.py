@@ -80,8 +80,10 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 40: a flattened table's row with no colon, a row's figure waived on the next line, a purchaser-dash-project
-# header, weights labelled by the part evaluated;
+# 41: a score's parts in one field, a delay or a case reached no term, a criterion's points no part's weight,
+# another part's weight;
+# 40: a flattened table's row with no colon, a row's figure waived on the next line, a purchaser-dash-project header,
+# weights labelled by the part evaluated;
 # 39: a heading's attribute fields, a name with its role in brackets, a numbered field's lone tick, a waiver's box
 # no amount, the binding read, an unfilled field's label no answer; 38: a form's unticked options blanked, boxes
 # before their term, a ticked method, a comparison no statement;
@@ -93,7 +95,7 @@ STAGE = "review"
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 40
+ROWS_VERSION = 41
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
