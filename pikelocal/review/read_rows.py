@@ -228,8 +228,8 @@ def _field_value(f: Field, item: ChecklistItem, found: list[Field]) -> tuple[str
         return (f.value, said) if said is not None else None
     if item.kind == "percentage" and _TOLERANCE.search(f.value):
         return None  # 「评分偏离超过…均值±20%」: a tolerance, no share or weight
-    if item.kind == "percentage" and (parts := _parts(f.value)):
-        part = concepts.active().concepts_in(item.label) & {PRICE, TECHNICAL}
+    part = concepts.active().concepts_in(item.label) & {PRICE, TECHNICAL}
+    if item.kind == "percentage" and part and (parts := _parts(f.value)):
         of_part = [v for words, v in parts if concepts.active().concepts_in(words) & part]
         return (f.value, of_part[0]) if len(of_part) == 1 else None  # 「商务部分10.0分 技术部分60.0分 报价得分30.0分」
     value = normalise(f.value, item.kind)

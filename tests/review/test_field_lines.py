@@ -507,3 +507,21 @@ def test_a_field_listing_the_parts_answers_each_part_with_its_own(tmp_path: Path
     rows = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", PRICE_AND_TECH)
     assert [v.normal for v in rows["price_weight"].values] == ["30 points"]
     assert [v.normal for v in rows["technical_weight"].values] == ["60 points"]
+
+
+ADVANCE = """name = "advance"
+
+[[items]]
+id = "advance_payment"
+label = "预付款比例 / 預付款比例"
+kind = "percentage"
+question.hans = "预付款比例是多少？"
+hints = ["预付款"]
+"""
+
+
+def test_a_field_with_two_shares_of_no_score_keeps_its_first(tmp_path: Path, settings: Settings) -> None:
+    # 东莞理工学院's contract: the parts' rule is only for a score's weights; the advance is the first share
+    notice = "# 付款\n\n1.预付款：合同签定后5个工作日内，甲方支付合同价款的30%工程预付款和单列费的50%。\n"
+    row = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", ADVANCE)["advance_payment"]
+    assert row.extra.get("read") == "labelled field" and [v.normal for v in row.values][:1] == ["30%"]
