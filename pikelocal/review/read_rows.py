@@ -131,8 +131,8 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
     for doc_id, chunks in corpus.chunks.items():
         if not chunks:
             continue
-        text = "".join(c.text for c in chunks)
-        found = list(fields(text))
+        doc_text = "".join(c.text for c in chunks)
+        found = list(fields(doc_text))
         for f in found:
             names = _names(f)
             if item.kind == "text":  # any text is a value: the label must be the item's own (「开标地点」)
@@ -146,7 +146,7 @@ def field_row(row: ReviewRow, item: ChecklistItem, checklist: Checklist, corpus:
                 if not named & wanted or (named & others and not joined):
                     continue
             read = _field_value(f, item, found)
-            if read is None or (read[1] is not None and _waived_after(text, f.last_line, wanted)):
+            if read is None or (read[1] is not None and _waived_after(doc_text, f.last_line, wanted)):
                 continue
             answer, value = read
             where, text = _lines_at(corpus, doc_id, f.line, f.last_line)
