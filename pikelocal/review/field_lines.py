@@ -98,7 +98,9 @@ def fields(text: str) -> Iterator[Field]:
     (「详见第三章」) left out. A heading that is a label alone, with one short paragraph under it before the next
     heading (「## 二、采购人」 then 「江苏常熟…有限公司」), is a field too (:func:`_heading_field`); a field
     labelled only by an attribute under a numbered heading that is a label (「6. 开标」 then 「地点：…」) has the
-    heading's name as its alias (开标地点)."""
+    heading's name as its alias (开标地点). A label alone on its line with its value on the next
+    (「履约保证金的金额：」, 「中标金额的5%…」) and a flattened table's row with no colon (「16 投标有效期
+    投标截止时间起 120天」) are fields too."""
     lines = text.split("\n")
     counts = Counter(t for line in lines if (t := line.strip()))
     furniture = {t for t, n in counts.items() if n >= RUNNING_LINE_TIMES}  # a page's running header or footer
@@ -178,6 +180,8 @@ def _value_below(lines: list[str], at: int) -> tuple[str, str] | None:
         return None
     if _FIELD.match(value) or _ROW_FIELD.match(value) or _LABEL_ALONE.match(value) or value[0] in "□☐☑■√✓":
         return None
+    if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
+        return None  # 「（盖单位章）」, 「详见第三章」: no value, as on the label's own line
     return m["label"], value
 
 

@@ -80,7 +80,7 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 42: a field's parts read only for a score's weight;
+# 43: a label alone takes no placeholder or pointer below it; 42: a field's parts read only for a score's weight;
 # 41: a score's parts in one field, a delay or a case reached no term, a criterion's points no part's weight,
 # another part's weight;
 # 40: a flattened table's row with no colon, a row's figure waived on the next line, a purchaser-dash-project header,
@@ -96,7 +96,7 @@ STAGE = "review"
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 42
+ROWS_VERSION = 43
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).

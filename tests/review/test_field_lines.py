@@ -464,6 +464,7 @@ def test_a_label_alone_takes_the_next_line_as_its_value() -> None:
     text = (
         "35 履约保证金\n是否要求中标人提交履约保证金：\n □不要求\n ☑要求\n履约保证金的金额：\n"
         "中标金额的5%，以万元为单位向上取整\n开标时间：\n投标截止时间：2025年1月15日9时00分\n"
+        "采购人：\n（盖单位章）\n"  # a form's place to sign is no value
     )
     assert pairs(text) == [
         ("履约保证金的金额", "中标金额的5%，以万元为单位向上取整"),
