@@ -19,7 +19,7 @@ from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote, Value, 
 from pikelocal.query.verify.support import position_in_pages
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.bounds import bound_of
+from pikelocal.text.bounds import bound_of, reached_case
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.examples import EXAMPLE, SUPPOSED_CASE
 from pikelocal.text.subjects import LINE_AFTER, LINE_BEFORE, START_POINT
@@ -91,10 +91,6 @@ _IN_RANGE = re.compile(r"在\s*$")
 _BOUND_OF_A_CASE = re.compile(
     r"\s*(?:以上|以下|以内|以內|及以上|及以下)\s*(?:[（(][^（）()]{0,12}[)）])?\s*的"
 )  # 「5万元以上的，…」, 「3天以上（包括3天）的」
-# A case reached (「延误超过3个月的」, 「累計達…20%者」): the words before the value say it is reached, a case's end
-# follows it.
-_REACHED = re.compile(r"(?:超过|超過|达到|達到|達|达)[^，,。；;：:\d]{0,6}$")
-_CASE_END = re.compile(r"\s*(?:以上|或以上)?\s*(?:[（(][^（）()]{0,12}[)）])?\s*(?:的|者|時|时)(?![确確])")
 # A table's next cell naming a criterion before its points (「| 技术部分 | 技术响应情况 (36.0分)」)
 _CRITERION_CELL = re.compile(r"\|\s*[\u4e00-\u9fff]{2,}")
 # 「给予1%的价格扣除」: a value followed by 的 and a concept is a measure of that concept.
@@ -435,7 +431,7 @@ def _conditional(text: str, start: int, end: int) -> bool:
     item."""
     if _IN_RANGE.search(text[max(0, start - 3) : start]) and LINE_AFTER.match(text, end):
         return True
-    if _REACHED.search(text[max(0, start - 8) : start]) and _CASE_END.match(text, end):
+    if reached_case(text, start, end):
         return True
     return _BOUND_OF_A_CASE.match(text, end) is not None
 

@@ -65,7 +65,7 @@ from pikelocal.review.read_rows import (
 from pikelocal.review.stored import row_json, stored_name, stored_rows
 from pikelocal.store.store import Store
 from pikelocal.text import concepts
-from pikelocal.text.bounds import bound_of
+from pikelocal.text.bounds import bound_of, reached_case
 from pikelocal.text.values import (
     SPAN_KINDS,
     as_printed,
@@ -389,12 +389,6 @@ def _unbound(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQu
     )
 
 
-# A figure that a case reaches (「受罰累計達契約含稅總價 20%者，…得沒入履約保證金」, 「违约金累计超过合同金额10%
-# 的，…」): the words before it in its clause say it is reached, and a case's end follows it.
-_REACHED = re.compile(r"(?:達|达|達到|达到|超過|超过|逾)[^，,。；;：:]{0,16}$")
-_CASE_END = re.compile(r"\s*(?:以上|或以上)?\s*(?:者|時|时|的\s*[，,])")
-
-
 def _a_case_s_threshold(item: ChecklistItem, value: Value | None, quotes: Sequence[ReviewQuote]) -> bool:
     """An item asking for a figure (not a cap: its ``bound``) answered with one that every quote prints only as the
     point a case reaches: 「受罰累計達契約含稅總價 20%者，本公司得沒入履約保證金」 sets when the bond is forfeited,
@@ -407,9 +401,7 @@ def _a_case_s_threshold(item: ChecklistItem, value: Value | None, quotes: Sequen
         for s, e, printed in values_in(q.text, SPAN_KINDS)
         if printed.kind == value.kind and printed.number == value.number
     ]
-    return bool(printed_at) and all(
-        _REACHED.search(text[:s]) is not None and _CASE_END.match(text, e) is not None for text, s, e in printed_at
-    )
+    return bool(printed_at) and all(reached_case(text, s, e) for text, s, e in printed_at)
 
 
 # the words that end a period before a value counted from that end (「响应有效期满后28天」, 「合同到期后30日」); not

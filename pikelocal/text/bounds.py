@@ -71,3 +71,16 @@ def bound_of(text: str, start: int, end: int) -> Bound:
     if not found:
         return ""
     return "min" if found[-1].group("min") else "max"
+
+
+# A case reached (「工期延误超过3个月的，」, 「受罰累計達契約含稅總價 20%者」): a word saying the figure is reached
+# before it in its clause (not 不超过, a ceiling), and a case's end after it.
+_REACHED = re.compile(r"(?<!不)(?:超过|超過|达到|達到|達|达|逾)[^，,。；;：:\d]{0,16}$")
+_CASE_END = re.compile(r"\s*(?:以上|或以上)?\s*(?:[（(][^（）()]{0,12}[)）])?\s*(?:者|時|时|的\s*[，,])")
+
+
+def reached_case(text: str, start: int, end: int) -> bool:
+    """The value at ``text[start:end]`` is the point a case reaches (「工期延误超过3个月的，乙方有权暂停施工」: when the
+    works may stop; 「受罰累計達…20%者，…得沒入履約保證金」: when the bond is forfeited), not a figure of its own."""
+    clause = text[max(0, start - BEFORE_WINDOW) : start]
+    return _REACHED.search(clause) is not None and _CASE_END.match(text, end) is not None
