@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pikelocal.text.bounds import bound_of
+from pikelocal.text.bounds import bound_of, reached_case
 from pikelocal.text.values import SPAN_KINDS, values_in
 
 
@@ -34,3 +34,18 @@ from pikelocal.text.values import SPAN_KINDS, values_in
 )
 def test_bound_of_each_value(text: str, expected: list[str]) -> None:
     assert [bound_of(text, s, e) for s, e, _v in values_in(text, SPAN_KINDS)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "figure", "reached"),
+    [
+        ("如因甲方原因导致工期延误超过3个月的，乙方有权暂停施工。", "3个月", True),
+        ("契約執行期間得標廠商受罰累計達契約含稅總價 20%者，本公司得沒入履約保證金。", "20%", True),
+        ("延误超过约定工期3天以上（包括3天）的，甲方有权要求乙方支付违约金。", "3天", True),
+        ("履约保证金数额不超过合同金额的10%的，按实际收取。", "10%", False),  # 不超过: a ceiling, no case
+        ("中标人应提交合同金额10%的履约保证金。", "10%", False),
+    ],
+)
+def test_a_figure_a_case_reaches(text: str, figure: str, reached: bool) -> None:
+    start = text.index(figure)
+    assert reached_case(text, start, start + len(figure)) is reached
