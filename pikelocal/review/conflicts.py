@@ -22,6 +22,7 @@ from pikelocal.text import concepts
 from pikelocal.text.bounds import bound_of, reached_case
 from pikelocal.text.copies import copies_statements, counts_the_bid
 from pikelocal.text.examples import EXAMPLE, SUPPOSED_CASE
+from pikelocal.text.numerals import ZH_DIGIT_CHARS, ZH_FINANCIAL_CHARS, ZH_UNIT_CHARS
 from pikelocal.text.subjects import LINE_AFTER, LINE_BEFORE, START_POINT
 from pikelocal.text.ticked_options import blank_unticked
 from pikelocal.text.values import SPAN_KINDS, prepare, same_value, values_in
@@ -482,7 +483,7 @@ def _short_line(text: str, newline: int) -> bool:
     return newline - line_start < SHORT_LINE_CHARS or line.startswith("|") or line.endswith("|")
 
 
-_FIGURE_ENDS = re.compile(r"[\d零〇一二三四五六七八九十百千壹贰貳叁參肆伍陆陸柒捌玖拾佰仟]$")
+_FIGURE_ENDS = re.compile(rf"[\d{ZH_DIGIT_CHARS}{ZH_UNIT_CHARS}{ZH_FINANCIAL_CHARS}]$")
 _UNIT_STARTS = re.compile(r"[ \t]*[万萬亿億元圆圓%％‰]")
 
 

@@ -433,22 +433,17 @@ def test_a_row_s_figure_waived_on_the_next_line_is_not_read(tmp_path: Path, sett
     assert (row.extra.get("read"), [v.normal for v in row.values]) == ("labelled field", ["20000 CNY"])
 
 
-PRICE_AND_TECH = """name = "price and tech"
-
+PRICE_AND_TECH = (
+    WEIGHTS
+    + """
 [[items]]
 id = "price_weight"
 label = "价格分权重 / 價格權重"
 kind = "percentage"
 question.hans = "价格分的权重是多少？"
 hints = ["价格分", "价格权重"]
-
-[[items]]
-id = "technical_weight"
-label = "技术分权重 / 技術評分權重"
-kind = "percentage"
-question.hans = "技术分的权重是多少？"
-hints = ["技术分", "技术部分"]
 """
+)
 
 
 def test_a_weight_labelled_by_what_is_evaluated_is_that_part_s(tmp_path: Path, settings: Settings) -> None:
