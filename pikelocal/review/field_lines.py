@@ -22,6 +22,10 @@ _UNIT_NOTE = re.compile(r"[（(][^（）()]{1,10}[)）]")
 # a cell that answers the one before it (「| 是否接受联合体 | 否 |」, 「| 分包 | 不允许 |」): no header's
 _ANSWER_CELL = re.compile(r"^(?:是|否|有|无|無|可|不\S{0,3}|允许|允許|接受|要求|需要|不适用|不適用|/|—|-)$")
 MAX_VALUE_CHARS = 160
+# A table's cell longer than that may open with its answer, then say the rest (「| 9 | 响应保证金 |
+# 采购包1：保证金人民币：0.00元整。 开户单位：无 … 响应保函提交方式：…」): its first sentence is the field's value,
+# not whole (so no name or text).
+_FIRST_SENTENCE = re.compile(r"[^。|]+。")
 # A value's line this long or longer was wrapped by the page when the next line goes on without a new field or
 # clause (「2、项目名称：含山县城乡…仙踪镇剩余供」 then 「水支管网改造工程（加压泵站设备采购及安装项目）」); a shorter
 # line ends its value.
@@ -125,8 +129,12 @@ def fields(text: str) -> Iterator[Field]:
                 alias = heading + label  # 「6. 开标」 then 「地点：…」: the opening's place (开标地点)
             if is_blank(value) or _ELSEWHERE.match(value) or _REFERS.search(value) or _CONDITION.search(value):
                 continue
+            cut = False
             if len(value) > MAX_VALUE_CHARS:
-                continue
+                first = _FIRST_SENTENCE.match(value) if raw.lstrip().startswith("|") else None
+                if first is None or len(first.group()) > MAX_VALUE_CHARS:
+                    continue
+                value, cut = first.group(), True  # a table's long cell: its first sentence (not whole)
             last = i
             if (code := _CODE.match(value)) is not None and _is_code(code[1]):
                 value = code[1]  # 「MASJY-QT-H-2024-1593 含山县…」: a code, then the cover's words beside it
@@ -134,7 +142,7 @@ def fields(text: str) -> Iterator[Field]:
                 while last - i < MAX_WRAPPED_LINES and _wraps(lines, last):
                     last += 1
                     value += lines[last].strip()
-            whole = not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
+            whole = not cut and not (last - i == MAX_WRAPPED_LINES and _wraps(lines, last))
             value = value.rstrip(" \t□☐")  # an unticked option blanked after the value leaves its box
             covered_to = last
             yield Field(label, value, i, last, whole, _closed(lines, last, value, furniture), alias, colonless)

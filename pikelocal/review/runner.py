@@ -96,7 +96,7 @@ STAGE = "review"
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 43
+ROWS_VERSION = 44
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).

@@ -113,9 +113,13 @@ def _names_only_another(term: str, item: ChecklistItem) -> bool:
 
 def _names_another(rest: str, item: ChecklistItem) -> bool:
     """Whether the label's words after the item's term (up to the box) name a concept the item does not: the field is
-    another thing's that starts with the term (「开标」 + 「前答疑会」 is the pre-bid meeting, not the opening)."""
+    another thing's that starts with the term (「开标」 + 「前答疑会」 is the pre-bid meeting, not the opening). A
+    remark in brackets names no other thing (「| 11 | 联合体（实质性要求） | ☑本项目不允许联合体参加 |」)."""
     named = concepts.active().concepts_in(" ".join((item.label, *item.hints)))
-    return bool(concepts.active().concepts_in(rest) - named)
+    return bool(concepts.active().concepts_in(_REMARK.sub(" ", rest)) - named)
+
+
+_REMARK = re.compile(r"[（(][^（）()\n]{1,12}[）)]")
 
 
 # The term inside a box's option (「□有投标保证金 ☑无投标保证金」, 「□ 是 最高限价 （元） ☑ 否」): the options are the

@@ -521,3 +521,16 @@ def test_a_field_with_two_shares_of_no_score_keeps_its_first(tmp_path: Path, set
     notice = "# 付款\n\n1.预付款：合同签定后5个工作日内，甲方支付合同价款的30%工程预付款和单列费的50%。\n"
     row = reviewed(tmp_path, settings, notice, "原文：无\n答案：文档中没有说明", ADVANCE)["advance_payment"]
     assert row.extra.get("read") == "labelled field" and [v.normal for v in row.values][:1] == ["30%"]
+
+
+def test_a_long_table_cell_gives_its_first_sentence_not_whole() -> None:
+    # 东莞's data sheet: the bond's cell opens with its amount, then the accounts and a guarantee's how-to
+    rest = (
+        " 开户单位：无 开户账号：无 " + "响应保函提交方式：供应商可通过智慧云平台金融服务中心申请办理响应担保函。" * 4
+    )
+    cell = "采购包1：保证金人民币：0.00元整。" + rest
+    (bond,) = [f for f in fields(f"| 9 | 响应保证金 | {cell} |") if f.label == "响应保证金"]
+    assert bond.value == "采购包1：保证金人民币：0.00元整。" and not bond.whole
+    # a long cell with no sentence end in reach gives no field
+    unended = "采购包1：保证金人民币：0.00元整，" + rest.replace("。", "，") * 2
+    assert not [f for f in fields(f"| 9 | 响应保证金 | {unended} |") if f.label == "响应保证金"]

@@ -113,6 +113,16 @@ def test_a_box_after_a_label_naming_another_thing_is_not_the_term_s() -> None:
     assert found is not None and found.option == "不召开"
 
 
+def test_a_lone_tick_after_a_numbered_row_s_label_with_a_remark_answers_it() -> None:
+    # a data sheet printing only the chosen option (成都): the bracketed remark names no other thing
+    row = "| 10 | 成交服务费 | 由成交供应商交纳 |\n| 11 | 联合体（实质性要求） | ☑本项目不允许联合体参加 |\n"
+    found = ticked_option(corpus(row), item("yesno", "联合体"))
+    assert found is not None and as_yes_no(found.option) == "no" and found.line.startswith("| 11 | 联合体")
+    # a label naming another thing outside its brackets is that thing's field
+    other = "| 11 | 联合体分包（实质性要求） | ☑本项目不允许联合体参加 |\n"
+    assert ticked_option(corpus(other), item("yesno", "联合体")) is None
+
+
 def test_a_label_wrapped_in_a_narrow_cell_is_still_the_term() -> None:
     # 温岭's data sheet as pypdf gives it: the label 「是否允许联合体」 wrapped over two lines before its boxes
     sheet = "序号 事项 本项目的特别规定\n1\n是否允许联合\n体\n□是 /☑否\n2 是否允许分包 □是 /☑ 否\n"
