@@ -264,6 +264,21 @@ def test_a_chinese_yes_on_a_forbidden_act_becomes_no() -> None:
     assert kept.evidence is not None and "不得播放影片" in kept.evidence.text
 
 
+def test_a_negation_describing_a_noun_does_not_turn_a_yes() -> None:
+    # 成都's contract: the exception for information got from a third party with no duty of confidence
+    text = (
+        "4.保密要求：对采购人行程信息及服务内容保密。\n或者收到信息的一方从对该等信息不负有保密义务的第三方获得的信息。"
+    )
+    contract = Source(1, 1, "contract.docx", "合同", (1,), 1, 1, 1, 9, (), text)
+    assert not any(t.negated for t in terms("从对该等信息不负有保密义务的第三方获得的信息"))
+    reply = QuotedReply((Quote(1, "对采购人行程信息及服务内容保密"),), "是")
+    assert decide(reply, "中标人是否负有保密义务？", [contract], "yesno").answer == "是"
+    # the clause's own negation still turns it
+    denied = Source(1, 1, "contract.docx", "合同", (1,), 1, 1, 1, 9, (), "中标人不负有保密义务。")
+    reply = QuotedReply((Quote(1, "中标人不负有保密义务"),), "是")
+    assert decide(reply, "中标人是否负有保密义务？", [denied], "yesno").answer == "否"
+
+
 def test_a_choice_is_decided_by_the_system_and_shown_in_the_trace() -> None:
     question = case(
         '"which of the following fees was NOT discussed?" A) Dishonour fee B) Late payment fee '

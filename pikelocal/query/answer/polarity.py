@@ -57,6 +57,9 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _ZH_MODAL = re.compile(r"可以|能够|应当|应该|必须|需要|[可能应须需得]")  # may, must: the polarity is the negation's
 _ZH_EXCEPT = re.compile(r"除([^，,。；;]{1,40}?)(?:以外|之外|外)")
 _ZH_CLAUSE = re.compile(r"[，,。；;：:！？!?、\s]")
+# A negation inside a phrase that describes a noun (「从对该等信息不负有保密义务的第三方获得的信息」): its words up to
+# 的 say what the third party is, not the clause's polarity; 「…的，」 (a case) and 「…的话」 (if) are clauses.
+_ZH_ATTRIBUTIVE = re.compile(r"[^，,。；;：:！？!?、\s的]{1,12}的(?=[\u3400-\u9fff])(?!话|話)")
 # "True or False?" and the like, and the scope a statement is asked in
 _TAIL = re.compile(
     rf"\s*(?:\(?\s*{TRUE_OR_FALSE_EN}\s*\)?|" + "|".join([*TRUE_OR_FALSE_ZH, *RIGHT_TAILS]) + r")[?？.。]?\s*$", re.I
@@ -125,7 +128,8 @@ def _en_terms(text: str) -> list[Term]:
 def _zh_terms(text: str) -> list[Term]:
     """Chinese character pairs; the characters after a negation (to the clause's end, ``ZH_SCOPE`` at most) and
     those that 除…外 encloses are negated; the negation's own characters and modal words (可以, 应当, 必须) are left
-    out, and no pair spans them."""
+    out, and no pair spans them. A negation in a phrase describing a noun (「不负有保密义务的第三方」) is dropped with
+    the phrase."""
     negated = [False] * len(text)
     drop = [False] * len(text)
     for m in _ZH_EXCEPT.finditer(text):
@@ -136,6 +140,10 @@ def _zh_terms(text: str) -> list[Term]:
             drop[i] = True
     for m in ZH_NEGATION.finditer(text):
         if any(drop[m.start() : m.end()]):
+            continue
+        if (attributive := _ZH_ATTRIBUTIVE.match(text, m.end())) is not None:
+            for i in range(m.start(), attributive.end()):
+                drop[i] = True  # 「不负有保密义务的第三方」 describes the third party: says nothing either way
             continue
         for i in range(m.start(), m.end()):
             drop[i] = True
