@@ -11,6 +11,11 @@ of each, as tenders print them.
   (「序号 评分项目 分值 评分内容及标准」, 「评分项目 分值区间 评分办法」): each row a serial number (the next one), the
   criterion's name and its bare points or range (「1 价格分 40」, 「3 业绩 10 投标人提供…」, 「商务报价分 0~10 最低…」),
   a name wrapped over short lines with the points alone on a later line (「2 荣誉、」 「奖项」 「5」).
+- A table's rows whose points stand in the column its header names, not the last (「| 序号 | 评分因素 | 分值 | 评分标准
+  |」, then 「| 1 | 服务方案 | 32分 | 1.根据…」).
+- A cell opening with a criterion's name and its points in brackets, as a platform prints it (「| 技术部分 |
+  技术响应情况 (36.0分)，（等次分值选择：…） | …」); not a part's heading row (「| 一、价格部分（50分） | | |」) nor
+  a group's cell merged over rows that have points of their own.
 
 A run of such criteria, one after another, whose points add up to the total the document states near them
 (「总分101.25分」, 「合計 100」), else to 100, is a composition. The first in the document is the one read: the
@@ -107,15 +112,25 @@ def _criteria(lines: list[str]) -> Iterator[Criterion]:
     """Every criterion of the text, in order: a table row, a line of a label and its points, or a numbered heading
     whose points stand alone on a later line."""
     heading: tuple[str, int, str] | None = None  # an open numbered heading: its label, line and numbering style
+    columns: tuple[int, int] | None = None  # the criteria's and the points' columns the table's header names
     for i, raw in enumerate(lines):
         line = raw.strip()
         if not line:
             continue
         if line.startswith("|"):
             heading = None
-            if (row := _table_row(line, i)) is not None:
+            if (named := _header_columns(line)) is not None:
+                columns = named
+                continue
+            row = _table_row(line, i)
+            if row is None and columns is not None:
+                row = _column_cell_row(line, columns, i)
+            if row is None:
+                row = _bracketed_cell_row(line, i)
+            if row is not None:
                 yield row
             continue
+        columns = None
         ordinal = _ORDINAL.match(line)
         style = _style(ordinal)
         if (single := _single_line(line, ordinal, i)) is not None:
@@ -137,6 +152,7 @@ _CRITERIA_COLUMN = re.compile(
     r"评分项目|评分因素|评审因素|评审项目|评分项|评分内容|評分項目|評選項目|評分項|評審項目|评价项目"
 )
 _POINTS_COLUMN = re.compile(r"分值|分数|分數|配分|权重|權重|标准分|標準分|满分|滿分")
+MAX_HEADER_CELL = 8  # a header's cell is a column's name (「评分因素」, 「分值」), not a row's text
 # Rows of such a table stand at most this many lines below its header.
 MAX_TABLE_LINES = 240
 _BARE = rf"(?:0\s*[~～\-－—]\s*)?(?P<pts>{_NUMBER})(?:\s*分)?"
@@ -225,6 +241,60 @@ def _table_row(line: str, at: int) -> Criterion | None:
 
 
 _ORDINAL_ONLY = re.compile(r"[（(]?[\d一二三四五六七八九十]{1,3}[)）、.．]?")
+
+
+# A cell opening with a criterion's name and its points in brackets, as a platform's scoring table prints it
+# (「| 技术部分 | 技术响应情况 (36.0分)，（等次分值选择：0.0;3.0;…） | 根据供应商对… |」).
+_BRACKETED = re.compile(
+    rf"^(?P<label>[^\s(（|]{{2,{MAX_LABEL_CHARS}}})\s*[（(]\s*(?P<pts>{_NUMBER})\s*分\s*[)）](?:$|[，,；;。\s])"
+)
+
+
+def _bracketed_cell_row(line: str, at: int) -> Criterion | None:
+    """A row one of whose cells (one only) is a criterion's name with its points in brackets. Not a part's heading
+    (「| 一、价格部分（50分） |  |  |」: the rows under it are its criteria), nor a group's cell beside a cell of
+    points (「| 企业管理 （10分） | 管理制度 | 5 | …」: the group merged over its rows)."""
+    cells = _raw_cells(line)
+    found = [m for c in cells if (m := _BRACKETED.match(c)) is not None]
+    if len(found) != 1 or _ORDINAL.match(found[0].group()) is not None:
+        return None
+    if any(_POINTS_END.fullmatch(c) for c in cells if c and c != found[0].string):
+        return None
+    label = found[0]["label"]  # its brackets end it: a comma inside names two things (「安全、文明施工，环保措施」)
+    if _RULE_WORDS.search(re.sub("[，,]", "、", label)) or _TOTAL_WORD.search(label) or not _has_words(label):
+        return None
+    return Criterion(label, Decimal(found[0]["pts"]), at, at)
+
+
+def _raw_cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _header_columns(line: str) -> tuple[int, int] | None:
+    """A table's header naming the criteria's column and the points' column (「| 序号 | 评分因素 | 分值 | 评分标准 |」):
+    their places, the criteria's first; None for any other row."""
+    cells = _raw_cells(line)
+    if any(len(c) > MAX_HEADER_CELL for c in cells):
+        return None
+    named = next((k for k, c in enumerate(cells) if _CRITERIA_COLUMN.search(c)), None)
+    points = next((k for k, c in enumerate(cells) if _POINTS_COLUMN.search(c)), None)
+    return (named, points) if named is not None and points is not None and named < points else None
+
+
+def _column_cell_row(line: str, columns: tuple[int, int], at: int) -> Criterion | None:
+    """A row under such a header whose points stand in the points' column, not the last (「| 1 | 服务方案 | 32分 |
+    1.根据供应商…」: the description follows)."""
+    cells = _raw_cells(line)
+    named, points_at = columns
+    if len(cells) <= points_at or _TOTAL_WORD.search(cells[named]):
+        return None
+    points = _POINTS_END.fullmatch(cells[points_at])
+    label = cells[named]
+    if points is None or not _MARKED.search(points.group(0)) and not cells[points_at].strip().isdigit():
+        return None
+    if len(label) > MAX_LABEL_CHARS or _RULE_WORDS.search(label) or not _has_words(label):
+        return None
+    return Criterion(label, Decimal(points["pts"]), at, at)
 
 
 def _single_line(line: str, ordinal: re.Match[str] | None, at: int) -> Criterion | None:

@@ -362,3 +362,52 @@ def test_a_weight_read_from_the_composition_is_still_set_against_the_documents_o
     row = reviewed(tmp_path, load_settings(), text, "原文：无\n答案：无", CHECKLIST)["price_weight"]
     assert row.verdict == "conflicting"
     assert [v.normal for v in row.values] == ["26.25 points", "25 points"]
+
+
+# 成都's scoring table: the points in the column its header names, the scoring rule after them
+POINTS_COLUMN = """| 序号 | 评分因素 | 分值 | 评分标准 |
+|---|---|---|---|
+| 1 | 服务方案 | 32分 | 1.根据供应商针对本项目提供的项目总体服务方案进行评审，该方案内容齐全且无缺陷得16分。 |
+| 2 | 服务团队 | 30分 | 供应商针对本项目拟派的服务团队成员：每有1名成员具有本科及以上学历的得2分。 |
+| 3 | 应急处置预案 | 18分 | 根据供应商针对本项目提供的应急处置预案进行评审，每有一项内容缺失的扣3分。 |
+| 4 | 业绩 | 20分 | 每提供一个类似项目业绩得2分，最多得20分。 |
+"""
+# 东莞's platform table: each criterion's name with its points in brackets, under the part it belongs to
+BRACKETED = """| 评审因素 | 评审标准 | 评审标准 |
+|---|---|---|
+| 分值构成 | 商务部分10.0分 技术部分60.0分 报价得分30.0分 |  |
+| 技术部分 | 技术响应情况 (36.0分)，（等次分值选择：0.0;3.0;6.0;） | 根据供应商对采购需求的响应情况评审 |
+| 技术部分 | 项目实施方案 (7.0分)，（等次分值选择：0.0;1.0;3.0;5.0;7.0;） | 根据供应商的项目实施方案评审 |
+| 技术部分 | 安全、文明施工，环保措施 (7.0分)，（等次分值选择：0.0;1.0;4.0;7.0;） | 根据所提供的措施评审 |
+| 商务部分 | 业绩情况 (20.0分)，（等次分值选择：0.0;2.0;） | 每提供一个得1分 |
+| 投标报价 | 投标报价得分 (30.0分) | 投标报价得分＝（评标基准价/投标报价）×价格分值 |
+"""
+
+
+def test_a_table_s_points_in_the_column_its_header_names() -> None:
+    read = composition(POINTS_COLUMN)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("服务方案", 32), ("服务团队", 30), ("应急处置预案", 18), ("业绩", 20)
+    ]  # fmt: skip
+    # without its header, the third cell is no known points column: the rows are no composition
+    assert composition(POINTS_COLUMN.split("\n", 2)[2]) is None
+
+
+def test_a_criterion_s_name_with_its_points_in_brackets_in_a_cell() -> None:
+    read = composition(BRACKETED)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("技术响应情况", 36), ("项目实施方案", 7), ("安全、文明施工，环保措施", 7), ("业绩情况", 20),
+        ("投标报价得分", 30),
+    ]  # fmt: skip
+    # parts' heading rows (厦门银行) and a group's cell merged over rows with points of their own (黄埔海关's
+    # assessment sheet) are no criteria, though their points add up to 100
+    parts = "| 一、价格部分（40分） |  |  |\n| 二、商务部分（30分） |  |  |\n| 三、技术部分（30分） |  |  |\n"
+    assert composition(parts) is None
+    groups = (
+        "| 企业管理 （30分） | 管理制度 | 15 | 根据制度落实情况。 |\n"
+        "| 企业管理 （30分） | 培训教育 | 15 | 根据培训情况。 |\n"
+        "| 驾驶服务 （40分） | 交通安全 | 40 | 发生事故的，扣10分。 |\n"
+    )
+    assert composition(groups) is None
