@@ -117,7 +117,7 @@ def fields(text: str) -> Iterator[Field]:
         if (h := _SUB_HEADING.match(raw)) is not None:
             heading, heading_at = h["label"], i
             continue
-        labelled = list(_label_values(raw))
+        labelled = list(_label_values(raw, above_rule=i + 1 < len(lines) and _RULE.match(lines[i + 1]) is not None))
         if not labelled and (below := _value_below(lines, i)) is not None:
             yield Field(below[0], below[1], i, i + 1, True, _closed(lines, i + 1, below[1], furniture))
             covered_to = i + 1
@@ -270,14 +270,14 @@ def _wraps(lines: list[str], at: int) -> bool:
     return _FIELD.match(after) is None
 
 
-def _label_values(line: str) -> Iterator[tuple[str, str, str, bool]]:
+def _label_values(line: str, above_rule: bool = False) -> Iterator[tuple[str, str, str, bool]]:
     """The (label, value, alias, colonless) of a line: a table row's label cells and the cells after them, or a
     line's label (and the other name its brackets give it) and its value up to the next label on the line (「发包人：
     （盖单位章） 勘察设计人： （盖单位章）」), or a flattened table's row with no colon (「16 投标有效期 投标截止时间起
-    120天」)."""
+    120天」). A table's header row gives none; ``above_rule``: the row stands above the header's rule (「|---|」)."""
     if line.lstrip().startswith("|"):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if _is_header(cells):
+        if _is_header(cells) or (above_rule and _is_wide_header(cells)):
             return
         for label, value in zip(cells, cells[1:], strict=False):
             m = re.fullmatch(rf"(?:{_NUMBER}\s*)?(?P<label>[^\s:：，,。；;、]{{2,{MAX_LABEL_CHARS}}})\s*[:：]?", label)
@@ -298,6 +298,23 @@ def _is_header(cells: list[str]) -> bool:
     bare = [_UNIT_NOTE.sub("", c).strip() for c in filled]  # 「单价（元/人*年）」: a column's unit is no text
     short = all(len(c) <= MAX_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in bare)
     return len(filled) >= 3 and short and not any(_ANSWER_CELL.match(c) for c in filled)
+
+
+# The rule under a table's header row, as the Word reader writes it (「|---|---|」)
+_RULE = re.compile(r"^\s*\|(?:\s*:?-{3,}:?\s*\|)+\s*$")
+MIN_WIDE_HEADER_CELLS = 5  # a row of label and value pairs has rarely three pairs
+MAX_WIDE_HEADER_CELL = 12
+
+
+def _is_wide_header(cells: list[str]) -> bool:
+    """A header row above its rule with longer column names (「| 品目号 | 品目名称 | 采购标的 | 数量（单位） |
+    技术规格、参数及要求 | 是否允许进口产品 |」): five cells or more, all filled, each a name with no figure."""
+    bare = [_UNIT_NOTE.sub("", c).strip() for c in cells]
+    return (
+        len(cells) >= MIN_WIDE_HEADER_CELLS
+        and all(0 < len(c) <= MAX_WIDE_HEADER_CELL and not any(ch.isdigit() for ch in c) for c in bare)
+        and not any(_ANSWER_CELL.match(c) for c in cells)
+    )
 
 
 def head_of(label: str) -> str:

@@ -534,3 +534,17 @@ def test_a_long_table_cell_gives_its_first_sentence_not_whole() -> None:
     # a long cell with no sentence end in reach gives no field
     unended = "采购包1：保证金人民币：0.00元整，" + rest.replace("。", "，") * 2
     assert not [f for f in fields(f"| 9 | 响应保证金 | {unended} |") if f.label == "响应保证金"]
+
+
+def test_a_wide_header_row_above_its_rule_is_no_row_of_fields() -> None:
+    # 东莞's item table: the column names are no labels and values (「采购标的」 is not 「数量（单位）」)
+    head = "| 品目号 | 品目名称 | 采购标的 | 数量（单位） | 技术规格、参数及要求 | 是否允许进口产品 |"
+    row = "| 1-1 | 教育用房施工 | 东莞理工学院松山湖校区智慧教室环境改造工程（二期） | 1(项) | 详见第二章 | 否 |"
+    assert "采购标的" not in dict(pairs(f"{head}\n|---|---|---|---|---|---|\n{row}\n"))
+    # the same cells with no rule under them are read as before, a label and the cell after it
+    assert dict(pairs(f"{head}\n"))["采购标的"] == "数量（单位）"
+    # a short row of fields above a rule (a Word table's first row) is still fields
+    assert (
+        dict(pairs("| 项目名称 | 智慧教室改造 |\n|---|---|\n| 项目编号 | 441901-2023-03715 |\n"))["项目名称"]
+        == "智慧教室改造"
+    )
