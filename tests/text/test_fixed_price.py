@@ -19,6 +19,13 @@ from pikelocal.text.fixed_price import says_fixed_price
         # 中国电信's 询比 rules: 「不作任何调整」
         "供应商所报报价，应自行将成本及利润、税费等需要完成本项目的所有费用考虑计入，成交后不作任何调整。",
         "本契約價金不隨物價指數調整。",
+        # a long sentence that goes on to list what the price covers, with 如 in the list (东莞)
+        "2.本合同实行固定总价，合同总价包括但不限于：发生于工程实体项目所需的人工费、材料费、机械使用费、管理费、利润"
+        "和风险费用等全部费用，发生于合同工程施工准备和施工过程中如技术、生活、安全、环境保护等方面的非工程实体措施的"
+        "全部项目费和其他项目费（预算包干费），以及合同实施过程中如不可预见费用等为完成合同规定责任和义务的一切费用。",
+        # the amount unchanged whatever the costs, then a case of its own (成都)
+        "2.本项目服务期内，因原材料或其他费用上涨导致乙方服务成本上涨或者乙方提出涨价要求的，本项目约定的服务费用金额"
+        "不变，乙方应继续按照合同约定为甲方提供服务，若乙方不提供服务的，应承担违约责任。",
     ],
 )
 def test_a_fixed_price(sentence: str) -> None:
@@ -36,6 +43,9 @@ def test_a_fixed_price(sentence: str) -> None:
         # a rule by which prices are adjusted, and a case of it
         "工程採購之安全衛生費用之競標調整原則：廠商報價低於機關所訂底價者，各項單價依比例調整之，不隨得標廠商標價調整；",
         "無底價者，依本機關原列預算單價編列，不隨得標廠商標價調整。",
+        # a condition before the clause that says it
+        "如投标人漏报某项费用，视为该费用已包含在其他报价中，合同价格不变。",
+        "若发生设计变更，按实结算；其余部分合同单价不变。",
     ],
 )
 def test_no_fixed_price_where_the_sentence_says_another_thing(sentence: str) -> None:
