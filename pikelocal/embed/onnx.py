@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +32,9 @@ _REQUIRED = ("id", "dim", "max_tokens", "onnx", "tokenizer")
 # most central, so it sees at least overlap/2 tokens of context on each side (except at the text's ends).
 WINDOW_OVERLAP = 0.25
 CONTEXT_TOKENS = 64  # the most tokens of a window's context (title › section path) read before its text
+# Sentence vectors kept per encoder, the least recently used dropped first (768 floats each: about 50 MB). A
+# review compresses the same retrieved chunks for item after item: their sentences are encoded once.
+MEMO_TEXTS = 16_384
 # Padded tokens per batch = batch_size * this. On CPU, batching pays for short texts (1.6x at 32 tokens) and not
 # at all from ~256 tokens on, so long texts and windows run in small batches, which also bounds memory.
 _TOKENS_PER_ITEM = 128
@@ -146,6 +151,8 @@ class OnnxEncoder:
         self.passage_prompt = str(config.get("passage_prompt") or "")
         self.output_name = str(config.get("output") or "last_hidden_state")
         self.batch_size = max(1, batch_size)
+        self._memo: OrderedDict[tuple[str, str], NDArray[np.float32]] = OrderedDict()
+        self._memo_lock = threading.Lock()
         onnx_path = _require_file(model_dir, str(config["onnx"]), "ONNX model")
         tok_path = _require_file(model_dir, str(config["tokenizer"]), "tokenizer")
         proj_name = config.get("projection")
@@ -356,8 +363,24 @@ class OnnxEncoder:
     def encode(self, texts: Sequence[str], *, role: EncodeRole) -> NDArray[np.float32]:
         """L2-normalised sentence vectors: role prompt, mean of all token states, projection, normalisation.
 
-        A text longer than one window is pooled over overlapping windows, so all of it counts.
+        A text longer than one window is pooled over overlapping windows, so all of it counts. A text this encoder
+        encoded before in the same role (among the last ``MEMO_TEXTS``) is not encoded again.
         """
+        keys = [(role, t) for t in texts]
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        with self._memo_lock:  # one encode at a time: the memo and the session are shared
+            missing = list(dict.fromkeys(k for k in keys if k not in self._memo))
+            fresh = self._encode([t for _role, t in missing], role) if missing else out[:0]
+            found = dict(zip(missing, fresh, strict=True))
+            for i, k in enumerate(keys):
+                out[i] = found[k] if k in found else self._memo[k]
+                self._memo[k] = out[i].copy()
+                self._memo.move_to_end(k)
+            while len(self._memo) > MEMO_TEXTS:
+                self._memo.popitem(last=False)
+        return out
+
+    def _encode(self, texts: Sequence[str], role: EncodeRole) -> NDArray[np.float32]:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         toks = self._tokenize(list(texts), self._prompt(role))
         seqs = [self._prefix + t.prompt_ids + t.ids + self._suffix for t in toks]

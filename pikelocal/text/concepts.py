@@ -36,6 +36,7 @@ _MIN_LATIN = 3
 _MAX_TERMS = 200  # terms of one group
 _MAX_TERM_CHARS = 60
 _MAX_BYTES = 1 << 20
+MEMO_TEXTS = 50_000  # texts whose concepts are kept (a review asks of the same labels and terms ~100,000 times)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])[ \t\u3000]+(?=[\u3400-\u9fff])")
 _HEADER = re.compile(r"^[ \t]*\[[ \t]*concepts[ \t]*\.[ \t]*\"?([^\]\"]+)\"?[ \t]*\]")
@@ -76,6 +77,7 @@ class ConceptGroups:
 
     def __init__(self, concepts: Mapping[str, Concept]) -> None:
         self.concepts = dict(concepts)
+        self._named: dict[str, frozenset[str]] = {}  # concepts_in's answers (the readers ask of the same labels)
         self._cjk: dict[str, list[tuple[str, str]]] = {}  # first two characters → (term, concept), longest first
         latin: list[tuple[str, str]] = []
         for concept in self.concepts.values():
@@ -154,7 +156,12 @@ class ConceptGroups:
         return out
 
     def concepts_in(self, text: str) -> frozenset[str]:
-        return frozenset(m.concept for m in self.find(fold(text)))
+        named = self._named.get(text)
+        if named is None:
+            if len(self._named) >= MEMO_TEXTS:
+                self._named.clear()
+            named = self._named[text] = frozenset(m.concept for m in self.find(fold(text)))
+        return named
 
     def broad_concepts_in(self, text: str) -> frozenset[str]:
         """The concepts ``text`` names, with those its terms hold (評選方式 names the award basis and, by 評選,

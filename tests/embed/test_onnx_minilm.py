@@ -207,3 +207,24 @@ def test_an_empty_window_context_changes_nothing(minilm) -> None:
     np.testing.assert_allclose(tv.vectors, minilm.encode_tokens(text).vectors, atol=1e-6)
     assert tv.context_counts is not None and tv.context_counts.tolist() == [0]
     np.testing.assert_allclose(pool_span(tv, 0, 4, with_context=True), pool_span(tv, 0, 4), atol=1e-6)
+
+
+def test_a_text_encoded_before_is_taken_from_the_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a fresh encoder (the session's is shared), its session's runs counted
+    encoder = load_encoder(MINILM_DIR)
+    texts = ["The bid bond is 5,000 dollars.", "投标保证金为人民币伍仟元整。", "Bids close at noon."]
+    first = encoder.encode(texts, role="passage")
+    runs: list[int] = []
+    real_run = encoder._run
+    monkeypatch.setattr(encoder, "_run", lambda seqs: runs.append(len(seqs)) or real_run(seqs))
+    again = encoder.encode([texts[2], texts[0], "A new sentence.", texts[0]], role="passage")
+    assert runs == [1]  # only the new sentence went through the model
+    assert np.allclose(again[[0, 1, 3]], first[[2, 0, 0]], atol=1e-6)
+    fresh = load_encoder(MINILM_DIR).encode(["A new sentence."], role="passage")
+    assert np.allclose(again[2], fresh[0], atol=1e-5)
+    # the same text in the other role is another vector, encoded apart
+    encoder.encode([texts[0]], role="query")
+    assert runs == [1, 1]
+    # what a caller does to the array it got does not change the memo
+    again[:] = 0
+    assert np.allclose(encoder.encode([texts[0]], role="passage")[0], first[0], atol=1e-6)
