@@ -2,11 +2,12 @@
 08时30分至2024年12月24日23时59分(北京时间，下同)，登录宝华智慧招标共享平台下载电子招标文件」, 「有意参加本次招标
 的潜在投标人，请于2026年4月30日16:00时至2026年5月12日16:00时（法定节假日除外）在…网站在线领购招标文件」.
 
-An invitation is 请于 (请在, 可于, 须于, 应于) a whole date, 至 (or 到) a later point, and in the same sentence a
-verb of obtaining (获取, 下载, 购买, 领购, 领取, 申领, 发售) a document of the tender. The first date is the
-period's start; the words from it to the end of the period are the answer as printed. A labelled field
-(「获取时间：…」) is read before (``review/field_lines.py``); this is the notice's sentence where no field names the
-period.
+An invitation is 请于 (请在, 可于, 须于, 应于; or the documents 自 or 从 a date, 「磋商文件自2026年6月30日至…获取」;
+or a time 为 a date, 「采购文件售卖时间为 2025年 07 月 02 日 18 时 00 分至…」) a whole date, 至 (or 到) a later
+point, and in the same sentence a verb of obtaining (获取, 下载, 购买, 领购, 领取, 申领, 发售) a document of the
+tender. The first date is the period's start; the words from it to the end of the period are the answer as
+printed. A labelled field (「获取时间：…」) is read before (``review/field_lines.py``); this is the notice's
+sentence where no field names the period.
 
 Left out: a date of another event first (a deadline: 「请于…前递交」 has no 至 and no obtaining verb), and a
 period of registration alone (「报名」 with no document obtained).
@@ -20,7 +21,10 @@ from typing import NamedTuple
 from pikelocal.domain.review import Value, ValueKind
 from pikelocal.text.values import values_in
 
-_INVITED = re.compile(r"(?:请于|请在|可于|可在|须于|应于|請於|請在)\s*$")
+_INVITED = re.compile(
+    r"(?:请于|请在|可于|可在|须于|应于|請於|請在"
+    r"|(?:文件|标书|標書)\s*(?:自|从|從)|(?:时间|時間)\s*(?:为|為|是)\s*[:：]?)\s*$"
+)
 _OBTAIN = re.compile(r"获取|下载|下載|购买|購買|领购|領購|领取|領取|申领|申領|发售|發售|售卖")
 _DOCUMENT = re.compile(r"(?:招标|采购|磋商|谈判|询价|询比|征询|招標|採購)文件|标书|標書")
 _UNTIL = re.compile(r"[^。；;]{0,40}?(?:至|到)\s*")
