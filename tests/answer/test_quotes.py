@@ -252,3 +252,21 @@ def test_a_date_wrapped_in_a_form_s_short_lines_is_found_though_a_comma_stands_i
     assert evidence is not None and evidence.text.startswith("投标文件递交的截止时间（投标截止时间，下同）为2025 年 12")
     wrong = QuotedReply((Quote(1, "投标截止时间以电子交易系统显示的时间为准"),), "2025年12月06日10时00分")
     assert not check_reply(wrong, "投标截止时间是什么时候？", [source(1, notice)]).checks  # another day: not kept
+
+
+def test_a_yes_quoted_from_a_clause_keeping_trade_secrets_is_about_confidentiality() -> None:
+    # 苏州工业园区's contract wraps its clause over two lines; 商业秘密 is what the duty of confidence keeps
+    text = "第四条 三方承诺在履行合同时不进行有损各方形象、声誉等的行为，保守在履\n行本合同过程中获知的对方商业秘密。\n"
+    contract = Source(1, 1, "contract.pdf", "合同", (1,), 1, 1, 1, 9, (), text + "第五条 付款\n")
+    reply = QuotedReply(
+        (
+            Quote(1, "三方承诺在履行合同时不进行有损各方形象、声誉等的行为，保守在履"),
+            Quote(1, "行本合同过程中获知的对方商业秘密。"),
+        ),
+        "是",
+    )
+    verdict = check_reply(reply, "中标人是否负有保密义务？", [contract], kind="yesno")
+    assert [c.verdict for c in verdict.checks] == ["supported"]
+    # the same clause keeping the other side's reputation only is no duty of confidence
+    fame = Source(1, 1, "contract.pdf", "合同", (1,), 1, 1, 1, 9, (), text.replace("商业秘密", "声誉"))
+    assert not check_reply(reply, "中标人是否负有保密义务？", [fame], kind="yesno").checks

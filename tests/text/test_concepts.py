@@ -28,7 +28,8 @@ ALIGNED: list[tuple[str, str, str]] = [
     ("获取时间", "获取招标文件", "document_period"),  # 「征询文件的获取：（1）获取时间：…」
     ("合同估算价", "采购预算", "budget"),  # a works tender's estimate (肥西), not its cap (最高投标限价)
     ("陈述及答辩", "讲标", "presentation"),  # 肥西's video presentation by the project manager
-    ("响应文件开启时间", "开标时间", "bid_opening"),  # a 磋商's opening (成都): its responses are opened, not bids
+    ("响应文件开启时间", "开标时间", "bid_opening"),  # a 磋商's opening (成都): its responses are opened
+    ("營業秘密", "商业秘密", "confidentiality"),  # what a duty of confidence keeps (苏州)
 ]
 
 
