@@ -251,11 +251,16 @@ _BRACKETED = re.compile(
 
 
 def _bracketed_cell_row(line: str, at: int) -> Criterion | None:
-    """A row one of whose cells (one only) is a criterion's name with its points in brackets. Not a part's heading
+    """A row one of whose cells (one only, or the second of two, after its part's) is a criterion's name with its
+    points in brackets. Not a part's heading
     (「| 一、价格部分（50分） |  |  |」: the rows under it are its criteria), nor a group's cell beside a cell of
     points (「| 企业管理 （10分） | 管理制度 | 5 | …」: the group merged over its rows)."""
     cells = _raw_cells(line)
     found = [m for c in cells if (m := _BRACKETED.match(c)) is not None]
+    if (
+        len(found) == 2
+    ):  # 「| 商务部分 （25分） | 业绩 （13分） | …」: the part, merged over its rows, then the criterion
+        found = found[1:]
     if len(found) != 1 or _ORDINAL.match(found[0].group()) is not None:
         return None
     if any(_POINTS_END.fullmatch(c) for c in cells if c and c != found[0].string):

@@ -401,6 +401,19 @@ def test_a_criterion_s_name_with_its_points_in_brackets_in_a_cell() -> None:
         ("技术响应情况", 36), ("项目实施方案", 7), ("安全、文明施工，环保措施", 7), ("业绩情况", 20),
         ("投标报价得分", 30),
     ]  # fmt: skip
+    # a part's cell merged over its rows, then the criterion's (北京银行)
+    parts_first = (
+        "| 评分类别 | 评分内容 | 评分细则 |\n|---|---|---|\n"
+        "| 价格部分 （30分） | 项目报价 （30分） | 综合评分法中的价格分统一采用低价优先法计算 |\n"
+        "| 商务部分 （25分） | 综合实力 （12分） | 根据投标人的财务经营状况综合评分 |\n"
+        "| 商务部分 （25分） | 业绩 （13分） | 同类业绩每个得1分 |\n"
+        "| 技术部分 （45分） | 项目服务方案（45分） | 投标人提供项目服务方案 |\n"
+    )
+    read = composition(parts_first)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("项目报价", 30), ("综合实力", 12), ("业绩", 13), ("项目服务方案", 45)
+    ]  # fmt: skip
     # parts' heading rows (厦门银行) and a group's cell merged over rows with points of their own (黄埔海关's
     # assessment sheet) are no criteria, though their points add up to 100
     parts = "| 一、价格部分（40分） |  |  |\n| 二、商务部分（30分） |  |  |\n| 三、技术部分（30分） |  |  |\n"
