@@ -282,8 +282,11 @@ def _header_columns(line: str) -> tuple[int, int] | None:
     if any(len(c) > MAX_HEADER_CELL for c in cells):
         return None
     named = next((k for k, c in enumerate(cells) if _CRITERIA_COLUMN.search(c)), None)
-    points = next((k for k, c in enumerate(cells) if _POINTS_COLUMN.search(c)), None)
-    return (named, points) if named is not None and points is not None and named < points else None
+    if named is None:
+        return None
+    # after the criteria's (「评审因素及权重」 names the criteria, its weight in brackets; 「分值」 is the points')
+    points = next((k for k, c in enumerate(cells) if k > named and _POINTS_COLUMN.search(c)), None)
+    return (named, points) if points is not None else None
 
 
 def _column_cell_row(line: str, columns: tuple[int, int], at: int) -> Criterion | None:

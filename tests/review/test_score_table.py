@@ -385,6 +385,14 @@ BRACKETED = """| 评审因素 | 评审标准 | 评审标准 |
 
 
 def test_a_table_s_points_in_the_column_its_header_names() -> None:
+    # the criteria's column may name their weight too (四川's 「评审因素及权重」): the points' column is after it
+    weighted = (
+        "| 序号 | 评审因素及权重 | 分值 | 评分标准 |\n|---|---|---|---|\n"
+        "| 1 | 报价 （30%） | 30分 | 报价最低的为基准价 |\n| 2 | 服务方案（50%） | 50分 | 根据服务方案综合评分 |\n"
+        "| 3 | 履约经验（20%） | 20分 | 每提供一个有效案例得2分 |\n"
+    )
+    read = composition(weighted)
+    assert read is not None and [int(c.points) for c in read.criteria] == [30, 50, 20]
     read = composition(POINTS_COLUMN)
     assert read is not None
     assert [(c.label, int(c.points)) for c in read.criteria] == [
