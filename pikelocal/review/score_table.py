@@ -34,8 +34,9 @@ from decimal import Decimal, InvalidOperation
 
 from pikelocal.text import concepts
 
-# A criterion's next line stands at most this many lines after the previous one ends: further, a new table.
-MAX_GAP_LINES = 40
+# A criterion's next line stands at most this many lines after the previous one ends: further, a new table (a PDF's
+# table wraps a criterion's rules over 48 lines: 北京大学's 技术部分).
+MAX_GAP_LINES = 60
 # A label longer than this is a sentence, not a criterion's name.
 MAX_LABEL_CHARS = 30
 MIN_LABEL_CHARS = 2
@@ -160,6 +161,10 @@ _ROW = re.compile(
     rf"^\s*(?:(?P<n>\d{{1,2}})\s+)?(?P<label>[^\s\d，,。；;：:]{{2,16}}(?:\s[^\s\d，,。；;：:]{{2,8}})?)\s+{_BARE}(?:\s+(?!分)\S.*)?$"
 )
 _ROW_START = re.compile(r"^\s*(?P<n>\d{1,2})\s+(?P<label>[^\s\d，,。；;：:]{2,16})\s*$")
+# a numbered row whose points stand in brackets after its name, its description on the lines below (「1 价格 （30分）」)
+_ROW_BRACKETED = re.compile(
+    rf"^\s*(?P<n>\d{{1,2}})\s+(?P<label>[^\s\d，,。；;：:（(]{{2,16}})\s*[（(]\s*(?P<pts>{_NUMBER})\s*分\s*[)）]\s*$"
+)
 _BARE_ONLY = re.compile(rf"^\s*{_BARE}\s*$")
 
 
@@ -176,7 +181,7 @@ def _column_rows(lines: list[str]) -> Iterator[Criterion]:
         j = i + 1
         while j < min(len(lines), i + 1 + MAX_TABLE_LINES):
             line = lines[j]
-            row = _ROW.match(line)
+            row = _ROW.match(line) or _ROW_BRACKETED.match(line)
             if row is not None and _row_label(row["label"]) and _next_serial(row["n"], serial):
                 serial = int(row["n"]) if row["n"] else serial
                 yield Criterion(_row_label(row["label"]), Decimal(row["pts"]), j, j)

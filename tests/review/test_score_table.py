@@ -432,3 +432,17 @@ def test_a_criterion_s_name_with_its_points_in_brackets_in_a_cell() -> None:
         "| 驾驶服务 （40分） | 交通安全 | 40 | 发生事故的，扣10分。 |\n"
     )
     assert composition(groups) is None
+
+
+def test_a_text_table_s_rows_with_points_in_brackets_and_long_descriptions() -> None:
+    # 北京大学's PDF: each numbered row's name and bracketed points on one line, its rules on many lines below
+    rule = "投标人提供的方案内容全面、计划合理可行，针对性强得 12 分；\n" * 22
+    text = (
+        "序号 评分因素 评分说明 分值\n1 价格 （30分）\n" + rule + "0-30\n2 技术部分 （55分）\n" + rule
+        + "0-55\n3 相关业绩 （10 分）\n每提供一个得2分。\n4 综合商务 （5 分）\n根据投标人综合情况评分。\n"
+    )  # fmt: skip
+    read = composition(text)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("价格", 30), ("技术部分", 55), ("相关业绩", 10), ("综合商务", 5)
+    ]  # fmt: skip
