@@ -325,6 +325,8 @@ def test_tender_gold_quotes_stand_on_their_pages_of_the_parsed_pdf(shared_data: 
         ("tw-tender-taipeimetro-valves", 18, 34, 1),  # a .txt of an .odt: 臺北捷運's 投標須知 form, ticked options
         ("cn-tender-feixi-road", 41, 11, 213),  # a township's municipal road works, 公开招标, a provincial template
         ("cn-tender-chengdu-travel", 36, 16, 26),  # a .docx: a hospital's trips abroad supported, 竞争性磋商, no price
+        ("cn-tender-postlife-verification", 27, 25, 25),  # a .docx: an insurer's phone-number checks, its own 磋商
+        ("cn-tender-qiantan-purifier", 18, 34, 1),  # a .txt of a .doc: a works contractor's purifiers, 邀请招标
         # cn-tender-ksrcb-secops, cn-tender-yillion-sectest, cn-tender-csrcb-crowdtest, cn-tender-sip-knowledge and
         # cn-tender-dgut-classroom:
         # their documents forbid copying or disclosure, so they are not kept here (SOURCES.md); their gold sheets
