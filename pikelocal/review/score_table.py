@@ -11,11 +11,13 @@ of each, as tenders print them.
   (「序号 评分项目 分值 评分内容及标准」, 「评分项目 分值区间 评分办法」): each row a serial number (the next one), the
   criterion's name and its bare points or range (「1 价格分 40」, 「3 业绩 10 投标人提供…」, 「商务报价分 0~10 最低…」),
   a name wrapped over short lines with the points alone on a later line (「2 荣誉、」 「奖项」 「5」).
-- A table's rows whose points stand in the column its header names, not the last (「| 序号 | 评分因素 | 分值 | 评分标准
-  |」, then 「| 1 | 服务方案 | 32分 | 1.根据…」).
+- A table's rows whose points stand in the column its header names, not the last (header 「| 序号 | 评分因素 | 分值 |
+  评分标准 |」, row 「| 1 | 服务方案 | 32分 | 1.根据…」); and a text table's numbered row with its points in brackets
+  (「1 价格 （30分）」), its rules on the lines below.
 - A cell opening with a criterion's name and its points in brackets, as a platform prints it (「| 技术部分 |
-  技术响应情况 (36.0分)，（等次分值选择：…） | …」); not a part's heading row (「| 一、价格部分（50分） | | |」) nor
-  a group's cell merged over rows that have points of their own.
+  技术响应情况 (36.0分)，（等次分值选择：…） | …」), also after its part's merged cell (「| 商务部分 （25分） | 业绩
+  （13分） |」); not a part's heading row (「| 一、价格部分（50分） | | |」) nor a group's cell merged over rows that
+  have points of their own.
 
 A run of such criteria, one after another, whose points add up to the total the document states near them
 (「总分101.25分」, 「合計 100」), else to 100, is a composition. The first in the document is the one read: the
@@ -257,14 +259,13 @@ _BRACKETED = re.compile(
 
 def _bracketed_cell_row(line: str, at: int) -> Criterion | None:
     """A row one of whose cells (one only, or the second of two, after its part's) is a criterion's name with its
-    points in brackets. Not a part's heading
-    (「| 一、价格部分（50分） |  |  |」: the rows under it are its criteria), nor a group's cell beside a cell of
-    points (「| 企业管理 （10分） | 管理制度 | 5 | …」: the group merged over its rows)."""
+    points in brackets. Not a part's heading (「| 一、价格部分（50分） |  |  |」: the rows under it are its
+    criteria), nor a group's cell beside a cell of points (「| 企业管理 （10分） | 管理制度 | 5 | …」: the group
+    merged over its rows)."""
     cells = _raw_cells(line)
     found = [m for c in cells if (m := _BRACKETED.match(c)) is not None]
-    if (
-        len(found) == 2
-    ):  # 「| 商务部分 （25分） | 业绩 （13分） | …」: the part, merged over its rows, then the criterion
+    # 「| 商务部分 （25分） | 业绩 （13分） | …」: the part, merged over its rows, then the criterion
+    if len(found) == 2:
         found = found[1:]
     if len(found) != 1 or _ORDINAL.match(found[0].group()) is not None:
         return None
