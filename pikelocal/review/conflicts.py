@@ -385,10 +385,9 @@ def _statement(
     s, e, value = found[0]
     if not subject.owns(value, after[:s]) or _conditional(after, s, e) or subject.measures_another(after, e):
         return None
+    # 「| 技术部分 | 技术响应情况 (36.0分)」: a criterion's points under the part, not the part's weight
     if subject.weight and _CRITERION_CELL.search(after[:s]):
-        return (
-            None  # 「| 技术部分 | 技术响应情况 (36.0分)」: a criterion's points under the part, not the part's weight
-        )
+        return None
     if _compared(chunk.text, start, at + size + s):
         return None  # 「其有效期應較…保固期長 90 日」: a time longer than the item's by 90 days, not the item
     if subject.kind == "date" and any(_WINDOW.match(after, pe) for _s, pe, _v in values_in(after[:s], _DURATIONS)):

@@ -236,8 +236,7 @@ def _style(ordinal: re.Match[str] | None) -> str:
 def _table_row(line: str, at: int) -> Criterion | None:
     """A table row whose last cell is points and one of whose cells names the criterion (the first cell with a
     letter or character that is not a number)."""
-    cells = [c.strip() for c in line.strip("|").split("|")]
-    cells = [c for c in cells if c]
+    cells = [c for c in _raw_cells(line) if c]
     if len(cells) < 2 or set("".join(cells)) <= set("-: "):
         return None
     points = _POINTS_END.fullmatch(cells[-1]) if not _TOTAL_WORD.search(cells[0]) else None
