@@ -393,6 +393,8 @@ def test_a_held_out_gold_paged_as_its_dump_labels_judges_every_item_and_its_quot
         ("cn-tender-csrcb-crowdtest", 29, 23),  # a bank's crowdsourced security tests (its 申明 forbids copying)
         ("cn-tender-sip-knowledge", 23, 29),  # software for an industrial park's IT centre (marked 注意保密)
         ("cn-tender-dgut-classroom", 35, 17),  # a university's classrooms renovated, 竞争性磋商 (its 8.4 limits use)
+        ("cn-tender-military-cleaning", 34, 18),  # an army unit's cleaners, 公开招标 (its pledge bars copying)
+        ("cn-tender-sseinfo-evoting", 31, 21),  # a stock exchange subsidiary's carrier services, 磋商 (二.2 bars it)
     ],
 )
 def test_a_held_out_gold_of_a_document_not_kept_here_judges_every_item(name: str, stated: int, not_stated: int) -> None:
