@@ -328,7 +328,8 @@ def score_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: 
     else:
         return None
     for doc_id, chunks in corpus.chunks.items():
-        if not chunks or (read := composition("".join(c.text for c in chunks))) is None:
+        # a sentence's parts (「其中商务部分30分、技术部分30分…」) weigh the parts but name no criteria
+        if not chunks or (read := composition("".join(c.text for c in chunks), sentences=bool(part))) is None:
             continue
         picked = [c for c in read.criteria if is_about(c, part)] if part else list(read.criteria)
         if part and not _one_run(picked, read):

@@ -19,6 +19,9 @@ of each, as tenders print them.
   （13分） |」); not a part's heading row (「| 一、价格部分（50分） | | |」) nor a group's cell merged over rows that
   have points of their own.
 
+- A sentence stating the total and then each part's points (「总分设置100分，其中商务部分30分、技术（服务）部分30分、
+  价格部分40分」): its parts, all on its line, when they add up to that total.
+
 A run of such criteria, one after another, whose points add up to the total the document states near them
 (「总分101.25分」, 「合計 100」), else to 100, is a composition. The first in the document is the one read: the
 score's outline comes before its detailed table. Each criterion keeps where it stands, for the citation.
@@ -96,13 +99,16 @@ class Composition:
         return self.criteria[-1].last_line
 
 
-def composition(text: str) -> Composition | None:
-    """The first score composition of ``text`` (a document's text, lines as printed), or None."""
+def composition(text: str, *, sentences: bool = True) -> Composition | None:
+    """The first score composition of ``text`` (a document's text, lines as printed), or None. ``sentences``: False
+    leaves out a sentence's parts (「其中商务部分30分、技术部分30分…」), which weigh the parts but name no criteria."""
     lines = text.split("\n")
-    by_line = {c.first_line: c for c in _criteria(lines)}
+    by_line: dict[int, list[Criterion]] = {}
+    for c in _criteria(lines, sentences=sentences):
+        by_line.setdefault(c.first_line, []).append(c)
     for c in _column_rows(lines):
-        by_line.setdefault(c.first_line, c)
-    found = [by_line[i] for i in sorted(by_line)]
+        by_line.setdefault(c.first_line, [c])
+    found = [c for i in sorted(by_line) for c in by_line[i]]
     for run in _runs(found):
         total = _stated_total(lines, run[0].first_line, run[-1].last_line)
         read = _adding_up(run, total)
@@ -111,14 +117,15 @@ def composition(text: str) -> Composition | None:
     return None
 
 
-def _criteria(lines: list[str]) -> Iterator[Criterion]:
+def _criteria(lines: list[str], *, sentences: bool = True) -> Iterator[Criterion]:
     """Every criterion of the text, in order: a table row, a line of a label and its points, or a numbered heading
     whose points stand alone on a later line."""
     heading: tuple[str, int, str] | None = None  # an open numbered heading: its label, line and numbering style
+    joined_to = -1  # the line a sentence's parts were read up to (a sentence wrapped onto the next line)
     columns: tuple[int, int] | None = None  # the criteria's and the points' columns the table's header names
     for i, raw in enumerate(lines):
         line = raw.strip()
-        if not line:
+        if not line or i <= joined_to:
             continue
         if line.startswith("|"):
             heading = None
@@ -134,6 +141,10 @@ def _criteria(lines: list[str]) -> Iterator[Criterion]:
                 yield row
             continue
         columns = None
+        if sentences and (parts := _sentence_parts(lines, i)):
+            heading, joined_to = None, parts[-1].last_line
+            yield from parts
+            continue
         ordinal = _ORDINAL.match(line)
         style = _style(ordinal)
         if (single := _single_line(line, ordinal, i)) is not None:
@@ -326,6 +337,41 @@ def _single_line(line: str, ordinal: re.Match[str] | None, at: int) -> Criterion
     return Criterion(label, Decimal(points["pts"]), at, at)
 
 
+# One part of a sentence's composition, after the total or a separator: 「其中商务部分30分」, 「、价格部分40分」.
+_SENTENCE_PART = re.compile(
+    rf"(?:^|[，,、；;]|其中|其中：)\s*(?P<label>[^\s\d，,、；;：:。（(]{{2,10}}(?:[（(][^\s\d）)]{{1,6}}[)）])?"
+    rf"[^\s\d，,、；;：:。（(]{{0,4}})\s*(?:为|為|占|：|:)?\s*(?P<pts>{_NUMBER})\s*分"
+)
+
+
+def _sentence_parts(lines: list[str], at: int) -> list[Criterion]:
+    """The parts of a sentence stating the score's total and then each part's points (「总分设置100分，其中商务部分
+    30分、技术（服务）部分30分、价格部分40分」), on line ``at`` or wrapped onto the next one (「…总分为 100分，其中技术
+    得分占」 「60 分，商务得分占 30 分，价格得分占 10 分。」): two parts at least, adding up to the total; else none."""
+    line = lines[at].strip()
+    if _TOTAL.search(line) is None:
+        return []
+    parts = _parts_adding_up(line, at, at)
+    if not parts and at + 1 < len(lines):
+        parts = _parts_adding_up(line + lines[at + 1].strip(), at, at + 1)
+    return parts
+
+
+def _parts_adding_up(text: str, first: int, last: int) -> list[Criterion]:
+    total = _TOTAL.search(text)
+    if total is None:
+        return []
+    parts = []
+    for m in _SENTENCE_PART.finditer(text, total.end()):
+        label = re.sub(r"^其中|[为為占]$", "", m["label"].strip())
+        if _RULE_WORDS.search(label) or _TOTAL_WORD.search(label) or not _has_words(label):
+            return []
+        parts.append(Criterion(label, Decimal(m["pts"]), first, last))
+    if len(parts) < 2 or sum((c.points for c in parts), Decimal(0)) != Decimal(total["pts"]):
+        return []
+    return parts
+
+
 def _label(first: str, lines: list[str], at: int) -> str:
     """A numbered heading's label: the rest of its line, and the short lines under it that continue it (a narrow
     column wraps 「廠商主要經營項目及公司資訊專業員工人力規模」 over four lines), up to a numbered line or a bullet."""
@@ -391,13 +437,16 @@ def _adding_up(run: list[Criterion], total: Decimal | None) -> Composition | Non
 # A score's price row is often titled 價格 alone (「六、價格 標價組成內容合理性 10 分」): a word too broad for the
 # concept groups (it stands in most sentences about money), but a criterion's whole name here.
 _PRICE_ALONE = re.compile(r"^(?:价格|價格|price)(?:分|部分|得分|评分|評分|项|項)?$", re.IGNORECASE)
+# and its technical part 技术 alone, as a sentence's parts name it (「其中商务12分，技术28分,价格60分」)
+_TECHNICAL_ALONE = re.compile(r"^(?:技术|技術|technical)(?:分|部分|得分|评分|評分|项|項)?$", re.IGNORECASE)
 PRICE, TECHNICAL = "price_score", "technical_score"
+_ASIDE = re.compile(r"[（(][^）)]{1,6}[)）]")  # 「技术（服务）部分」 is 技术部分
 
 
 def is_about(criterion: Criterion, concept: str) -> bool:
     """The criterion is the score's price (``PRICE``: its name names the price score or the bid price, or is 價格
     alone) or its technical part (``TECHNICAL``)."""
-    named = concepts.active().concepts_in(criterion.label)
+    named = concepts.active().concepts_in(_ASIDE.sub("", criterion.label))
     if concept == PRICE:
         return bool(named & {PRICE, "bid_price"}) or _PRICE_ALONE.match(criterion.label.strip()) is not None
-    return concept in named
+    return concept in named or (concept == TECHNICAL and _TECHNICAL_ALONE.match(criterion.label.strip()) is not None)

@@ -446,3 +446,58 @@ def test_a_text_table_s_rows_with_points_in_brackets_and_long_descriptions() -> 
     assert [(c.label, int(c.points)) for c in read.criteria] == [
         ("价格", 30), ("技术部分", 55), ("相关业绩", 10), ("综合商务", 5)
     ]  # fmt: skip
+
+
+def test_a_sentence_stating_the_total_then_each_part_s_points() -> None:
+    # 中邮人寿's 磋商 rules (23.2): the composition in one sentence, each part's detail on later lines
+    text = (
+        "23.2本项目将采用综合评分法，按商务、技术（服务）、价格三部分评分，总分设置100分，其中商务部分30分、"
+        "技术（服务）部分30分、价格部分40分。\n"
+        "技术（服务）部分（满分30分）：主要从技术方案、实施方案等方面进行评审。\n"
+    )
+    read = composition(text)
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [
+        ("商务部分", 30),
+        ("技术（服务）部分", 30),
+        ("价格部分", 40),
+    ]
+    assert {c.first_line for c in read.criteria} == {0}
+    # a part's aside in brackets does not hide what it is
+    assert [c.label for c in read.criteria if is_about(c, TECHNICAL)] == ["技术（服务）部分"]
+    assert [c.label for c in read.criteria if is_about(c, PRICE)] == ["价格部分"]
+    # the parts weigh, but name no criteria: asked for the criteria, the reader leaves the sentence out
+    assert composition(text, sentences=False) is None
+
+
+def test_a_sentence_s_parts_named_alone_or_wrapped_onto_the_next_line() -> None:
+    # 中国电信江苏's data sheet: the parts named alone, an ASCII comma before the last
+    read = composition("本项目采用综合评估法，总分共100分，其中商务12分，技术28分,价格60分。\n")
+    assert read is not None
+    assert [(c.label, int(c.points)) for c in read.criteria] == [("商务", 12), ("技术", 28), ("价格", 60)]
+    assert [c.label for c in read.criteria if is_about(c, TECHNICAL)] == ["技术"]
+    assert [c.label for c in read.criteria if is_about(c, PRICE)] == ["价格"]
+    # 清华's PDF wraps the sentence after 「占」: read on both lines, the next line not read again
+    text = (
+        "按服务、商务和价格三部分分别打分的方式进行评分。本项目三项总分为 100分，其中技术得分占\n"
+        "60 分，商务得分占 30 分，价格得分占 10 分。以综合总得分最高的投标人作为中标候选人。\n"
+    )
+    read = composition(text)
+    assert read is not None
+    assert [(c.label, int(c.points), c.first_line, c.last_line) for c in read.criteria] == [
+        ("技术得分", 60, 0, 1),
+        ("商务得分", 30, 0, 1),
+        ("价格得分", 10, 0, 1),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "总分100分，其中商务部分30分、技术部分30分。",  # the parts do not add up to the total
+        "总分10分，其中每项得2分、最多得10分。",  # scoring rules, not parts
+        "商务部分30分、技术部分30分、价格部分30分。",  # no total stated in the sentence, and not 100
+    ],
+)
+def test_no_sentence_composition_where_the_parts_do_not_make_the_total(text: str) -> None:
+    assert composition(text) is None
