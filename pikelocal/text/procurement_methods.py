@@ -1,6 +1,7 @@
 """Sentences naming the procurement method a tender is run by: 「现对该项目进行国内公开招标」,
-「本次招标采取公开招标方式」, 「现招标方式为竞争性磋商」, 「招標方式為限制性招標（公開評選）」, 「辦理公開評選」, a
-form's ticked option opening its line (「■2.公開取得書面報價或企劃書。」).
+「本次招标采取公开招标方式」, 「进行国内公开竞争性磋商」, 「现招标方式为竞争性磋商」,
+「招標方式為限制性招標（公開評選）」, 「辦理公開評選」, a form's ticked option opening its line
+(「■2.公開取得書面報價或企劃書。」).
 
 Procurement law names the methods (the mainland's 公开招标, 邀请招标, 竞争性谈判, 竞争性磋商, 单一来源采购, 询价,
 and the state enterprises' own 公开询比;
@@ -45,7 +46,7 @@ METHODS = (
 _METHOD = "|".join(re.escape(m) for m in METHODS)
 # This procurement run by a method: a verb of running it, or its label stating it.
 _RUN_BY = re.compile(
-    rf"(?:进行|采用|采取|实行|辦理|办理|採用|採取|進行)的?(?:国内|國內|本次|第[一二三四五六七八九十0-9]次)?(?P<run>{_METHOD})"
+    rf"(?:进行|采用|采取|实行|辦理|办理|採用|採取|進行)的?(?:国内|國內|本次|第[一二三四五六七八九十0-9]次)?(?:公开|公開)??(?P<run>{_METHOD})"
     rf"|(?:招标|采购|招標|採購)(?:方式|形式)\s*(?:为|為|是|采用|採用|[：:])\s*(?P<labelled>{_METHOD})"
     rf"|以(?:国内|國內)?(?P<by>{_METHOD})(?:的)?(?:方式|形式)(?:进行|進行|组织|組織|实施|實施|采购|採購|办理|辦理)"
     rf"|^[{TICKED}]\s*(?:\d{{1,2}}\s*[.、．]|[(（][一二三四五六七八九十\d]{{1,3}}[)）])?\s*(?P<ticked>{_METHOD})"
