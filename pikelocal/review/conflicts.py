@@ -320,6 +320,17 @@ def statements(corpus: Corpus, item: ChecklistItem) -> list[Statement]:
     return sorted(found.values(), key=lambda s: (s.where.doc_id, s.offset))
 
 
+# A sentence whose subject is the contract (「本合同自…生效」, 「11.2 本协议有效期…」, 「契約…」), naming no
+# bid before the term: a validity it states is the contract's.
+_CONTRACT_SUBJECT = re.compile(r"^\s*(?:[\d.．]+\s*)?(?:本|该|該|此)?(?:合同|协议|協議|契約|合約)")
+_BID_WORD = re.compile(r"投标|投標|响应|響應|报价|報價|磋商|谈判|談判|应答|應答|标书|標書|bid|tender", re.IGNORECASE)
+
+
+def _about_the_contract(before_term: str) -> bool:
+    """The sentence up to a validity's term (the term included) has the contract as its subject and names no bid."""
+    return _CONTRACT_SUBJECT.match(before_term) is not None and _BID_WORD.search(before_term) is None
+
+
 def _copies(corpus: Corpus) -> list[Statement]:
     """Every statement of the bid's copies, each as its total (「正本1份，副本4份」 states 5, not 1 and 4;
     ``text/copies.py``), leaving out those of other papers (「本合同一式四份」)."""
@@ -394,6 +405,8 @@ def _statement(
         return None  # 「递交截止时间 3 年内（2023 年 8 月 1 日后…）」: a date a period away from the item's, not it
     if not subject.bounded_as_asked(chunk.text, at + size + s, at + size + e) or _supposed(chunk.text, start, at, end):
         return None
+    if "bid_validity" in subject.concepts and _about_the_contract(chunk.text[start : at + size]):
+        return None  # 「本合同自双方签字盖章之日起生效，有效期为2年」: the contract's validity, not the bids'
     if subject.kind == "duration" and _YEARLY.search(chunk.text, start, end):
         return None  # the service's term and each yearly contract's, both
     return _located(corpus, doc_id, chunk, start, end, value)

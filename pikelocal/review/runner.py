@@ -80,7 +80,10 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
-# 43: a label alone takes no placeholder or pointer below it; 42: a field's parts read only for a score's weight;
+# 45: a score's parts in one sentence, 公开 before the method, a language answer naming none, 领取/评标内容/磋商有效期,
+# the contract's validity no bids', 7×24小时 no duration;
+# 44: (the previous stops' readers); 43: a label alone takes no placeholder or pointer below it; 42: a field's
+# parts read only for a score's weight;
 # 41: a score's parts in one field, a delay or a case reached no term, a criterion's points no part's weight,
 # another part's weight;
 # 40: a flattened table's row with no colon, a row's figure waived on the next line, a purchaser-dash-project header,
@@ -96,7 +99,7 @@ STAGE = "review"
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 44
+ROWS_VERSION = 45
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
@@ -251,6 +254,7 @@ def answer_item(
     blank = item.kind == "date" and value is None and is_blank_date(text)  # the form's date was never filled in
     # a name answered by a field's label or a party's role ("招标人") names nobody
     blank = blank or _valueless(item, value, text) or (item.kind == "name" and concepts.only_terms(text))
+    blank = blank or _names_no_language(item, text)  # 「不褪色墨水笔」 for the bid's language
     blank = blank or _other_kind(value, quotes)  # "30" for an amount, where the quote says 「30 日」
     blank = blank or _unbound(item, value, quotes)  # a daily rate offered as the damages' cap
     blank = blank or _a_case_s_threshold(item, value, quotes)  # 「累計達…20%者」: when, not how much
@@ -314,6 +318,22 @@ def _valueless(item: ChecklistItem, value: Value | None, text: str) -> bool:
         return False
     negative = normalise(text, "yesno")
     return not (negative is not None and negative.normal == "no")
+
+
+# A language's name, as an answer about the bid's language prints it (中文, 简体中文, 正體中文, 英文, English …)
+_LANGUAGE_NAME = re.compile(
+    r"中文|中英|汉语|漢語|汉字|漢字|华文|華文|国语|國語|简体|簡體|繁体|繁體|正體|英文|英语|英語|外文|日文|俄文|法文|德文|双语"
+    r"|雙語|english|chinese|mandarin",
+    re.IGNORECASE,
+)
+
+
+def _names_no_language(item: ChecklistItem, text: str) -> bool:
+    """An item asking the language of the bid answered without naming a language: 「打印或用不褪色墨水笔书写」 (how
+    the bid is written, not in what language) states no language, so the row is not stated."""
+    if item.kind != "text" or "language" not in concepts.active().concepts_in(item.label):
+        return False
+    return bool(text.strip()) and _LANGUAGE_NAME.search(text) is None
 
 
 # An answer's number and the short unit the reader wrote after it (3名, 100%, 15天): the number is judged as printed

@@ -240,6 +240,10 @@ def _duration(text: str, start: int, end: int, n: Decimal, unit: str) -> Found:
     return _value(text, start, end, "duration", f"{number_text(n)} {name}{plural}", number, f"{name}s")
 
 
+# a number times the one before it: 7×24小时, 5 x 8 小时, 7*24
+_TIMES_BEFORE = re.compile(r"\d\s*[×xX*＊]\s*$")
+
+
 def _durations_zh(text: str, prepared: str, traditional: bool) -> Iterator[Found]:
     """240日历天 · 90天 · 28日内 · 15个工作日 · 三个月 · 一个半月 · 2周 · 24小时 · 5年 · 一年半. Not a duration: 15日
     after 月 (a day of the month), 3月 without 个 (March), 2025年 (a year), 5周岁 (an age), 第5日 (an ordinal)."""
@@ -258,7 +262,10 @@ def _durations_zh(text: str, prepared: str, traditional: bool) -> Iterator[Found
 
 def _not_a_duration(prepared: str, m: re.Match[str], unit: str, n: Decimal) -> bool:
     """Whether a number before a unit of time names a point instead: the 15th of a month (12月15日, 于15日前), March
-    (3月), a year (2025年, 民国5年, 2025年度, 25年12月), an age or anniversary (18周岁, 5周年)."""
+    (3月), a year (2025年, 民国5年, 2025年度, 25年12月), an age or anniversary (18周岁, 5周年), or the hours of a
+    service's cover (7×24小时, 5*8小时: days by hours, no length of time)."""
+    if _TIMES_BEFORE.search(prepared, max(0, m.start() - 6), m.start()):
+        return True
     after = prepared[m.end() : m.end() + 1]
     if unit == "日":
         return _before(prepared, m.start()) in ("月", "年", "于")

@@ -11,7 +11,14 @@ import pytest
 
 from pikelocal.config import Settings, load_settings
 from pikelocal.domain.review import ChecklistItem, Located, ReviewQuote
-from pikelocal.review.runner import _PAGE_FOOTER, _POINTS_ELSEWHERE, _after_an_end, _another_part_s, _not_printed
+from pikelocal.review.runner import (
+    _PAGE_FOOTER,
+    _POINTS_ELSEWHERE,
+    _after_an_end,
+    _another_part_s,
+    _names_no_language,
+    _not_printed,
+)
 from pikelocal.text.values import normalise
 from tests.support.review_kb import reviewed
 
@@ -199,3 +206,25 @@ def test_a_weight_beside_another_part_s_name_is_that_part_s(item: ChecklistItem,
     value = normalise(answer, "percentage")
     assert value is not None
     assert _another_part_s(item, value, [ReviewQuote(PARTS, HERE, None)]) is another
+
+
+LANGUAGE = ChecklistItem(
+    id="language", label="文字语言 / 使用文字", kind="text", questions={"hans": "投标文件应使用什么语言？"},
+    hints=("语言", "文字"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("answer", "names_none"),
+    [
+        ("打印或用不褪色墨水笔书写", True),  # 前滩's draft: how the bid is written, not its language
+        ("A4纸", True),
+        ("中文", False),
+        ("简体中文", False),
+        ("正體中文", False),
+        ("中英文对照", False),
+        ("English", False),
+    ],
+)
+def test_a_language_answer_naming_no_language_states_none(answer: str, names_none: bool) -> None:
+    assert _names_no_language(LANGUAGE, answer) is names_none

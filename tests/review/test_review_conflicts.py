@@ -338,3 +338,13 @@ def test_a_criterion_s_points_in_the_part_s_row_are_no_weight_of_the_part() -> N
     table += "| 技术部分 | 技术响应情况 (36.0分)，（等次） |\n"
     found = statements(corpus(table), weight("技术分权重", "技术部分"))
     assert [s.value.normal for s in found] == ["60 points"]
+
+
+def test_a_validity_whose_sentence_is_about_the_contract_is_not_the_bids() -> None:
+    # 中邮人寿's contract (11.2) beside its 磋商有效期: the contract's two years are no validity of the bids
+    validity = asked("duration", "投标有效期", "投标有效期是多长时间？", "投标有效期", "有效期")
+    text = "磋商有效期：180个日历日。\n11.2 本合同自双方签字盖章之日起生效，有效期为2年。\n"
+    assert [s.value.normal for s in statements(corpus(text), validity)] == ["180 days"]
+    # a sentence naming the bids keeps its validity, whatever it says of the contract too
+    both = "合同签订前，投标有效期为90天。"
+    assert [s.value.normal for s in statements(corpus(both), validity)] == ["90 days"]

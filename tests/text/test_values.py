@@ -203,9 +203,24 @@ def test_durations(text: str, expected: str, days: float | None) -> None:
     assert (value.normal, value.number) == (expected, days)
 
 
-@pytest.mark.parametrize("text", ["每月15日", "于15日前提交", "3月", "第5日", "2025年", "114年度", "年满18周岁"])
+@pytest.mark.parametrize(
+    "text",
+    # 中邮人寿's 「提供7×24小时的免费技术支持」: the hours of a service's cover, read as its term of 24 hours
+    [
+        "每月15日",
+        "于15日前提交",
+        "3月",
+        "第5日",
+        "2025年",
+        "114年度",
+        "年满18周岁",
+        "提供7×24小时的免费技术支持",
+        "5*8小时服务",
+    ],
+)
 def test_not_durations(text: str) -> None:
-    assert normalise(text, "duration") is None  # days of the month, March, an ordinal, years, an age
+    # days of the month, March, an ordinal, years, an age, days by hours of cover
+    assert normalise(text, "duration") is None
 
 
 # --- counts -------------------------------------------------------------------------------------------------------
