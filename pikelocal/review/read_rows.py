@@ -25,6 +25,7 @@ from pikelocal.text import concepts
 from pikelocal.text.award_rules import states_award_rule
 from pikelocal.text.bid_languages import bid_language
 from pikelocal.text.bid_openings import deadline_date, opening_announced, opening_at_deadline
+from pikelocal.text.bid_submission import submission_way
 from pikelocal.text.binding_forms import binding_form
 from pikelocal.text.bounds import bound_of
 from pikelocal.text.clarification_deadlines import Deadline, clarification_deadline
@@ -563,6 +564,19 @@ def language_row(checklist: Checklist, item: ChecklistItem, question: str, corpu
     if item.kind != "text" or "language" not in concepts.active().concepts_in(item.label):
         return None
     return _text_row(checklist, item, question, _first_sentence(corpus, bid_language), "bid language")
+
+
+_SUBMISSION = re.compile(r"递交方式|遞交方式|投標方式|提交方式|submission", re.IGNORECASE)
+
+
+def submission_row(checklist: Checklist, item: ChecklistItem, question: str, corpus: Corpus) -> ReviewRow | None:
+    """A text item asking how the bid is handed in (its label names the way of submission) answered with the first
+    sentence of the documents naming a way of handing in the bid (``text/bid_submission.py``: 「供应商须派代表当面递交
+    纸质版响应文件」, 「通过电子采购系统完成加密电子响应文件的上传」), cited at its lines; the model is not asked.
+    Shown such a sentence, the model answered a date or said not stated."""
+    if item.kind != "text" or _SUBMISSION.search(item.label) is None:
+        return None
+    return _text_row(checklist, item, question, _first_sentence(corpus, submission_way), "submission")
 
 
 _BINDING = re.compile(r"装订|裝訂|binding", re.IGNORECASE)

@@ -55,6 +55,7 @@ from pikelocal.review.read_rows import (
     role_row,
     score_row,
     subcontracting_row,
+    submission_row,
     term_row,
     ticked_row,
     title_row,
@@ -80,6 +81,7 @@ from pikelocal.text.values import (
 STAGE = "review"
 # Raised when the way rows are made changes (the cross-check, the reading of values), so that stored rows are made
 # again; their LLM calls come back from the KB's completion cache.
+# 46: the bid's way of submission read;
 # 45: a score's parts in one sentence, 公开 before the method, a language answer naming none, 领取/评标内容/磋商有效期,
 # the contract's validity no bids', 7×24小时 no duration;
 # 44: (the previous stops' readers); 43: a label alone takes no placeholder or pointer below it; 42: a field's
@@ -99,7 +101,7 @@ STAGE = "review"
 # subcontracting forbidden; 26: the procurement method, the clarification deadline, damages for delay, the disputes'
 # forum; 25: a Word heading may be a field; 24: a fixed price; 23: a bond or an advance not asked for; 22: a term to
 # an end date; 21: the award's rule; 20: the bid's copies totalled; 19: a time's colon is no next field
-ROWS_VERSION = 45
+ROWS_VERSION = 46
 # Rows read from the documents' own lines before the model is asked (``review/read_rows.py``): these are tried before
 # a labelled field, these after it (a bond's field stating an amount comes first); the order the review figures were
 # measured in (docs/benchmarks/reviewing.md).
@@ -120,6 +122,7 @@ READ_AFTER_FIELDS: tuple[RowReader, ...] = (
     language_row,
     evaluation_row,
     binding_row,
+    submission_row,
     experience_row,
 )
 # Quotes a conflicting row shows besides the answer's own: one per distinct value.
