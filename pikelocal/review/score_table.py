@@ -20,7 +20,8 @@ of each, as tenders print them.
   have points of their own.
 
 - A sentence stating the total and then each part's points (「总分设置100分，其中商务部分30分、技术（服务）部分30分、
-  价格部分40分」): its parts, all on its line, when they add up to that total.
+  价格部分40分」): its parts, on its line or wrapped onto the next, when they add up to that total (the parts'
+  weights, never the criteria: ``composition(text, sentences=False)`` leaves them out).
 
 A run of such criteria, one after another, whose points add up to the total the document states near them
 (「总分101.25分」, 「合計 100」), else to 100, is a composition. The first in the document is the one read: the
