@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from pikelocal.text.sentences import POINTS_ELSEWHERE
+
 # A way of handing the bid in, with the verb of handing it in.
 _WAY = re.compile(
     r"(?:当面|現場|现场|专人|專人|亲自|親自|派代表|派員)[^，,。；;]{0,8}?(?:递交|遞交|提交|送达|送達|送交|交至|送至)"
@@ -32,7 +34,7 @@ _BID = re.compile(
 )
 _LEFT_OUT = re.compile(
     r"如|若|质疑|質疑|投诉|投訴|异议|異議|合同|契約|澄清|保证金|保證金|押标金|押標金|保函|发票|發票|签字|簽字|盖章|蓋章"
-    r"|封装|封裝|处罚|處罰|罚款|罰款|详见|詳見|[见見][^，,。；;]{0,12}(?:章|节|節|条|條|表|附件)"
+    rf"|封装|封裝|处罚|處罰|罚款|罰款|详见|詳見|{POINTS_ELSEWHERE}"
 )
 LONGEST = 150  # characters: a longer "sentence" is a table or a list run together
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from pikelocal.text.sentences import POINTS_ELSEWHERE
+
 # The ways a bid is bound, the named ones (glue, thread, stitches, the paper) before the general (「装订成册」): a
 # document saying 「分别装订成册」 in one clause and 「胶装」 in another binds it with glue.
 _NAMED_WAY = re.compile(
@@ -21,7 +23,7 @@ _WAY = re.compile(r"左侧装订|左側裝訂|装订成册|裝訂成冊|装订�
 _BID = re.compile(
     r"投标文件|投標文件|响应文件|響應文件|磋商文件|应答文件|應答文件|建议书|建議書|企劃書|企划书|正本|副本|标书|標書"
 )
-_LEFT_OUT = re.compile(r"竣工|档案|檔案|合同|契約|结算|結算|[见見][^，,。；;]{0,12}(?:章|节|節|条|條|表|附件)")
+_LEFT_OUT = re.compile(rf"竣工|档案|檔案|合同|契約|结算|結算|{POINTS_ELSEWHERE}")
 LONGEST = 150  # characters: a longer "sentence" is a table or a list run together
 
 

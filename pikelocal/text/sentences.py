@@ -28,6 +28,9 @@ BLOCK_LINE = re.compile(
     r"#|\||[-*•·][ \t]|\d{1,2}(?:\.\d{1,2})+\.?[ \t]|\d{1,2}[.)）][ \t]|\d{1,2}、"
     r"|[（(][\d一二三四五六七八九十]{1,3}[)）]|[一二三四五六七八九十]{1,3}、|第[一二三四五六七八九十百零〇\d]{1,6}[章节節条條款部篇]"
 )
+# A sentence pointing elsewhere for what it states (「装订要求见第六章」, 「見附件三」): a pattern for the readers'
+# lists of sentences left out.
+POINTS_ELSEWHERE = r"[见見][^，,。；;]{0,12}(?:章|节|節|条|條|表|附件)"
 SENTENCE_LIMIT = 240  # characters: a longer "sentence" (a table, unpunctuated text) is cut to the value's clause
 CLAUSE_MARK = re.compile(r"[，、：；]|[,:;](?=\s)")
 _WINDOW = 100  # characters either side of the value when even its clause is too long
